@@ -1,0 +1,452 @@
+import * as z from 'zod';
+import {
+  CALL_PURPOSES,
+  CRUD_ACTIONS,
+  ERROR_ACTIONS,
+  HTTP_METHODS,
+  PAGINATION_STYLES,
+  POINT_KEYS,
+  SCREEN_KINDS,
+  TONES,
+} from './model';
+
+// The authoring format (YAML and JSON, and what the Markdown loader builds) is validated with Zod, and the
+// published JSON Schema is generated from these same definitions, so the two cannot drift apart. Zod must
+// not compile validators with `new Function`: the client runs under a CSP without `unsafe-eval`.
+z.config({ jitless: true });
+
+const identifier = z
+  .string()
+  .regex(/^[A-Za-z_][A-Za-z0-9_-]*$/, 'a name starts with a letter and has only letters, digits, _ and -');
+const constantName = z
+  .string()
+  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'a constant name has only letters, digits and _');
+
+/**
+ * `not shown`, in any case, optionally followed by an explanation: `Not shown: no workflows yet.`
+ * Spelled without regex flags because JSON Schema patterns carry none.
+ */
+export const NOT_SHOWN_PATTERN = /^\s*[Nn][Oo][Tt]\s+[Ss][Hh][Oo][Ww][Nn](?![A-Za-z0-9_])[\s\S]*$/;
+
+/** The explanation after "not shown", if any: `Not shown: no workflows yet.` -> `no workflows yet.` */
+export function notShownReason(text: string): string | undefined {
+  const rest = text
+    .trim()
+    .replace(/^not\s+shown/i, '')
+    .replace(/^[\s.:;,\u2013\u2014-]+/, '')
+    .trim();
+  return rest === '' ? undefined : rest;
+}
+const notShown = z
+  .string()
+  .regex(NOT_SHOWN_PATTERN, 'a point is either its content or the words "not shown"')
+  .meta({ description: 'The point is not shown: "not shown", optionally followed by an explanation.' });
+
+const point = <T extends z.ZodType>(content: T) => z.union([notShown, content]);
+
+const stringList = z.array(z.string());
+const identifierList = z.array(identifier);
+/** A number, an ISO date, or the name of a constant from point 9. */
+const amount = z
+  .union([z.number(), z.string().min(1)])
+  .meta({ description: 'A number, an ISO date (2025-01-31), or the name of a constant (point 9).' });
+
+// ------------------------------------------------------------------------------------- 1. product
+
+const product = z
+  .strictObject({
+    summary: z.string().optional().meta({ description: 'One sentence: what the product does.' }),
+    description: z.string().optional().meta({ description: 'Markdown; rendered safely, never as HTML.' }),
+    audience: stringList.optional().meta({ description: 'For whom: the people who use it.' }),
+    home: identifier.optional().meta({ description: 'Name of the screen shown at /.' }),
+    language: z.string().optional().meta({ description: 'BCP 47 language of the texts, e.g. en.' }),
+  })
+  .meta({ title: '1. What the product does and for whom' });
+
+// ------------------------------------------------------------------------------------- 2. screens
+
+const screen = z
+  .strictObject({
+    kind: z.enum(SCREEN_KINDS),
+    title: z.string().optional(),
+    description: z.string().optional(),
+    route: z.string().meta({ description: 'Route pattern with :param segments, e.g. /orders/:id.' }),
+    entity: identifier.optional(),
+    roles: identifierList.optional().meta({ description: 'Roles that may see it; absent means everyone.' }),
+    hidden: z.boolean().optional().meta({ description: 'Left out of the navigation.' }),
+    columns: identifierList.optional().meta({ description: 'list: the fields shown as columns.' }),
+    filters: identifierList.optional().meta({ description: 'list: the fields the user may filter on.' }),
+    sort: z
+      .array(
+        z.string().regex(/^-?[A-Za-z_][A-Za-z0-9_]*$/, 'a sort key is a field name, with - for descending'),
+      )
+      .optional()
+      .meta({ description: 'list: sortable fields; -field is descending; the first is the default.' }),
+    pageSize: amount.optional(),
+    fields: identifierList.optional().meta({ description: 'detail, create, edit: the fields, in order.' }),
+    tiles: identifierList.optional().meta({ description: 'dashboard: list screens shown as tiles.' }),
+    component: z.string().optional().meta({ description: 'custom: the registered component.' }),
+  })
+  .meta({ title: 'Screen' });
+
+const screens = z.record(identifier, screen).meta({ title: '2. Screens and routes' });
+
+// ------------------------------------------------------------------------------------- 3. entities
+
+const enumValue = z.union([z.string(), z.strictObject({ value: z.string(), label: z.string().optional() })]);
+
+const typeShapes = {
+  text: { kind: z.literal('text') },
+  number: { kind: z.literal('number') },
+  integer: { kind: z.literal('integer') },
+  boolean: { kind: z.literal('boolean') },
+  date: { kind: z.literal('date') },
+  datetime: { kind: z.literal('datetime') },
+  markdown: { kind: z.literal('markdown') },
+  money: {
+    kind: z.literal('money'),
+    currency: z
+      .string()
+      .regex(/^[A-Z]{3}$/, 'an ISO 4217 code')
+      .optional(),
+  },
+  file: { kind: z.literal('file'), accept: stringList.optional() },
+  enum: { kind: z.literal('enum'), values: z.array(enumValue).min(1) },
+  reference: { kind: z.literal('reference'), entity: identifier },
+  object: { kind: z.literal('object'), entity: identifier },
+} as const;
+
+export interface TypeDocument {
+  kind: string;
+  [key: string]: unknown;
+}
+
+const listShape = {
+  kind: z.literal('list'),
+  get of(): z.ZodType<TypeDocument> {
+    return typeDocument;
+  },
+};
+
+const typeDocument: z.ZodType<TypeDocument> = z.discriminatedUnion('kind', [
+  ...Object.values(typeShapes).map((shape) => z.strictObject(shape)),
+  z.strictObject(listShape),
+] as unknown as [z.ZodObject, ...z.ZodObject[]]) as unknown as z.ZodType<TypeDocument>;
+
+const fieldCommon = {
+  label: z.string().optional(),
+  help: z.string().optional(),
+  format: z.string().optional().meta({ description: 'email, url, phone, percent, uuid, color, ...' }),
+  widget: z.string().optional().meta({ description: 'A built-in or registered custom widget.' }),
+  readOnly: z.boolean().optional(),
+  writeOnly: z.boolean().optional(),
+  derived: z.string().optional().meta({ description: 'CEL expression that computes the value.' }),
+  default: z.json().optional(),
+};
+
+const field = z
+  .discriminatedUnion('kind', [
+    ...Object.values(typeShapes).map((shape) => z.strictObject({ ...shape, ...fieldCommon })),
+    z.strictObject({ ...listShape, ...fieldCommon }),
+  ] as unknown as [z.ZodObject, ...z.ZodObject[]])
+  .meta({ title: 'Field' });
+
+const entity = z
+  .strictObject({
+    label: z.string().optional(),
+    plural: z.string().optional(),
+    description: z.string().optional(),
+    key: identifier.optional().meta({ description: 'The field that identifies a record.' }),
+    display: identifier.optional().meta({ description: 'The field that names a record.' }),
+    embedded: z.boolean().optional().meta({ description: 'A value type stored inside other records.' }),
+    fields: z.record(identifier, field),
+  })
+  .meta({ title: 'Entity' });
+
+const entities = z.record(identifier, entity).meta({ title: '3. Entities and fields' });
+
+// ------------------------------------------------------------------------------------- 4. states
+
+const stateInfo = z.strictObject({
+  label: z.string().optional(),
+  tone: z.enum(TONES).optional(),
+  final: z.boolean().optional(),
+});
+
+const transition = z.strictObject({
+  label: z.string().optional(),
+  from: z.union([identifier, identifierList.min(1)]),
+  to: identifier,
+  roles: identifierList.optional(),
+  guard: z.string().optional().meta({ description: 'CEL over record, user, now and constants.' }),
+  guardMessage: z.string().optional(),
+  call: identifier.optional(),
+  confirm: z.string().optional().meta({ description: 'A question asked before the transition.' }),
+  set: z.record(identifier, z.string()).optional().meta({ description: 'field: CEL expression' }),
+});
+
+const stateMachine = z
+  .strictObject({
+    initial: identifier,
+    states: z.union([identifierList, z.record(identifier, stateInfo)]).optional(),
+    transitions: z.record(identifier, transition),
+  })
+  .meta({ title: 'State machine' });
+
+const states = z
+  .record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*\.[A-Za-z_][A-Za-z0-9_]*$/, 'Entity.field'), stateMachine)
+  .meta({ title: '4. States and transitions', description: 'Keyed by Entity.field of the state field.' });
+
+// ------------------------------------------------------------------------------------- 5. validation
+
+const fieldConstraints = z.strictObject({
+  required: z.boolean().optional(),
+  min: amount.optional(),
+  max: amount.optional(),
+  pattern: z.string().optional(),
+  unique: z.boolean().optional(),
+  message: z.string().optional(),
+});
+
+const rule = z.strictObject({
+  name: identifier.optional(),
+  entity: identifier,
+  check: z.string().meta({ description: 'CEL over record, old, now and constants; true means valid.' }),
+  message: z.string(),
+  field: identifier.optional(),
+  on: z.array(z.enum(['create', 'update'])).optional(),
+});
+
+const validation = z
+  .strictObject({
+    fields: z
+      .record(
+        z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+$/, 'Entity.field'),
+        fieldConstraints,
+      )
+      .optional(),
+    rules: z.array(rule).optional(),
+  })
+  .meta({ title: '5. Validation rules' });
+
+// ------------------------------------------------------------------------------------- 6. roles
+
+const session = z.enum(['memory', 'session']).optional();
+const signIn = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('none') }),
+  z.strictObject({ kind: z.literal('password'), call: identifier.optional(), session }),
+  z.strictObject({
+    kind: z.literal('api-key'),
+    in: z.enum(['header', 'query', 'cookie']).optional(),
+    name: z.string(),
+    session,
+  }),
+  z.strictObject({ kind: z.literal('basic'), session }),
+  z.strictObject({
+    kind: z.literal('oidc'),
+    issuer: z.url(),
+    clientId: z.string(),
+    scopes: stringList.optional(),
+    session,
+  }),
+  z.strictObject({
+    kind: z.literal('oauth2'),
+    authorizationUrl: z.url(),
+    tokenUrl: z.url(),
+    clientId: z.string().optional(),
+    scopes: stringList.optional(),
+    session,
+  }),
+]);
+
+const crudAction = z.enum(CRUD_ACTIONS);
+const grant = z.union([
+  z.literal('all'),
+  z.array(crudAction),
+  z.strictObject({
+    actions: z.union([z.literal('all'), z.array(crudAction)]),
+    where: z.string().optional().meta({ description: 'CEL over record and user, e.g. own records only.' }),
+    hidden: identifierList.optional().meta({ description: 'Fields this role may not read.' }),
+    readOnly: identifierList.optional().meta({ description: 'Fields this role may read but not write.' }),
+  }),
+]);
+
+const role = z.strictObject({
+  label: z.string().optional(),
+  description: z.string().optional(),
+  can: z.record(identifier, grant).optional().meta({ description: 'Per entity: what this role may do.' }),
+});
+
+const roles = z
+  .strictObject({
+    signIn,
+    roles: z.record(identifier, role),
+  })
+  .meta({ title: '6. Roles and permissions' });
+
+// ------------------------------------------------------------------------------------- 7. calls
+
+const parameter = z.strictObject({
+  in: z.enum(['path', 'query', 'header', 'cookie']),
+  required: z.boolean().optional(),
+  type: typeDocument.optional(),
+  description: z.string().optional(),
+});
+
+const pagination = z.union([
+  z.enum(PAGINATION_STYLES),
+  z.strictObject({
+    style: z.enum(PAGINATION_STYLES),
+    pageParam: z.string().optional(),
+    sizeParam: z.string().optional(),
+    offsetParam: z.string().optional(),
+    limitParam: z.string().optional(),
+    cursorParam: z.string().optional(),
+    nextField: z.string().optional(),
+    maxSize: amount.optional(),
+  }),
+]);
+
+const call = z
+  .strictObject({
+    method: z.enum(HTTP_METHODS),
+    path: z.string().meta({ description: 'Path template with {param} segments, e.g. /orders/{id}.' }),
+    purpose: z.enum(CALL_PURPOSES).optional(),
+    entity: identifier.optional(),
+    description: z.string().optional(),
+    parameters: z.record(z.string(), parameter).optional(),
+    body: z
+      .union([
+        identifier,
+        z.strictObject({
+          entity: identifier,
+          fields: identifierList.optional(),
+          encoding: z.enum(['json', 'form', 'multipart']).optional(),
+        }),
+      ])
+      .optional(),
+    response: z
+      .strictObject({
+        shape: z.enum(['one', 'array', 'envelope', 'none']),
+        entity: identifier.optional(),
+        items: z.string().optional(),
+        total: z.string().optional(),
+      })
+      .optional(),
+    pagination: pagination.optional(),
+    sort: z
+      .strictObject({
+        param: z.string().optional(),
+        fields: identifierList,
+        style: z.enum(['field,-field', 'field:asc']).optional(),
+      })
+      .optional(),
+    filters: z
+      .array(
+        z.union([
+          identifier,
+          z.strictObject({
+            field: identifier,
+            param: z.string().optional(),
+            op: z.enum(['eq', 'contains', 'gte', 'lte', 'in']).optional(),
+          }),
+        ]),
+      )
+      .optional(),
+  })
+  .meta({ title: 'Call' });
+
+const calls = z
+  .strictObject({
+    baseUrl: z.url().optional(),
+    operations: z.record(identifier, call),
+  })
+  .meta({ title: '7. The calls it makes' });
+
+// ------------------------------------------------------------------------------------- 8. errors
+
+const errorEntry = z
+  .strictObject({
+    status: z
+      .union([z.int().min(100).max(599), z.string().regex(/^[1-5]xx$/, 'a status class such as 5xx')])
+      .optional(),
+    type: z.string().optional().meta({ description: 'RFC 9457 problem type URI.' }),
+    code: z.string().optional(),
+    message: z.string(),
+    action: z.enum(ERROR_ACTIONS).optional(),
+    field: z.string().optional().meta({ description: 'Entity.field the message belongs to.' }),
+  })
+  .meta({ title: 'Error catalogue entry' });
+
+const errors = z.array(errorEntry).meta({ title: '8. The error catalogue' });
+
+// ------------------------------------------------------------------------------------- 9. constants
+
+const constantValue = z.union([z.number(), z.string(), z.boolean()]);
+const constant = z.union([
+  constantValue,
+  z.strictObject({ value: constantValue, unit: z.string().optional(), meaning: z.string().optional() }),
+]);
+const constants = z.record(constantName, constant).meta({ title: '9. Business constants and limits' });
+
+// ------------------------------------------------------------------------------------- the document
+
+/**
+ * The whole authoring document. Each of the nine keys holds the point's content or `not shown`.
+ *
+ * @example
+ * ```yaml
+ * title: Empty shell
+ * product: not shown
+ * screens: not shown
+ * # ... the other seven keys likewise
+ * ```
+ */
+export const documentSchema = z
+  .strictObject({
+    $schema: z.string().optional(),
+    title: z.string().optional().meta({ description: "The product's name." }),
+    product: point(product).optional(),
+    screens: point(screens).optional(),
+    entities: point(entities).optional(),
+    states: point(states).optional(),
+    validation: point(validation).optional(),
+    roles: point(roles).optional(),
+    calls: point(calls).optional(),
+    errors: point(errors).optional(),
+    constants: point(constants).optional(),
+  })
+  .meta({
+    title: 'Ninefold specification',
+    description:
+      'A web client described by nine points. Each point holds its content or the words "not shown".',
+  });
+
+export type DocumentInput = z.infer<typeof documentSchema>;
+export type ProductDocument = z.infer<typeof product>;
+export type ScreenDocument = z.infer<typeof screen>;
+export type EntityDocument = z.infer<typeof entity>;
+export type FieldDocument = z.infer<typeof field>;
+export type StateMachineDocument = z.infer<typeof stateMachine>;
+export type ValidationDocument = z.infer<typeof validation>;
+export type RolesDocument = z.infer<typeof roles>;
+export type GrantDocument = z.infer<typeof grant>;
+export type CallDocument = z.infer<typeof call>;
+export type ErrorEntryDocument = z.infer<typeof errorEntry>;
+export type ConstantDocument = z.infer<typeof constant>;
+
+/** Keys a document may have at the top, for "did you mean" hints. */
+export const DOCUMENT_KEYS = ['$schema', 'title', ...POINT_KEYS] as const;
+
+/**
+ * The JSON Schema of the authoring format, generated from the Zod definitions.
+ *
+ * @example
+ * ```ts
+ * writeFileSync('schema/ninefold.schema.json', JSON.stringify(documentJsonSchema(), null, 2));
+ * ```
+ */
+export function documentJsonSchema(): Record<string, unknown> {
+  const schema = z.toJSONSchema(documentSchema, { target: 'draft-2020-12', unrepresentable: 'any' });
+  return { ...schema, $id: 'https://ninefold.dev/schema/ninefold.schema.json' };
+}
