@@ -415,6 +415,10 @@ export const documentSchema = z
     calls: point(calls).optional(),
     errors: point(errors).optional(),
     constants: point(constants).optional(),
+    notes: z
+      .partialRecord(z.enum(POINT_KEYS), z.string())
+      .optional()
+      .meta({ description: 'Prose about a point that belongs to none of its items (Markdown keeps it here).' }),
   })
   .meta({
     title: 'Ninefold specification',
@@ -436,7 +440,7 @@ export type ErrorEntryDocument = z.infer<typeof errorEntry>;
 export type ConstantDocument = z.infer<typeof constant>;
 
 /** Keys a document may have at the top, for "did you mean" hints. */
-export const DOCUMENT_KEYS = ['$schema', 'title', ...POINT_KEYS] as const;
+export const DOCUMENT_KEYS = ['$schema', 'title', ...POINT_KEYS, 'notes'] as const;
 
 /**
  * The JSON Schema of the authoring format, generated from the Zod definitions.

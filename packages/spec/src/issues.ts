@@ -38,6 +38,7 @@ export interface SourcePosition {
 /** Every issue code, so that tools and tests can rely on them. */
 export const ISSUE_CODES = [
   // reading the text
+  'unreadable-file',
   'empty-file',
   'binary-file',
   'syntax',

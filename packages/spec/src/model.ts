@@ -27,6 +27,8 @@ export interface Model {
   calls: Point<Calls>;
   errors: Point<ErrorCatalogue>;
   constants: Point<Constants>;
+  /** Prose about a point that belongs to none of its items, kept so that nothing written is lost. */
+  notes?: Partial<Record<PointKey, string>>;
 }
 
 /** A point is either shown, with its content, or explicitly not shown (never an empty list standing in). */

@@ -1,0 +1,54 @@
+import { check } from './commands/check';
+import { processTerminal, type Terminal } from './terminal';
+
+const HELP = `Usage: ninefold COMMAND [options]
+
+Turns a nine-point specification of a web client into a working React client and a prototype API.
+
+Commands:
+  check  SPEC              issues with file:line:column and the coverage of the nine points
+  import OPENAPI [-o OUT]  OpenAPI -> nine-point specification, with an import report
+  dev    SPEC [--api URL]  client + prototype API (or a proxy to URL), reloading on change
+  build  SPEC --out DIR    a static client for any static host
+  serve  SPEC [--db URL]   prototype API and built client
+
+Run "ninefold COMMAND --help" for a command's options. SPEC is a Markdown, YAML or JSON file.
+`;
+
+/** Commands that are designed but not built yet say so plainly instead of pretending. */
+const PLANNED: Record<string, string> = {
+  import: 'OpenAPI import',
+  dev: 'the development server',
+  build: 'the static client build',
+  serve: 'the prototype API',
+};
+
+/**
+ * Runs the command line and returns the exit code (0 success, 1 the specification has errors, 2 the
+ * input could not be read or the command was misused).
+ */
+export async function main(argv: string[], terminal: Terminal = processTerminal()): Promise<number> {
+  const [command, ...args] = argv;
+  if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
+    terminal.out(HELP);
+    return command === undefined ? 2 : 0;
+  }
+  if (command === '--version' || command === '-v') {
+    terminal.out('ninefold 0.1.0\n');
+    return 0;
+  }
+  if (command === 'check') return check(args, terminal);
+  const planned = PLANNED[command];
+  if (planned !== undefined) {
+    const message = `ninefold ${command}: ${planned} is not available in this version yet.\n`;
+    if (args.includes('--help') || args.includes('-h')) {
+      terminal.out(message);
+      return 0;
+    }
+    terminal.err(message);
+    return 2;
+  }
+  terminal.err(`ninefold: unknown command "${command}".\n\n${HELP}`);
+  return 2;
+}
+

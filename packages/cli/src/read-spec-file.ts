@@ -1,0 +1,34 @@
+import { readFile, stat } from 'node:fs/promises';
+import { MAX_SPEC_BYTES } from '@ninefold/spec';
+
+export type ReadOutcome = { ok: true; text: string } | { ok: false; message: string };
+
+/**
+ * Reads a specification file as UTF-8 text. Bytes that are not UTF-8 become replacement characters, which
+ * the loader recognizes as a binary file, so only a file that cannot be opened at all is a failure here.
+ */
+export async function readSpecFile(file: string): Promise<ReadOutcome> {
+  try {
+    const info = await stat(file);
+    if (info.isDirectory()) return { ok: false, message: `${file} is a directory, not a specification file.` };
+    if (info.size > MAX_SPEC_BYTES) {
+      return {
+        ok: false,
+        message: `${file} is ${(info.size / 1024 / 1024).toFixed(1)} MB; a specification may be at most ${MAX_SPEC_BYTES / 1024 / 1024} MB.`,
+      };
+    }
+    const bytes = await readFile(file);
+    return { ok: true, text: new TextDecoder('utf-8', { fatal: false }).decode(bytes) };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    switch (code) {
+      case 'ENOENT':
+        return { ok: false, message: `${file} does not exist.` };
+      case 'EACCES':
+      case 'EPERM':
+        return { ok: false, message: `${file} cannot be read: permission denied.` };
+      default:
+        return { ok: false, message: `${file} cannot be read: ${(error as Error).message}` };
+    }
+  }
+}

@@ -1,0 +1,26 @@
+import { styleText } from 'node:util';
+
+type Style = Parameters<typeof styleText>[0];
+
+/** What a command writes to; tests pass buffers, the real command passes the process streams. */
+export interface Terminal {
+  out(text: string): void;
+  err(text: string): void;
+  /** Colour only for a terminal that wants it: never when NO_COLOR is set or output is piped. */
+  color: boolean;
+}
+
+export function processTerminal(): Terminal {
+  const env = process.env;
+  const color =
+    process.stdout.isTTY === true && !('NO_COLOR' in env && env.NO_COLOR !== '') && env.TERM !== 'dumb';
+  return {
+    out: (text) => process.stdout.write(text),
+    err: (text) => process.stderr.write(text),
+    color,
+  };
+}
+
+export function paint(terminal: Terminal, style: Style, text: string): string {
+  return terminal.color ? styleText(style, text) : text;
+}

@@ -1,0 +1,129 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { main } from '../src/main';
+import type { Terminal } from '../src/terminal';
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const bin = join(root, 'bin/ninefold.js');
+const run = promisify(execFile);
+
+/** Runs the real command in its own process, as a person or CI would. */
+async function ninefold(...args: string[]) {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [bin, ...args], { cwd: root, env: { ...process.env, NO_COLOR: '1' } });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+function bufferTerminal(): Terminal & { stdout: string; stderr: string } {
+  const terminal = {
+    stdout: '',
+    stderr: '',
+    color: false,
+    out: (text: string) => {
+      terminal.stdout += text;
+    },
+    err: (text: string) => {
+      terminal.stderr += text;
+    },
+  };
+  return terminal;
+}
+
+function tempFile(name: string, content: string | Buffer): string {
+  const dir = mkdtempSync(join(tmpdir(), 'ninefold-check-'));
+  const file = join(dir, name);
+  writeFileSync(file, content);
+  return file;
+}
+
+describe('ninefold check (real process)', () => {
+  it('passes the rich Markdown example: exit 0 and 9 of 9 points', async () => {
+    const result = await ninefold('check', 'examples/shop.md');
+    expect(result.stderr).toBe('');
+    expect(result.stdout.trim()).toBe('coverage: 9 of 9 points shown');
+    expect(result.code).toBe(0);
+  });
+
+  it('passes the all-not-shown example: exit 0 and 0 of 9 points', async () => {
+    const result = await ninefold('check', 'examples/empty.md');
+    expect(result.code).toBe(0);
+    expect(result.stdout.trim()).toBe(
+      'coverage: 0 of 9 points shown (not shown: 1 product, 2 screens, 3 entities, 4 states, 5 validation, 6 roles, 7 calls, 8 errors, 9 constants)',
+    );
+  });
+
+  it('prints only JSON on stdout with --format json, and exits 1 on errors', async () => {
+    const file = tempFile('broken.yaml', 'title: Broken\nscreens:\n  orders: { kind: list, route: /orders, entity: Ordr }\nentities:\n  Order:\n    fields:\n      id: { kind: integer }\n');
+    const result = await ninefold('check', file, '--format', 'json');
+    expect(result.code).toBe(1);
+    const report = JSON.parse(result.stdout);
+    expect(report.coverage).toEqual({
+      shown: ['screens', 'entities'],
+      notShown: ['product', 'states', 'validation', 'roles', 'calls', 'errors', 'constants'],
+    });
+    const unknown = report.issues.find((issue: { code: string }) => issue.code === 'unknown-reference');
+    expect(unknown).toMatchObject({ severity: 'error', file, line: 3, hint: 'did you mean "Order"?' });
+    expect(unknown.column).toBeGreaterThan(40);
+    for (const issue of report.issues) {
+      expect(Object.keys(issue)).toEqual(expect.arrayContaining(['code', 'severity', 'message', 'file', 'line', 'column']));
+    }
+  });
+
+  it('exits 2 when the file cannot be read', async () => {
+    const result = await ninefold('check', 'examples/does-not-exist.md');
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('does not exist');
+    expect(result.stdout).toBe('');
+  });
+});
+
+describe('ninefold check (in process)', () => {
+  it('reports text issues as file:line:column with the hint and a summary', async () => {
+    const file = tempFile('typo.yaml', 'title: T\nproduct:\n  sumary: Orders\n');
+    const terminal = bufferTerminal();
+    expect(await main(['check', file], terminal)).toBe(1);
+    expect(terminal.stdout).toContain(`${file}:3:3  error   "sumary" is not a known key here.`);
+    expect(terminal.stdout).toContain('did you mean "summary"?');
+    expect(terminal.stdout).toMatch(/1 error, \d+ warnings?/);
+    expect(terminal.stdout).toContain('coverage: unknown');
+  });
+
+  it('exits 1 for a binary file, with one issue and no stack trace', async () => {
+    const file = tempFile('image.md', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0x00, 0xff, 0xfe]));
+    const terminal = bufferTerminal();
+    expect(await main(['check', file, '--format', 'json'], terminal)).toBe(1);
+    const report = JSON.parse(terminal.stdout);
+    expect(report.issues).toHaveLength(1);
+    expect(report.issues[0]).toMatchObject({ code: 'binary-file', line: 1, column: 1 });
+    expect(terminal.stderr).toBe('');
+  });
+
+  it('exits 2 for a directory and for misuse, and prints help', async () => {
+    const terminal = bufferTerminal();
+    expect(await main(['check', root], terminal)).toBe(2);
+    expect(terminal.stderr).toContain('is a directory');
+    expect(await main(['check'], terminal)).toBe(2);
+    expect(await main(['check', 'a', '--format', 'xml'], terminal)).toBe(2);
+    expect(await main(['check', 'a', '--bogus'], terminal)).toBe(2);
+    const help = bufferTerminal();
+    expect(await main(['check', '--help'], help)).toBe(0);
+    expect(help.stdout).toContain('Usage: ninefold check SPEC');
+  });
+
+  it('says plainly that a command is not built yet', async () => {
+    const terminal = bufferTerminal();
+    expect(await main(['serve', 'examples/shop.md'], terminal)).toBe(2);
+    expect(terminal.stderr).toContain('not available in this version yet');
+    expect(await main(['frobnicate'], terminal)).toBe(2);
+    expect(terminal.stderr).toContain('unknown command "frobnicate"');
+  });
+});

@@ -1,0 +1,13 @@
+export * from './cel';
+export * from './check-model';
+export { DOCUMENT_KEYS, documentJsonSchema, documentSchema, NOT_SHOWN_PATTERN, notShownReason } from './document-schema';
+export type { DocumentInput } from './document-schema';
+export * from './exhaustive';
+export * from './issues';
+export * from './load';
+export * from './model';
+export { normalize, toAmount, toFieldType } from './normalize';
+export { readMarkdown } from './read-markdown';
+export { readYaml } from './read-yaml';
+export type { SourceDocument, SpecFormat } from './source';
+export { didYouMean, suggest } from './suggest';

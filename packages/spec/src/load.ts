@@ -1,0 +1,179 @@
+import { checkModelWithOffsets } from './check-model';
+import { type DocumentInput, documentSchema } from './document-schema';
+import type { Issue, SourcePosition } from './issues';
+import { hasErrors } from './issues';
+import { type Model, POINT_KEYS, type PointKey } from './model';
+import { normalize } from './normalize';
+import { readMarkdown } from './read-markdown';
+import { readYaml } from './read-yaml';
+import { schemaIssues } from './schema-issues';
+import type { SourceDocument, SpecFormat } from './source';
+
+/** A specification larger than this is refused before parsing: it is not a hand-written document. */
+export const MAX_SPEC_BYTES = 20 * 1024 * 1024;
+
+export interface LoadOptions {
+  /** Shown in issues as `file:line:column`; its extension picks the format unless `format` is given. */
+  file?: string;
+  format?: SpecFormat;
+}
+
+export interface Coverage {
+  shown: PointKey[];
+  notShown: PointKey[];
+}
+
+export interface LoadResult {
+  /** True when there is a model and no issue is an error. */
+  ok: boolean;
+  /** Present whenever the document had a readable shape, even if its references are broken. */
+  model?: Model;
+  coverage?: Coverage;
+  format: SpecFormat;
+  /** Every problem, errors and warnings, ordered by position in the text. */
+  issues: Issue[];
+}
+
+/**
+ * Loads a specification from text: reads it (Markdown, YAML or JSON), validates its shape, normalizes
+ * it into the model and checks its meaning. Never throws on bad input; every problem is an issue with
+ * a position.
+ *
+ * @example
+ * ```ts
+ * const result = loadSpec(readFileSync('shop.md', 'utf8'), { file: 'shop.md' });
+ * if (!result.ok) for (const issue of result.issues) console.log(issue.source, issue.message);
+ * result.coverage; // { shown: ['product', ...], notShown: [...] }
+ * ```
+ */
+export function loadSpec(text: string, options: LoadOptions = {}): LoadResult {
+  const file = options.file ?? 'spec';
+  const format = options.format ?? detectFormat(file, text);
+  const refused = refuse(text, file);
+  if (refused) return { ok: false, format, issues: [refused] };
+
+  let source: SourceDocument;
+  try {
+    source = read(text, file, format);
+  } catch (error) {
+    return { ok: false, format, issues: [internalIssue(error, file)] };
+  }
+  const issues = [...source.issues];
+  if (source.data === undefined || hasErrors(source.issues)) return finish(false, format, issues);
+
+  const parsed = documentSchema.safeParse(source.data);
+  if (!parsed.success) {
+    for (const issue of schemaIssues(parsed.error.issues, source.data)) {
+      issues.push({ ...issue, source: source.locate(issue.path, { key: issue.code === 'unknown-key' }) });
+    }
+    return finish(false, format, issues);
+  }
+
+  try {
+    const { model, issues: normalizeIssues } = normalize(parsed.data as DocumentInput);
+    for (const issue of normalizeIssues) issues.push({ ...issue, source: issue.source ?? source.locate(issue.path) });
+    for (const { issue, offset } of checkModelWithOffsets(model)) {
+      const at = offset === undefined ? source.locate(issue.path) : source.locateInString(issue.path, offset);
+      issues.push({ ...issue, source: at });
+    }
+    return finish(!hasErrors(issues), format, issues, model);
+  } catch (error) {
+    // Reaching here is a bug in Ninefold, not in the document; it still must not become a stack trace.
+    issues.push(internalIssue(error, file));
+    return finish(false, format, issues);
+  }
+}
+
+function read(text: string, file: string, format: SpecFormat): SourceDocument {
+  switch (format) {
+    case 'markdown':
+      return readMarkdown(text, file);
+    case 'yaml':
+    case 'json':
+      return readYaml(text, file, format);
+  }
+}
+
+function finish(ok: boolean, format: SpecFormat, issues: Issue[], model?: Model): LoadResult {
+  const ordered = issues
+    .map((issue, index) => ({ issue, index }))
+    .sort((a, b) => compare(a.issue.source, b.issue.source) || a.index - b.index)
+    .map(({ issue }) => issue);
+  return model ? { ok, model, coverage: coverageOf(model), format, issues: ordered } : { ok, format, issues: ordered };
+}
+
+function compare(a: SourcePosition | undefined, b: SourcePosition | undefined): number {
+  if (!a || !b) return a ? 1 : b ? -1 : 0;
+  return a.line - b.line || a.column - b.column;
+}
+
+/** Which of the nine points the model shows, in point order. */
+export function coverageOf(model: Model): Coverage {
+  return {
+    shown: POINT_KEYS.filter((key) => model[key].shown),
+    notShown: POINT_KEYS.filter((key) => !model[key].shown),
+  };
+}
+
+/** The format named by the file's extension, else sniffed from the text. */
+export function detectFormat(file: string, text: string): SpecFormat {
+  const extension = file.toLowerCase().match(/\.([a-z]+)$/)?.[1];
+  if (extension === 'md' || extension === 'markdown') return 'markdown';
+  if (extension === 'yaml' || extension === 'yml') return 'yaml';
+  if (extension === 'json') return 'json';
+  const start = text.trimStart();
+  if (start.startsWith('{')) return 'json';
+  if (/^#\s/.test(start)) return 'markdown';
+  return 'yaml';
+}
+
+/** Text that is not a specification at all gets one clear issue instead of a cascade of parse errors. */
+function refuse(text: string, file: string): Issue | undefined {
+  const at = { file, line: 1, column: 1 };
+  if (text.length > MAX_SPEC_BYTES) {
+    return {
+      code: 'too-large',
+      severity: 'error',
+      message: `The file is ${(text.length / 1024 / 1024).toFixed(1)} MB; a specification may be at most ${MAX_SPEC_BYTES / 1024 / 1024} MB.`,
+      path: [],
+      source: at,
+    };
+  }
+  const nul = text.indexOf('\u0000');
+  if (nul >= 0 || countReplacementCharacters(text) > Math.max(8, text.length / 100)) {
+    return {
+      code: 'binary-file',
+      severity: 'error',
+      message: 'The file is not text (it holds binary data); a specification is a Markdown, YAML or JSON text file.',
+      path: [],
+      source: at,
+    };
+  }
+  if (text.trim() === '') {
+    return {
+      code: 'empty-file',
+      severity: 'error',
+      message: 'The file is empty.',
+      path: [],
+      source: at,
+      hint: 'start with "# Product name" and nine "## N." sections, or see examples/empty.md',
+    };
+  }
+  return undefined;
+}
+
+function countReplacementCharacters(text: string): number {
+  let count = 0;
+  for (let i = text.indexOf('\uFFFD'); i >= 0; i = text.indexOf('\uFFFD', i + 1)) count++;
+  return count;
+}
+
+function internalIssue(error: unknown, file: string): Issue {
+  return {
+    code: 'syntax',
+    severity: 'error',
+    message: `Ninefold could not read this document because of an internal error (${error instanceof Error ? error.message : String(error)}). Please report it with the file.`,
+    path: [],
+    source: { file, line: 1, column: 1 },
+  };
+}
