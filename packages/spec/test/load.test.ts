@@ -182,3 +182,31 @@ describe('loadSpec on input that is not a specification', () => {
     expect(result.issues.length).toBeGreaterThan(0);
   });
 });
+
+describe('the two authoring formats', () => {
+  it('load the Markdown and YAML forms of the rich example to identical models', () => {
+    const markdown = loadSpec(example('shop.md'), { file: 'examples/shop.md' });
+    const yaml = loadSpec(example('shop.yaml'), { file: 'examples/shop.yaml' });
+    expect(markdown.issues).toEqual([]);
+    expect(yaml.issues).toEqual([]);
+    expect(markdown.model).toEqual(yaml.model);
+    expect(markdown.format).toBe('markdown');
+  });
+
+  it('load the all-not-shown Markdown example to the honest shell: a title and nine points not shown', () => {
+    const result = loadSpec(example('empty.md'), { file: 'examples/empty.md' });
+    expect(result.issues).toEqual([]);
+    expect(result.model).toEqual({
+      title: 'Nameless',
+      product: { shown: false },
+      screens: { shown: false },
+      entities: { shown: false },
+      states: { shown: false },
+      validation: { shown: false },
+      roles: { shown: false },
+      calls: { shown: false },
+      errors: { shown: false },
+      constants: { shown: false },
+    });
+  });
+});
