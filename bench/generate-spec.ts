@@ -8,12 +8,22 @@ export function generateSpecYaml(entities: number, fields: number): string {
   lines.push('screens:');
   for (let e = 0; e < entities; e++) {
     lines.push(`  list${e}:`, '    kind: list', `    route: /entity${e}`, `    entity: Entity${e}`);
-    lines.push('    columns: [field0, field1, field2]', '    sort: [field0, -field1]', '    pageSize: PAGE_SIZE');
+    lines.push(
+      '    columns: [field0, field1, field2]',
+      '    sort: [field0, -field1]',
+      '    pageSize: PAGE_SIZE',
+    );
     lines.push(`  detail${e}:`, '    kind: detail', `    route: /entity${e}/:id`, `    entity: Entity${e}`);
   }
   lines.push('entities:');
   for (let e = 0; e < entities; e++) {
-    lines.push(`  Entity${e}:`, `    label: Entity ${e}`, '    key: id', '    display: field0', '    fields:');
+    lines.push(
+      `  Entity${e}:`,
+      `    label: Entity ${e}`,
+      '    key: id',
+      '    display: field0',
+      '    fields:',
+    );
     lines.push('      id: { kind: integer, readOnly: true }');
     for (let f = 0; f < fields - 1; f++) {
       const kind = kinds[f % kinds.length];
@@ -26,13 +36,18 @@ export function generateSpecYaml(entities: number, fields: number): string {
   for (let e = 0; e < entities; e++) {
     for (let f = 0; f < fields - 1; f += 5) {
       const kind = kinds[f % kinds.length];
-      const bound = kind === 'text' ? ', max: MAX_TEXT' : kind === 'integer' || kind === 'number' ? ', min: 0' : '';
+      const bound =
+        kind === 'text' ? ', max: MAX_TEXT' : kind === 'integer' || kind === 'number' ? ', min: 0' : '';
       lines.push(`    Entity${e}.field${f}: { required: true${bound} }`);
     }
   }
   lines.push('  rules:');
   for (let e = 0; e < entities; e++) {
-    lines.push(`    - entity: Entity${e}`, '      check: record.field1 >= 0', '      message: Field 1 cannot be negative.');
+    lines.push(
+      `    - entity: Entity${e}`,
+      '      check: record.field1 >= 0',
+      '      message: Field 1 cannot be negative.',
+    );
   }
   lines.push('roles: not shown', 'calls: not shown', 'errors: not shown');
   lines.push('constants:', '  PAGE_SIZE: 25', '  MAX_TEXT: { value: 200, unit: characters }');

@@ -55,7 +55,8 @@ function write(name: string, result: Result): void {
 function benchLoadCheck(): void {
   const text = generateSpecYaml(200, 20);
   const check = loadSpec(text, { file: 'generated.yaml' });
-  if (!check.ok) throw new Error(`the generated spec must be valid: ${JSON.stringify(check.issues.slice(0, 3))}`);
+  if (!check.ok)
+    throw new Error(`the generated spec must be valid: ${JSON.stringify(check.issues.slice(0, 3))}`);
   const times = compare(
     () => loadSpec(text, { file: 'generated.yaml' }),
     () => parseYaml(text),

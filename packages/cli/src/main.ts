@@ -51,4 +51,3 @@ export async function main(argv: string[], terminal: Terminal = processTerminal(
   terminal.err(`ninefold: unknown command "${command}".\n\n${HELP}`);
   return 2;
 }
-

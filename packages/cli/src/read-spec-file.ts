@@ -10,7 +10,8 @@ export type ReadOutcome = { ok: true; text: string } | { ok: false; message: str
 export async function readSpecFile(file: string): Promise<ReadOutcome> {
   try {
     const info = await stat(file);
-    if (info.isDirectory()) return { ok: false, message: `${file} is a directory, not a specification file.` };
+    if (info.isDirectory())
+      return { ok: false, message: `${file} is a directory, not a specification file.` };
     if (info.size > MAX_SPEC_BYTES) {
       return {
         ok: false,

@@ -15,7 +15,10 @@ const run = promisify(execFile);
 /** Runs the real command in its own process, as a person or CI would. */
 async function ninefold(...args: string[]) {
   try {
-    const { stdout, stderr } = await run(process.execPath, [bin, ...args], { cwd: root, env: { ...process.env, NO_COLOR: '1' } });
+    const { stdout, stderr } = await run(process.execPath, [bin, ...args], {
+      cwd: root,
+      env: { ...process.env, NO_COLOR: '1' },
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };
@@ -62,7 +65,10 @@ describe('ninefold check (real process)', () => {
   });
 
   it('prints only JSON on stdout with --format json, and exits 1 on errors', async () => {
-    const file = tempFile('broken.yaml', 'title: Broken\nscreens:\n  orders: { kind: list, route: /orders, entity: Ordr }\nentities:\n  Order:\n    fields:\n      id: { kind: integer }\n');
+    const file = tempFile(
+      'broken.yaml',
+      'title: Broken\nscreens:\n  orders: { kind: list, route: /orders, entity: Ordr }\nentities:\n  Order:\n    fields:\n      id: { kind: integer }\n',
+    );
     const result = await ninefold('check', file, '--format', 'json');
     expect(result.code).toBe(1);
     const report = JSON.parse(result.stdout);
@@ -74,7 +80,9 @@ describe('ninefold check (real process)', () => {
     expect(unknown).toMatchObject({ severity: 'error', file, line: 3, hint: 'did you mean "Order"?' });
     expect(unknown.column).toBeGreaterThan(40);
     for (const issue of report.issues) {
-      expect(Object.keys(issue)).toEqual(expect.arrayContaining(['code', 'severity', 'message', 'file', 'line', 'column']));
+      expect(Object.keys(issue)).toEqual(
+        expect.arrayContaining(['code', 'severity', 'message', 'file', 'line', 'column']),
+      );
     }
   });
 

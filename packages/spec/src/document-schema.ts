@@ -415,10 +415,9 @@ export const documentSchema = z
     calls: point(calls).optional(),
     errors: point(errors).optional(),
     constants: point(constants).optional(),
-    notes: z
-      .partialRecord(z.enum(POINT_KEYS), z.string())
-      .optional()
-      .meta({ description: 'Prose about a point that belongs to none of its items (Markdown keeps it here).' }),
+    notes: z.partialRecord(z.enum(POINT_KEYS), z.string()).optional().meta({
+      description: 'Prose about a point that belongs to none of its items (Markdown keeps it here).',
+    }),
   })
   .meta({
     title: 'Ninefold specification',

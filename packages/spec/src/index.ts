@@ -1,7 +1,13 @@
 export * from './cel';
 export * from './check-model';
-export { DOCUMENT_KEYS, documentJsonSchema, documentSchema, NOT_SHOWN_PATTERN, notShownReason } from './document-schema';
 export type { DocumentInput } from './document-schema';
+export {
+  DOCUMENT_KEYS,
+  documentJsonSchema,
+  documentSchema,
+  NOT_SHOWN_PATTERN,
+  notShownReason,
+} from './document-schema';
 export * from './exhaustive';
 export * from './issues';
 export * from './load';

@@ -71,7 +71,8 @@ export function loadSpec(text: string, options: LoadOptions = {}): LoadResult {
 
   try {
     const { model, issues: normalizeIssues } = normalize(parsed.data as DocumentInput);
-    for (const issue of normalizeIssues) issues.push({ ...issue, source: issue.source ?? source.locate(issue.path) });
+    for (const issue of normalizeIssues)
+      issues.push({ ...issue, source: issue.source ?? source.locate(issue.path) });
     for (const { issue, offset } of checkModelWithOffsets(model)) {
       const at = offset === undefined ? source.locate(issue.path) : source.locateInString(issue.path, offset);
       issues.push({ ...issue, source: at });
@@ -99,7 +100,9 @@ function finish(ok: boolean, format: SpecFormat, issues: Issue[], model?: Model)
     .map((issue, index) => ({ issue, index }))
     .sort((a, b) => compare(a.issue.source, b.issue.source) || a.index - b.index)
     .map(({ issue }) => issue);
-  return model ? { ok, model, coverage: coverageOf(model), format, issues: ordered } : { ok, format, issues: ordered };
+  return model
+    ? { ok, model, coverage: coverageOf(model), format, issues: ordered }
+    : { ok, format, issues: ordered };
 }
 
 function compare(a: SourcePosition | undefined, b: SourcePosition | undefined): number {
@@ -144,7 +147,8 @@ function refuse(text: string, file: string): Issue | undefined {
     return {
       code: 'binary-file',
       severity: 'error',
-      message: 'The file is not text (it holds binary data); a specification is a Markdown, YAML or JSON text file.',
+      message:
+        'The file is not text (it holds binary data); a specification is a Markdown, YAML or JSON text file.',
       path: [],
       source: at,
     };

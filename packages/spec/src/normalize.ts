@@ -54,7 +54,11 @@ import {
  */
 export function normalize(doc: DocumentInput): { model: Model; issues: Issue[] } {
   const issues: Issue[] = [];
-  const point = <D, T>(key: PointKey, value: D | string | undefined, convert: (content: D) => T): Point<T> => {
+  const point = <D, T>(
+    key: PointKey,
+    value: D | string | undefined,
+    convert: (content: D) => T,
+  ): Point<T> => {
     if (value === undefined) {
       issues.push({
         code: 'missing-point',
@@ -266,13 +270,19 @@ function toStateMachine(
       ...optional('guardMessage', transition.guardMessage),
       ...optional('call', transition.call),
       ...optional('confirm', transition.confirm),
-      set: Object.entries(transition.set ?? {}).map(([target, expression]) => ({ field: target, expression })),
+      set: Object.entries(transition.set ?? {}).map(([target, expression]) => ({
+        field: target,
+        expression,
+      })),
     })),
   };
 }
 
 /** Listed states, or else the values of the state field's enum, which name the states already. */
-function toStates(doc: StateMachineDocument['states'], stateField: FieldLike | undefined): StateMachine['states'] {
+function toStates(
+  doc: StateMachineDocument['states'],
+  stateField: FieldLike | undefined,
+): StateMachine['states'] {
   if (Array.isArray(doc)) return doc.map((name) => ({ name }));
   if (doc) {
     return Object.entries(doc).map(([name, info]) => ({
@@ -367,7 +377,8 @@ function toSignIn(doc: RolesDocument['signIn']): SignIn {
 }
 
 function toGrant(role: string, entity: string, doc: GrantDocument): Grant {
-  const actions = (value: 'all' | CrudAction[]): CrudAction[] => (value === 'all' ? [...CRUD_ACTIONS] : value);
+  const actions = (value: 'all' | CrudAction[]): CrudAction[] =>
+    value === 'all' ? [...CRUD_ACTIONS] : value;
   if (typeof doc === 'string' || Array.isArray(doc)) {
     return { role, entity, actions: actions(doc), hidden: [], readOnly: [] };
   }
@@ -444,13 +455,21 @@ function toCall(name: string, doc: CallDocument): Call {
 /** The documented default parameter names of each style, overridable one by one. */
 function toPagination(doc: NonNullable<CallDocument['pagination']>): Pagination {
   const spec = typeof doc === 'string' ? { style: doc } : doc;
-  const maxSize = optional('maxSize', 'maxSize' in spec && spec.maxSize !== undefined ? toAmount(spec.maxSize) : undefined);
+  const maxSize = optional(
+    'maxSize',
+    'maxSize' in spec && spec.maxSize !== undefined ? toAmount(spec.maxSize) : undefined,
+  );
   const get = (key: 'pageParam' | 'sizeParam' | 'offsetParam' | 'limitParam' | 'cursorParam' | 'nextField') =>
     (spec as Partial<Record<typeof key, string>>)[key];
   const style = spec.style;
   switch (style) {
     case 'page':
-      return { style, pageParam: get('pageParam') ?? 'page', sizeParam: get('sizeParam') ?? 'limit', ...maxSize };
+      return {
+        style,
+        pageParam: get('pageParam') ?? 'page',
+        sizeParam: get('sizeParam') ?? 'limit',
+        ...maxSize,
+      };
     case 'offset':
       return {
         style,
@@ -488,5 +507,10 @@ function toErrorEntry(doc: ErrorEntryDocument): ErrorEntry {
 
 function toConstant(name: string, doc: ConstantDocument): Constant {
   if (typeof doc !== 'object') return { name, value: doc };
-  return { name, value: doc.value, ...optional('unit', doc.unit), ...optional('meaning', trimmed(doc.meaning)) };
+  return {
+    name,
+    value: doc.value,
+    ...optional('unit', doc.unit),
+    ...optional('meaning', trimmed(doc.meaning)),
+  };
 }

@@ -32,7 +32,12 @@ export function readYaml(text: string, file: string, format: SpecFormat = 'yaml'
     const { line, col } = lineCounter.linePos(offset);
     return { file, line, column: col };
   };
-  const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false, keepSourceTokens: false });
+  const doc = parseDocument(text, {
+    lineCounter,
+    uniqueKeys: true,
+    prettyErrors: false,
+    keepSourceTokens: false,
+  });
   const issues: Issue[] = [
     ...doc.errors.map((error) => yamlIssue(error, 'error', position)),
     ...doc.warnings.map((warning) => yamlIssue(warning, 'warning', position)),
@@ -59,7 +64,9 @@ export function readYaml(text: string, file: string, format: SpecFormat = 'yaml'
     let key: Node | undefined;
     for (const segment of path) {
       if (isMap(node)) {
-        const pair = node.items.find((item) => isScalar(item.key) && String(item.key.value) === String(segment));
+        const pair = node.items.find(
+          (item) => isScalar(item.key) && String(item.key.value) === String(segment),
+        );
         if (!pair) break;
         key = isScalar(pair.key) ? pair.key : undefined;
         node = (pair.value as Node | null) ?? key;

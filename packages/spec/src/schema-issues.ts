@@ -46,7 +46,9 @@ function convert(issue: z.core.$ZodIssue, prefix: PathSegment[], data: unknown, 
           severity: 'error',
           message: `${where ? `${where}: ` : ''}"${key}" is not a known key here.`,
           path: [...path, key],
-          ...hint(didYouMean(key, allowed) ?? (allowed.length ? `known keys: ${allowed.join(', ')}` : undefined)),
+          ...hint(
+            didYouMean(key, allowed) ?? (allowed.length ? `known keys: ${allowed.join(', ')}` : undefined),
+          ),
         });
       }
       return;
@@ -125,11 +127,16 @@ function convert(issue: z.core.$ZodIssue, prefix: PathSegment[], data: unknown, 
 function bestBranch(branches: z.core.$ZodIssue[][], value: unknown): z.core.$ZodIssue[] | undefined {
   const scored = branches
     .filter((branch) => branch.length > 0)
-    .filter((branch) => !(branch.length === 1 && branch[0]?.code === 'invalid_type' && branch[0].path.length === 0))
+    .filter(
+      (branch) => !(branch.length === 1 && branch[0]?.code === 'invalid_type' && branch[0].path.length === 0),
+    )
     .map((branch) => ({ branch, depth: Math.max(...branch.map((issue) => issue.path.length)) }));
   if (scored.length === 0) return undefined;
   // A string value that fails the "not shown" pattern and every content branch: say so plainly.
-  if (typeof value === 'string' && scored.every(({ branch }) => branch.every((i) => i.code === 'invalid_format'))) {
+  if (
+    typeof value === 'string' &&
+    scored.every(({ branch }) => branch.every((i) => i.code === 'invalid_format'))
+  ) {
     return undefined;
   }
   scored.sort((a, b) => b.depth - a.depth || a.branch.length - b.branch.length);
@@ -152,7 +159,9 @@ function hint(text: string | undefined): { hint?: string } {
 
 /** `screens.orders.columns[2]`, as an author would point at it. */
 export function describe(path: readonly PathSegment[]): string {
-  return path.map((segment, i) => (typeof segment === 'number' ? `[${segment}]` : i === 0 ? segment : `.${segment}`)).join('');
+  return path
+    .map((segment, i) => (typeof segment === 'number' ? `[${segment}]` : i === 0 ? segment : `.${segment}`))
+    .join('');
 }
 
 function describeValue(value: unknown): string {

@@ -17,7 +17,39 @@ function random(seed: number): () => number {
   };
 }
 
-const NOISE = ['|', ':', '- ', '[', ']', '{', '}', '#', '##', '`', '"', "'", '\t', '\\', '*', '&a', '*a', '!!', '%', '\u0000', '\uFFFF', '𝕏', '\n', '  ', '0', '-1', '1e999', 'null', '~', 'not shown', '<script>'];
+const NOISE = [
+  '|',
+  ':',
+  '- ',
+  '[',
+  ']',
+  '{',
+  '}',
+  '#',
+  '##',
+  '`',
+  '"',
+  "'",
+  '\t',
+  '\\',
+  '*',
+  '&a',
+  '*a',
+  '!!',
+  '%',
+  '\u0000',
+  '\uFFFF',
+  '𝕏',
+  '\n',
+  '  ',
+  '0',
+  '-1',
+  '1e999',
+  'null',
+  '~',
+  'not shown',
+  '<script>',
+];
 
 type Mutation = (text: string, next: () => number) => string;
 const pick = <T>(items: readonly T[], next: () => number): T => items[Math.floor(next() * items.length)] as T;
@@ -91,7 +123,8 @@ describe('1,000+ random mutations of the examples', () => {
           failures++;
           const errors = result.issues.filter((issue) => issue.severity === 'error');
           expect(errors.length, `${applied.join('+')} failed without an error issue`).toBeGreaterThan(0);
-          for (const issue of errors) expect(issue.source?.line, `${applied.join('+')}: ${issue.message}`).toBeGreaterThan(0);
+          for (const issue of errors)
+            expect(issue.source?.line, `${applied.join('+')}: ${issue.message}`).toBeGreaterThan(0);
         } else {
           expect(result.model, applied.join('+')).toBeDefined();
         }

@@ -26,11 +26,22 @@ describe('loadSpec on YAML', () => {
     expect(result.issues).toEqual([]);
     expect(result.ok).toBe(true);
     expect(result.coverage).toEqual({
-      shown: ['product', 'screens', 'entities', 'states', 'validation', 'roles', 'calls', 'errors', 'constants'],
+      shown: [
+        'product',
+        'screens',
+        'entities',
+        'states',
+        'validation',
+        'roles',
+        'calls',
+        'errors',
+        'constants',
+      ],
       notShown: [],
     });
     const model = result.model;
-    if (!model?.entities.shown || !model.states.shown || !model.calls.shown) throw new Error('points not shown');
+    if (!model?.entities.shown || !model.states.shown || !model.calls.shown)
+      throw new Error('points not shown');
     expect(model.entities.items.map((entity) => entity.name)).toEqual([
       'Order',
       'OrderLine',
@@ -77,9 +88,15 @@ describe('loadSpec on YAML', () => {
   });
 
   it('names an unknown key with its position and the key that was probably meant', () => {
-    const result = load(`${ALL_NOT_SHOWN.replace('screens: not shown', 'screens:\n  home:\n    kind: list\n    rout: /\n    entity: Order')}`);
+    const result = load(
+      `${ALL_NOT_SHOWN.replace('screens: not shown', 'screens:\n  home:\n    kind: list\n    rout: /\n    entity: Order')}`,
+    );
     const issue = result.issues.find((i) => i.code === 'unknown-key');
-    expect(issue).toMatchObject({ severity: 'error', path: ['screens', 'home', 'rout'], hint: 'did you mean "route"?' });
+    expect(issue).toMatchObject({
+      severity: 'error',
+      path: ['screens', 'home', 'rout'],
+      hint: 'did you mean "route"?',
+    });
     expect(issue?.source).toEqual({ file: 'spec.yaml', line: 5, column: 5 });
     expect(result.ok).toBe(false);
   });
@@ -94,7 +111,10 @@ describe('loadSpec on YAML', () => {
   });
 
   it('says which kind was meant for an unknown field kind', () => {
-    const yaml = ALL_NOT_SHOWN.replace('entities: not shown', 'entities:\n  Order:\n    fields:\n      total: { kind: mony }');
+    const yaml = ALL_NOT_SHOWN.replace(
+      'entities: not shown',
+      'entities:\n  Order:\n    fields:\n      total: { kind: mony }',
+    );
     const issue = load(yaml).issues.find((i) => i.path.at(-1) === 'kind');
     expect(issue).toMatchObject({ code: 'invalid-value', hint: 'did you mean "money"?' });
     expect(issue?.source?.line).toBe(5);
@@ -109,14 +129,20 @@ describe('loadSpec on YAML', () => {
   });
 
   it('reports a required key that is missing', () => {
-    const yaml = ALL_NOT_SHOWN.replace('screens: not shown', 'screens:\n  orders:\n    kind: list\n    entity: Order');
+    const yaml = ALL_NOT_SHOWN.replace(
+      'screens: not shown',
+      'screens:\n  orders:\n    kind: list\n    entity: Order',
+    );
     const issue = load(yaml).issues.find((i) => i.code === 'missing-key');
     expect(issue?.path).toEqual(['screens', 'orders', 'route']);
     expect(issue?.source?.line).toBe(3);
   });
 
   it('locates a semantic problem: a screen naming an entity that does not exist', () => {
-    const yaml = example('shop.yaml').replace('    entity: Customer\n    columns', '    entity: Custmer\n    columns');
+    const yaml = example('shop.yaml').replace(
+      '    entity: Customer\n    columns',
+      '    entity: Custmer\n    columns',
+    );
     const result = load(yaml, 'shop.yaml');
     const issue = result.issues.find((i) => i.code === 'unknown-reference');
     expect(issue).toMatchObject({ severity: 'error', path: ['screens', 'customers', 'entity'] });
@@ -129,7 +155,10 @@ describe('loadSpec on YAML', () => {
   });
 
   it('points inside a CEL expression at the unknown field', () => {
-    const yaml = example('shop.yaml').replace('guard: record.lines.size() > 0', 'guard: record.lnes.size() > 0');
+    const yaml = example('shop.yaml').replace(
+      'guard: record.lines.size() > 0',
+      'guard: record.lnes.size() > 0',
+    );
     const issue = load(yaml, 'shop.yaml').issues.find((i) => i.code === 'invalid-expression');
     expect(issue?.path).toEqual(['states', 'Order.status', 'transitions', 'place', 'guard']);
     const line = yaml.split('\n').findIndex((text) => text.includes('record.lnes')) + 1;
