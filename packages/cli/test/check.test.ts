@@ -99,7 +99,7 @@ describe('ninefold check (in process)', () => {
     const file = tempFile('typo.yaml', 'title: T\nproduct:\n  sumary: Orders\n');
     const terminal = bufferTerminal();
     expect(await main(['check', file], terminal)).toBe(1);
-    expect(terminal.stdout).toContain(`${file}:3:3  error   "sumary" is not a known key here.`);
+    expect(terminal.stdout).toContain(`${file}:3:3  error   product: "sumary" is not a known key here.`);
     expect(terminal.stdout).toContain('did you mean "summary"?');
     expect(terminal.stdout).toMatch(/1 error, \d+ warnings?/);
     expect(terminal.stdout).toContain('coverage: unknown');

@@ -44,6 +44,7 @@ export const ISSUE_CODES = [
   'syntax',
   'duplicate-key',
   'too-large',
+  'too-deep',
   // shape of the document
   'invalid-type',
   'invalid-value',

@@ -59,9 +59,12 @@ export function readYaml(text: string, file: string, format: SpecFormat = 'yaml'
     }
   }
 
-  const find = (path: readonly PathSegment[]): { node: Node | undefined; key: Node | undefined } => {
+  const find = (
+    path: readonly PathSegment[],
+  ): { node: Node | undefined; key: Node | undefined; complete: boolean } => {
     let node: Node | undefined = (doc.contents as Node | null) ?? undefined;
     let key: Node | undefined;
+    let found = 0;
     for (const segment of path) {
       if (isMap(node)) {
         const pair = node.items.find(
@@ -78,8 +81,9 @@ export function readYaml(text: string, file: string, format: SpecFormat = 'yaml'
       } else {
         break;
       }
+      found++;
     }
-    return { node, key };
+    return { node, key, complete: found === path.length };
   };
 
   const start = (node: Node | undefined): SourcePosition | undefined =>
@@ -91,8 +95,11 @@ export function readYaml(text: string, file: string, format: SpecFormat = 'yaml'
     data,
     issues,
     locate(path, options) {
-      const { node, key } = find(path);
-      return (options?.key ? start(key) : undefined) ?? start(node) ?? position(0);
+      const { node, key, complete } = find(path);
+      // A key that is missing belongs to its parent: point at the parent's own key, where a person looks,
+      // rather than at the first line of the parent's value.
+      const preferKey = options?.key || !complete;
+      return (preferKey ? start(key) : undefined) ?? start(node) ?? position(0);
     },
     locateInString(path, offset) {
       const { node } = find(path);

@@ -54,20 +54,22 @@ function convert(issue: z.core.$ZodIssue, prefix: PathSegment[], data: unknown, 
       return;
     }
     case 'invalid_union': {
-      const discriminator = (issue as { discriminator?: string }).discriminator;
-      if (discriminator !== undefined) {
-        const allowed = discriminatorValues(path, discriminator);
-        const given = valueAt(value, [discriminator]);
+      const discriminated = issue as { discriminator?: string; options?: unknown[] };
+      if (discriminated.discriminator !== undefined) {
+        // Zod's path already ends at the discriminator key, and it lists the values it would accept.
+        const allowed = (discriminated.options ?? []).map(String);
+        const name = discriminated.discriminator;
+        const owner = describe(path.slice(0, -1));
         out.push({
-          code: given === undefined ? 'missing-key' : 'invalid-value',
+          code: value === undefined ? 'missing-key' : 'invalid-value',
           severity: 'error',
           message:
-            given === undefined
-              ? `${where || 'The document'} needs a "${discriminator}".`
-              : `${where}: "${String(given)}" is not a known ${discriminator}.`,
-          path: [...path, discriminator],
+            value === undefined
+              ? `${owner || 'The document'} needs a "${name}".`
+              : `${owner}: ${describeValue(value)} is not a known ${name}.`,
+          path,
           ...hint(
-            (typeof given === 'string' ? didYouMean(given, allowed) : undefined) ??
+            (typeof value === 'string' ? didYouMean(value, allowed) : undefined) ??
               (allowed.length ? `one of: ${allowed.join(', ')}` : undefined),
           ),
         });
@@ -81,9 +83,8 @@ function convert(issue: z.core.$ZodIssue, prefix: PathSegment[], data: unknown, 
       out.push({
         code: 'invalid-type',
         severity: 'error',
-        message: `${where}: ${describeValue(value)} is not allowed here.`,
+        message: `${where || 'The document'}: expected ${expectation(path) ?? 'something else'}, found ${describeValue(value)}.`,
         path,
-        ...hint(expectation(path)),
       });
       return;
     }
@@ -177,6 +178,10 @@ function typeName(expected: string): string {
   switch (expected) {
     case 'string':
       return 'text';
+    case 'boolean':
+      return 'true or false';
+    case 'integer':
+      return 'a whole number';
     case 'object':
       return 'a map of keys';
     case 'array':
@@ -186,15 +191,18 @@ function typeName(expected: string): string {
   }
 }
 
+/** What the schema accepts at `path`, in words: `a number, text or a map of keys`. */
 function expectation(path: readonly PathSegment[]): string | undefined {
   const schema = schemaAt(path);
   if (!schema) return undefined;
-  const options = alternatives(schema);
-  const kinds = options.map((option) => {
-    if (option.type === 'string' && path.length === 1) return '"not shown"';
+  const kinds = alternatives(schema).map((option) => {
+    if (option.type === 'string' && path.length === 1) return 'the words "not shown"';
+    if (option.const !== undefined) return JSON.stringify(option.const);
     return typeName(String(option.type ?? 'value'));
   });
-  return kinds.length ? `expected ${[...new Set(kinds)].join(' or ')}` : undefined;
+  const unique = [...new Set(kinds)];
+  if (unique.length === 0) return undefined;
+  return unique.length === 1 ? unique[0] : `${unique.slice(0, -1).join(', ')} or ${unique.at(-1)}`;
 }
 
 function valueAt(data: unknown, path: readonly PathSegment[]): unknown {
@@ -243,12 +251,4 @@ function allowedKeys(path: readonly PathSegment[]): string[] {
     .flatMap(alternatives)
     .flatMap((schema) => Object.keys(schema.properties ?? {}));
   return [...new Set(keys)];
-}
-
-function discriminatorValues(path: readonly PathSegment[], discriminator: string): string[] {
-  const values = schemasAt(path)
-    .flatMap(alternatives)
-    .map((schema) => resolve(schema.properties?.[discriminator])?.const)
-    .filter((value): value is string => typeof value === 'string');
-  return [...new Set(values)];
 }

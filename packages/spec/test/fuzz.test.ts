@@ -95,7 +95,10 @@ const MUTATIONS: Record<string, Mutation> = {
   },
 };
 
-describe('1,000+ random mutations of the examples', () => {
+/** 1,000 mutated documents in all; the Markdown parser is the slowest part, so it gets fewer. */
+const RUNS: Record<string, number> = { 'shop.yaml': 500, 'shop.md': 300, 'empty.md': 200 };
+
+describe('1,000 random mutations of the examples', () => {
   const codes = new Set<string>(ISSUE_CODES);
   for (const name of ['shop.yaml', 'shop.md', 'empty.md']) {
     it(`never throw, and every failure is explained with a position: ${name}`, () => {
@@ -103,7 +106,8 @@ describe('1,000+ random mutations of the examples', () => {
       const next = random(name.length * 7919);
       const names = Object.keys(MUTATIONS);
       let failures = 0;
-      const runs = name === 'empty.md' ? 200 : 500;
+      let explained = 0;
+      const runs = RUNS[name] ?? 0;
       for (let run = 0; run < runs; run++) {
         let text = original;
         const steps = 1 + Math.floor(next() * 3);
@@ -114,6 +118,7 @@ describe('1,000+ random mutations of the examples', () => {
           text = MUTATIONS[mutation]?.(text, next) ?? text;
         }
         const result = loadSpec(text, { file: name });
+        if (result.issues.length > 0) explained++;
         for (const issue of result.issues) {
           expect(codes.has(issue.code), `${applied.join('+')}: unknown code ${issue.code}`).toBe(true);
           expect(typeof issue.message, applied.join('+')).toBe('string');
@@ -129,8 +134,10 @@ describe('1,000+ random mutations of the examples', () => {
           expect(result.model, applied.join('+')).toBeDefined();
         }
       }
-      // The mutations are meant to break things: most runs must have been caught as errors.
-      expect(failures).toBeGreaterThan(runs / 4);
-    });
+      // The mutations are meant to break things, so many runs must have been reported (as errors, or as
+      // warnings such as a section gone missing); for the rich examples, many as errors.
+      expect(explained).toBeGreaterThan(runs / 2);
+      if (name !== 'empty.md') expect(failures).toBeGreaterThan(runs / 4);
+    }, 120_000);
   }
 });

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { generateSpecYaml } from '../../../bench/generate-spec';
 import { loadSpec } from '../src/load';
 
 const example = (name: string) => readFileSync(new URL(`../../../examples/${name}`, import.meta.url), 'utf8');
@@ -117,7 +118,8 @@ describe('loadSpec on YAML', () => {
     );
     const issue = load(yaml).issues.find((i) => i.path.at(-1) === 'kind');
     expect(issue).toMatchObject({ code: 'invalid-value', hint: 'did you mean "money"?' });
-    expect(issue?.source?.line).toBe(5);
+    expect(issue?.path).toEqual(['entities', 'Order', 'fields', 'total', 'kind']);
+    expect(issue?.source).toEqual({ file: 'spec.yaml', line: 6, column: 22 });
   });
 
   it('reports a wrong type with what was expected and what was found', () => {
@@ -202,6 +204,21 @@ describe('loadSpec on input that is not a specification', () => {
     expect(result.ok).toBe(false);
     expect(result.issues.length).toBeGreaterThan(0);
     for (const issue of result.issues) expect(issue.source?.line).toBeGreaterThan(0);
+  });
+
+  it('loads a 10,000-line specification', () => {
+    const text = generateSpecYaml(300, 25);
+    expect(text.split('\n').length).toBeGreaterThan(10_000);
+    const result = load(text, 'big.yaml');
+    expect(result.issues).toEqual([]);
+    expect(result.model?.entities.shown && result.model.entities.items.length).toBe(300);
+  });
+
+  it('a 10,000-line specification with one mistake near the end names its line', () => {
+    const text = generateSpecYaml(300, 25).replace('Entity299.field0: {', 'Entity299.fieldZ: {');
+    const issue = load(text, 'big.yaml').issues.find((i) => i.code === 'unknown-reference');
+    const line = text.split('\n').findIndex((row) => row.includes('Entity299.fieldZ')) + 1;
+    expect(issue?.source?.line).toBe(line);
   });
 
   it('deeply nested lists give issues, not a stack overflow', () => {

@@ -14,9 +14,9 @@ describe('readYaml', () => {
     });
   });
 
-  it('falls back to the nearest existing parent for a missing path', () => {
+  it('points a missing path at the key of its nearest existing parent', () => {
     const source = readYaml('screens:\n  orders:\n    kind: list\n', 'a.yaml');
-    expect(source.locate(['screens', 'orders', 'route'])).toEqual({ file: 'a.yaml', line: 3, column: 5 });
+    expect(source.locate(['screens', 'orders', 'route'])).toEqual({ file: 'a.yaml', line: 2, column: 3 });
   });
 
   it('locates list items by index', () => {
