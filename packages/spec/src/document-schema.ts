@@ -18,6 +18,10 @@ z.config({ jitless: true });
 const identifier = z
   .string()
   .regex(/^[A-Za-z_][A-Za-z0-9_-]*$/, 'a name starts with a letter and has only letters, digits, _ and -');
+/** Entities and fields are named in CEL expressions (`record.unitPrice`), where a `-` would read as minus. */
+const dataName = z
+  .string()
+  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an entity or field name has only letters, digits and _ (no -)');
 const constantName = z
   .string()
   .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'a constant name has only letters, digits and _');
@@ -159,11 +163,11 @@ const entity = z
     key: identifier.optional().meta({ description: 'The field that identifies a record.' }),
     display: identifier.optional().meta({ description: 'The field that names a record.' }),
     embedded: z.boolean().optional().meta({ description: 'A value type stored inside other records.' }),
-    fields: z.record(identifier, field),
+    fields: z.record(dataName, field),
   })
   .meta({ title: 'Entity' });
 
-const entities = z.record(identifier, entity).meta({ title: '3. Entities and fields' });
+const entities = z.record(dataName, entity).meta({ title: '3. Entities and fields' });
 
 // ------------------------------------------------------------------------------------- 4. states
 

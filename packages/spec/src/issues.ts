@@ -49,6 +49,7 @@ export const ISSUE_CODES = [
   'invalid-type',
   'invalid-value',
   'unknown-key',
+  'invalid-name',
   'missing-key',
   'missing-point',
   // Markdown convention

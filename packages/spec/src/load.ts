@@ -59,21 +59,40 @@ export function loadSpec(text: string, options: LoadOptions = {}): LoadResult {
     return { ok: false, format, issues: [internalIssue(error, file)] };
   }
   const issues = [...source.issues];
-  if (source.data === undefined || hasErrors(source.issues)) return finish(false, format, issues);
+  if (source.data === undefined) return finish(false, format, issues);
+  // Keep going past the reader's errors so that one run shows every mistake; only the follow-on issues
+  // about something the reader already reported are left out.
+  const flagged = source.issues.filter((issue) => issue.severity === 'error' && issue.path.length > 0);
+  const alreadyReported = (path: Issue['path']) =>
+    flagged.some((issue) => isPrefix(issue.path, path) || isPrefix(path, issue.path));
 
-  const parsed = documentSchema.safeParse(source.data);
-  if (!parsed.success) {
-    for (const issue of schemaIssues(parsed.error.issues, source.data)) {
-      issues.push({ ...issue, source: source.locate(issue.path, { key: issue.code === 'unknown-key' }) });
+  let data = source.data;
+  let parsed = documentSchema.safeParse(data);
+  for (let attempt = 0; !parsed.success && attempt < 3; attempt++) {
+    const found = schemaIssues(parsed.error.issues, data);
+    const fresh = found.filter((issue) => !alreadyReported(issue.path));
+    for (const issue of fresh) {
+      issues.push({ ...issue, source: source.locate(issue.path, { key: pointsAtKey(issue) }) });
     }
-    return finish(false, format, issues);
+    if (fresh.length > 0) return finish(false, format, issues);
+    // Every shape problem left is one the reader has reported already: set those items aside and check
+    // the rest, so that the person sees the remaining mistakes now rather than one run later.
+    const pruned = withoutItems(
+      data,
+      found.map((issue) => issue.path.slice(0, -1)),
+    );
+    if (pruned === undefined) return finish(false, format, issues);
+    data = pruned;
+    parsed = documentSchema.safeParse(data);
   }
+  if (!parsed.success) return finish(false, format, issues);
 
   try {
     const { model, issues: normalizeIssues } = normalize(parsed.data as DocumentInput);
     for (const issue of normalizeIssues)
       issues.push({ ...issue, source: issue.source ?? source.locate(issue.path) });
     for (const { issue, offset } of checkModelWithOffsets(model)) {
+      if (alreadyReported(issue.path)) continue;
       const at = offset === undefined ? source.locate(issue.path) : source.locateInString(issue.path, offset);
       issues.push({ ...issue, source: at });
     }
@@ -83,6 +102,31 @@ export function loadSpec(text: string, options: LoadOptions = {}): LoadResult {
     issues.push(internalIssue(error, file));
     return finish(false, format, issues);
   }
+}
+
+/** Issues about a name (an unknown key, an invalid name) point at the name, not at its value. */
+function pointsAtKey(issue: Issue): boolean {
+  return issue.code === 'unknown-key' || issue.code === 'invalid-name';
+}
+
+/** A copy of `data` without the items at `paths`; undefined when that would remove a whole point. */
+function withoutItems(data: unknown, paths: Issue['path'][]): unknown {
+  if (paths.some((path) => path.length < 2)) return undefined;
+  const copy = structuredClone(data);
+  for (const path of paths) {
+    let parent: unknown = copy;
+    for (const segment of path.slice(0, -1))
+      parent = (parent as Record<string, unknown> | undefined)?.[segment];
+    const last = path.at(-1);
+    if (parent === null || typeof parent !== 'object' || last === undefined) return undefined;
+    if (Array.isArray(parent) && typeof last === 'number') parent.splice(last, 1);
+    else delete (parent as Record<string, unknown>)[last];
+  }
+  return copy;
+}
+
+function isPrefix(prefix: Issue['path'], path: Issue['path']): boolean {
+  return prefix.length <= path.length && prefix.every((segment, i) => String(segment) === String(path[i]));
 }
 
 function read(text: string, file: string, format: SpecFormat): SourceDocument {

@@ -65,7 +65,7 @@ export function normalize(doc: DocumentInput): { model: Model; issues: Issue[] }
         severity: 'warning',
         message: `Point ${POINT_KEYS.indexOf(key) + 1} (${POINT_NAMES[key]}) is missing; it is treated as not shown.`,
         path: [],
-        hint: `write "${key}: not shown" (or a "## ${POINT_KEYS.indexOf(key) + 1}." section saying "Not shown") to say so explicitly`,
+        hint: `say so explicitly: a "## ${POINT_KEYS.indexOf(key) + 1}." section with the words "Not shown", or "${key}: not shown" in YAML`,
       });
       return { shown: false };
     }

@@ -100,6 +100,17 @@ function convert(issue: z.core.$ZodIssue, prefix: PathSegment[], data: unknown, 
       });
       return;
     }
+    case 'invalid_key': {
+      const name = String(path.at(-1));
+      const reason = issue.issues[0]?.message ?? 'it is not a valid name';
+      out.push({
+        code: 'invalid-name',
+        severity: 'error',
+        message: `${describe(path.slice(0, -1))}: "${name}" is not a valid name here: ${reason}.`,
+        path,
+      });
+      return;
+    }
     case 'invalid_value': {
       const allowed = issue.values.map(String);
       out.push({

@@ -229,6 +229,33 @@ describe('loadSpec on input that is not a specification', () => {
   });
 });
 
+describe('one run shows every mistake', () => {
+  it('reports a Markdown cell the reader cannot read together with the semantic errors elsewhere', () => {
+    const text = [
+      '# Broken',
+      '## 2. Screens',
+      '| Screen | Kind | Route | Entity |',
+      '| --- | --- | --- | --- |',
+      '| orders | list | /orders | Ordr |',
+      '## 3. Entities',
+      '### Order',
+      '| Field | Kind |',
+      '| --- | --- |',
+      '| number | text |',
+      '| total | mony |',
+    ].join('\n');
+    const result = loadSpec(text, { file: 'broken.md' });
+    const errors = result.issues.filter((issue) => issue.severity === 'error');
+    expect(errors.map((issue) => [issue.code, issue.source?.line])).toEqual([
+      ['unknown-reference', 5],
+      ['unreadable-cell', 11],
+    ]);
+    // The follow-on "field has no kind" from the schema is not reported a second time.
+    expect(result.issues.filter((issue) => issue.code === 'missing-key')).toEqual([]);
+    expect(result.ok).toBe(false);
+  });
+});
+
 describe('the two authoring formats', () => {
   it('load the Markdown and YAML forms of the rich example to identical models', () => {
     const markdown = loadSpec(example('shop.md'), { file: 'examples/shop.md' });
@@ -254,5 +281,14 @@ describe('the two authoring formats', () => {
       errors: { shown: false },
       constants: { shown: false },
     });
+  });
+});
+
+describe('names', () => {
+  it('refuses an entity or field name with a dash, which CEL would read as a minus, at the name', () => {
+    const result = loadSpec('title: T\nentities:\n  Order-line:\n    fields: {}\n', { file: 'dash.yaml' });
+    expect(result.issues).toMatchObject([
+      { code: 'invalid-name', path: ['entities', 'Order-line'], source: { line: 3, column: 3 } },
+    ]);
   });
 });
