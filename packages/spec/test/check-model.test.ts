@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { seededRandom } from '../../../test/seeded-random';
 import { checkModel, checkModelWithOffsets } from '../src/check-model';
 import type { Issue } from '../src/issues';
 import { ISSUE_CODES } from '../src/issues';
@@ -1795,7 +1796,7 @@ describe('checkModel as a whole', () => {
   });
 
   it('never throws on 300 random corruptions of a rich model', () => {
-    const random = seeded(20250101);
+    const random = seededRandom(20250101);
     for (let round = 0; round < 300; round++) {
       const model = richModel();
       const corruptions = 1 + Math.floor(random() * 4);
@@ -1818,18 +1819,6 @@ describe('checkModel as a whole', () => {
     }
   });
 });
-
-/** A small deterministic generator (mulberry32), so a failing round can be replayed. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Every container (object or array) in the model, with the key it holds each value under. */
 function slots(root: unknown): Array<{ parent: Record<string, unknown> | unknown[]; key: string | number }> {

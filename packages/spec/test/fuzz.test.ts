@@ -1,21 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { seededRandom } from '../../../test/seeded-random';
 import { ISSUE_CODES } from '../src/issues';
 import { loadSpec } from '../src/load';
 
 const example = (name: string) => readFileSync(new URL(`../../../examples/${name}`, import.meta.url), 'utf8');
-
-/** A small seeded generator (mulberry32): the same seed gives the same mutations on every run. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const NOISE = [
   '|',
@@ -103,7 +92,7 @@ describe('1,000 random mutations of the examples', () => {
   for (const name of ['shop.yaml', 'shop.md', 'empty.md']) {
     it(`never throw, and every failure is explained with a position: ${name}`, () => {
       const original = example(name);
-      const next = random(name.length * 7919);
+      const next = seededRandom(name.length * 7919);
       const names = Object.keys(MUTATIONS);
       let failures = 0;
       let explained = 0;
