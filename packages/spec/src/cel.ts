@@ -1,5 +1,6 @@
 import { Environment, type ParseResult } from '@marcbachmann/cel-js';
 import { exhaustiveSwitchError } from './exhaustive';
+import { findEntity } from './lookup';
 import { type Entity, FIELD_KINDS, type FieldKind, type FieldType, type Model } from './model';
 
 // CEL is the one expression language of a specification: transition guards and side effects, derived
@@ -117,18 +118,6 @@ function kindOf(type: unknown): FieldKind | undefined {
   if (typeof type !== 'object' || type === null) return undefined;
   const kind = (type as { kind?: unknown }).kind;
   return FIELD_KINDS.find((known) => known === kind);
-}
-
-function findEntity(model: Model, name: string): Entity | undefined {
-  const point = (model as { entities?: unknown } | undefined)?.entities as
-    | { shown?: unknown; items?: unknown }
-    | undefined;
-  if (typeof point !== 'object' || point === null || point.shown !== true || !Array.isArray(point.items)) {
-    return undefined;
-  }
-  return point.items.find(
-    (entity): entity is Entity => typeof entity === 'object' && entity !== null && entity.name === name,
-  );
 }
 
 function entitySchema(entity: Entity, model: Model, seen: readonly string[], depth: number): CelSchema {

@@ -11,9 +11,13 @@ export {
 export * from './exhaustive';
 export * from './issues';
 export * from './load';
+export * from './lookup';
 export * from './model';
 export { normalize, toAmount, toFieldType } from './normalize';
 export { readMarkdown } from './read-markdown';
 export { readYaml } from './read-yaml';
+export * from './rules/constants';
+export { boundsOf, entitySchema, type JsonSchema } from './rules/entity-schema';
+export * from './rules/validate';
 export type { SourceDocument, SpecFormat } from './source';
 export { didYouMean, suggest } from './suggest';

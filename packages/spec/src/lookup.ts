@@ -1,0 +1,55 @@
+import type { Entity, Field, Model } from './model';
+
+/**
+ * The entity of point 3 with this name. Tolerates malformed models (the checker and the importer hand
+ * over models whose references may be broken), answering undefined rather than throwing.
+ *
+ * @example
+ * ```ts
+ * findEntity(model, 'Order')?.key; // 'id'
+ * ```
+ */
+export function findEntity(model: Model, name: string): Entity | undefined {
+  const point = (model as { entities?: unknown } | undefined)?.entities as
+    | { shown?: unknown; items?: unknown }
+    | undefined;
+  if (typeof point !== 'object' || point === null || point.shown !== true || !Array.isArray(point.items)) {
+    return undefined;
+  }
+  return point.items.find(
+    (entity): entity is Entity => typeof entity === 'object' && entity !== null && entity.name === name,
+  );
+}
+
+/** A field of an entity, by name. */
+export function findField(entity: Entity | undefined, name: string): Field | undefined {
+  return entity?.fields.find((field) => field.name === name);
+}
+
+/**
+ * How a person reads a name: `unitPrice` -> `Unit price`, `shipping_address` -> `Shipping address`.
+ *
+ * @example
+ * ```ts
+ * humanize('placedOn'); // 'Placed on'
+ * ```
+ */
+export function humanize(name: string): string {
+  const words = name
+    .replace(/[_-]+/g, ' ')
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .trim()
+    .toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** A field's label, or its name made readable. */
+export function fieldLabel(field: Pick<Field, 'name' | 'label'>): string {
+  return field.label ?? humanize(field.name);
+}
+
+/** An entity's label, or its name made readable. */
+export function entityLabel(entity: Pick<Entity, 'name' | 'label'>): string {
+  return entity.label ?? humanize(entity.name);
+}

@@ -1,0 +1,419 @@
+import { Validator } from '@cfworker/json-schema';
+import { evaluateExpression, expressionEnvironment } from '../cel';
+import { toPointer } from '../issues';
+import { fieldLabel, findEntity, entityLabel as label } from '../lookup';
+import type { Entity, Field, JsonValue, Model } from '../model';
+import { formatAmount, type ResolvedAmount } from './constants';
+import { type Bounds, boundsOf, entitySchema, type JsonSchema } from './entity-schema';
+
+/** One problem with one value of a record, where the person can fix it. */
+export interface FieldError {
+  /** JSON Pointer into the record, e.g. `/lines/0/quantity`; empty for the record as a whole. */
+  pointer: string;
+  code: FieldErrorCode;
+  message: string;
+}
+
+export type FieldErrorCode =
+  | 'required'
+  | 'unknown-field'
+  | 'read-only'
+  | 'type'
+  | 'format'
+  | 'enum'
+  | 'min'
+  | 'max'
+  | 'pattern'
+  | 'accept'
+  | 'rule';
+
+export interface ValidateOptions {
+  /** `create` checks a whole new record; `update` checks a change merged over `old`. */
+  mode: 'create' | 'update';
+  /** The stored record an update applies to. */
+  old?: Record<string, JsonValue>;
+  /** The clock for rules that use `now`; injected so that results are reproducible. */
+  now?: Date;
+}
+
+export type ValidateResult =
+  | { ok: true; record: Record<string, JsonValue> }
+  | { ok: false; errors: FieldError[]; record: Record<string, JsonValue> };
+
+/**
+ * Checks a record against points 3, 5 and 9: only known, writable fields; required fields present;
+ * types, enum values, formats and bounds (constants resolved by name); then the cross-field CEL rules.
+ * The client runs it before sending and the prototype API runs it before storing, so they cannot
+ * disagree. On update, `input` is a change (null clears a field) merged over `options.old`.
+ *
+ * @example
+ * ```ts
+ * const result = validateRecord(model, 'Product', { name: 'Rope', price: -1 }, { mode: 'create' });
+ * // result.ok === false; result.errors: [{ pointer: '/sku', code: 'required', ... },
+ * //                                      { pointer: '/price', code: 'min', message: 'Must be at least 0.' }, ...]
+ * ```
+ */
+export function validateRecord(
+  model: Model,
+  entityName: string,
+  input: unknown,
+  options: ValidateOptions,
+): ValidateResult {
+  const entity = findEntity(model, entityName);
+  if (!entity) {
+    return {
+      ok: false,
+      errors: [{ pointer: '', code: 'type', message: 'Unknown kind of record.' }],
+      record: {},
+    };
+  }
+  if (input === null || typeof input !== 'object' || Array.isArray(input)) {
+    return {
+      ok: false,
+      errors: [{ pointer: '', code: 'type', message: 'The record must be an object of field values.' }],
+      record: {},
+    };
+  }
+  const change = input as Record<string, JsonValue>;
+  const errors: FieldError[] = [];
+  checkKeys(entity, change, '', errors);
+
+  const merged = withoutNulls(options.mode === 'update' ? { ...(options.old ?? {}), ...change } : change);
+  checkRequired(model, entity, entity.name, [], merged, '', errors);
+  checkValues(model, entity, merged, errors);
+  if (errors.length === 0) checkRules(model, entity, merged, options, errors);
+  return errors.length === 0
+    ? { ok: true, record: merged }
+    : { ok: false, errors: dedupe(errors), record: merged };
+}
+
+/** Unknown keys and keys the client may not write, at the top level of a change. */
+function checkKeys(
+  entity: Entity,
+  change: Record<string, JsonValue>,
+  prefix: string,
+  errors: FieldError[],
+): void {
+  for (const key of Object.keys(change)) {
+    const field = entity.fields.find((candidate) => candidate.name === key);
+    if (!field) {
+      errors.push({
+        pointer: `${prefix}${toPointer([key])}`,
+        code: 'unknown-field',
+        message: `"${key}" is not a field of ${label(entity)}.`,
+      });
+    } else if (field.readOnly || field.derived !== undefined) {
+      errors.push({
+        pointer: `${prefix}${toPointer([key])}`,
+        code: 'read-only',
+        message: `${fieldLabel(field)} is set by the system and cannot be written.`,
+      });
+    }
+  }
+}
+
+function checkRequired(
+  model: Model,
+  entity: Entity,
+  root: string,
+  path: string[],
+  value: Record<string, JsonValue>,
+  prefix: string,
+  errors: FieldError[],
+): void {
+  for (const field of entity.fields) {
+    const fieldPath = [...path, field.name];
+    const bounds = boundsOf(model, root, fieldPath, entity.name);
+    const pointer = `${prefix}${toPointer([field.name])}`;
+    const current = value[field.name];
+    if (bounds.constraints?.required && isEmpty(current) && !field.readOnly && field.derived === undefined) {
+      errors.push({
+        pointer,
+        code: 'required',
+        message: bounds.constraints.message ?? `${fieldLabel(field)} is required.`,
+      });
+      continue;
+    }
+    // Required fields inside embedded objects count only when the object is there.
+    const nested = embeddedEntity(model, field);
+    if (!nested || current === undefined || current === null) continue;
+    if (field.kind === 'object' && isObject(current)) {
+      checkRequired(model, nested, root, fieldPath, current, pointer, errors);
+      checkKeys(nested, current, pointer, errors);
+    } else if (field.kind === 'list' && Array.isArray(current)) {
+      current.forEach((item, index) => {
+        if (!isObject(item)) return;
+        checkRequired(model, nested, nested.name, [], item, `${pointer}/${index}`, errors);
+        checkKeys(nested, item, `${pointer}/${index}`, errors);
+      });
+    }
+  }
+}
+
+const validators = new WeakMap<JsonSchema, Validator>();
+
+/** Types, formats and bounds, by the entity's JSON Schema; messages are ours, in the record's terms. */
+function checkValues(
+  model: Model,
+  entity: Entity,
+  record: Record<string, JsonValue>,
+  errors: FieldError[],
+): void {
+  const schema = entitySchema(model, entity.name);
+  let validator = validators.get(schema);
+  if (!validator) {
+    validator = new Validator(schema as object, '2020-12', false);
+    validators.set(schema, validator);
+  }
+  const seen = new Set(errors.map((error) => error.pointer));
+  for (const unit of validator.validate(record).errors) {
+    if (!LEAF_KEYWORDS.has(unit.keyword)) continue;
+    // A problem inside a file value (its size) belongs to the file field, where the person can act on it.
+    const target = fieldAt(model, entity, unit.instanceLocation.replace(/^#/, ''));
+    if (!target || seen.has(target.pointer)) continue;
+    seen.add(target.pointer);
+    errors.push({ pointer: target.pointer, ...describe(unit.keyword, target.field, target.bounds) });
+  }
+  checkFilesAndDates(model, entity, entity.name, [], record, '', errors, seen);
+}
+
+const LEAF_KEYWORDS = new Set([
+  'type',
+  'format',
+  'enum',
+  'minimum',
+  'maximum',
+  'minLength',
+  'maxLength',
+  'minItems',
+  'maxItems',
+  'pattern',
+  'required',
+]);
+
+function describe(keyword: string, field: Field, bounds: Bounds): Omit<FieldError, 'pointer'> {
+  const custom = bounds.constraints?.message;
+  const amount = (value: ResolvedAmount | undefined) => (value ? formatAmount(value) : '');
+  switch (keyword) {
+    case 'type':
+      return { code: 'type', message: `${fieldLabel(field)} must be ${KIND_WORDS[field.kind]}.` };
+    case 'format':
+      return { code: 'format', message: `${fieldLabel(field)} must be ${KIND_WORDS[field.kind]}.` };
+    case 'enum':
+      return {
+        code: 'enum',
+        message: `${fieldLabel(field)} must be one of: ${field.kind === 'enum' ? field.values.map((v) => v.label ?? v.value).join(', ') : ''}.`,
+      };
+    case 'minimum':
+      return {
+        code: 'min',
+        message: custom ?? `${fieldLabel(field)} must be at least ${amount(bounds.min)}.`,
+      };
+    case 'maximum':
+      return {
+        code: 'max',
+        message:
+          custom ??
+          `${fieldLabel(field)} must be at most ${amount(bounds.max)}${field.kind === 'file' ? ' in size' : ''}.`,
+      };
+    case 'minLength':
+      return {
+        code: 'min',
+        message: custom ?? `${fieldLabel(field)} needs at least ${counted(bounds.min, 'characters')}.`,
+      };
+    case 'maxLength':
+      return {
+        code: 'max',
+        message: custom ?? `${fieldLabel(field)} may have at most ${counted(bounds.max, 'characters')}.`,
+      };
+    case 'minItems':
+      return {
+        code: 'min',
+        message: custom ?? `${fieldLabel(field)} needs at least ${counted(bounds.min, 'items')}.`,
+      };
+    case 'maxItems':
+      return {
+        code: 'max',
+        message: custom ?? `${fieldLabel(field)} may have at most ${counted(bounds.max, 'items')}.`,
+      };
+    case 'pattern':
+      return { code: 'pattern', message: custom ?? `${fieldLabel(field)} is not in the expected form.` };
+    default:
+      return { code: 'type', message: `${fieldLabel(field)} is not valid.` };
+  }
+}
+
+/** `2,000 characters`: the constant's own unit when it has one, else the natural noun. */
+function counted(amount: ResolvedAmount | undefined, noun: string): string {
+  if (!amount) return noun;
+  return amount.unit ? formatAmount(amount) : `${formatAmount(amount)} ${noun}`;
+}
+
+const KIND_WORDS: Record<Field['kind'], string> = {
+  text: 'text',
+  markdown: 'text',
+  number: 'a number',
+  money: 'an amount',
+  integer: 'a whole number',
+  boolean: 'yes or no',
+  date: 'a date (YYYY-MM-DD)',
+  datetime: 'a date and time (ISO 8601)',
+  enum: 'one of the listed values',
+  reference: 'a reference to a record',
+  object: 'a group of fields',
+  list: 'a list',
+  file: 'a file (name, type and size)',
+};
+
+/** Date bounds and accepted file types: what JSON Schema cannot say without custom keywords. */
+function checkFilesAndDates(
+  model: Model,
+  entity: Entity,
+  root: string,
+  path: string[],
+  value: Record<string, JsonValue>,
+  prefix: string,
+  errors: FieldError[],
+  seen: Set<string>,
+): void {
+  for (const field of entity.fields) {
+    const current = value[field.name];
+    if (current === undefined) continue;
+    const fieldPath = [...path, field.name];
+    const pointer = `${prefix}${toPointer([field.name])}`;
+    const bounds = boundsOf(model, root, fieldPath, entity.name);
+    if (seen.has(pointer)) continue;
+    if ((field.kind === 'date' || field.kind === 'datetime') && typeof current === 'string') {
+      const custom = bounds.constraints?.message;
+      if (typeof bounds.min?.value === 'string' && current < bounds.min.value) {
+        errors.push({
+          pointer,
+          code: 'min',
+          message: custom ?? `${fieldLabel(field)} must be on or after ${bounds.min.value}.`,
+        });
+      } else if (typeof bounds.max?.value === 'string' && current > bounds.max.value) {
+        errors.push({
+          pointer,
+          code: 'max',
+          message: custom ?? `${fieldLabel(field)} must be on or before ${bounds.max.value}.`,
+        });
+      }
+    } else if (field.kind === 'file' && isObject(current) && field.accept?.length) {
+      const type = typeof current.type === 'string' ? current.type : '';
+      if (!field.accept.some((accepted) => mimeMatches(accepted, type))) {
+        errors.push({
+          pointer,
+          code: 'accept',
+          message: `${fieldLabel(field)} must be one of: ${field.accept.join(', ')}.`,
+        });
+      }
+    } else if (field.kind === 'object' && isObject(current)) {
+      const nested = embeddedEntity(model, field);
+      if (nested) checkFilesAndDates(model, nested, root, fieldPath, current, pointer, errors, seen);
+    }
+  }
+}
+
+function mimeMatches(accepted: string, type: string): boolean {
+  if (accepted.endsWith('/*')) return type.startsWith(accepted.slice(0, -1));
+  return accepted.toLowerCase() === type.toLowerCase();
+}
+
+/** The cross-field rules of point 5 that apply to this mode, evaluated with the shared CEL environment. */
+function checkRules(
+  model: Model,
+  entity: Entity,
+  record: Record<string, JsonValue>,
+  options: ValidateOptions,
+  errors: FieldError[],
+): void {
+  if (!model.validation.shown) return;
+  const env = expressionEnvironment(model, { entity: entity.name, variables: ['record', 'old', 'now'] });
+  for (const rule of model.validation.rules) {
+    if (rule.entity !== entity.name || !rule.on.includes(options.mode)) continue;
+    const result = evaluateExpression(rule.check, env, {
+      record,
+      ...(options.old ? { old: options.old } : {}),
+      now: options.now ?? new Date(),
+    });
+    // A rule that cannot be evaluated (a field it reads is empty) is not a broken rule for the person to fix:
+    // the field checks above speak for missing values, so only a clear `false` is a violation.
+    if (result.ok && result.value === false) {
+      errors.push({
+        pointer: rule.field ? toPointer([rule.field]) : '',
+        code: 'rule',
+        message: rule.message,
+      });
+    }
+  }
+}
+
+/** The field (and its bounds) a schema error points at: `/lines/0/quantity` -> OrderLine.quantity. */
+function fieldAt(
+  model: Model,
+  entity: Entity,
+  pointer: string,
+): { field: Field; bounds: Bounds; pointer: string } | undefined {
+  const segments = pointer
+    .split('/')
+    .slice(1)
+    .map((s) => s.replaceAll('~1', '/').replaceAll('~0', '~'));
+  let current: Entity | undefined = entity;
+  let root = entity.name;
+  let path: string[] = [];
+  let found: { field: Field; bounds: Bounds; pointer: string } | undefined;
+  let consumed = '';
+  for (const segment of segments) {
+    if (/^\d+$/.test(segment) && found?.field.kind === 'list') {
+      consumed += `/${segment}`;
+      // Items of a list of objects carry their own entity's constraints only.
+      const nested = embeddedEntity(model, found.field);
+      if (nested) {
+        current = nested;
+        root = nested.name;
+        path = [];
+      }
+      continue;
+    }
+    const field: Field | undefined = current?.fields.find((candidate) => candidate.name === segment);
+    if (!field || !current) return found;
+    path = [...path, field.name];
+    consumed += toPointer([segment]);
+    found = { field, bounds: boundsOf(model, root, path, current.name), pointer: consumed };
+    current = field.kind === 'object' ? embeddedEntity(model, field) : current;
+  }
+  return found;
+}
+
+function embeddedEntity(model: Model, field: Field): Entity | undefined {
+  if (field.kind === 'object') return findEntity(model, field.entity);
+  if (field.kind === 'list' && field.of.kind === 'object') return findEntity(model, field.of.entity);
+  return undefined;
+}
+
+function withoutNulls(record: Record<string, JsonValue>): Record<string, JsonValue> {
+  return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== null));
+}
+
+function isEmpty(value: JsonValue | undefined): boolean {
+  return (
+    value === undefined ||
+    value === null ||
+    (typeof value === 'string' && value.trim() === '') ||
+    (Array.isArray(value) && value.length === 0)
+  );
+}
+
+function isObject(value: unknown): value is Record<string, JsonValue> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function dedupe(errors: FieldError[]): FieldError[] {
+  const seen = new Set<string>();
+  return errors.filter((error) => {
+    const key = `${error.pointer}|${error.code}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
