@@ -1,0 +1,97 @@
+import type { JsonValue, Model, SortKey } from '@ninefold/spec';
+
+/** A record as stored and served: field values by name, plus the key. */
+export type StoredRecord = Record<string, JsonValue>;
+
+/** Record keys travel as strings in URLs; the store converts them to the key field's type. */
+export type RecordKey = string | number;
+
+export type FilterOperator = 'eq' | 'contains' | 'gte' | 'lte' | 'in';
+
+export interface Filter {
+  field: string;
+  op: FilterOperator;
+  /** For `in`, an array; otherwise one value of the field's type (dates as ISO strings). */
+  value: JsonValue;
+}
+
+export interface ListQuery {
+  filters: Filter[];
+  /** Applied in order; the store adds the key as the last tie-breaker so pages are stable. */
+  sort: SortKey[];
+  limit: number;
+  /** Offset pagination (page/limit is translated to an offset by the caller). */
+  offset?: number;
+  /** Cursor pagination: an opaque string from a previous `nextCursor`. */
+  cursor?: string;
+  /** Whether to count all matching records (costs a second query). */
+  withTotal: boolean;
+}
+
+export interface ListResult {
+  items: StoredRecord[];
+  total?: number;
+  /** Present when more records follow (cursor pagination). */
+  nextCursor?: string;
+}
+
+/** What a write can fail with, besides programmer errors. */
+export type WriteFailure =
+  | { kind: 'unique'; entity: string; field: string }
+  | { kind: 'referenced'; entity: string; by: string }
+  | { kind: 'not-found'; entity: string }
+  | { kind: 'version-mismatch'; entity: string; current: number };
+
+export type WriteResult<T> = { ok: true; value: T } | { ok: false; failure: WriteFailure };
+
+export interface MigrationStep {
+  /** `create-table`, `add-column`, `add-index`: applied without asking. */
+  kind: 'create-table' | 'add-column' | 'add-index' | 'drop-table' | 'drop-column' | 'change-column';
+  entity: string;
+  field?: string;
+  /** Human sentence: `add column "notes" (text) to "Order"`. */
+  description: string;
+  /** Would lose or narrow stored data. */
+  destructive: boolean;
+}
+
+export type MigrationResult =
+  | { ok: true; applied: MigrationStep[] }
+  /** Nothing was changed: the listed destructive steps need `allowDestructive`. */
+  | { ok: false; refused: MigrationStep[] };
+
+/**
+ * The prototype API's storage: one table per (non-embedded) entity, real columns per field, indexes on
+ * the fields screens and calls sort and filter on. One implementation serves SQLite and PostgreSQL.
+ */
+export interface Store {
+  readonly dialect: 'sqlite' | 'postgres';
+  /** Brings the database in line with the model. Additive changes apply; destructive ones need consent. */
+  migrate(options: { allowDestructive: boolean }): Promise<MigrationResult>;
+  list(entity: string, query: ListQuery): Promise<ListResult>;
+  get(entity: string, key: RecordKey): Promise<StoredRecord | undefined>;
+  /** Which of these keys exist (for reference checks), in one query. */
+  existing(entity: string, keys: RecordKey[]): Promise<Set<string>>;
+  create(entity: string, values: StoredRecord): Promise<WriteResult<StoredRecord>>;
+  /** Partial update; with `expectedVersion`, fails with `version-mismatch` if the record changed since. */
+  update(
+    entity: string,
+    key: RecordKey,
+    values: StoredRecord,
+    expectedVersion?: number,
+  ): Promise<WriteResult<StoredRecord>>;
+  delete(entity: string, key: RecordKey): Promise<WriteResult<true>>;
+  /** The record's version (bumped on every write), for ETags. */
+  version(entity: string, key: RecordKey): Promise<number | undefined>;
+  /** Runs `work` in one transaction (seeding, multi-row changes). */
+  transaction<T>(work: (store: Store) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export interface StoreOptions {
+  model: Model;
+  /** `sqlite:path/to/file.db`, `sqlite::memory:`, or `postgres://...`. */
+  url: string;
+  /** PostgreSQL schema to use (tests give each run its own); created if missing. */
+  schema?: string;
+}
