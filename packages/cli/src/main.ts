@@ -1,4 +1,5 @@
 import { check } from './commands/check';
+import { serve } from './commands/serve';
 import { processTerminal, type Terminal } from './terminal';
 
 const HELP = `Usage: ninefold COMMAND [options]
@@ -20,7 +21,6 @@ const PLANNED: Record<string, string> = {
   import: 'OpenAPI import',
   dev: 'the development server',
   build: 'the static client build',
-  serve: 'the prototype API',
 };
 
 /**
@@ -38,6 +38,7 @@ export async function main(argv: string[], terminal: Terminal = processTerminal(
     return 0;
   }
   if (command === 'check') return check(args, terminal);
+  if (command === 'serve') return serve(args, terminal);
   const planned = PLANNED[command];
   if (planned !== undefined) {
     const message = `ninefold ${command}: ${planned} is not available in this version yet.\n`;

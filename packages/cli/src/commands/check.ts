@@ -8,7 +8,8 @@ import {
   type PointKey,
 } from '@ninefold/spec';
 import { readSpecFile } from '../read-spec-file';
-import { paint, type Terminal } from '../terminal';
+import { printReport } from '../report';
+import type { Terminal } from '../terminal';
 
 export const CHECK_HELP = `Usage: ninefold check SPEC [--format text|json]
 
@@ -60,7 +61,7 @@ export async function check(args: string[], terminal: Terminal): Promise<number>
 
   const result = loadSpec(read.text, { file });
   if (format === 'json') terminal.out(`${JSON.stringify(toJson(result, file))}\n`);
-  else printText(result, file, terminal);
+  else printReport(result, file, terminal);
   return result.issues.some((issue) => issue.severity === 'error') ? 1 : 0;
 }
 
@@ -89,34 +90,4 @@ function toJson(result: LoadResult, file: string) {
       ...(issue.hint === undefined ? {} : { hint: issue.hint }),
     })),
   };
-}
-
-function printText(result: LoadResult, file: string, terminal: Terminal): void {
-  for (const issue of result.issues) terminal.out(`${formatIssue(issue, file, terminal)}\n`);
-  const errors = result.issues.filter((issue) => issue.severity === 'error').length;
-  const warnings = result.issues.length - errors;
-  if (result.issues.length > 0) {
-    const summary = `${plural(errors, 'error')}, ${plural(warnings, 'warning')}`;
-    terminal.out(`\n${paint(terminal, errors > 0 ? 'red' : 'yellow', summary)}\n`);
-  }
-  terminal.out(`${formatCoverage(result.coverage)}\n`);
-}
-
-function formatIssue(issue: Issue, file: string, terminal: Terminal): string {
-  const where = issue.source ? `${issue.source.file}:${issue.source.line}:${issue.source.column}` : file;
-  const severity = paint(terminal, issue.severity === 'error' ? 'red' : 'yellow', issue.severity.padEnd(7));
-  const hint = issue.hint ? paint(terminal, 'dim', ` (${issue.hint})`) : '';
-  return `${paint(terminal, 'bold', where)}  ${severity} ${issue.message}${hint}  ${paint(terminal, 'dim', issue.code)}`;
-}
-
-/** `coverage: 4 of 9 points shown (not shown: 4 states, 6 roles, 8 errors, 9 constants)` */
-export function formatCoverage(coverage: Coverage | undefined): string {
-  if (!coverage) return 'coverage: unknown (the specification could not be read)';
-  const label = (key: PointKey) => `${POINT_KEYS.indexOf(key) + 1} ${key}`;
-  const notShown = coverage.notShown.length ? ` (not shown: ${coverage.notShown.map(label).join(', ')})` : '';
-  return `coverage: ${coverage.shown.length} of 9 points shown${notShown}`;
-}
-
-function plural(count: number, word: string): string {
-  return `${count} ${word}${count === 1 ? '' : 's'}`;
 }

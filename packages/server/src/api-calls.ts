@@ -1,0 +1,142 @@
+import type { Call, Entity, FilterParam, Model } from '@ninefold/spec';
+
+/** Where the prototype API serves its calls; call paths are relative to it. */
+export const API_BASE = '/api';
+
+/** The most records one list request may ask for when neither the call nor a constant says. */
+export const DEFAULT_MAX_PAGE_SIZE = 100;
+export const DEFAULT_PAGE_SIZE = 25;
+
+/**
+ * The calls the prototype API serves and the client uses. When point 7 is shown, they are exactly its
+ * calls. When it is not, the API serves documented conventional REST calls for each entity, and says so
+ * (`conventional: true`) instead of pretending the specification named them.
+ */
+export interface ApiDescription {
+  base: string;
+  conventional: boolean;
+  calls: Call[];
+}
+
+/**
+ * @example
+ * ```ts
+ * describeApi(model).calls.map((call) => `${call.method} ${call.path}`);
+ * // ['GET /orders', 'GET /orders/{id}', 'POST /orders', 'PATCH /orders/{id}', 'DELETE /orders/{id}', ...]
+ * ```
+ */
+export function describeApi(model: Model): ApiDescription {
+  if (model.calls.shown) return { base: API_BASE, conventional: false, calls: model.calls.items };
+  const entities = model.entities.shown ? model.entities.items.filter((entity) => !entity.embedded) : [];
+  return {
+    base: API_BASE,
+    conventional: true,
+    calls: entities.flatMap((entity) => conventionalCalls(model, entity)),
+  };
+}
+
+/** `Order` -> `orders`, `OrderLine` -> `order-lines`: the resource segment of conventional paths. */
+export function resourceSegment(entity: Entity): string {
+  const name = entity.plural ?? `${entity.name}s`;
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
+    .replace(/[\s_]+/g, '-')
+    .toLowerCase();
+}
+
+function conventionalCalls(model: Model, entity: Entity): Call[] {
+  const collection = `/${resourceSegment(entity)}`;
+  const item = `${collection}/{id}`;
+  const base = { entity: entity.name, parameters: [], filters: [] as FilterParam[] };
+  const idParameter = [{ name: 'id', in: 'path' as const, required: true, type: { kind: 'text' as const } }];
+  const { sort, filters } = listCapabilities(model, entity);
+  const calls: Call[] = [
+    {
+      ...base,
+      name: `list${entity.name}`,
+      method: 'GET',
+      path: collection,
+      purpose: 'list',
+      response: { shape: 'envelope', entity: entity.name, items: 'items', total: 'total' },
+      pagination: { style: 'page', pageParam: 'page', sizeParam: 'limit' },
+      ...(sort.length ? { sort: { param: 'sort', fields: sort, style: 'field,-field' as const } } : {}),
+      filters: filters.map((field) => ({ field, param: field, op: 'eq' as const })),
+    },
+    {
+      ...base,
+      name: `get${entity.name}`,
+      method: 'GET',
+      path: item,
+      purpose: 'get',
+      parameters: idParameter,
+      response: { shape: 'one', entity: entity.name },
+    },
+    {
+      ...base,
+      name: `create${entity.name}`,
+      method: 'POST',
+      path: collection,
+      purpose: 'create',
+      body: { entity: entity.name, encoding: 'json' },
+      response: { shape: 'one', entity: entity.name },
+    },
+    {
+      ...base,
+      name: `update${entity.name}`,
+      method: 'PATCH',
+      path: item,
+      purpose: 'update',
+      parameters: idParameter,
+      body: { entity: entity.name, encoding: 'json' },
+      response: { shape: 'one', entity: entity.name },
+    },
+    {
+      ...base,
+      name: `delete${entity.name}`,
+      method: 'DELETE',
+      path: item,
+      purpose: 'delete',
+      parameters: idParameter,
+    },
+  ];
+  if (model.states.shown) {
+    for (const machine of model.states.machines.filter((m) => m.entity === entity.name)) {
+      for (const transition of machine.transitions) {
+        calls.push({
+          ...base,
+          name: `${transition.name}${entity.name}`,
+          method: 'POST',
+          path: `${item}/${transition.name}`,
+          purpose: 'transition',
+          parameters: idParameter,
+          response: { shape: 'one', entity: entity.name },
+        });
+      }
+    }
+  }
+  return calls;
+}
+
+/**
+ * The fields a conventional list call sorts and filters on: those the list screens of point 2 name.
+ * Without screens, every scalar field, since a conventional API that could not sort would be no use.
+ */
+function listCapabilities(model: Model, entity: Entity): { sort: string[]; filters: string[] } {
+  if (model.screens.shown) {
+    const lists = model.screens.items.filter(
+      (screen) => screen.kind === 'list' && screen.entity === entity.name,
+    );
+    const sort = new Set<string>();
+    const filters = new Set<string>();
+    for (const screen of lists) {
+      if (screen.kind !== 'list') continue;
+      for (const key of screen.sort) sort.add(key.field);
+      for (const field of screen.filters) filters.add(field);
+    }
+    return { sort: [...sort], filters: [...filters] };
+  }
+  const scalar = entity.fields
+    .filter((field) => !['object', 'list', 'file', 'markdown'].includes(field.kind))
+    .map((field) => field.name);
+  return { sort: scalar, filters: scalar };
+}

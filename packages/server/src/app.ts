@@ -1,0 +1,542 @@
+import { randomUUID } from 'node:crypto';
+import {
+  type Call,
+  type Entity,
+  entityLabel,
+  evaluateExpression,
+  exhaustiveSwitchError,
+  expressionEnvironment,
+  fieldLabel,
+  findEntity,
+  type JsonValue,
+  type Model,
+  type StateMachine,
+  type Transition,
+  validateRecord,
+} from '@ninefold/spec';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { API_BASE, describeApi } from './api-calls';
+import { parseListQuery, type QueryValues } from './list-query';
+import { PROBLEM_CONTENT_TYPE, type Problem, ProblemError, problem, validationProblem } from './problem';
+import { checkReferences } from './references';
+import type { RecordKey, Store, StoredRecord, WriteFailure } from './store/store';
+
+export interface AppOptions {
+  model: Model;
+  store: Store;
+  /** Largest accepted request body, in bytes. */
+  bodyLimit?: number;
+  /** The clock for rules, guards and effects; tests pin it. */
+  now?: () => Date;
+  /** Where server errors are reported (with their reference); never request bodies or headers. */
+  onServerError?: (reference: string, error: unknown) => void;
+}
+
+export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+
+/**
+ * The prototype API for a model: the specification's calls (or conventional REST when point 7 is not
+ * shown) on the given store, validated by the shared rules of `packages/spec`, answering every failure
+ * as an RFC 9457 problem. Also serves `GET /spec.json` (the model and the calls) and `GET /healthz`.
+ *
+ * @example
+ * ```ts
+ * const app = await buildApp({ model, store });
+ * const answer = await app.inject({ method: 'GET', url: '/api/orders?limit=5' });
+ * ```
+ */
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const { model, store } = options;
+  const now = options.now ?? (() => new Date());
+  const app = Fastify({
+    logger: false,
+    bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
+    return503OnClosing: true,
+    // Errors the router raises before any handler runs (a path parameter too long, a URL it cannot
+    // decode) must be problems too.
+    frameworkErrors: (error, _request, reply) => sendProblem(reply, toProblem(error, options.onServerError)),
+  });
+  const api = describeApi(model);
+
+  app.setErrorHandler((error, _request, reply) => {
+    sendProblem(reply, toProblem(error, options.onServerError));
+  });
+  app.setNotFoundHandler((request, reply) => {
+    sendProblem(
+      reply,
+      problem(404, 'NO_SUCH_CALL', `Nothing answers ${request.method} ${pathOf(request.url)}.`),
+    );
+  });
+
+  app.get('/healthz', async () => ({ status: 'ok' }));
+  app.get('/spec.json', async () => ({ model, api }));
+
+  const transitions = transitionsByCall(model, api.calls, api.conventional);
+  for (const call of api.calls) {
+    const url = `${API_BASE}${call.path.replace(/\{([^}]+)\}/g, ':$1')}`;
+    const handler = handlerFor(call, { model, store, now, transitions });
+    app.route({ method: call.method, url, handler });
+  }
+  return app;
+}
+
+interface Context {
+  model: Model;
+  store: Store;
+  now: () => Date;
+  transitions: Map<string, { machine: StateMachine; transition: Transition }>;
+}
+
+type Handler = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+
+function handlerFor(call: Call, context: Context): Handler {
+  const purpose = call.purpose;
+  switch (purpose) {
+    case 'list':
+    case 'get':
+    case 'create':
+    case 'update':
+    case 'delete':
+    case 'transition': {
+      const entity = call.entity ? findEntity(context.model, call.entity) : undefined;
+      if (!entity || entity.embedded) {
+        return notImplemented(
+          `The prototype API does not implement ${call.name}: it names no entity it stores.`,
+        );
+      }
+      return recordHandler(call, purpose, entity, context);
+    }
+    case 'sign-in':
+    case 'sign-out':
+    case 'upload':
+    case 'other':
+      return notImplemented(`The prototype API does not implement ${purpose} calls yet (${call.name}).`);
+    default:
+      return exhaustiveSwitchError(purpose);
+  }
+}
+
+function recordHandler(
+  call: Call,
+  purpose: 'list' | 'get' | 'create' | 'update' | 'delete' | 'transition',
+  entity: Entity,
+  context: Context,
+): Handler {
+  switch (purpose) {
+    case 'list':
+      return (request, reply) => list(call, entity, context, request, reply);
+    case 'get':
+      return async (request, reply) => {
+        const { record } = await load(entity, context, keyOf(call, request));
+        reply.header('etag', etag(await context.store.version(entity.name, keyValue(entity, record))));
+        return present(context.model, entity, record);
+      };
+    case 'create':
+      return (request, reply) => create(entity, context, request, reply);
+    case 'update':
+      return (request, reply) => update(call, entity, context, request, reply);
+    case 'delete':
+      return async (request, reply) => {
+        const key = keyOf(call, request);
+        const result = await context.store.delete(entity.name, coerceKey(entity, key));
+        if (!result.ok) throw new ProblemError(writeProblem(result.failure, entity, key));
+        return reply.code(204).send();
+      };
+    case 'transition':
+      return (request) => transition(call, entity, context, request);
+    default:
+      return exhaustiveSwitchError(purpose);
+  }
+}
+
+function notImplemented(detail: string): Handler {
+  return async () => {
+    throw new ProblemError(problem(501, 'NOT_IMPLEMENTED', detail));
+  };
+}
+
+// ------------------------------------------------------------------------------------------ list
+
+async function list(
+  call: Call,
+  entity: Entity,
+  context: Context,
+  request: FastifyRequest,
+  reply: FastifyReply,
+) {
+  const values = { ...(request.query as QueryValues) };
+  const parsed = parseListQuery(context.model, call, values, defaultPageSize(context.model, entity));
+  if ('problem' in parsed) throw new ProblemError(parsed.problem);
+  // Path parameters of a nested collection (`/customers/{customer}/orders`) filter by the field of that name.
+  for (const [name, value] of Object.entries((request.params ?? {}) as Record<string, string>)) {
+    if (entity.fields.some((field) => field.name === name)) {
+      parsed.query.filters.push({
+        field: name,
+        op: 'eq',
+        value: coerceFieldValue(context.model, entity, name, value),
+      });
+    }
+  }
+  const result = await context.store.list(entity.name, parsed.query);
+  const items = result.items.map((record) => present(context.model, entity, record));
+  const response = call.response ?? { shape: 'array' as const };
+  if (result.total !== undefined) reply.header('x-total-count', String(result.total));
+  if (parsed.page.style === 'link-header' && parsed.page.page !== undefined) {
+    reply.header('link', linkHeader(request, parsed.page.page, parsed.page.size, result.total));
+  }
+  if (response.shape !== 'envelope') return items;
+  const pagination = call.pagination;
+  return {
+    [response.items ?? 'items']: items,
+    ...(response.total && result.total !== undefined ? { [response.total]: result.total } : {}),
+    ...(pagination?.style === 'cursor' ? { [pagination.nextField]: result.nextCursor ?? null } : {}),
+  };
+}
+
+function defaultPageSize(model: Model, entity: Entity): number | undefined {
+  if (!model.screens.shown) return undefined;
+  for (const screen of model.screens.items) {
+    if (screen.kind === 'list' && screen.entity === entity.name && screen.pageSize) {
+      if (screen.pageSize.kind === 'number') return screen.pageSize.value;
+      if (screen.pageSize.kind === 'constant' && model.constants.shown) {
+        const constant = model.constants.items.find(
+          (c) => c.name === (screen.pageSize as { name: string }).name,
+        );
+        if (typeof constant?.value === 'number') return constant.value;
+      }
+    }
+  }
+  return undefined;
+}
+
+function linkHeader(request: FastifyRequest, page: number, size: number, total: number | undefined): string {
+  const url = new URL(request.url, 'http://local');
+  const link = (target: number, rel: string) => {
+    url.searchParams.set('page', String(target));
+    return `<${url.pathname}${url.search}>; rel="${rel}"`;
+  };
+  const links = [];
+  if (page > 1) links.push(link(page - 1, 'prev'));
+  if (total === undefined || page * size < total) links.push(link(page + 1, 'next'));
+  return links.join(', ');
+}
+
+// ------------------------------------------------------------------------------------------ writes
+
+async function create(entity: Entity, context: Context, request: FastifyRequest, reply: FastifyReply) {
+  const { model, store } = context;
+  const body = bodyObject(request);
+  const machine = machineOf(model, entity);
+  if (machine && body[machine.field] !== undefined && body[machine.field] !== machine.initial) {
+    throw new ProblemError(
+      validationProblem([
+        {
+          pointer: `/${machine.field}`,
+          code: 'rule',
+          message: `A new ${entityLabel(entity)} starts as ${machine.initial}; use a transition to change it.`,
+        },
+      ]),
+    );
+  }
+  const input = withDefaults(entity, body, false);
+  const result = validateRecord(model, entity.name, input, { mode: 'create', now: context.now() });
+  if (!result.ok) throw new ProblemError(validationProblem(result.errors));
+  const referenceErrors = await checkReferences(model, store, entity, result.record);
+  if (referenceErrors.length) throw new ProblemError(validationProblem(referenceErrors));
+
+  const values = withDefaults(entity, result.record, true);
+  if (machine) values[machine.field] = machine.initial;
+  const created = await store.create(entity.name, values);
+  if (!created.ok) throw new ProblemError(writeProblem(created.failure, entity, ''));
+  const key = keyValue(entity, created.value);
+  reply
+    .code(201)
+    .header('etag', etag(1))
+    .header('location', `${pathOf(request.url)}/${encodeURIComponent(String(key))}`);
+  return present(model, entity, created.value);
+}
+
+async function update(
+  call: Call,
+  entity: Entity,
+  context: Context,
+  request: FastifyRequest,
+  reply: FastifyReply,
+) {
+  const { model, store } = context;
+  const key = keyOf(call, request);
+  const { record: old } = await load(entity, context, key);
+  const change = bodyObject(request);
+  const machine = machineOf(model, entity);
+  if (machine && change[machine.field] !== undefined && change[machine.field] !== old[machine.field]) {
+    throw new ProblemError(
+      problem(
+        409,
+        'USE_A_TRANSITION',
+        `The ${fieldLabel({ name: machine.field })} of ${entityLabel(entity)} changes only through its transitions.`,
+      ),
+    );
+  }
+  const result = validateRecord(model, entity.name, change, { mode: 'update', old, now: context.now() });
+  if (!result.ok) throw new ProblemError(validationProblem(result.errors));
+  const referenceErrors = await checkReferences(
+    model,
+    store,
+    entity,
+    pick(result.record, Object.keys(change)),
+  );
+  if (referenceErrors.length) throw new ProblemError(validationProblem(referenceErrors));
+
+  const expected = ifMatch(request);
+  const updated = await store.update(entity.name, coerceKey(entity, key), change, expected);
+  if (!updated.ok) throw new ProblemError(writeProblem(updated.failure, entity, key));
+  reply.header('etag', etag(await store.version(entity.name, coerceKey(entity, key))));
+  return present(model, entity, updated.value);
+}
+
+async function transition(call: Call, entity: Entity, context: Context, request: FastifyRequest) {
+  const { model, store } = context;
+  const found = context.transitions.get(call.name);
+  if (!found)
+    throw new ProblemError(
+      problem(501, 'NOT_IMPLEMENTED', `No transition of point 4 is taken by ${call.name}.`),
+    );
+  const { machine, transition: step } = found;
+  const key = keyOf(call, request);
+  const { record } = await load(entity, context, key);
+  const current = record[machine.field];
+  if (typeof current !== 'string' || !step.from.includes(current)) {
+    throw new ProblemError(
+      problem(
+        409,
+        'ILLEGAL_TRANSITION',
+        `${entityLabel(entity)} ${key} is ${String(current)}; "${step.label ?? step.name}" is possible only from ${step.from.join(' or ')}.`,
+      ),
+    );
+  }
+  const now = context.now();
+  const env = expressionEnvironment(model, { entity: entity.name, variables: ['record', 'user', 'now'] });
+  if (step.guard) {
+    const guard = evaluateExpression(step.guard, env, { record, now });
+    if (!guard.ok || guard.value !== true) {
+      throw new ProblemError(
+        problem(
+          409,
+          'GUARD_FAILED',
+          step.guardMessage ??
+            `"${step.label ?? step.name}" is not possible for this ${entityLabel(entity)} now.`,
+        ),
+      );
+    }
+  }
+  const change: StoredRecord = { [machine.field]: step.to };
+  for (const assignment of step.set) {
+    const value = evaluateExpression(assignment.expression, env, { record, now });
+    if (!value.ok) {
+      throw new ProblemError(
+        problem(
+          500,
+          'EFFECT_FAILED',
+          `The effect on ${assignment.field} could not be computed: ${value.message}`,
+        ),
+      );
+    }
+    const field = entity.fields.find((candidate) => candidate.name === assignment.field);
+    change[assignment.field] =
+      field?.kind === 'date' && typeof value.value === 'string'
+        ? value.value.slice(0, 10)
+        : (value.value as JsonValue);
+  }
+  const updated = await store.update(entity.name, coerceKey(entity, key), change, ifMatch(request));
+  if (!updated.ok) throw new ProblemError(writeProblem(updated.failure, entity, key));
+  return present(model, entity, updated.value);
+}
+
+// ------------------------------------------------------------------------------------------ helpers
+
+async function load(entity: Entity, context: Context, key: string): Promise<{ record: StoredRecord }> {
+  const record = Number.isNaN(coerceKey(entity, key))
+    ? undefined
+    : await context.store.get(entity.name, coerceKey(entity, key));
+  if (!record)
+    throw new ProblemError(problem(404, 'NOT_FOUND', `There is no ${entityLabel(entity)} ${clip(key)}.`));
+  return { record };
+}
+
+function keyOf(call: Call, request: FastifyRequest): string {
+  const parameters = [...call.path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1] ?? '');
+  const name = parameters.at(-1) ?? 'id';
+  return String((request.params as Record<string, string>)[name] ?? '');
+}
+
+function keyField(entity: Entity) {
+  return entity.fields.find((field) => field.name === entity.key);
+}
+
+/** Keys arrive as text; integer keys (and the hidden id of a keyless entity) are numbers. NaN when not. */
+function coerceKey(entity: Entity, key: string): RecordKey {
+  const field = keyField(entity);
+  if (!entity.key || field?.kind === 'integer') return /^\d{1,15}$/.test(key) ? Number(key) : Number.NaN;
+  return key;
+}
+
+function keyValue(entity: Entity, record: StoredRecord): RecordKey {
+  return record[entity.key ?? 'id'] as RecordKey;
+}
+
+function coerceFieldValue(model: Model, entity: Entity, name: string, value: string): JsonValue {
+  const field = entity.fields.find((candidate) => candidate.name === name);
+  if (
+    field?.kind === 'integer' ||
+    (field?.kind === 'reference' && findEntity(model, field.entity)?.key === undefined)
+  ) {
+    return Number(value);
+  }
+  if (field?.kind === 'reference') {
+    const target = findEntity(model, field.entity);
+    if (target && keyField(target)?.kind === 'integer') return Number(value);
+  }
+  return value;
+}
+
+/** What the client sees: stored values, derived fields computed, write-only fields left out. */
+export function present(model: Model, entity: Entity, record: StoredRecord): StoredRecord {
+  const out: StoredRecord = {};
+  const env = entity.fields.some((field) => field.derived)
+    ? expressionEnvironment(model, { entity: entity.name, variables: ['record'] })
+    : undefined;
+  for (const field of entity.fields) {
+    if (field.writeOnly) continue;
+    if (field.derived && env) {
+      const value = evaluateExpression(field.derived, env, { record });
+      if (value.ok && value.value !== undefined) out[field.name] = value.value as JsonValue;
+      continue;
+    }
+    const value = record[field.name];
+    if (value !== undefined) out[field.name] = value;
+  }
+  if (!entity.key && record.id !== undefined) out.id = record.id;
+  return out;
+}
+
+function withDefaults(entity: Entity, record: StoredRecord, readOnly: boolean): StoredRecord {
+  const out = { ...record };
+  for (const field of entity.fields) {
+    const isReadOnly = Boolean(field.readOnly || field.derived);
+    if (isReadOnly === readOnly && field.default !== undefined && out[field.name] === undefined)
+      out[field.name] = field.default;
+  }
+  return out;
+}
+
+function machineOf(model: Model, entity: Entity): StateMachine | undefined {
+  return model.states.shown
+    ? model.states.machines.find((machine) => machine.entity === entity.name)
+    : undefined;
+}
+
+function transitionsByCall(model: Model, calls: Call[], conventional: boolean) {
+  const map = new Map<string, { machine: StateMachine; transition: Transition }>();
+  if (!model.states.shown) return map;
+  for (const machine of model.states.machines) {
+    for (const step of machine.transitions) {
+      const name = conventional ? `${step.name}${machine.entity}` : step.call;
+      if (name && calls.some((call) => call.name === name)) map.set(name, { machine, transition: step });
+    }
+  }
+  return map;
+}
+
+function bodyObject(request: FastifyRequest): StoredRecord {
+  const body = request.body;
+  if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw new ProblemError(
+      problem(400, 'BODY_NOT_AN_OBJECT', 'The body must be a JSON object of field values.'),
+    );
+  }
+  return body as StoredRecord;
+}
+
+function ifMatch(request: FastifyRequest): number | undefined {
+  const header = request.headers['if-match'];
+  if (typeof header !== 'string') return undefined;
+  const version = Number(header.replace(/^W\//, '').replaceAll('"', ''));
+  if (!Number.isInteger(version))
+    throw new ProblemError(problem(400, 'INVALID_IF_MATCH', 'If-Match must be an ETag this API gave.'));
+  return version;
+}
+
+function etag(version: number | undefined): string {
+  return `"${version ?? 0}"`;
+}
+
+function pick(record: StoredRecord, keys: string[]): StoredRecord {
+  return Object.fromEntries(
+    keys.filter((key) => key in record).map((key) => [key, record[key] as JsonValue]),
+  );
+}
+
+function writeProblem(failure: WriteFailure, entity: Entity, key: string): Problem {
+  switch (failure.kind) {
+    case 'unique':
+      return validationProblem([
+        {
+          pointer: `/${failure.field}`,
+          code: 'rule',
+          message: `Another ${entityLabel(entity)} already has this ${fieldLabel({ name: failure.field, label: entity.fields.find((f) => f.name === failure.field)?.label })}.`,
+        },
+      ]);
+    case 'referenced':
+      return problem(
+        409,
+        'STILL_REFERENCED',
+        `${entityLabel(entity)} ${clip(key)} is still used by a ${failure.by}; change or remove that first.`,
+      );
+    case 'not-found':
+      return problem(404, 'NOT_FOUND', `There is no ${entityLabel(entity)} ${clip(key)}.`);
+    case 'version-mismatch':
+      return problem(
+        412,
+        'CHANGED_SINCE_READ',
+        `${entityLabel(entity)} ${clip(key)} was changed by someone else since you read it.`,
+      );
+  }
+}
+
+function toProblem(error: unknown, report: AppOptions['onServerError']): Problem {
+  if (error instanceof ProblemError) return error.problem;
+  const named = error as { code?: string; statusCode?: number; name?: string; message?: string };
+  if (named.name === 'InvalidCursorError')
+    return problem(400, 'INVALID_CURSOR', 'The cursor is not one this API gave.');
+  switch (named.code) {
+    case 'FST_ERR_CTP_INVALID_JSON':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return problem(400, 'MALFORMED_JSON', 'The body is not valid JSON.');
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return problem(413, 'BODY_TOO_LARGE', 'The body is larger than this API accepts.');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return problem(415, 'UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json.');
+  }
+  if (named.code === 'FST_ERR_MAX_PARAM_LENGTH' || named.statusCode === 414) {
+    return problem(414, 'URI_TOO_LONG', 'A part of the address is longer than this API accepts.');
+  }
+  if (typeof named.statusCode === 'number' && named.statusCode >= 400 && named.statusCode < 500) {
+    // Other request errors Fastify detects (a poisoned __proto__, a bad header): say what, never how.
+    return problem(named.statusCode, 'BAD_REQUEST', 'The request could not be read.');
+  }
+  const reference = randomUUID();
+  report?.(reference, error);
+  return problem(500, 'SERVER_ERROR', 'The server could not complete this request.', { reference });
+}
+
+function sendProblem(reply: FastifyReply, body: Problem): void {
+  reply.code(body.status).type(PROBLEM_CONTENT_TYPE).send(body);
+}
+
+function pathOf(url: string): string {
+  return url.split('?')[0] ?? url;
+}
+
+function clip(text: string): string {
+  return text.length > 60 ? `${text.slice(0, 60)}…` : text;
+}

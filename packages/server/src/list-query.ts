@@ -1,0 +1,233 @@
+import {
+  type Call,
+  type Field,
+  findEntity,
+  type JsonValue,
+  type Model,
+  resolveAmount,
+  type SortKey,
+} from '@ninefold/spec';
+import { DEFAULT_MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE } from './api-calls';
+import { type Problem, problem } from './problem';
+import type { Filter, ListQuery } from './store/store';
+
+export type QueryValues = Record<string, string | string[] | undefined>;
+
+/** What the response needs to know about the page besides the records. */
+export interface PageInfo {
+  style: 'page' | 'offset' | 'cursor' | 'link-header' | 'none';
+  page?: number;
+  size: number;
+}
+
+const MAX_FILTER_TEXT = 1000;
+/** A call without pagination answers with everything, up to this many records. */
+const UNPAGED_LIMIT = 10_000;
+
+/**
+ * Reads a list call's query string into a store query, strictly: an unknown parameter, an unknown sort
+ * field, a page size out of range or a filter value of the wrong type is a 400 that says which and why.
+ *
+ * @example
+ * ```ts
+ * parseListQuery(model, call, { page: '2', limit: '50', sort: '-placedOn', status: 'paid' });
+ * // { query: { filters: [{ field: 'status', op: 'eq', value: 'paid' }], sort: [...], limit: 50, offset: 50, withTotal: true }, page: {...} }
+ * ```
+ */
+export function parseListQuery(
+  model: Model,
+  call: Call,
+  values: QueryValues,
+  defaultSize = DEFAULT_PAGE_SIZE,
+): { query: ListQuery; page: PageInfo } | { problem: Problem } {
+  const entity = call.entity ? findEntity(model, call.entity) : undefined;
+  if (!entity)
+    return { problem: problem(500, 'CALL_WITHOUT_ENTITY', `The call ${call.name} names no entity to list.`) };
+  const pagination = call.pagination ?? { style: 'none' as const };
+  const max = maxSize(model, call);
+
+  const known = new Map<string, string>();
+  const take = (name: string | undefined, role: string): string | undefined => {
+    if (name === undefined) return undefined;
+    known.set(name, role);
+    const value = values[name];
+    return Array.isArray(value) ? value.at(-1) : value;
+  };
+
+  const problems: string[] = [];
+  const integer = (name: string, text: string | undefined, min: number, upper: number, fallback: number) => {
+    if (text === undefined || text === '') return fallback;
+    if (!/^-?\d{1,15}$/.test(text)) {
+      problems.push(`"${name}" must be a whole number, not "${clip(text)}".`);
+      return fallback;
+    }
+    const value = Number(text);
+    if (value < min || value > upper) {
+      problems.push(`"${name}" must be between ${min} and ${upper}, not ${value}.`);
+      return fallback;
+    }
+    return value;
+  };
+
+  let limit = Math.min(defaultSize, max);
+  let offset: number | undefined;
+  let cursor: string | undefined;
+  let page: PageInfo;
+  switch (pagination.style) {
+    case 'page':
+    case 'link-header': {
+      const pageParam = pagination.style === 'page' ? pagination.pageParam : 'page';
+      const sizeParam = pagination.sizeParam ?? 'per_page';
+      limit = integer(sizeParam, take(sizeParam, 'page size'), 1, max, limit);
+      const number = integer(pageParam, take(pageParam, 'page'), 1, 1_000_000_000, 1);
+      offset = (number - 1) * limit;
+      page = { style: pagination.style, page: number, size: limit };
+      break;
+    }
+    case 'offset':
+      limit = integer(pagination.limitParam, take(pagination.limitParam, 'page size'), 1, max, limit);
+      offset = integer(
+        pagination.offsetParam,
+        take(pagination.offsetParam, 'offset'),
+        0,
+        1_000_000_000_000,
+        0,
+      );
+      page = { style: 'offset', size: limit };
+      break;
+    case 'cursor':
+      limit = integer(pagination.sizeParam, take(pagination.sizeParam, 'page size'), 1, max, limit);
+      cursor = take(pagination.cursorParam, 'cursor') || undefined;
+      page = { style: 'cursor', size: limit };
+      break;
+    case 'none':
+      limit = UNPAGED_LIMIT;
+      page = { style: 'none', size: limit };
+      break;
+  }
+
+  const sort = parseSort(call, take(call.sort?.param, 'sort order'), problems);
+  const filters: Filter[] = [];
+  for (const filter of call.filters) {
+    const raw = values[filter.param];
+    known.set(filter.param, 'filter');
+    if (raw === undefined || raw === '') continue;
+    const field = entity.fields.find((candidate) => candidate.name === filter.field);
+    if (!field) continue;
+    const texts = (Array.isArray(raw) ? raw : [raw]).flatMap((text) =>
+      filter.op === 'in' ? text.split(',') : [text],
+    );
+    const parsed = texts.map((text) => filterValue(model, field, text, filter.param, problems));
+    if (parsed.some((value) => value === undefined)) continue;
+    filters.push({
+      field: filter.field,
+      op: filter.op,
+      value: filter.op === 'in' ? (parsed as JsonValue[]) : (parsed.at(-1) as JsonValue),
+    });
+  }
+
+  for (const name of Object.keys(values)) {
+    if (!known.has(name)) {
+      const list = [...known.keys()];
+      problems.push(
+        `"${clip(name)}" is not a parameter of this list${list.length ? `; it takes ${list.join(', ')}` : ''}.`,
+      );
+    }
+  }
+  if (problems.length > 0) return { problem: problem(400, 'INVALID_QUERY', problems.join(' ')) };
+  return {
+    query: {
+      filters,
+      sort,
+      limit,
+      ...(offset === undefined ? {} : { offset }),
+      ...(cursor === undefined ? {} : { cursor }),
+      withTotal: page.style !== 'cursor',
+    },
+    page,
+  };
+}
+
+/** The call's own maximum, else the documented default. */
+export function maxSize(model: Model, call: Call): number {
+  const pagination = call.pagination;
+  const amount = pagination && 'maxSize' in pagination ? resolveAmount(model, pagination.maxSize) : undefined;
+  return typeof amount?.value === 'number' && amount.value > 0 ? amount.value : DEFAULT_MAX_PAGE_SIZE;
+}
+
+function parseSort(call: Call, text: string | undefined, problems: string[]): SortKey[] {
+  if (!call.sort || text === undefined || text === '') return [];
+  const allowed = call.sort.fields;
+  const keys: SortKey[] = [];
+  for (const part of text
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
+    const [field, direction] =
+      call.sort.style === 'field:asc'
+        ? (() => {
+            const [name = '', order = 'asc'] = part.split(':');
+            return [name, order === 'desc' ? 'desc' : order === 'asc' ? 'asc' : undefined] as const;
+          })()
+        : part.startsWith('-')
+          ? ([part.slice(1), 'desc'] as const)
+          : ([part, 'asc'] as const);
+    if (!allowed.includes(field) || direction === undefined) {
+      problems.push(
+        `This list cannot be sorted by "${clip(part)}"; it sorts by ${allowed.join(', ') || 'nothing'}.`,
+      );
+      continue;
+    }
+    keys.push({ field, direction });
+  }
+  return keys;
+}
+
+/** A filter value in the field's own type, or undefined (with a problem noted) when it does not fit. */
+function filterValue(
+  model: Model,
+  field: Field,
+  text: string,
+  param: string,
+  problems: string[],
+): JsonValue | undefined {
+  const bad = (expected: string) => {
+    problems.push(`Filter "${param}" must be ${expected}, not "${clip(text)}".`);
+    return undefined;
+  };
+  if (text.length > MAX_FILTER_TEXT) return bad(`at most ${MAX_FILTER_TEXT} characters`);
+  switch (field.kind) {
+    case 'integer':
+      return /^-?\d{1,15}$/.test(text) ? Number(text) : bad('a whole number');
+    case 'number':
+    case 'money': {
+      const value = Number(text);
+      return text.trim() !== '' && Number.isFinite(value) ? value : bad('a number');
+    }
+    case 'boolean':
+      return text === 'true' ? true : text === 'false' ? false : bad('true or false');
+    case 'enum':
+      return field.values.some((v) => v.value === text)
+        ? text
+        : bad(`one of ${field.values.map((v) => v.value).join(', ')}`);
+    case 'date':
+      return /^\d{4}-\d{2}-\d{2}$/.test(text) ? text : bad('a date (YYYY-MM-DD)');
+    case 'datetime':
+      return /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(text)
+        ? text
+        : bad('a date and time');
+    case 'reference': {
+      const target = findEntity(model, field.entity);
+      const keyField = target?.fields.find((f) => f.name === (target.key ?? 'id'));
+      if (keyField?.kind === 'integer' || !target?.key)
+        return /^\d{1,15}$/.test(text) ? Number(text) : bad('a record number');
+      return text;
+    }
+    default:
+      return text;
+  }
+}
+
+function clip(text: string): string {
+  return text.length > 60 ? `${text.slice(0, 60)}…` : text;
+}

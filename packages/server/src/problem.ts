@@ -1,0 +1,81 @@
+import type { FieldError } from '@ninefold/spec';
+
+/** An RFC 9457 problem details answer, with field errors as JSON pointers into the request body. */
+export interface Problem {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  /** A stable code the error catalogue (point 8) can match on. */
+  code: string;
+  errors?: Array<{ pointer: string; code: string; detail: string }>;
+  /** For 500s: a reference the person can quote; the server's log has the details under it. */
+  reference?: string;
+}
+
+export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
+
+const TITLES: Record<number, string> = {
+  400: 'Bad request',
+  401: 'Not signed in',
+  403: 'Not allowed',
+  404: 'Not found',
+  405: 'Method not allowed',
+  406: 'Not acceptable',
+  409: 'Conflict',
+  412: 'Precondition failed',
+  413: 'Request too large',
+  414: 'Address too long',
+  415: 'Unsupported media type',
+  422: 'Invalid values',
+  428: 'Precondition required',
+  429: 'Too many requests',
+  500: 'Server error',
+  501: 'Not implemented',
+  503: 'Unavailable',
+};
+
+/**
+ * Builds a problem. `code` is SCREAMING_SNAKE so that the error catalogue can name it.
+ *
+ * @example
+ * ```ts
+ * problem(404, 'NOT_FOUND', 'There is no Order 7.');
+ * ```
+ */
+export function problem(
+  status: number,
+  code: string,
+  detail: string,
+  extra: Pick<Problem, 'errors' | 'reference'> = {},
+): Problem {
+  return {
+    type: `/problems/${code.toLowerCase().replaceAll('_', '-')}`,
+    title: TITLES[status] ?? 'Error',
+    status,
+    detail,
+    code,
+    ...extra,
+  };
+}
+
+/** A 422 whose field errors came from the shared validation rules. */
+export function validationProblem(errors: FieldError[]): Problem {
+  const count = errors.length;
+  return problem(
+    422,
+    'VALIDATION_FAILED',
+    count === 1 ? (errors[0]?.message ?? 'A value is not valid.') : `${count} values are not valid.`,
+    {
+      errors: errors.map((error) => ({ pointer: error.pointer, code: error.code, detail: error.message })),
+    },
+  );
+}
+
+/** Thrown inside a handler to answer with a problem; the error handler turns it into the response. */
+export class ProblemError extends Error {
+  constructor(readonly problem: Problem) {
+    super(problem.detail);
+    this.name = 'ProblemError';
+  }
+}

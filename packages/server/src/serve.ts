@@ -1,0 +1,147 @@
+import { basename, dirname, extname, join } from 'node:path';
+import type { Model } from '@ninefold/spec';
+import type { FastifyInstance } from 'fastify';
+import { buildApp, DEFAULT_BODY_LIMIT } from './app';
+import { generateRecords } from './seed/generate-records';
+import { openStore } from './store/open-store';
+import type { MigrationStep, Store } from './store/store';
+
+export interface ServeOptions {
+  model: Model;
+  /** The specification file; the default SQLite database lives next to it. */
+  specFile: string;
+  /** `postgres://...`, `sqlite:path`, a file path, or `:memory:`. */
+  db?: string;
+  host?: string;
+  /** 0 picks a free port. */
+  port?: number;
+  /** Fill each empty entity with this many generated records. */
+  seed?: number;
+  allowDestructive?: boolean;
+  bodyLimit?: number;
+  /** Progress and errors, one line each; never request data. */
+  log: (line: string) => void;
+}
+
+export interface RunningServer {
+  url: string;
+  app: FastifyInstance;
+  store: Store;
+  /** Stops taking requests, lets those in flight finish, then closes the database. */
+  close(): Promise<void>;
+}
+
+export type ServeResult = { ok: true; server: RunningServer } | { ok: false; message: string };
+
+export const DEFAULT_PORT = 4321;
+
+/**
+ * Starts the prototype API for a checked model. Refuses, without touching the database, a migration
+ * that would lose data unless `allowDestructive` is set, naming each entity and field it would change.
+ *
+ * @example
+ * ```ts
+ * const started = await serve({ model, specFile: 'shop.md', seed: 20, port: 0, log: console.log });
+ * if (started.ok) console.log(started.server.url);
+ * ```
+ */
+export async function serve(options: ServeOptions): Promise<ServeResult> {
+  const url = databaseUrl(options.db, options.specFile);
+  let store: Store;
+  try {
+    store = await openStore({ model: options.model, url });
+  } catch (error) {
+    return {
+      ok: false,
+      message: `The database ${describeDatabase(url)} could not be opened: ${(error as Error).message}`,
+    };
+  }
+  try {
+    const migration = await store.migrate({ allowDestructive: options.allowDestructive ?? false });
+    if (!migration.ok) {
+      await store.close();
+      return { ok: false, message: refusal(migration.refused) };
+    }
+    for (const step of migration.applied) options.log(`  migrated: ${step.description}`);
+    if (options.seed && options.seed > 0) await seed(store, options.model, options.seed, options.log);
+
+    const app = await buildApp({
+      model: options.model,
+      store,
+      bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
+      onServerError: (reference, error) =>
+        options.log(
+          `error ${reference}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+        ),
+    });
+    const address = await app.listen({
+      host: options.host ?? '127.0.0.1',
+      port: options.port ?? DEFAULT_PORT,
+    });
+    let closing: Promise<void> | undefined;
+    return {
+      ok: true,
+      server: {
+        url: `${address}/`,
+        app,
+        store,
+        close: () => {
+          closing ??= app.close().then(() => store.close());
+          return closing;
+        },
+      },
+    };
+  } catch (error) {
+    await store.close().catch(() => undefined);
+    return { ok: false, message: (error as Error).message };
+  }
+}
+
+/** The database a `--db` value names; without one, a SQLite file next to the specification. */
+export function databaseUrl(db: string | undefined, specFile: string): string {
+  if (db === undefined || db === '') {
+    const name = basename(specFile, extname(specFile));
+    return `sqlite:${join(dirname(specFile), `${name}.ninefold.db`)}`;
+  }
+  if (/^postgres(ql)?:\/\//.test(db) || db.startsWith('sqlite:')) return db;
+  if (db === ':memory:') return 'sqlite::memory:';
+  return `sqlite:${db}`;
+}
+
+/** `SQLite (examples/shop.ninefold.db)` or `PostgreSQL (127.0.0.1:5432/test)`: never the password. */
+export function describeDatabase(url: string): string {
+  if (url.startsWith('sqlite:')) return `SQLite (${url.slice('sqlite:'.length)})`;
+  try {
+    const parsed = new URL(url);
+    return `PostgreSQL (${parsed.host}${parsed.pathname})`;
+  } catch {
+    return 'PostgreSQL';
+  }
+}
+
+function refusal(steps: MigrationStep[]): string {
+  const lines = steps.filter((step) => step.destructive).map((step) => `  - ${step.description}`);
+  return [
+    'The specification changed in a way that would lose stored data:',
+    ...lines,
+    'Nothing was changed. Restore the fields, or run again with --allow-destructive to apply these changes.',
+  ].join('\n');
+}
+
+async function seed(store: Store, model: Model, count: number, log: (line: string) => void): Promise<void> {
+  const records = generateRecords(model, count, { seed: count });
+  await store.transaction(async (tx) => {
+    for (const [entity, rows] of records) {
+      const existing = await tx.list(entity, { filters: [], sort: [], limit: 1, withTotal: false });
+      if (existing.items.length > 0) {
+        log(`  ${entity}: already has records; not seeded`);
+        continue;
+      }
+      for (const row of rows) {
+        const created = await tx.create(entity, row);
+        if (!created.ok) throw new Error(`seeding ${entity} failed: ${JSON.stringify(created.failure)}`);
+      }
+      log(`  ${entity}: seeded ${rows.length} records`);
+    }
+  });
+}
