@@ -1,0 +1,158 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { afterEach, describe, expect, it } from 'vitest';
+import { PG_URL, postgresUnavailable } from '../../server/test/support/databases';
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const bin = join(root, 'bin/ninefold.js');
+const pgReason = await postgresUnavailable();
+if (pgReason && process.env.CI === 'true')
+  throw new Error(`CI must run the PostgreSQL serve test: ${pgReason}`);
+
+interface Running {
+  child: ChildProcess;
+  url: string;
+  stdout: () => string;
+  stderr: () => string;
+  exited: Promise<number | null>;
+}
+
+const running: ChildProcess[] = [];
+afterEach(() => {
+  for (const child of running.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+});
+
+/** Starts `ninefold serve` as a real process and waits for the URL it prints when ready. */
+function start(args: string[]): Promise<Running | { failed: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [bin, 'serve', ...args, '--port', '0'], {
+    cwd: root,
+    env: { ...process.env, NO_COLOR: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  running.push(child);
+  let stdout = '';
+  let stderr = '';
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return new Promise((resolve) => {
+    child.stdout?.on('data', (chunk) => {
+      stdout += chunk;
+      const url = stdout.match(/(http:\/\/127\.0\.0\.1:\d+)\//)?.[1];
+      if (url) resolve({ child, url, stdout: () => stdout, stderr: () => stderr, exited });
+    });
+    child.stderr?.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    exited.then((code) => resolve({ failed: code, stdout, stderr }));
+  });
+}
+
+function tempSpec(text: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'ninefold-serve-'));
+  const file = join(dir, 'shop.yaml');
+  writeFileSync(file, text);
+  return file;
+}
+
+const shopYaml = readFileSync(join(root, 'examples/shop.yaml'), 'utf8');
+
+describe('ninefold serve (real process)', () => {
+  it('serves the rich example on SQLite next to the spec, seeded, and stops cleanly on SIGTERM', async () => {
+    const spec = tempSpec(shopYaml);
+    const server = await start([spec, '--seed', '20']);
+    if ('failed' in server) throw new Error(`serve exited ${server.failed}: ${server.stderr}`);
+    expect(server.stdout()).toContain('Ninefold prototype API for Harbor Supply on SQLite');
+    expect(server.stdout()).toContain('shop.ninefold.db');
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+    const orders = await (await fetch(`${server.url}/api/orders?limit=5&sort=-placedOn`)).json();
+    expect(orders.total).toBe(20);
+    expect(orders.items).toHaveLength(5);
+    const customers = await (await fetch(`${server.url}/api/customers?limit=100`)).json();
+    expect(customers.total).toBe(20);
+
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+    expect(server.stderr()).toContain('SIGTERM: finishing requests in flight and closing the database');
+  });
+
+  it('migrates additive changes, and refuses a change that would drop data unless allowed', async () => {
+    const spec = tempSpec(shopYaml);
+    const first = await start([spec, '--seed', '5']);
+    if ('failed' in first) throw new Error(first.stderr);
+    first.child.kill('SIGINT');
+    expect(await first.exited).toBe(0);
+
+    // Additive: a new field on Product becomes a column; the stored products stay.
+    writeFileSync(
+      spec,
+      shopYaml.replace(
+        '      description: { kind: markdown }',
+        '      description: { kind: markdown }\n      barcode: { kind: text }',
+      ),
+    );
+    const second = await start([spec]);
+    if ('failed' in second) throw new Error(second.stderr);
+    expect(second.stderr()).toContain('add column');
+    const products = await (await fetch(`${second.url}/api/products`)).json();
+    expect(products.total).toBe(5);
+    const patched = await fetch(`${second.url}/api/products/1`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ barcode: '4006381333931' }),
+    });
+    expect((await patched.json()).barcode).toBe('4006381333931');
+    second.child.kill('SIGTERM');
+    await second.exited;
+
+    // Destructive: removing Customer.phone would drop stored phone numbers.
+    writeFileSync(spec, shopYaml.replace('      phone: { kind: text, format: phone }\n', ''));
+    const refused = await start([spec]);
+    expect('failed' in refused && refused.failed).toBe(1);
+    const message = 'failed' in refused ? refused.stderr : '';
+    expect(message).toContain('would lose stored data');
+    expect(message).toMatch(/Customer.*phone|phone.*Customer/);
+    expect(message).toContain('--allow-destructive');
+
+    const allowed = await start([spec, '--allow-destructive']);
+    if ('failed' in allowed) throw new Error(allowed.stderr);
+    const customer = await (await fetch(`${allowed.url}/api/customers/1`)).json();
+    expect(customer.phone).toBeUndefined();
+    expect(customer.name).toBeTruthy();
+    allowed.child.kill('SIGTERM');
+    expect(await allowed.exited).toBe(0);
+  });
+
+  it('refuses to start on a specification with errors, with the check report', async () => {
+    const spec = tempSpec(shopYaml.replace('entity: Customer\n    columns', 'entity: Custmer\n    columns'));
+    const result = await start([spec]);
+    expect('failed' in result && result.failed).toBe(1);
+    expect('failed' in result ? result.stderr : '').toContain('did you mean "Customer"?');
+  });
+
+  it.skipIf(pgReason !== undefined)(
+    `serves the rich example on PostgreSQL${pgReason ? ` — skipped: ${pgReason}` : ''}`,
+    async () => {
+      const database = `nf_serve_${process.pid}_${Date.now().toString(36)}`;
+      const admin = new pg.Client({ connectionString: PG_URL });
+      await admin.connect();
+      await admin.query(`create database "${database}"`);
+      try {
+        const url = new URL(PG_URL);
+        url.pathname = `/${database}`;
+        const server = await start([join(root, 'examples/shop.md'), '--db', url.toString(), '--seed', '20']);
+        if ('failed' in server) throw new Error(server.stderr);
+        expect(server.stdout()).toContain(`on PostgreSQL (${url.host}/${database})`);
+        const orders = await (await fetch(`${server.url}/api/orders?status=draft`)).json();
+        expect(orders.total).toBeGreaterThan(0);
+        server.child.kill('SIGTERM');
+        expect(await server.exited).toBe(0);
+      } finally {
+        await admin.query(`drop database if exists "${database}" with (force)`);
+        await admin.end();
+      }
+    },
+  );
+});
