@@ -57,6 +57,16 @@ function tempSpec(text: string): string {
   return file;
 }
 
+/** What the tests read from the API's answers. */
+interface Answer {
+  total?: number;
+  items?: Array<Record<string, unknown>>;
+  [field: string]: unknown;
+}
+async function getJson(url: string, init?: RequestInit): Promise<Answer> {
+  return (await getJson(url, init)) as Answer;
+}
+
 const shopYaml = readFileSync(join(root, 'examples/shop.yaml'), 'utf8');
 
 describe('ninefold serve (real process)', () => {
@@ -67,10 +77,10 @@ describe('ninefold serve (real process)', () => {
     expect(server.stdout()).toContain('Ninefold prototype API for Harbor Supply on SQLite');
     expect(server.stdout()).toContain('shop.ninefold.db');
     expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
-    const orders = await (await fetch(`${server.url}/api/orders?limit=5&sort=-placedOn`)).json();
+    const orders = await getJson(`${server.url}/api/orders?limit=5&sort=-placedOn`);
     expect(orders.total).toBe(20);
     expect(orders.items).toHaveLength(5);
-    const customers = await (await fetch(`${server.url}/api/customers?limit=100`)).json();
+    const customers = await getJson(`${server.url}/api/customers?limit=100`);
     expect(customers.total).toBe(20);
 
     server.child.kill('SIGTERM');
@@ -96,14 +106,14 @@ describe('ninefold serve (real process)', () => {
     const second = await start([spec]);
     if ('failed' in second) throw new Error(second.stderr);
     expect(second.stderr()).toContain('add column');
-    const products = await (await fetch(`${second.url}/api/products`)).json();
+    const products = await getJson(`${second.url}/api/products`);
     expect(products.total).toBe(5);
-    const patched = await fetch(`${second.url}/api/products/1`, {
+    const patched = await getJson(`${second.url}/api/products/1`, {
       method: 'PATCH',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ barcode: '4006381333931' }),
     });
-    expect((await patched.json()).barcode).toBe('4006381333931');
+    expect(patched.barcode).toBe('4006381333931');
     second.child.kill('SIGTERM');
     await second.exited;
 
@@ -118,7 +128,7 @@ describe('ninefold serve (real process)', () => {
 
     const allowed = await start([spec, '--allow-destructive']);
     if ('failed' in allowed) throw new Error(allowed.stderr);
-    const customer = await (await fetch(`${allowed.url}/api/customers/1`)).json();
+    const customer = await getJson(`${allowed.url}/api/customers/1`);
     expect(customer.phone).toBeUndefined();
     expect(customer.name).toBeTruthy();
     allowed.child.kill('SIGTERM');
@@ -145,7 +155,7 @@ describe('ninefold serve (real process)', () => {
         const server = await start([join(root, 'examples/shop.md'), '--db', url.toString(), '--seed', '20']);
         if ('failed' in server) throw new Error(server.stderr);
         expect(server.stdout()).toContain(`on PostgreSQL (${url.host}/${database})`);
-        const orders = await (await fetch(`${server.url}/api/orders?status=draft`)).json();
+        const orders = await getJson(`${server.url}/api/orders?status=draft`);
         expect(orders.total).toBeGreaterThan(0);
         server.child.kill('SIGTERM');
         expect(await server.exited).toBe(0);

@@ -1,7 +1,6 @@
 export { API_BASE, type ApiDescription, describeApi } from './api-calls';
 export { type AppOptions, buildApp, DEFAULT_BODY_LIMIT, present } from './app';
 export { PROBLEM_CONTENT_TYPE, type Problem, problem } from './problem';
-export { generateRecords } from './seed/generate-records';
 export {
   DEFAULT_PORT,
   databaseUrl,

@@ -2,7 +2,6 @@ import { basename, dirname, extname, join } from 'node:path';
 import type { Model } from '@ninefold/spec';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, DEFAULT_BODY_LIMIT } from './app';
-import { generateRecords } from './seed/generate-records';
 import { openStore } from './store/open-store';
 import type { MigrationStep, Store } from './store/store';
 
@@ -128,15 +127,23 @@ function refusal(steps: MigrationStep[]): string {
   ].join('\n');
 }
 
+/**
+ * Seeds only a database whose entities are all empty: generated references are the positions of the
+ * generated records, which hold only when every table is filled from scratch together.
+ */
 async function seed(store: Store, model: Model, count: number, log: (line: string) => void): Promise<void> {
+  // Loaded only when seeding: the data generator is the slowest module to load.
+  const { generateRecords } = await import('./seed/generate-records');
   const records = generateRecords(model, count, { seed: count });
   await store.transaction(async (tx) => {
-    for (const [entity, rows] of records) {
+    for (const entity of records.keys()) {
       const existing = await tx.list(entity, { filters: [], sort: [], limit: 1, withTotal: false });
       if (existing.items.length > 0) {
-        log(`  ${entity}: already has records; not seeded`);
-        continue;
+        log(`  not seeded: ${entity} already has records (--seed fills only an empty database)`);
+        return;
       }
+    }
+    for (const [entity, rows] of records) {
       for (const row of rows) {
         const created = await tx.create(entity, row);
         if (!created.ok) throw new Error(`seeding ${entity} failed: ${JSON.stringify(created.failure)}`);

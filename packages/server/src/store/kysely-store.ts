@@ -1,0 +1,396 @@
+import { randomUUID } from 'node:crypto';
+import { type RawBuilder, sql } from 'kysely';
+import { type ConstraintViolation, constraintViolation } from './constraint-violation';
+import type { DialectSql } from './dialect-sql';
+import { planList } from './list-query';
+import { type DynamicKysely, syncSchema } from './schema-sync';
+import type {
+  ListQuery,
+  ListResult,
+  MigrationResult,
+  RecordKey,
+  Store,
+  StoredRecord,
+  WriteFailure,
+  WriteResult,
+} from './store';
+import type { PlannedColumn, PlannedTable, TablePlan } from './table-plan';
+import { ValueCodec } from './value-codec';
+
+/** What a store and the stores bound to its transactions share. */
+export interface StoreContext {
+  sql: DialectSql;
+  plan: TablePlan;
+  /** Called after a migration changed the schema (prepared statements are forgotten). */
+  schemaChanged(): void;
+}
+
+type Row = Record<string, unknown>;
+
+/** `existing` asks for keys in chunks, well below both dialects' limits on bound parameters. */
+const KEYS_PER_QUERY = 500;
+
+/**
+ * The store on Kysely, for SQLite and PostgreSQL alike. Every query is built with Kysely's `sql` tag:
+ * identifiers are quoted with `sql.id`, values are bound parameters. Created by `openStore`.
+ */
+export class KyselyStore implements Store {
+  readonly dialect: 'sqlite' | 'postgres';
+  private readonly codec: ValueCodec;
+  private readonly tables: Map<string, PlannedTable>;
+  /** Serializes savepoint-guarded writes: savepoints of interleaved writes would undo each other. */
+  private savepointQueue: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly context: StoreContext,
+    /** The database, or the connection of the transaction this store is bound to. */
+    readonly kysely: DynamicKysely,
+    private readonly inTransaction = false,
+  ) {
+    this.dialect = context.sql.name;
+    this.codec = new ValueCodec(this.dialect);
+    this.tables = new Map(context.plan.tables.map((table) => [table.name, table]));
+  }
+
+  async migrate(options: { allowDestructive: boolean }): Promise<MigrationResult> {
+    if (this.inTransaction) throw new Error('migrate runs its own transaction: call it on the store itself');
+    const result = await syncSchema(
+      this.kysely,
+      this.context.sql,
+      this.context.plan,
+      options.allowDestructive,
+    );
+    if (result.ok && result.applied.length > 0) this.context.schemaChanged();
+    return result;
+  }
+
+  async list(entity: string, query: ListQuery): Promise<ListResult> {
+    const table = this.table(entity);
+    const plan = planList(this.context.sql, this.codec, table, query);
+    const where = (conditions: RawBuilder<unknown>[]) =>
+      conditions.length === 0 ? sql`` : sql`WHERE ${sql.join(conditions, sql` AND `)}`;
+
+    const total = query.withTotal
+      ? sql<{
+          count: number | string;
+        }>`SELECT COUNT(*) AS "count" FROM ${this.ref(table)} ${where(plan.filters)}`
+          .execute(this.kysely)
+          .then((result) => Number(result.rows[0]?.count ?? 0))
+      : Promise.resolve(undefined);
+
+    // One row more than asked tells whether more follow.
+    const wanted = plan.limit + 1;
+    const page = async () => {
+      const items: StoredRecord[] = [];
+      for (const phase of plan.phases) {
+        if (items.length >= wanted) break;
+        const offset = plan.offset > 0 ? sql` OFFSET ${plan.offset}` : sql``;
+        const result = await sql<Row>`
+          SELECT ${this.columns(table)} FROM ${this.ref(table)} ${where([...plan.filters, ...phase])}
+          ORDER BY ${plan.orderBy} LIMIT ${wanted - items.length}${offset}
+        `.execute(this.kysely);
+        for (const row of result.rows) items.push(this.codec.read(table, row));
+      }
+      return items;
+    };
+    // Both at once, so that a failing count is never a rejection nobody awaits yet.
+    const [items, counted] = await Promise.all([page(), total]);
+    const more = items.length > plan.limit;
+    const shown = more ? items.slice(0, plan.limit) : items;
+    const last = shown.at(-1);
+    const result: ListResult = { items: shown };
+    if (counted !== undefined) result.total = counted;
+    if (more && last) result.nextCursor = plan.cursorAfter(last);
+    return result;
+  }
+
+  async get(entity: string, key: RecordKey): Promise<StoredRecord | undefined> {
+    const table = this.table(entity);
+    const value = this.keyValue(table, key);
+    if (value === undefined) return undefined;
+    const result = await sql<Row>`
+      SELECT ${this.columns(table)} FROM ${this.ref(table)} WHERE ${sql.id(table.key.column)} = ${value}
+    `.execute(this.kysely);
+    const row = result.rows[0];
+    return row ? this.codec.read(table, row) : undefined;
+  }
+
+  async existing(entity: string, keys: RecordKey[]): Promise<Set<string>> {
+    const table = this.table(entity);
+    const column = this.keyColumn(table);
+    const values = [
+      ...new Set(keys.map((key) => this.keyValue(table, key)).filter((key) => key !== undefined)),
+    ];
+    const found = new Set<string>();
+    for (let start = 0; start < values.length; start += KEYS_PER_QUERY) {
+      const chunk = values.slice(start, start + KEYS_PER_QUERY);
+      const result = await sql<Row>`
+        SELECT ${sql.id(column.name)} AS "key" FROM ${this.ref(table)} WHERE ${sql.id(column.name)} IN (${sql.join(chunk)})
+      `.execute(this.kysely);
+      for (const row of result.rows) found.add(String(this.codec.readValue(column, row.key)));
+    }
+    return found;
+  }
+
+  async create(entity: string, values: StoredRecord): Promise<WriteResult<StoredRecord>> {
+    const table = this.table(entity);
+    this.checkFields(table, values, 'create');
+    const row = new Map<string, unknown>();
+    for (const column of table.columns) {
+      const value = values[column.name];
+      if (value !== undefined && value !== null) row.set(column.name, this.codec.write(table, column, value));
+    }
+    if (!row.has(table.key.column)) {
+      if (table.key.generate === 'uuid') row.set(table.key.column, randomUUID());
+      else if (table.key.generate === 'none') {
+        throw new Error(`Create "${table.name}": its key "${table.key.column}" is required`);
+      }
+    }
+    const now = new Date().toISOString();
+    const names = [...row.keys(), '_version', '_created_at', '_updated_at'].map((name) => sql.id(name));
+    const insert = sql<Row>`
+      INSERT INTO ${this.ref(table)} (${sql.join(names)}) VALUES (${sql.join([...row.values(), 1, now, now])})
+      ${this.dialect === 'postgres' ? sql`ON CONFLICT DO NOTHING` : sql``}
+      RETURNING ${this.columns(table)}
+    `;
+    let inserted: Row | undefined;
+    try {
+      inserted = (await insert.execute(this.kysely)).rows[0];
+    } catch (error) {
+      const violation = this.violation(table, error);
+      if (violation?.kind === 'unique') return fail({ kind: 'unique', entity, field: violation.field });
+      throw error;
+    }
+    if (!inserted) {
+      // PostgreSQL: ON CONFLICT DO NOTHING keeps a transaction usable after a duplicate (an error would
+      // abort it); the conflicting field is then looked up.
+      return fail({ kind: 'unique', entity, field: await this.conflictingField(table, row) });
+    }
+    const key = row.get(table.key.column);
+    if (this.dialect === 'postgres' && table.key.generate === 'identity' && key !== undefined) {
+      await this.advanceIdentity(table, key);
+    }
+    return { ok: true, value: this.codec.read(table, inserted) };
+  }
+
+  async update(
+    entity: string,
+    key: RecordKey,
+    values: StoredRecord,
+    expectedVersion?: number,
+  ): Promise<WriteResult<StoredRecord>> {
+    const table = this.table(entity);
+    this.checkFields(table, values, 'update');
+    const keyValue = this.keyValue(table, key);
+    if (keyValue === undefined) return fail({ kind: 'not-found', entity });
+    const sets: RawBuilder<unknown>[] = [];
+    const unique = new Set(table.indexes.filter((index) => index.unique).map((index) => index.columns[0]));
+    let touchesUnique = false;
+    for (const column of table.columns) {
+      const value = values[column.name];
+      if (value === undefined) continue;
+      if (column.name === table.key.column) {
+        if (value !== null && this.codec.key(column, value as RecordKey) === keyValue) continue;
+        throw new Error(`Update "${table.name}": its key "${column.name}" cannot change`);
+      }
+      if (unique.has(column.name)) touchesUnique = true;
+      const bound = value === null ? null : this.codec.write(table, column, value);
+      sets.push(sql`${sql.id(column.name)} = ${bound}`);
+    }
+    sets.push(sql`"_version" = "_version" + 1`, sql`"_updated_at" = ${new Date().toISOString()}`);
+    const versionCheck = expectedVersion === undefined ? sql`` : sql` AND "_version" = ${expectedVersion}`;
+    const statement = sql<Row>`
+      UPDATE ${this.ref(table)} SET ${sql.join(sets)}
+      WHERE ${sql.id(table.key.column)} = ${keyValue}${versionCheck}
+      RETURNING ${this.columns(table)}
+    `;
+    let updated: Row | undefined;
+    try {
+      updated = await this.guarded(touchesUnique, async () => (await statement.execute(this.kysely)).rows[0]);
+    } catch (error) {
+      const violation = this.violation(table, error);
+      if (violation?.kind === 'unique') return fail({ kind: 'unique', entity, field: violation.field });
+      throw error;
+    }
+    if (updated) return { ok: true, value: this.codec.read(table, updated) };
+    const current = await this.version(entity, key);
+    if (current === undefined) return fail({ kind: 'not-found', entity });
+    return fail({ kind: 'version-mismatch', entity, current });
+  }
+
+  async delete(entity: string, key: RecordKey): Promise<WriteResult<true>> {
+    const table = this.table(entity);
+    const keyValue = this.keyValue(table, key);
+    if (keyValue === undefined) return fail({ kind: 'not-found', entity });
+    const referrers = this.referrers(table);
+    let deleted: number;
+    try {
+      deleted = await this.guarded(referrers.length > 0, async () => {
+        const result = await sql<Row>`
+          DELETE FROM ${this.ref(table)} WHERE ${sql.id(table.key.column)} = ${keyValue}
+          RETURNING ${sql.id(table.key.column)}
+        `.execute(this.kysely);
+        return result.rows.length;
+      });
+    } catch (error) {
+      const violation = this.violation(table, error);
+      if (violation?.kind !== 'foreign-key') throw error;
+      const by = violation.by ?? (await this.referrer(table, keyValue));
+      return fail({ kind: 'referenced', entity, by });
+    }
+    return deleted === 0 ? fail({ kind: 'not-found', entity }) : { ok: true, value: true };
+  }
+
+  async version(entity: string, key: RecordKey): Promise<number | undefined> {
+    const table = this.table(entity);
+    const value = this.keyValue(table, key);
+    if (value === undefined) return undefined;
+    const result = await sql<{ version: number | string }>`
+      SELECT "_version" AS "version" FROM ${this.ref(table)} WHERE ${sql.id(table.key.column)} = ${value}
+    `.execute(this.kysely);
+    const version = result.rows[0]?.version;
+    return version === undefined ? undefined : Number(version);
+  }
+
+  async transaction<T>(work: (store: Store) => Promise<T>): Promise<T> {
+    // Already in one: the work joins it (nested transactions are flattened).
+    if (this.inTransaction) return work(this);
+    if (this.dialect === 'postgres') {
+      return this.kysely.transaction().execute((trx) => work(new KyselyStore(this.context, trx, true)));
+    }
+    // SQLite: BEGIN IMMEDIATE takes the write lock up front, so a transaction that reads and then writes
+    // waits for another process's writer (busy_timeout) instead of failing when it upgrades its lock.
+    return this.kysely.connection().execute(async (connection) => {
+      await sql`BEGIN IMMEDIATE`.execute(connection);
+      try {
+        const result = await work(new KyselyStore(this.context, connection, true));
+        await sql`COMMIT`.execute(connection);
+        return result;
+      } catch (error) {
+        await sql`ROLLBACK`.execute(connection);
+        throw error;
+      }
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.inTransaction)
+      throw new Error('close the store itself, not the store of one of its transactions');
+    await this.kysely.destroy();
+  }
+
+  /** The plan of an entity's table; an entity without one is the caller's bug. */
+  private table(entity: string): PlannedTable {
+    const table = this.tables.get(entity);
+    if (!table) throw new Error(`"${entity}" is not a stored entity of this model`);
+    return table;
+  }
+
+  private keyColumn(table: PlannedTable): PlannedColumn {
+    const column = table.columns.find((candidate) => candidate.name === table.key.column);
+    if (!column) throw new Error(`"${table.name}" has no key column`);
+    return column;
+  }
+
+  private keyValue(table: PlannedTable, key: RecordKey): unknown {
+    return this.codec.key(this.keyColumn(table), key);
+  }
+
+  private ref(table: PlannedTable): RawBuilder<unknown> {
+    return this.context.sql.tableRef(table.name);
+  }
+
+  private columns(table: PlannedTable): RawBuilder<unknown> {
+    return sql.join(table.columns.map((column) => sql.id(column.name)));
+  }
+
+  private checkFields(table: PlannedTable, values: StoredRecord, action: string): void {
+    for (const name of Object.keys(values)) {
+      if (!table.columns.some((column) => column.name === name)) {
+        throw new Error(`${action} "${table.name}": it has no field "${name}"`);
+      }
+    }
+  }
+
+  private violation(table: PlannedTable, error: unknown): ConstraintViolation | undefined {
+    return constraintViolation(this.dialect, this.context.plan, table, error);
+  }
+
+  /** The tables and columns that reference `table`. */
+  private referrers(table: PlannedTable): Array<{ table: PlannedTable; column: PlannedColumn }> {
+    return this.context.plan.tables.flatMap((other) =>
+      other.columns
+        .filter((column) => column.references?.table === table.name)
+        .map((column) => ({ table: other, column })),
+    );
+  }
+
+  /** SQLite does not say which table blocked a delete: the first one that references the record. */
+  private async referrer(table: PlannedTable, key: unknown): Promise<string> {
+    const referrers = this.referrers(table);
+    for (const { table: other, column } of referrers) {
+      const result =
+        await sql`SELECT 1 AS "found" FROM ${this.ref(other)} WHERE ${sql.id(column.name)} = ${key} LIMIT 1`.execute(
+          this.kysely,
+        );
+      if (result.rows.length > 0) return other.name;
+    }
+    return referrers[0]?.table.name ?? table.name;
+  }
+
+  private async conflictingField(table: PlannedTable, row: Map<string, unknown>): Promise<string> {
+    const candidates = [
+      table.key.column,
+      ...table.indexes.filter((index) => index.unique).map((index) => index.columns[0] as string),
+    ];
+    for (const name of candidates) {
+      const value = row.get(name);
+      if (value === undefined) continue;
+      const result =
+        await sql`SELECT 1 AS "found" FROM ${this.ref(table)} WHERE ${sql.id(name)} = ${value} LIMIT 1`.execute(
+          this.kysely,
+        );
+      if (result.rows.length > 0) return name;
+    }
+    // The conflicting row was deleted in between: report the first unique field given.
+    return candidates.find((name) => row.has(name)) ?? table.key.column;
+  }
+
+  /**
+   * PostgreSQL: an explicit key does not move the identity sequence, so the next generated key would
+   * collide with it. The sequence is moved past it (never back).
+   */
+  private async advanceIdentity(table: PlannedTable, key: unknown): Promise<void> {
+    await sql`
+      SELECT setval(s.seq, ${key}) FROM (SELECT pg_get_serial_sequence(${this.context.sql.table(table.name)}, ${table.key.column})::regclass AS seq) s
+      WHERE ${key} > COALESCE(pg_sequence_last_value(s.seq), 0)
+    `.execute(this.kysely);
+  }
+
+  /**
+   * PostgreSQL aborts a transaction on any error, so inside one a write that may fail with a constraint
+   * violation runs under a savepoint, and the transaction stays usable after the failure is reported.
+   */
+  private async guarded<T>(mayViolate: boolean, write: () => Promise<T>): Promise<T> {
+    if (!(mayViolate && this.inTransaction && this.dialect === 'postgres')) return write();
+    const run = async () => {
+      await sql`SAVEPOINT ninefold_write`.execute(this.kysely);
+      try {
+        const result = await write();
+        await sql`RELEASE SAVEPOINT ninefold_write`.execute(this.kysely);
+        return result;
+      } catch (error) {
+        await sql`ROLLBACK TO SAVEPOINT ninefold_write`.execute(this.kysely);
+        await sql`RELEASE SAVEPOINT ninefold_write`.execute(this.kysely);
+        throw error;
+      }
+    };
+    const queued = this.savepointQueue.then(run, run);
+    this.savepointQueue = queued.catch(() => undefined);
+    return queued;
+  }
+}
+
+function fail(failure: WriteFailure): { ok: false; failure: WriteFailure } {
+  return { ok: false, failure };
+}

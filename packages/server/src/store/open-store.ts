@@ -1,0 +1,89 @@
+import { createRequire } from 'node:module';
+import { Kysely, PostgresDialect, type PostgresPool, SqliteDialect, sql } from 'kysely';
+import { DialectSql } from './dialect-sql';
+import { KyselyStore } from './kysely-store';
+import type { DynamicKysely } from './schema-sync';
+import { openSqliteDatabase } from './sqlite-database';
+import type { Store, StoreOptions } from './store';
+import { planTables } from './table-plan';
+
+/** Connections per PostgreSQL pool: a prototype API, and parallel test files each with their own pool. */
+const POOL_SIZE = 10;
+const CONNECT_TIMEOUT_MS = 10_000;
+/** PostgreSQL type OID of BIGINT (`int8`). */
+const INT8_OID = 20;
+
+interface PgModule {
+  Pool: new (config: Record<string, unknown>) => PostgresPool;
+  types: { getTypeParser(oid: number, format?: string): (value: string) => unknown };
+}
+
+/**
+ * Opens the store for a model on the database a URL names: `sqlite:<path>` (a file, created if missing),
+ * `sqlite::memory:`, or `postgres://...` / `postgresql://...` (with `schema`, created if missing, holding
+ * every table). The tables are not touched until `migrate`.
+ *
+ * @example
+ * ```ts
+ * const store = await openStore({ model, url: 'sqlite:data/shop.db' });
+ * const migration = await store.migrate({ allowDestructive: false });
+ * if (!migration.ok) for (const step of migration.refused) console.error(step.description);
+ * ```
+ */
+export async function openStore(options: StoreOptions): Promise<Store> {
+  const plan = planTables(options.model);
+  const { url } = options;
+  if (url.startsWith('sqlite:')) {
+    const database = openSqliteDatabase(sqlitePath(url));
+    const kysely: DynamicKysely = new Kysely({ dialect: new SqliteDialect({ database }) });
+    return new KyselyStore(
+      { sql: new DialectSql('sqlite', undefined), plan, schemaChanged: () => database.clearStatements() },
+      kysely,
+    );
+  }
+  if (/^postgres(?:ql)?:\/\//.test(url)) {
+    // `pg` ships no types and this package may not add @types: the parts used are typed here.
+    const pg = createRequire(import.meta.url)('pg') as PgModule;
+    const pool = new pg.Pool({
+      connectionString: url,
+      max: POOL_SIZE,
+      // An unreachable server fails the open instead of hanging on the operating system's TCP timeout.
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      // BIGINT (keys, counts) as JS numbers, for this pool only: the global parsers stay untouched.
+      types: {
+        getTypeParser: (oid: number, format?: string) =>
+          oid === INT8_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format),
+      },
+    });
+    const kysely: DynamicKysely = new Kysely({ dialect: new PostgresDialect({ pool }) });
+    try {
+      let schema = options.schema;
+      if (schema === undefined) {
+        const current = await sql<{ schema: string }>`SELECT current_schema() AS "schema"`.execute(kysely);
+        schema = current.rows[0]?.schema ?? 'public';
+      } else {
+        await sql`CREATE SCHEMA IF NOT EXISTS ${sql.id(schema)}`.execute(kysely);
+      }
+      return new KyselyStore(
+        { sql: new DialectSql('postgres', schema), plan, schemaChanged: () => {} },
+        kysely,
+      );
+    } catch (error) {
+      await kysely.destroy();
+      throw error;
+    }
+  }
+  // The URL may hold a password: only its scheme is repeated.
+  const scheme = /^[a-z][a-z0-9+.-]*:/i.exec(url)?.[0] ?? 'this URL';
+  throw new Error(
+    `Unsupported database URL (${scheme}): use sqlite:<path>, sqlite::memory: or postgres://...`,
+  );
+}
+
+/** `sqlite:data/app.db` -> `data/app.db`; `sqlite:///abs/app.db` -> `/abs/app.db`; `sqlite::memory:`. */
+function sqlitePath(url: string): string {
+  const rest = url.slice('sqlite:'.length);
+  const path = rest.startsWith('//') ? rest.slice(2) : rest;
+  if (path.length === 0) throw new Error('A sqlite: URL needs a path, or :memory:');
+  return path;
+}

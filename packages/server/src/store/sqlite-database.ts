@@ -1,0 +1,64 @@
+import { createRequire } from 'node:module';
+import type { SqliteDatabase, SqliteStatement } from 'kysely';
+
+interface BetterSqlite3Database extends SqliteDatabase {
+  pragma(source: string): unknown;
+  readonly memory: boolean;
+}
+
+type BetterSqlite3 = new (filename: string, options?: { timeout?: number }) => BetterSqlite3Database;
+
+/** A SQLite database for Kysely's dialect that keeps its prepared statements. */
+export interface CachingSqliteDatabase extends SqliteDatabase {
+  /** Forgets the prepared statements (after the schema changed). */
+  clearStatements(): void;
+}
+
+/** How many prepared statements are kept; a model's list shapes are far fewer. */
+const STATEMENT_CACHE = 500;
+const BUSY_TIMEOUT_MS = 5000;
+
+/**
+ * Opens a better-sqlite3 database ready for the store: foreign keys enforced, WAL and `synchronous =
+ * NORMAL` for files (readers do not block the writer; durable at checkpoints, safe against corruption),
+ * and a busy timeout so that a second process waits instead of failing. Kysely's driver prepares every
+ * query anew; this wrapper reuses prepared statements by SQL text, which the store's bound parameters
+ * make few and stable.
+ */
+export function openSqliteDatabase(path: string): CachingSqliteDatabase {
+  // better-sqlite3 ships no types and this package may not add @types: the constructor is typed here.
+  const Database = createRequire(import.meta.url)('better-sqlite3') as BetterSqlite3;
+  const database = new Database(path, { timeout: BUSY_TIMEOUT_MS });
+  database.pragma('foreign_keys = ON');
+  database.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  if (!database.memory) {
+    database.pragma('journal_mode = WAL');
+    database.pragma('synchronous = NORMAL');
+  }
+  const statements = new Map<string, SqliteStatement>();
+  return {
+    prepare(text: string): SqliteStatement {
+      const cached = statements.get(text);
+      if (cached) {
+        // Most recently used last, so the oldest is the first to go.
+        statements.delete(text);
+        statements.set(text, cached);
+        return cached;
+      }
+      const statement = database.prepare(text);
+      statements.set(text, statement);
+      if (statements.size > STATEMENT_CACHE) {
+        const oldest = statements.keys().next().value;
+        if (oldest !== undefined) statements.delete(oldest);
+      }
+      return statement;
+    },
+    clearStatements() {
+      statements.clear();
+    },
+    close() {
+      statements.clear();
+      database.close();
+    },
+  };
+}

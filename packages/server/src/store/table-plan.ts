@@ -1,0 +1,289 @@
+import {
+  type Entity,
+  exhaustiveSwitchError,
+  type Field,
+  type FieldKind,
+  type FieldType,
+  type Model,
+} from '@ninefold/spec';
+
+/** Column types independent of the dialect; `dialect-sql.ts` spells them for SQLite and PostgreSQL. */
+export type ColumnType = 'text' | 'real' | 'integer' | 'boolean' | 'json';
+
+export interface PlannedColumn {
+  name: string;
+  type: ColumnType;
+  /** The field's kind (or `id` for the hidden key), for migration messages. */
+  kind: FieldKind | 'id';
+  /** A reference field whose target has a table: a FOREIGN KEY to the target's key (ON DELETE RESTRICT). */
+  references?: { table: string; column: string; constraint: string };
+}
+
+export interface PlannedKey {
+  column: string;
+  /** `identity`: the database numbers rows; `uuid`: the store generates one; `none`: the caller gives it. */
+  generate: 'identity' | 'uuid' | 'none';
+  /** The entity names no key, so the store keeps an integer `id` of its own (still returned as `id`). */
+  hidden: boolean;
+  /** Name of the primary key constraint (PostgreSQL reports it on a duplicate key). */
+  constraint: string;
+}
+
+export interface PlannedIndex {
+  name: string;
+  columns: string[];
+  unique: boolean;
+}
+
+export interface PlannedTable {
+  name: string;
+  key: PlannedKey;
+  /** Every column that holds a field, the key included, in the entity's field order. */
+  columns: PlannedColumn[];
+  indexes: PlannedIndex[];
+}
+
+/** What the database should look like for a model. Stored as JSON in `_ninefold_schema` once applied. */
+export interface TablePlan {
+  format: 1;
+  tables: PlannedTable[];
+}
+
+/** Columns every table has besides its fields. They are never returned as fields. */
+export const META_COLUMNS = ['_version', '_created_at', '_updated_at'] as const;
+/** Where the applied plan is kept. */
+export const SCHEMA_TABLE = '_ninefold_schema';
+/** The column of the key the store adds to an entity that names none. */
+export const HIDDEN_KEY = 'id';
+/** PostgreSQL truncates longer identifiers, which would make two names collide silently. */
+const MAX_IDENTIFIER = 63;
+
+/**
+ * Turns a model into tables, columns and indexes. Pure: the same model always gives the same plan, with
+ * the same (deterministic) index and constraint names, so that a stored plan can be compared with a
+ * new one and database errors can be mapped back to fields.
+ *
+ * Every non-embedded entity is a table. Indexes: a UNIQUE index per `unique` constraint of point 5; an
+ * index per field that a list screen or list call filters or sorts on, and per reference; a composite
+ * index per (filter, sort) pair named together by one screen or call. Every non-unique index ends with
+ * the key, which is the tie-breaker of every sort, so "filter on X, sort by Y, one page" is one index
+ * range read in key order, and keyset cursors seek instead of scanning.
+ */
+export function planTables(model: Model): TablePlan {
+  const entities = model.entities.shown ? model.entities.items : [];
+  const stored = entities.filter((entity) => !entity.embedded);
+  const byName = new Map(stored.map((entity) => [entity.name, entity]));
+  const tables = stored.map((entity) => planTable(entity, byName));
+  const tableByName = new Map(tables.map((table) => [table.name, table]));
+
+  const wanted = new Map<string, Array<{ columns: string[]; unique: boolean }>>();
+  const want = (table: string, columns: string[], unique: boolean) => {
+    const list = wanted.get(table) ?? [];
+    list.push({ columns, unique });
+    wanted.set(table, list);
+  };
+  // Only columns an index can order: the key already has the primary key index and JSON has no order.
+  const indexable = (table: PlannedTable | undefined, field: string): boolean => {
+    const column = table?.columns.find((candidate) => candidate.name === field);
+    return column !== undefined && column.type !== 'json' && field !== table?.key.column;
+  };
+
+  if (model.validation.shown) {
+    for (const constraint of model.validation.fields) {
+      const table = tableByName.get(constraint.entity);
+      const [field, ...below] = constraint.field;
+      if (!constraint.unique || !table || field === undefined || below.length > 0) continue;
+      if (field === table.key.column || !table.columns.some((column) => column.name === field)) continue;
+      want(table.name, [field], true);
+    }
+  }
+  for (const table of tables) {
+    for (const column of table.columns) {
+      if (column.references && column.name !== table.key.column) want(table.name, [column.name], false);
+    }
+  }
+  for (const { entity, filters, sorts } of listUses(model)) {
+    const table = tableByName.get(entity);
+    if (!table) continue;
+    const filterable = unique(filters.filter((field) => indexable(table, field)));
+    const sortable = unique(sorts.filter((field) => indexable(table, field)));
+    for (const field of [...filterable, ...sortable]) want(table.name, [field], false);
+    for (const filter of filterable) {
+      for (const sort of sortable) if (sort !== filter) want(table.name, [filter, sort], false);
+    }
+  }
+
+  for (const table of tables) {
+    table.indexes = nameIndexes(table, wanted.get(table.name) ?? []);
+  }
+  return { format: 1, tables };
+}
+
+function planTable(entity: Entity, entities: Map<string, Entity>): PlannedTable {
+  for (const field of entity.fields) {
+    if ((META_COLUMNS as readonly string[]).includes(field.name)) {
+      throw new Error(`Entity "${entity.name}": the field name "${field.name}" is reserved by the store`);
+    }
+  }
+  if (entity.name === SCHEMA_TABLE) {
+    throw new Error(`The entity name "${SCHEMA_TABLE}" is reserved by the store`);
+  }
+  const keyName =
+    entity.key ?? (entity.fields.some((field) => field.name === HIDDEN_KEY) ? HIDDEN_KEY : undefined);
+  const columns: PlannedColumn[] = entity.fields.map((field) => planColumn(entity, field, entities));
+  let key: PlannedKey;
+  if (keyName === undefined) {
+    columns.unshift({ name: HIDDEN_KEY, type: 'integer', kind: 'id' });
+    key = { column: HIDDEN_KEY, generate: 'identity', hidden: true, constraint: '' };
+  } else {
+    const field = entity.fields.find((candidate) => candidate.name === keyName);
+    const column = columns.find((candidate) => candidate.name === keyName);
+    if (!field || !column) {
+      throw new Error(`Entity "${entity.name}": its key "${keyName}" is not one of its fields`);
+    }
+    if (column.type === 'json') {
+      throw new Error(
+        `Entity "${entity.name}": its key "${keyName}" is a ${field.kind}, which cannot be a key`,
+      );
+    }
+    const generate = field.kind === 'integer' ? 'identity' : field.kind === 'text' ? 'uuid' : 'none';
+    key = { column: keyName, generate, hidden: false, constraint: '' };
+  }
+  key.constraint = identifier(`pk_${entity.name}`, entity.name);
+  return { name: entity.name, key, columns, indexes: [] };
+}
+
+function planColumn(entity: Entity, field: Field, entities: Map<string, Entity>): PlannedColumn {
+  const type = columnType(field, entities, new Set([entity.name]));
+  const column: PlannedColumn = { name: field.name, type, kind: field.kind };
+  if (field.kind === 'reference') {
+    const target = entities.get(field.entity);
+    if (target) {
+      const targetKey = target.key ?? HIDDEN_KEY;
+      column.references = {
+        table: target.name,
+        column: targetKey,
+        constraint: identifier(`fk_${entity.name}_${field.name}`, `${entity.name}.${field.name}`),
+      };
+    }
+  }
+  return column;
+}
+
+/** The column type of a field; a reference takes its target key's type (following chains of references). */
+function columnType(type: FieldType, entities: Map<string, Entity>, seen: Set<string>): ColumnType {
+  switch (type.kind) {
+    case 'text':
+    case 'markdown':
+    case 'enum':
+    case 'date':
+    case 'datetime':
+      return 'text';
+    case 'number':
+    case 'money':
+      return 'real';
+    case 'integer':
+      return 'integer';
+    case 'boolean':
+      return 'boolean';
+    case 'object':
+    case 'list':
+    case 'file':
+      return 'json';
+    case 'reference': {
+      const target = entities.get(type.entity);
+      if (!target || seen.has(target.name)) return 'text';
+      const keyName = target.key;
+      if (keyName === undefined) return 'integer';
+      const keyField = target.fields.find((field) => field.name === keyName);
+      if (!keyField) return 'text';
+      return columnType(keyField, entities, new Set([...seen, target.name]));
+    }
+    default:
+      return exhaustiveSwitchError(type);
+  }
+}
+
+interface ListUse {
+  entity: string;
+  filters: string[];
+  sorts: string[];
+}
+
+/** Every list screen (point 2) and call (point 7) with the fields it filters and sorts on. */
+function listUses(model: Model): ListUse[] {
+  const uses: ListUse[] = [];
+  if (model.screens.shown) {
+    for (const screen of model.screens.items) {
+      if (screen.kind !== 'list') continue;
+      uses.push({
+        entity: screen.entity,
+        filters: screen.filters,
+        sorts: screen.sort.map((key) => key.field),
+      });
+    }
+  }
+  if (model.calls.shown) {
+    for (const call of model.calls.items) {
+      const entity = call.entity ?? call.response?.entity;
+      if (entity === undefined) continue;
+      const filters = call.filters.map((filter) => filter.field);
+      const sorts = call.sort?.fields ?? [];
+      if (filters.length > 0 || sorts.length > 0) uses.push({ entity, filters, sorts });
+    }
+  }
+  return uses;
+}
+
+function nameIndexes(
+  table: PlannedTable,
+  wanted: Array<{ columns: string[]; unique: boolean }>,
+): PlannedIndex[] {
+  const seen = new Set<string>();
+  const indexes: PlannedIndex[] = [];
+  for (const { columns, unique: isUnique } of wanted) {
+    const full = isUnique ? columns : [...columns, table.key.column];
+    const signature = `${isUnique ? 'u' : 'i'}:${full.join(',')}`;
+    if (seen.has(signature)) continue;
+    seen.add(signature);
+    const prefix = isUnique ? 'ux' : 'ix';
+    indexes.push({
+      name: identifier(`${prefix}_${table.name}_${columns.join('_')}`, `${table.name}:${signature}`),
+      columns: full,
+      unique: isUnique,
+    });
+  }
+  // Underscores in names can make two different indexes share a readable name: disambiguate both.
+  const counts = new Map<string, number>();
+  for (const index of indexes) counts.set(index.name, (counts.get(index.name) ?? 0) + 1);
+  for (const index of indexes) {
+    if ((counts.get(index.name) ?? 0) > 1) {
+      index.name = withHash(index.name, `${table.name}:${index.unique}:${index.columns.join(',')}`);
+    }
+  }
+  return indexes.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/** A readable name, shortened with a hash of what it names when PostgreSQL would truncate it. */
+function identifier(readable: string, identity: string): string {
+  return readable.length <= MAX_IDENTIFIER ? readable : withHash(readable, identity);
+}
+
+function withHash(readable: string, identity: string): string {
+  const hash = fnv1a(identity).toString(16).padStart(8, '0');
+  return `${readable.slice(0, MAX_IDENTIFIER - hash.length - 1)}_${hash}`;
+}
+
+/** FNV-1a, 32 bits: a small deterministic hash for names (not for security). */
+export function fnv1a(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash >>> 0;
+}
+
+function unique(values: string[]): string[] {
+  return [...new Set(values)];
+}

@@ -1,0 +1,30 @@
+import type { Call, Entity, FieldConstraints, ListScreen, Model } from '@ninefold/spec';
+
+/** A model whose nine points are all not shown. */
+export const EMPTY_MODEL: Model = {
+  product: { shown: false },
+  screens: { shown: false },
+  entities: { shown: false },
+  states: { shown: false },
+  validation: { shown: false },
+  roles: { shown: false },
+  calls: { shown: false },
+  errors: { shown: false },
+  constants: { shown: false },
+};
+
+/** A model with only entities, list screens, calls and field constraints shown. */
+export function modelOf(parts: {
+  entities: Entity[];
+  screens?: ListScreen[];
+  calls?: Call[];
+  constraints?: FieldConstraints[];
+}): Model {
+  return {
+    ...EMPTY_MODEL,
+    entities: { shown: true, items: parts.entities },
+    screens: parts.screens ? { shown: true, items: parts.screens } : { shown: false },
+    calls: parts.calls ? { shown: true, items: parts.calls } : { shown: false },
+    validation: parts.constraints ? { shown: true, fields: parts.constraints, rules: [] } : { shown: false },
+  };
+}
