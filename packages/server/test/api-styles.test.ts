@@ -1,0 +1,123 @@
+import { loadSpec, type Model } from '@ninefold/spec';
+import type { FastifyInstance } from 'fastify';
+import { afterEach, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app';
+import { openStore } from '../src/store/open-store';
+import type { Store } from '../src/store/store';
+
+const ENTITIES = `
+entities:
+  Note:
+    key: id
+    display: title
+    fields:
+      id: { kind: integer, readOnly: true }
+      title: { kind: text }
+      rank: { kind: integer }
+`;
+
+function model(yaml: string): Model {
+  const result = loadSpec(yaml, { file: 'styles.yaml' });
+  if (!result.model || !result.ok) throw new Error(JSON.stringify(result.issues));
+  return result.model;
+}
+
+const opened: Array<{ app: FastifyInstance; store: Store }> = [];
+afterEach(async () => {
+  for (const { app, store } of opened.splice(0)) {
+    await app.close();
+    await store.close();
+  }
+});
+
+async function serveNotes(yaml: string, count: number) {
+  const m = model(yaml);
+  const store = await openStore({ model: m, url: 'sqlite::memory:' });
+  expect((await store.migrate({ allowDestructive: false })).ok).toBe(true);
+  for (let rank = 1; rank <= count; rank++) await store.create('Note', { title: `Note ${rank}`, rank });
+  const app = await buildApp({ model: m, store });
+  opened.push({ app, store });
+  return app;
+}
+
+describe('the calls the API serves when point 7 is not shown', () => {
+  it('are conventional REST calls, and /spec.json says they are conventional', async () => {
+    const app = await serveNotes(`title: Notes\n${ENTITIES}`, 30);
+    const spec = (await app.inject({ url: '/spec.json' })).json();
+    expect(spec.model.calls).toEqual({ shown: false });
+    expect(spec.api.conventional).toBe(true);
+    expect(
+      spec.api.calls.map((call: { method: string; path: string }) => `${call.method} ${call.path}`),
+    ).toEqual(['GET /notes', 'GET /notes/{id}', 'POST /notes', 'PATCH /notes/{id}', 'DELETE /notes/{id}']);
+    const page = (await app.inject({ url: '/api/notes?page=3&limit=10&sort=-rank' })).json();
+    expect(page.total).toBe(30);
+    expect(page.items.map((note: { rank: number }) => note.rank)).toEqual([10, 9, 8, 7, 6, 5, 4, 3, 2, 1]);
+    const created = await app.inject({
+      method: 'POST',
+      url: '/api/notes',
+      payload: { title: 'New', rank: 31 },
+    });
+    expect(created.statusCode).toBe(201);
+  });
+});
+
+describe('pagination styles named by the calls', () => {
+  const calls = (pagination: string, response = '{ shape: envelope, items: items, total: total }') => `
+calls:
+  operations:
+    listNotes:
+      method: GET
+      path: /notes
+      purpose: list
+      entity: Note
+      response: ${response}
+      pagination: ${pagination}
+      sort: { fields: [rank] }
+`;
+
+  it('cursor: walks every record once, then a null cursor; a forged cursor is a 400', async () => {
+    const app = await serveNotes(
+      `title: Notes\n${ENTITIES}${calls('{ style: cursor, cursorParam: after, sizeParam: first, nextField: next }', '{ shape: envelope, items: items }')}`,
+      25,
+    );
+    const seen: number[] = [];
+    let cursor: string | null = null;
+    for (let round = 0; round < 5; round++) {
+      const query: string = cursor ? `&after=${encodeURIComponent(cursor)}` : '';
+      const page = (await app.inject({ url: `/api/notes?first=10&sort=-rank${query}` })).json();
+      seen.push(...page.items.map((note: { rank: number }) => note.rank));
+      cursor = page.next;
+      if (cursor === null) break;
+    }
+    expect(seen).toEqual(Array.from({ length: 25 }, (_, i) => 25 - i));
+    const forged = await app.inject({ url: '/api/notes?after=not-a-cursor' });
+    expect(forged.statusCode).toBe(400);
+    expect(forged.json().code).toBe('INVALID_CURSOR');
+  });
+
+  it('offset: offset and limit, with a total', async () => {
+    const app = await serveNotes(`title: Notes\n${ENTITIES}${calls('offset')}`, 12);
+    const page = (await app.inject({ url: '/api/notes?offset=10&limit=5&sort=rank' })).json();
+    expect(page).toMatchObject({ total: 12 });
+    expect(page.items.map((note: { rank: number }) => note.rank)).toEqual([11, 12]);
+  });
+
+  it('link-header: a bare array with Link and X-Total-Count headers', async () => {
+    const app = await serveNotes(
+      `title: Notes\n${ENTITIES}${calls('{ style: link-header, sizeParam: per_page }', '{ shape: array }')}`,
+      12,
+    );
+    const answer = await app.inject({ url: '/api/notes?page=2&per_page=5&sort=rank' });
+    expect(answer.json().map((note: { rank: number }) => note.rank)).toEqual([6, 7, 8, 9, 10]);
+    expect(answer.headers['x-total-count']).toBe('12');
+    expect(answer.headers.link).toBe(
+      '</api/notes?page=1&per_page=5&sort=rank>; rel="prev", </api/notes?page=3&per_page=5&sort=rank>; rel="next"',
+    );
+  });
+
+  it('none: every record, and no paging parameters accepted', async () => {
+    const app = await serveNotes(`title: Notes\n${ENTITIES}${calls('none', '{ shape: array }')}`, 7);
+    expect((await app.inject({ url: '/api/notes' })).json()).toHaveLength(7);
+    expect((await app.inject({ url: '/api/notes?page=2' })).statusCode).toBe(400);
+  });
+});
