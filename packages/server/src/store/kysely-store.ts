@@ -15,6 +15,7 @@ import type {
   WriteResult,
 } from './store';
 import type { PlannedColumn, PlannedTable, TablePlan } from './table-plan';
+import type { TotalsCache } from './totals-cache';
 import { ValueCodec } from './value-codec';
 
 /** What a store and the stores bound to its transactions share. */
@@ -23,6 +24,13 @@ export interface StoreContext {
   plan: TablePlan;
   /** Called after a migration changed the schema (prepared statements are forgotten). */
   schemaChanged(): void;
+  /**
+   * Remembered list totals; present only where every write can be seen: SQLite, whose `data_version`
+   * tells when another connection committed. PostgreSQL may be shared by several servers, so it counts.
+   */
+  totals?: TotalsCache;
+  /** SQLite's `PRAGMA data_version` when the totals were last known to be current. */
+  dataVersion?: number;
 }
 
 type Row = Record<string, unknown>;
@@ -60,7 +68,10 @@ export class KyselyStore implements Store {
       this.context.plan,
       options.allowDestructive,
     );
-    if (result.ok && result.applied.length > 0) this.context.schemaChanged();
+    if (result.ok && result.applied.length > 0) {
+      this.context.schemaChanged();
+      this.context.totals?.clear();
+    }
     return result;
   }
 
@@ -71,11 +82,7 @@ export class KyselyStore implements Store {
       conditions.length === 0 ? sql`` : sql`WHERE ${sql.join(conditions, sql` AND `)}`;
 
     const total = query.withTotal
-      ? sql<{
-          count: number | string;
-        }>`SELECT COUNT(*) AS "count" FROM ${this.ref(table)} ${where(plan.filters)}`
-          .execute(this.kysely)
-          .then((result) => Number(result.rows[0]?.count ?? 0))
+      ? this.total(entity, query, where(plan.filters))
       : Promise.resolve(undefined);
 
     // One row more than asked tells whether more follow.
@@ -102,6 +109,39 @@ export class KyselyStore implements Store {
     if (counted !== undefined) result.total = counted;
     if (more && last) result.nextCursor = plan.cursorAfter(last);
     return result;
+  }
+
+  /** The exact number of matching rows: remembered where the store sees every write, else counted. */
+  private async total(entity: string, query: ListQuery, where: RawBuilder<unknown>): Promise<number> {
+    const cache = this.inTransaction ? undefined : this.context.totals;
+    const key = JSON.stringify(query.filters);
+    if (cache) {
+      await this.forgetOtherConnectionsWrites(cache);
+      const known = cache.get(entity, key);
+      if (known !== undefined) return known;
+    }
+    const generation = cache?.generation(entity) ?? 0;
+    const result = await sql<{ count: number | string }>`
+      SELECT COUNT(*) AS "count" FROM ${this.ref(this.table(entity))} ${where}
+    `.execute(this.kysely);
+    const counted = Number(result.rows[0]?.count ?? 0);
+    cache?.set(entity, key, counted, generation);
+    return counted;
+  }
+
+  /** SQLite's data_version changes when another connection commits; then no remembered total holds. */
+  private async forgetOtherConnectionsWrites(cache: TotalsCache): Promise<void> {
+    const result = await sql<{ data_version: number }>`PRAGMA data_version`.execute(this.kysely);
+    const version = Number(result.rows[0]?.data_version ?? 0);
+    if (this.context.dataVersion !== version) {
+      cache.clear();
+      this.context.dataVersion = version;
+    }
+  }
+
+  /** Every write may change counts; forget them before the write, so no reader keeps a stale one. */
+  private wrote(entity: string): void {
+    this.context.totals?.invalidate(entity);
   }
 
   async get(entity: string, key: RecordKey): Promise<StoredRecord | undefined> {
@@ -134,6 +174,7 @@ export class KyselyStore implements Store {
 
   async create(entity: string, values: StoredRecord): Promise<WriteResult<StoredRecord>> {
     const table = this.table(entity);
+    this.wrote(entity);
     this.checkFields(table, values, 'create');
     const row = new Map<string, unknown>();
     for (const column of table.columns) {
@@ -180,6 +221,7 @@ export class KyselyStore implements Store {
     expectedVersion?: number,
   ): Promise<WriteResult<StoredRecord>> {
     const table = this.table(entity);
+    this.wrote(entity);
     this.checkFields(table, values, 'update');
     const keyValue = this.keyValue(table, key);
     if (keyValue === undefined) return fail({ kind: 'not-found', entity });
@@ -219,6 +261,7 @@ export class KyselyStore implements Store {
   }
 
   async delete(entity: string, key: RecordKey): Promise<WriteResult<true>> {
+    this.wrote(entity);
     const table = this.table(entity);
     const keyValue = this.keyValue(table, key);
     if (keyValue === undefined) return fail({ kind: 'not-found', entity });

@@ -6,6 +6,7 @@ import type { DynamicKysely } from './schema-sync';
 import { openSqliteDatabase } from './sqlite-database';
 import type { Store, StoreOptions } from './store';
 import { planTables } from './table-plan';
+import { TotalsCache } from './totals-cache';
 
 /** Connections per PostgreSQL pool: a prototype API, and parallel test files each with their own pool. */
 const POOL_SIZE = 10;
@@ -37,7 +38,12 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     const database = openSqliteDatabase(sqlitePath(url));
     const kysely: DynamicKysely = new Kysely({ dialect: new SqliteDialect({ database }) });
     return new KyselyStore(
-      { sql: new DialectSql('sqlite', undefined), plan, schemaChanged: () => database.clearStatements() },
+      {
+        sql: new DialectSql('sqlite', undefined),
+        plan,
+        schemaChanged: () => database.clearStatements(),
+        totals: new TotalsCache(),
+      },
       kysely,
     );
   }
