@@ -17,14 +17,20 @@ z.config({ jitless: true });
 
 const identifier = z
   .string()
-  .regex(/^[A-Za-z_][A-Za-z0-9_-]*$/, 'a name starts with a letter and has only letters, digits, _ and -');
+  .regex(
+    /^(?!__proto__$)[A-Za-z_][A-Za-z0-9_-]*$/,
+    'a name starts with a letter and has only letters, digits, _ and -',
+  );
 /** Entities and fields are named in CEL expressions (`record.unitPrice`), where a `-` would read as minus. */
 const dataName = z
   .string()
-  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an entity or field name has only letters, digits and _ (no -)');
+  .regex(
+    /^(?!__proto__$)[A-Za-z_][A-Za-z0-9_]*$/,
+    'an entity or field name has only letters, digits and _ (no -)',
+  );
 const constantName = z
   .string()
-  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'a constant name has only letters, digits and _');
+  .regex(/^(?!__proto__$)[A-Za-z_][A-Za-z0-9_]*$/, 'a constant name has only letters, digits and _');
 
 /**
  * `not shown`, in any case, optionally followed by an explanation: `Not shown: no workflows yet.`
@@ -318,7 +324,7 @@ const call = z
     purpose: z.enum(CALL_PURPOSES).optional(),
     entity: identifier.optional(),
     description: z.string().optional(),
-    parameters: z.record(z.string(), parameter).optional(),
+    parameters: z.record(z.string().regex(/^(?!__proto__$)/, 'not a reserved name'), parameter).optional(),
     body: z
       .union([
         identifier,

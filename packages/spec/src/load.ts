@@ -66,6 +66,10 @@ export function loadSpec(text: string, options: LoadOptions = {}): LoadResult {
   const alreadyReported = (path: Issue['path']) =>
     flagged.some((issue) => isPrefix(issue.path, path) || isPrefix(path, issue.path));
 
+  const reserved = reservedNameIssues(source.data);
+  for (const issue of reserved) issues.push({ ...issue, source: source.locate(issue.path, { key: true }) });
+  if (reserved.length > 0) return finish(false, format, issues);
+
   let data = source.data;
   let parsed = documentSchema.safeParse(data);
   for (let attempt = 0; !parsed.success && attempt < 3; attempt++) {
@@ -102,6 +106,36 @@ export function loadSpec(text: string, options: LoadOptions = {}): LoadResult {
     issues.push(internalIssue(error, file));
     return finish(false, format, issues);
   }
+}
+
+/**
+ * A key "__proto__" cannot be kept in a plain object (assigning it changes the prototype), and the schema
+ * validator skips it, so the item it names would vanish without a word. It is refused here, by path.
+ */
+function reservedNameIssues(data: unknown): Issue[] {
+  const issues: Issue[] = [];
+  const stack: Array<{ value: unknown; path: Issue['path'] }> = [{ value: data, path: [] }];
+  while (stack.length > 0) {
+    const { value, path } = stack.pop() as { value: unknown; path: Issue['path'] };
+    if (value === null || typeof value !== 'object') continue;
+    if (Array.isArray(value)) {
+      for (const [index, item] of value.entries()) stack.push({ value: item, path: [...path, index] });
+      continue;
+    }
+    for (const key of Object.keys(value)) {
+      if (key === '__proto__') {
+        issues.push({
+          code: 'invalid-name',
+          severity: 'error',
+          message: `"__proto__" is not allowed as a name${path.length ? ` in ${path.join('.')}` : ''}; choose another.`,
+          path: [...path, key],
+        });
+        continue;
+      }
+      stack.push({ value: (value as Record<string, unknown>)[key], path: [...path, key] });
+    }
+  }
+  return issues;
 }
 
 /** Issues about a name (an unknown key, an invalid name) point at the name, not at its value. */

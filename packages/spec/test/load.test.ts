@@ -285,6 +285,23 @@ describe('the two authoring formats', () => {
 });
 
 describe('names', () => {
+  // Regression: a name "__proto__" used to vanish silently in all three formats (a plain object turns
+  // the assignment into a prototype change), losing the item without a word.
+  it.each([
+    ['YAML', 'title: T\nconstants:\n  __proto__: 5\n  B: 2\n', 'a.yaml', 3],
+    ['JSON', '{\n"title": "T",\n"constants": {\n"__proto__": 5, "B": 2}}', 'a.json', 4],
+    ['Markdown', '# T\n\n## 9. C\n\n| Name | Value |\n|-|-|\n| `__proto__` | 5 |\n| B | 2 |\n', 'a.md', 7],
+  ])(
+    'refuses the name __proto__ in %s with a position, instead of losing the item',
+    (_format, text, file, line) => {
+      const result = loadSpec(text, { file });
+      expect(result.ok).toBe(false);
+      const issue = result.issues.find((i) => i.code === 'invalid-name');
+      expect(issue?.path).toEqual(['constants', '__proto__']);
+      expect(issue?.source?.line).toBe(line);
+    },
+  );
+
   it('refuses an entity or field name with a dash, which CEL would read as a minus, at the name', () => {
     const result = loadSpec('title: T\nentities:\n  Order-line:\n    fields: {}\n', { file: 'dash.yaml' });
     expect(result.issues).toMatchObject([
