@@ -64,7 +64,7 @@ interface Answer {
   [field: string]: unknown;
 }
 async function getJson(url: string, init?: RequestInit): Promise<Answer> {
-  return (await getJson(url, init)) as Answer;
+  return (await (await fetch(url, init)).json()) as Answer;
 }
 
 const shopYaml = readFileSync(join(root, 'examples/shop.yaml'), 'utf8');
@@ -80,6 +80,11 @@ describe('ninefold serve (real process)', () => {
     const orders = await getJson(`${server.url}/api/orders?limit=5&sort=-placedOn`);
     expect(orders.total).toBe(20);
     expect(orders.items).toHaveLength(5);
+    // Derived totals are stored for seeded orders too, so sorting by them works.
+    const byTotal = await getJson(`${server.url}/api/orders?limit=100&sort=-total`);
+    const totals = (byTotal.items ?? []).map((order) => order.total as number);
+    expect(totals.every((total) => typeof total === 'number')).toBe(true);
+    expect(totals).toEqual([...totals].sort((a, b) => b - a));
     const customers = await getJson(`${server.url}/api/customers?limit=100`);
     expect(customers.total).toBe(20);
 

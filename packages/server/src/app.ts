@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import {
   type Call,
+  checkTransition,
+  derivedValues,
   type Entity,
   entityLabel,
   evaluateExpression,
@@ -12,6 +14,7 @@ import {
   type Model,
   type StateMachine,
   type Transition,
+  transitionChange,
   validateRecord,
 } from '@ninefold/spec';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
@@ -246,6 +249,8 @@ async function create(entity: Entity, context: Context, request: FastifyRequest,
 
   const values = withDefaults(entity, result.record, true);
   if (machine) values[machine.field] = machine.initial;
+  // Derived values are stored too, so that lists can sort and filter on them.
+  Object.assign(values, derivedValues(model, entity.name, values));
   const created = await store.create(entity.name, values);
   if (!created.ok) throw new ProblemError(writeProblem(created.failure, entity, ''));
   const key = keyValue(entity, created.value);
@@ -288,7 +293,8 @@ async function update(
   if (referenceErrors.length) throw new ProblemError(validationProblem(referenceErrors));
 
   const expected = ifMatch(request);
-  const updated = await store.update(entity.name, coerceKey(entity, key), change, expected);
+  const stored = { ...change, ...derivedValues(model, entity.name, result.record) };
+  const updated = await store.update(entity.name, coerceKey(entity, key), stored, expected);
   if (!updated.ok) throw new ProblemError(writeProblem(updated.failure, entity, key));
   reply.header('etag', etag(await store.version(entity.name, coerceKey(entity, key))));
   return present(model, entity, updated.value);
@@ -304,49 +310,23 @@ async function transition(call: Call, entity: Entity, context: Context, request:
   const { machine, transition: step } = found;
   const key = keyOf(call, request);
   const { record } = await load(entity, context, key);
-  const current = record[machine.field];
-  if (typeof current !== 'string' || !step.from.includes(current)) {
-    throw new ProblemError(
-      problem(
-        409,
-        'ILLEGAL_TRANSITION',
-        `${entityLabel(entity)} ${key} is ${String(current)}; "${step.label ?? step.name}" is possible only from ${step.from.join(' or ')}.`,
-      ),
-    );
-  }
   const now = context.now();
-  const env = expressionEnvironment(model, { entity: entity.name, variables: ['record', 'user', 'now'] });
-  if (step.guard) {
-    const guard = evaluateExpression(step.guard, env, { record, now });
-    if (!guard.ok || guard.value !== true) {
-      throw new ProblemError(
-        problem(
-          409,
-          'GUARD_FAILED',
-          step.guardMessage ??
-            `"${step.label ?? step.name}" is not possible for this ${entityLabel(entity)} now.`,
-        ),
-      );
-    }
+  const verdict = checkTransition(model, machine, step, record, { now });
+  if (!verdict.allowed) {
+    const code =
+      verdict.reason === 'state'
+        ? 'ILLEGAL_TRANSITION'
+        : verdict.reason === 'guard'
+          ? 'GUARD_FAILED'
+          : 'FORBIDDEN';
+    throw new ProblemError(problem(verdict.reason === 'role' ? 403 : 409, code, verdict.message));
   }
-  const change: StoredRecord = { [machine.field]: step.to };
-  for (const assignment of step.set) {
-    const value = evaluateExpression(assignment.expression, env, { record, now });
-    if (!value.ok) {
-      throw new ProblemError(
-        problem(
-          500,
-          'EFFECT_FAILED',
-          `The effect on ${assignment.field} could not be computed: ${value.message}`,
-        ),
-      );
-    }
-    const field = entity.fields.find((candidate) => candidate.name === assignment.field);
-    change[assignment.field] =
-      field?.kind === 'date' && typeof value.value === 'string'
-        ? value.value.slice(0, 10)
-        : (value.value as JsonValue);
-  }
+  const computed = transitionChange(model, machine, step, record, { now });
+  if (!computed.ok) throw new ProblemError(problem(500, 'EFFECT_FAILED', computed.message));
+  const change = {
+    ...computed.change,
+    ...derivedValues(model, entity.name, { ...record, ...computed.change }),
+  };
   const updated = await store.update(entity.name, coerceKey(entity, key), change, ifMatch(request));
   if (!updated.ok) throw new ProblemError(writeProblem(updated.failure, entity, key));
   return present(model, entity, updated.value);
@@ -402,19 +382,13 @@ function coerceFieldValue(model: Model, entity: Entity, name: string, value: str
 /** What the client sees: stored values, derived fields computed, write-only fields left out. */
 export function present(model: Model, entity: Entity, record: StoredRecord): StoredRecord {
   const out: StoredRecord = {};
-  const env = entity.fields.some((field) => field.derived)
-    ? expressionEnvironment(model, { entity: entity.name, variables: ['record'] })
-    : undefined;
   for (const field of entity.fields) {
-    if (field.writeOnly) continue;
-    if (field.derived && env) {
-      const value = evaluateExpression(field.derived, env, { record });
-      if (value.ok && value.value !== undefined) out[field.name] = value.value as JsonValue;
-      continue;
-    }
+    if (field.writeOnly || field.derived !== undefined) continue;
     const value = record[field.name];
     if (value !== undefined) out[field.name] = value;
   }
+  // Computed again on the way out, so an answer is right even for rows stored before a formula changed.
+  Object.assign(out, derivedValues(model, entity.name, record));
   if (!entity.key && record.id !== undefined) out.id = record.id;
   return out;
 }

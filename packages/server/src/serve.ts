@@ -1,5 +1,5 @@
 import { basename, dirname, extname, join } from 'node:path';
-import type { Model } from '@ninefold/spec';
+import { derivedValues, type Model } from '@ninefold/spec';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, DEFAULT_BODY_LIMIT } from './app';
 import { openStore } from './store/open-store';
@@ -145,7 +145,7 @@ async function seed(store: Store, model: Model, count: number, log: (line: strin
     }
     for (const [entity, rows] of records) {
       for (const row of rows) {
-        const created = await tx.create(entity, row);
+        const created = await tx.create(entity, { ...row, ...derivedValues(model, entity, row) });
         if (!created.ok) throw new Error(`seeding ${entity} failed: ${JSON.stringify(created.failure)}`);
       }
       log(`  ${entity}: seeded ${rows.length} records`);

@@ -178,10 +178,19 @@ for (const database of databases) {
       expect((await get('/api/products')).json().items).toHaveLength(25);
     });
 
-    it('computes derived fields when it answers', async () => {
-      const { order } = await setUp();
+    it('computes derived fields and stores them, so lists sort on them', async () => {
+      const { order, customer: c, product: p } = await setUp();
       expect(order.total).toBe(49);
       expect(order.status).toBe('draft');
+      const big = await post('/api/orders', {
+        customer: c.id,
+        shippingAddress: address,
+        lines: [{ product: p.id, quantity: 10, unitPrice: 24.5 }],
+      });
+      expect(big.json().total).toBe(245);
+      await patch(`/api/orders/${order.id}`, { lines: [{ product: p.id, quantity: 20, unitPrice: 24.5 }] });
+      const sorted = (await get('/api/orders?sort=-total')).json();
+      expect(sorted.items.map((o: { total: number }) => o.total)).toEqual([490, 245]);
     });
 
     it('refuses a stale update with 412', async () => {

@@ -1,12 +1,5 @@
 import { parseArgs } from 'node:util';
-import {
-  type Coverage,
-  type Issue,
-  type LoadResult,
-  loadSpec,
-  POINT_KEYS,
-  type PointKey,
-} from '@ninefold/spec';
+import { type LoadResult, loadSpec } from '@ninefold/spec';
 import { readSpecFile } from '../read-spec-file';
 import { printReport } from '../report';
 import type { Terminal } from '../terminal';

@@ -1,0 +1,30 @@
+import { evaluateExpression, expressionEnvironment } from '../cel';
+import { findEntity } from '../lookup';
+import type { JsonValue, Model } from '../model';
+
+/**
+ * The values of an entity's derived fields for a record, computed with their CEL expressions. A value
+ * that cannot be computed (a field it reads is empty) is left out rather than guessed.
+ *
+ * @example
+ * ```ts
+ * derivedValues(model, 'Order', { lines: [{ quantity: 2, unitPrice: 24.5 }] }); // { total: 49 }
+ * ```
+ */
+export function derivedValues(
+  model: Model,
+  entityName: string,
+  record: Record<string, JsonValue>,
+): Record<string, JsonValue> {
+  const entity = findEntity(model, entityName);
+  const derived = entity?.fields.filter((field) => field.derived !== undefined) ?? [];
+  if (derived.length === 0) return {};
+  const env = expressionEnvironment(model, { entity: entityName, variables: ['record'] });
+  const values: Record<string, JsonValue> = {};
+  for (const field of derived) {
+    const result = evaluateExpression(field.derived ?? '', env, { record });
+    if (result.ok && result.value !== undefined && result.value !== null)
+      values[field.name] = result.value as JsonValue;
+  }
+  return values;
+}
