@@ -97,6 +97,8 @@ describe('ninefold serve (real process)', () => {
     const spec = tempSpec(shopYaml);
     const first = await start([spec, '--seed', '5']);
     if ('failed' in first) throw new Error(first.stderr);
+    // Regression: a signal right as the URL appears used to kill the process before its handlers were
+    // installed (exit by signal, database not closed).
     first.child.kill('SIGINT');
     expect(await first.exited).toBe(0);
 

@@ -1,17 +1,14 @@
-import type { Call, Entity, FieldConstraints, ListScreen, Model } from '@ninefold/spec';
+import {
+  type Call,
+  type Entity,
+  type FieldConstraints,
+  type ListScreen,
+  type Model,
+  notShownModel,
+} from '@ninefold/spec';
 
 /** A model whose nine points are all not shown. */
-export const EMPTY_MODEL: Model = {
-  product: { shown: false },
-  screens: { shown: false },
-  entities: { shown: false },
-  states: { shown: false },
-  validation: { shown: false },
-  roles: { shown: false },
-  calls: { shown: false },
-  errors: { shown: false },
-  constants: { shown: false },
-};
+export const EMPTY_MODEL: Model = notShownModel();
 
 /** A model with only entities, list screens, calls and field constraints shown. */
 export function modelOf(parts: {

@@ -40,6 +40,30 @@ export interface NotShown {
   reason?: string;
 }
 
+/**
+ * A model whose nine points are all not shown: the honest shell, and the start of a model built in code
+ * (the OpenAPI importer, tests).
+ *
+ * @example
+ * ```ts
+ * const model = { ...notShownModel('Shop'), constants: { shown: true, items: [] } };
+ * ```
+ */
+export function notShownModel(title?: string): Model {
+  return {
+    ...(title === undefined ? {} : { title }),
+    product: { shown: false },
+    screens: { shown: false },
+    entities: { shown: false },
+    states: { shown: false },
+    validation: { shown: false },
+    roles: { shown: false },
+    calls: { shown: false },
+    errors: { shown: false },
+    constants: { shown: false },
+  };
+}
+
 /** The nine point keys in their fixed order; index + 1 is the point's number. */
 export const POINT_KEYS = [
   'product',

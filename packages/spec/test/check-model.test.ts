@@ -14,24 +14,13 @@ import type {
   Transition,
   Validation,
 } from '../src/model';
+import { notShownModel } from '../src/model';
 
 // ------------------------------------------------------------------------------------------ fixtures
 
 /** A model with every point not shown, with the given points replaced. */
 function makeModel(overrides: Partial<Model> = {}): Model {
-  return {
-    title: 'Test',
-    product: { shown: false },
-    screens: { shown: false },
-    entities: { shown: false },
-    states: { shown: false },
-    validation: { shown: false },
-    roles: { shown: false },
-    calls: { shown: false },
-    errors: { shown: false },
-    constants: { shown: false },
-    ...overrides,
-  };
+  return { ...notShownModel('Test'), ...overrides };
 }
 
 const entities: Entities = {

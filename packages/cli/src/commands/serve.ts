@@ -63,42 +63,54 @@ export async function serve(
   if (!loaded.ok) return loaded.exitCode;
   const model = loaded.result.model;
   const database = databaseUrl(parsed.values.db, file);
-  const started = await startServer({
-    model,
-    specFile: file,
-    db: database,
-    host: parsed.values.host,
-    port: numbers.port,
-    seed: numbers.seed,
-    allowDestructive: parsed.values['allow-destructive'],
-    bodyLimit: numbers['body-limit'],
-    log: (line) => terminal.err(`${line}\n`),
-  });
-  if (!started.ok) {
-    terminal.err(`ninefold serve: ${started.message}\n`);
-    return 1;
+  // Listen for signals before starting: a Ctrl-C that arrives while the server starts, or just as it
+  // prints its URL, must still close the database instead of killing the process.
+  let signal: string | undefined;
+  let wake: (() => void) | undefined;
+  const onInt = () => {
+    signal ??= 'SIGINT';
+    wake?.();
+  };
+  const onTerm = () => {
+    signal ??= 'SIGTERM';
+    wake?.();
+  };
+  signals.on('SIGINT', onInt);
+  signals.on('SIGTERM', onTerm);
+  try {
+    const started = await startServer({
+      model,
+      specFile: file,
+      db: database,
+      host: parsed.values.host,
+      port: numbers.port,
+      seed: numbers.seed,
+      allowDestructive: parsed.values['allow-destructive'],
+      bodyLimit: numbers['body-limit'],
+      log: (line) => terminal.err(`${line}\n`),
+    });
+    if (!started.ok) {
+      terminal.err(`ninefold serve: ${started.message}\n`);
+      return 1;
+    }
+    const { server } = started;
+    const title = model.title ?? 'an untitled specification';
+    terminal.out(
+      `${paint(terminal, 'bold', `Ninefold prototype API for ${title}`)} on ${describeDatabase(database)}\n` +
+        `  ${server.url}  (calls under /api, the model at /spec.json)\n`,
+    );
+    await new Promise<void>((resolve) => {
+      wake = resolve;
+      if (signal) resolve();
+    });
+    terminal.err(`\n${signal}: finishing requests in flight and closing the database…\n`);
+    await server.close();
+    terminal.err('stopped.\n');
+    return 0;
+  } finally {
+    signals.off('SIGINT', onInt);
+    signals.off('SIGTERM', onTerm);
   }
-  const { server } = started;
-  const title = model.title ?? 'an untitled specification';
-  terminal.out(
-    `${paint(terminal, 'bold', `Ninefold prototype API for ${title}`)} on ${describeDatabase(database)}\n` +
-      `  ${server.url}  (calls under /api, the model at /spec.json)\n`,
-  );
-
-  await new Promise<void>((resolve) => {
-    const stop = (signal: string) => {
-      terminal.err(`\n${signal}: finishing requests in flight and closing the database…\n`);
-      signals.off('SIGINT', onInt);
-      signals.off('SIGTERM', onTerm);
-      server.close().then(resolve, resolve);
-    };
-    const onInt = () => stop('SIGINT');
-    const onTerm = () => stop('SIGTERM');
-    signals.on('SIGINT', onInt);
-    signals.on('SIGTERM', onTerm);
-  });
-  terminal.err('stopped.\n');
-  return 0;
 }
 
 function parseServeArgs(args: string[]) {
