@@ -61,7 +61,7 @@ export async function serve(options: ServeOptions): Promise<ServeResult> {
       await store.close();
       return { ok: false, message: refusal(migration.refused) };
     }
-    for (const step of migration.applied) options.log(`  migrated: ${step.description}`);
+    for (const line of migrationSummary(migration.applied)) options.log(line);
     if (options.seed && options.seed > 0) await seed(store, options.model, options.seed, options.log);
 
     const app = await buildApp({
@@ -116,6 +116,27 @@ export function describeDatabase(url: string): string {
   } catch {
     return 'PostgreSQL';
   }
+}
+
+/**
+ * What a migration did, briefly: new tables and indexes are counted (a first start creates dozens), while
+ * the changes a person should notice on an existing database (a new column, an applied destructive
+ * change) are each named.
+ */
+export function migrationSummary(steps: MigrationStep[]): string[] {
+  const tables = steps.filter((step) => step.kind === 'create-table').length;
+  const indexes = steps.filter((step) => step.kind === 'add-index').length;
+  const lines: string[] = [];
+  if (tables > 0 || indexes > 0) {
+    lines.push(
+      `  created ${tables} table${tables === 1 ? '' : 's'} and ${indexes} index${indexes === 1 ? '' : 'es'}`,
+    );
+  }
+  for (const step of steps) {
+    if (step.kind !== 'create-table' && step.kind !== 'add-index')
+      lines.push(`  migrated: ${step.description}`);
+  }
+  return lines;
 }
 
 function refusal(steps: MigrationStep[]): string {
