@@ -8,9 +8,7 @@ import { KyselyStore } from '../src/store/kysely-store';
 import { openStore } from '../src/store/open-store';
 import type { Store } from '../src/store/store';
 import { EMPTY_MODEL as EMPTY } from './store-model';
-
-/** The PostgreSQL the store suites use: the machine's local server, or NINEFOLD_TEST_PG. */
-export const PG_URL = process.env.NINEFOLD_TEST_PG ?? 'postgres://postgres@127.0.0.1:5432/test';
+import { PG_URL, postgresUnavailable } from './support/databases';
 
 /** A database the same suite runs on; each test gets an empty one from `fresh`. */
 export interface StoreTarget {
@@ -21,16 +19,6 @@ export interface StoreTarget {
   fresh(): Promise<void>;
   columns(store: Store, table: string): Promise<string[]>;
   indexes(store: Store, table: string): Promise<string[]>;
-}
-
-async function postgresUnavailable(): Promise<string | undefined> {
-  try {
-    const store = await openStore({ model: EMPTY, url: PG_URL });
-    await store.close();
-    return undefined;
-  } catch (error) {
-    return `${PG_URL} is not reachable (${(error as Error).message})`;
-  }
 }
 
 function kyselyOf(store: Store) {
