@@ -31,6 +31,8 @@ export interface StoreContext {
   totals?: TotalsCache;
   /** SQLite's `PRAGMA data_version` when the totals were last known to be current. */
   dataVersion?: number;
+  /** Reads SQLite's current `data_version` (present with `totals`). */
+  readDataVersion?: () => number;
 }
 
 type Row = Record<string, unknown>;
@@ -116,7 +118,7 @@ export class KyselyStore implements Store {
     const cache = this.inTransaction ? undefined : this.context.totals;
     const key = JSON.stringify(query.filters);
     if (cache) {
-      await this.forgetOtherConnectionsWrites(cache);
+      this.forgetOtherConnectionsWrites(cache);
       const known = cache.get(entity, key);
       if (known !== undefined) return known;
     }
@@ -130,9 +132,8 @@ export class KyselyStore implements Store {
   }
 
   /** SQLite's data_version changes when another connection commits; then no remembered total holds. */
-  private async forgetOtherConnectionsWrites(cache: TotalsCache): Promise<void> {
-    const result = await sql<{ data_version: number }>`PRAGMA data_version`.execute(this.kysely);
-    const version = Number(result.rows[0]?.data_version ?? 0);
+  private forgetOtherConnectionsWrites(cache: TotalsCache): void {
+    const version = this.context.readDataVersion?.() ?? 0;
     if (this.context.dataVersion !== version) {
       cache.clear();
       this.context.dataVersion = version;

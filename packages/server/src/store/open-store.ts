@@ -43,6 +43,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
         plan,
         schemaChanged: () => database.clearStatements(),
         totals: new TotalsCache(),
+        readDataVersion: () => database.dataVersion(),
       },
       kysely,
     );

@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import type { SqliteDatabase, SqliteStatement } from 'kysely';
 
 interface BetterSqlite3Database extends SqliteDatabase {
-  pragma(source: string): unknown;
+  pragma(source: string, options?: { simple: boolean }): unknown;
   readonly memory: boolean;
 }
 
@@ -12,6 +12,11 @@ type BetterSqlite3 = new (filename: string, options?: { timeout?: number }) => B
 export interface CachingSqliteDatabase extends SqliteDatabase {
   /** Forgets the prepared statements (after the schema changed). */
   clearStatements(): void;
+  /**
+   * SQLite's `data_version`, which changes when another connection commits. Read synchronously: it is
+   * asked before every list, and a round trip through the query builder would cost more than the answer.
+   */
+  dataVersion(): number;
 }
 
 /** How many prepared statements are kept; a model's list shapes are far fewer. */
@@ -55,6 +60,9 @@ export function openSqliteDatabase(path: string): CachingSqliteDatabase {
     },
     clearStatements() {
       statements.clear();
+    },
+    dataVersion() {
+      return Number(database.pragma('data_version', { simple: true }));
     },
     close() {
       statements.clear();
