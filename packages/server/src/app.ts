@@ -8,8 +8,10 @@ import {
   exhaustiveSwitchError,
   fieldLabel,
   findEntity,
+  hasNumericKey,
   type JsonValue,
   type Model,
+  resolveAmount,
   type StateMachine,
   type Transition,
   transitionChange,
@@ -18,7 +20,14 @@ import {
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { API_BASE, describeApi } from './api-calls';
 import { parseListQuery, type QueryValues } from './list-query';
-import { PROBLEM_CONTENT_TYPE, type Problem, ProblemError, problem, validationProblem } from './problem';
+import {
+  clip,
+  PROBLEM_CONTENT_TYPE,
+  type Problem,
+  ProblemError,
+  problem,
+  validationProblem,
+} from './problem';
 import { checkReferences } from './references';
 import type { RecordKey, Store, StoredRecord, WriteFailure } from './store/store';
 
@@ -166,18 +175,14 @@ async function list(
   reply: FastifyReply,
 ) {
   const values = { ...(request.query as QueryValues) };
-  const parsed = parseListQuery(context.model, call, values, defaultPageSize(context.model, entity));
+  const parsed = parseListQuery(
+    context.model,
+    call,
+    values,
+    defaultPageSize(context.model, entity),
+    (request.params ?? {}) as Record<string, string>,
+  );
   if ('problem' in parsed) throw new ProblemError(parsed.problem);
-  // Path parameters of a nested collection (`/customers/{customer}/orders`) filter by the field of that name.
-  for (const [name, value] of Object.entries((request.params ?? {}) as Record<string, string>)) {
-    if (entity.fields.some((field) => field.name === name)) {
-      parsed.query.filters.push({
-        field: name,
-        op: 'eq',
-        value: coerceFieldValue(context.model, entity, name, value),
-      });
-    }
-  }
   const result = await context.store.list(entity.name, parsed.query);
   const items = result.items.map((record) => present(context.model, entity, record));
   const response = call.response ?? { shape: 'array' as const };
@@ -194,18 +199,13 @@ async function list(
   };
 }
 
+/** The list screen's page size (a number or a constant) is the default page of its entity's lists. */
 function defaultPageSize(model: Model, entity: Entity): number | undefined {
   if (!model.screens.shown) return undefined;
   for (const screen of model.screens.items) {
-    if (screen.kind === 'list' && screen.entity === entity.name && screen.pageSize) {
-      if (screen.pageSize.kind === 'number') return screen.pageSize.value;
-      if (screen.pageSize.kind === 'constant' && model.constants.shown) {
-        const constant = model.constants.items.find(
-          (c) => c.name === (screen.pageSize as { name: string }).name,
-        );
-        if (typeof constant?.value === 'number') return constant.value;
-      }
-    }
+    if (screen.kind !== 'list' || screen.entity !== entity.name) continue;
+    const size = resolveAmount(model, screen.pageSize)?.value;
+    if (typeof size === 'number') return size;
   }
   return undefined;
 }
@@ -347,34 +347,14 @@ function keyOf(call: Call, request: FastifyRequest): string {
   return String((request.params as Record<string, string>)[name] ?? '');
 }
 
-function keyField(entity: Entity) {
-  return entity.fields.find((field) => field.name === entity.key);
-}
-
-/** Keys arrive as text; integer keys (and the hidden id of a keyless entity) are numbers. NaN when not. */
+/** Keys arrive as text; numeric keys become numbers (NaN when the text is not one). */
 function coerceKey(entity: Entity, key: string): RecordKey {
-  const field = keyField(entity);
-  if (!entity.key || field?.kind === 'integer') return /^\d{1,15}$/.test(key) ? Number(key) : Number.NaN;
+  if (hasNumericKey(entity)) return /^\d{1,15}$/.test(key) ? Number(key) : Number.NaN;
   return key;
 }
 
 function keyValue(entity: Entity, record: StoredRecord): RecordKey {
   return record[entity.key ?? 'id'] as RecordKey;
-}
-
-function coerceFieldValue(model: Model, entity: Entity, name: string, value: string): JsonValue {
-  const field = entity.fields.find((candidate) => candidate.name === name);
-  if (
-    field?.kind === 'integer' ||
-    (field?.kind === 'reference' && findEntity(model, field.entity)?.key === undefined)
-  ) {
-    return Number(value);
-  }
-  if (field?.kind === 'reference') {
-    const target = findEntity(model, field.entity);
-    if (target && keyField(target)?.kind === 'integer') return Number(value);
-  }
-  return value;
 }
 
 /** What the client sees: stored values, derived fields computed, write-only fields left out. */
@@ -507,8 +487,4 @@ function sendProblem(reply: FastifyReply, body: Problem): void {
 
 function pathOf(url: string): string {
   return url.split('?')[0] ?? url;
-}
-
-function clip(text: string): string {
-  return text.length > 60 ? `${text.slice(0, 60)}…` : text;
 }

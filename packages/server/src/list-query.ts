@@ -2,13 +2,14 @@ import {
   type Call,
   type Field,
   findEntity,
+  hasNumericKey,
   type JsonValue,
   type Model,
   resolveAmount,
   type SortKey,
 } from '@ninefold/spec';
 import { DEFAULT_MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE } from './api-calls';
-import { type Problem, problem } from './problem';
+import { clip, type Problem, problem } from './problem';
 import type { Filter, ListQuery } from './store/store';
 
 export type QueryValues = Record<string, string | string[] | undefined>;
@@ -39,6 +40,7 @@ export function parseListQuery(
   call: Call,
   values: QueryValues,
   defaultSize = DEFAULT_PAGE_SIZE,
+  pathValues: Record<string, string> = {},
 ): { query: ListQuery; page: PageInfo } | { problem: Problem } {
   const entity = call.entity ? findEntity(model, call.entity) : undefined;
   if (!entity)
@@ -124,6 +126,13 @@ export function parseListQuery(
       op: filter.op,
       value: filter.op === 'in' ? (parsed as JsonValue[]) : (parsed.at(-1) as JsonValue),
     });
+  }
+
+  // Path parameters of a nested collection (`/customers/{customer}/orders`) filter on the field they name.
+  for (const [param, text] of Object.entries(pathValues)) {
+    const field = entity.fields.find((candidate) => candidate.name === param);
+    const value = field ? filterValue(model, field, text, param, problems) : undefined;
+    if (value !== undefined) filters.push({ field: param, op: 'eq', value });
   }
 
   for (const name of Object.keys(values)) {
@@ -218,16 +227,11 @@ function filterValue(
         : bad('a date and time');
     case 'reference': {
       const target = findEntity(model, field.entity);
-      const keyField = target?.fields.find((f) => f.name === (target.key ?? 'id'));
-      if (keyField?.kind === 'integer' || !target?.key)
+      if (!target || hasNumericKey(target))
         return /^\d{1,15}$/.test(text) ? Number(text) : bad('a record number');
       return text;
     }
     default:
       return text;
   }
-}
-
-function clip(text: string): string {
-  return text.length > 60 ? `${text.slice(0, 60)}…` : text;
 }

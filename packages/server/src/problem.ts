@@ -79,3 +79,8 @@ export class ProblemError extends Error {
     this.name = 'ProblemError';
   }
 }
+
+/** A piece of the request quoted in a message, cut short so a hostile value cannot flood the answer. */
+export function clip(text: string): string {
+  return text.length > 60 ? `${text.slice(0, 60)}…` : text;
+}

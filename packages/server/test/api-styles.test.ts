@@ -61,6 +61,37 @@ describe('the calls the API serves when point 7 is not shown', () => {
   });
 });
 
+describe('a nested collection', () => {
+  const nested = `
+calls:
+  operations:
+    notesOfRank:
+      method: GET
+      path: /ranks/{rank}/notes
+      purpose: list
+      entity: Note
+      response: { shape: envelope, items: items, total: total }
+      pagination: page
+`;
+
+  it('filters by the field its path parameter names', async () => {
+    const app = await serveNotes(`title: Notes\n${ENTITIES}${nested}`, 5);
+    const page = (await app.inject({ url: '/api/ranks/3/notes' })).json();
+    expect(page.items.map((note: { rank: number }) => note.rank)).toEqual([3]);
+  });
+
+  // Regression: a path value of the wrong type used to reach the database as NaN instead of a 400.
+  it('refuses a path value of the wrong type with a 400 that names it', async () => {
+    const app = await serveNotes(`title: Notes\n${ENTITIES}${nested}`, 5);
+    const answer = await app.inject({ url: '/api/ranks/abc/notes' });
+    expect(answer.statusCode).toBe(400);
+    expect(answer.json()).toMatchObject({
+      code: 'INVALID_QUERY',
+      detail: 'Filter "rank" must be a whole number, not "abc".',
+    });
+  });
+});
+
 describe('pagination styles named by the calls', () => {
   const calls = (pagination: string, response = '{ shape: envelope, items: items, total: total }') => `
 calls:

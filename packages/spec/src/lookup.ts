@@ -53,3 +53,18 @@ export function fieldLabel(field: Pick<Field, 'name' | 'label'>): string {
 export function entityLabel(entity: Pick<Entity, 'name' | 'label'>): string {
   return entity.label ?? humanize(entity.name);
 }
+
+/**
+ * Whether an entity's records are identified by numbers: an integer key, or, for an entity without a
+ * key, the number the store assigns (unless a field named `id` says otherwise). Keys arrive as text in
+ * URLs and query strings; this says which to turn into numbers.
+ *
+ * @example
+ * ```ts
+ * hasNumericKey(findEntity(model, 'Order')); // true: its key `id` is an integer
+ * ```
+ */
+export function hasNumericKey(entity: Entity): boolean {
+  const keyField = findField(entity, entity.key ?? 'id');
+  return keyField ? keyField.kind === 'integer' : entity.key === undefined;
+}

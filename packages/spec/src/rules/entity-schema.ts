@@ -1,5 +1,5 @@
 import { exhaustiveSwitchError } from '../exhaustive';
-import { findEntity } from '../lookup';
+import { findEntity, hasNumericKey } from '../lookup';
 import type { Entity, FieldConstraints, FieldType, Model } from '../model';
 import { type ResolvedAmount, resolveAmount, toBytes } from './constants';
 
@@ -139,8 +139,7 @@ function typeSchema(
       return { enum: type.values.map((value) => value.value) };
     case 'reference': {
       const target = findEntity(model, type.entity);
-      const key = target?.fields.find((field) => field.name === (target.key ?? 'id'));
-      return { type: key?.kind === 'integer' || !target?.key ? 'integer' : 'string' };
+      return { type: !target || hasNumericKey(target) ? 'integer' : 'string' };
     }
     case 'object': {
       const target = findEntity(model, type.entity);
