@@ -1,0 +1,98 @@
+import { createTheme, MantineProvider } from '@mantine/core';
+import type { Model } from '@ninefold/spec';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import {
+  createBrowserRouter,
+  createMemoryRouter,
+  Navigate,
+  type RouteObject,
+  RouterProvider,
+} from 'react-router';
+import type { Locale } from '../i18n/catalogue';
+import { I18nProvider } from '../i18n/I18nProvider';
+import { AboutPage } from './AboutPage';
+import { NotFound } from './NotFound';
+import { ABOUT_PATH, homeScreen, screensOf } from './routes';
+import { ScreenCrashed } from './ScreenCrashed';
+import { ScreenRoute } from './ScreenRoute';
+import { Shell } from './Shell';
+import { type SpecContextValue, SpecProvider } from './SpecContext';
+
+const theme = createTheme({ primaryColor: 'indigo', defaultRadius: 'sm', cursorType: 'pointer' });
+
+export interface AppProps {
+  spec: SpecContextValue;
+  /** Tests render at a given address in memory instead of the browser's. */
+  initialPath?: string;
+  locale?: Locale;
+  queryClient?: QueryClient;
+}
+
+/** The whole client for one specification: providers, then the routes built from point 2. */
+export function App({ spec, initialPath, locale, queryClient }: AppProps) {
+  const client = useMemo(() => queryClient ?? createQueryClient(), [queryClient]);
+  const router = useMemo(() => {
+    const routes = buildRoutes(spec.model);
+    return initialPath
+      ? createMemoryRouter(routes, { initialEntries: [initialPath] })
+      : createBrowserRouter(routes, { basename: basename() });
+  }, [spec.model, initialPath]);
+  return (
+    <MantineProvider theme={theme} defaultColorScheme="auto">
+      <I18nProvider locale={locale}>
+        <QueryClientProvider client={client}>
+          <SpecProvider value={spec}>
+            <RouterProvider router={router} />
+          </SpecProvider>
+        </QueryClientProvider>
+      </I18nProvider>
+    </MantineProvider>
+  );
+}
+
+/** The path the client is served under, from the page's <base href>, so it works below a sub-path. */
+function basename(): string {
+  const path = new URL(document.baseURI).pathname.replace(/\/+$/, '');
+  return path === '' ? '/' : path;
+}
+
+export function createQueryClient(): QueryClient {
+  return new QueryClient({
+    defaultOptions: {
+      // Errors are shown where they happen; a failed read is retried once, writes never automatically.
+      queries: { retry: 1, staleTime: 5_000, refetchOnWindowFocus: false },
+      mutations: { retry: false },
+    },
+  });
+}
+
+/** A route per screen of point 2, the home page, the page about the specification, and not-found. */
+export function buildRoutes(model: Model): RouteObject[] {
+  const home = homeScreen(model);
+  const children: RouteObject[] = screensOf(model)
+    .filter((screen) => screen !== home || screen.route !== '/')
+    .map((screen) => ({ path: screen.route, element: <ScreenRoute key={screen.name} screen={screen} /> }));
+  children.push({
+    index: true,
+    element: home ? (
+      home.route === '/' ? (
+        <ScreenRoute key={home.name} screen={home} />
+      ) : (
+        <Navigate to={home.route} replace />
+      )
+    ) : (
+      <AboutPage asHome />
+    ),
+  });
+  children.push({ path: ABOUT_PATH, element: <AboutPage /> });
+  children.push({ path: '*', element: <NotFound /> });
+  return [
+    {
+      path: '/',
+      element: <Shell />,
+      errorElement: <ScreenCrashed />,
+      children: [{ errorElement: <ScreenCrashed />, children }],
+    },
+  ];
+}

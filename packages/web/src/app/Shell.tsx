@@ -1,0 +1,161 @@
+import {
+  ActionIcon,
+  Alert,
+  AppShell,
+  Burger,
+  Group,
+  List,
+  NativeSelect,
+  NavLink,
+  Text,
+  Title,
+  useComputedColorScheme,
+  useMantineColorScheme,
+} from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import type { Screen } from '@ninefold/spec';
+import { Suspense } from 'react';
+import { Link, Outlet, useLocation, useMatch } from 'react-router';
+import { LOCALE_NAMES, LOCALES, type Locale } from '../i18n/catalogue';
+import { useI18n } from '../i18n/I18nProvider';
+import { ABOUT_PATH, navigationScreens } from './routes';
+import { useSpec } from './SpecContext';
+import { useLiveReload } from './useLiveReload';
+
+/** The frame around every screen: the product's name, navigation built from the screens, and the settings. */
+export function Shell() {
+  const { model, dev } = useSpec();
+  const { t } = useI18n();
+  const [opened, { toggle, close }] = useDisclosure(false);
+  const location = useLocation();
+  useLiveReload(dev?.reload ?? false);
+  const screens = navigationScreens(model);
+  return (
+    <AppShell
+      header={{ height: 56 }}
+      navbar={{ width: 240, breakpoint: 'sm', collapsed: { mobile: !opened } }}
+      padding="md"
+    >
+      <a className="nf-skip-link" href="#main">
+        {t('shell.skipToContent')}
+      </a>
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          <Group gap="sm" wrap="nowrap">
+            <Burger
+              opened={opened}
+              onClick={toggle}
+              hiddenFrom="sm"
+              size="sm"
+              aria-label={t('shell.openNavigation')}
+              aria-expanded={opened}
+            />
+            <Text component={Link} to="/" fw={700} size="lg" truncate="end" className="nf-product-name">
+              {model.title ?? t('shell.untitled')}
+            </Text>
+          </Group>
+          <Group gap="xs" wrap="nowrap">
+            <LanguagePicker />
+            <ThemeToggle />
+          </Group>
+        </Group>
+      </AppShell.Header>
+      <AppShell.Navbar p="xs" aria-label={t('shell.navigation')} component="nav">
+        {screens.map((screen) => (
+          <ScreenLink key={screen.name} screen={screen} onNavigate={close} />
+        ))}
+        <NavLink
+          component={Link}
+          to={ABOUT_PATH}
+          label={t('shell.about')}
+          active={location.pathname === ABOUT_PATH}
+          onClick={close}
+          mt="auto"
+        />
+      </AppShell.Navbar>
+      <AppShell.Main id="main" tabIndex={-1}>
+        <DevIssues />
+        <Suspense fallback={<Text c="dimmed">{t('shell.screenLoading')}</Text>}>
+          <Outlet />
+        </Suspense>
+      </AppShell.Main>
+    </AppShell>
+  );
+}
+
+function ScreenLink({ screen, onNavigate }: { screen: Screen; onNavigate: () => void }) {
+  const match = useMatch({ path: screen.route, end: screen.route === '/' });
+  return (
+    <NavLink
+      component={Link}
+      to={screen.route}
+      label={screen.title ?? screen.name}
+      active={match !== null}
+      aria-current={match ? 'page' : undefined}
+      onClick={onNavigate}
+    />
+  );
+}
+
+function LanguagePicker() {
+  const { t, locale, setLocale } = useI18n();
+  return (
+    <NativeSelect
+      aria-label={t('shell.language')}
+      size="xs"
+      value={locale}
+      onChange={(event) => setLocale(event.currentTarget.value as Locale)}
+      data={LOCALES.map((value) => ({ value, label: LOCALE_NAMES[value] }))}
+    />
+  );
+}
+
+function ThemeToggle() {
+  const { t } = useI18n();
+  const { setColorScheme } = useMantineColorScheme();
+  const scheme = useComputedColorScheme('light');
+  const dark = scheme === 'dark';
+  return (
+    <ActionIcon
+      variant="default"
+      size="lg"
+      onClick={() => setColorScheme(dark ? 'light' : 'dark')}
+      aria-label={dark ? t('shell.switchToLight') : t('shell.switchToDark')}
+      title={dark ? t('shell.switchToLight') : t('shell.switchToDark')}
+    >
+      <span aria-hidden="true">{dark ? '☀' : '☾'}</span>
+    </ActionIcon>
+  );
+}
+
+/** In `ninefold dev`, the specification's check issues stay in view until they are fixed. */
+function DevIssues() {
+  const { dev } = useSpec();
+  const { t, tn } = useI18n();
+  if (!dev || dev.issues.length === 0) return null;
+  return (
+    <Alert
+      color="red"
+      title={`${t('shell.devIssuesTitle')} (${tn('shell.devIssuesCount', dev.issues.length)})`}
+      mb="md"
+    >
+      <List size="sm">
+        {dev.issues.map((issue, index) => (
+          // Issues have no identity of their own; their order is stable within one load.
+          // biome-ignore lint/suspicious/noArrayIndexKey: see above
+          <List.Item key={index}>
+            {issue.source ? <code>{issue.source}</code> : null} {issue.severity}: {issue.message}
+          </List.Item>
+        ))}
+      </List>
+    </Alert>
+  );
+}
+
+export function PageTitle({ children }: { children: string }) {
+  return (
+    <Title order={1} size="h2" mb="md">
+      {children}
+    </Title>
+  );
+}

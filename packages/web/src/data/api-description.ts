@@ -1,0 +1,25 @@
+import type { Call, Model } from '@ninefold/spec';
+
+/** The calls a client makes, as `/spec.json` gives them: the specification's own, or conventional ones. */
+export interface ApiDescription {
+  /** Prefix of every call path: `/api` for the prototype API and the dev proxy, or an absolute URL. */
+  base: string;
+  /** True when point 7 is not shown and the prototype API serves conventional REST calls instead. */
+  conventional: boolean;
+  calls: Call[];
+}
+
+/** What the client boots from: the checked model, the calls, and in `ninefold dev` the check issues. */
+export interface SpecPayload {
+  model: Model;
+  api: ApiDescription;
+  /** Only in `ninefold dev`: the specification's check issues, shown in the page. */
+  dev?: { issues: DevIssue[]; reload: boolean };
+}
+
+export interface DevIssue {
+  severity: 'error' | 'warning';
+  message: string;
+  source?: string;
+  code: string;
+}

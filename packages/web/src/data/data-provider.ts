@@ -1,0 +1,136 @@
+import type { Call, FilterParam, JsonValue, SortKey } from '@ninefold/spec';
+
+/** A stored record as the API answers it: field name -> value. */
+export type ApiRecord = Record<string, JsonValue>;
+
+/** Which page of a list to fetch, in the call's own pagination style. */
+export type PageRequest =
+  | { style: 'page'; page: number; size: number }
+  | { style: 'offset'; offset: number; limit: number }
+  | { style: 'cursor'; cursor?: string; size: number }
+  | { style: 'link-header'; page: number; size?: number }
+  | { style: 'none' };
+
+export interface FilterValue {
+  field: string;
+  op: FilterParam['op'];
+  /** The text the person typed or chose; `in` takes several. */
+  value: string | string[];
+}
+
+export interface ListParams {
+  entity: string;
+  /** Values for the call's path parameters, e.g. a parent id of a nested collection. */
+  path?: Record<string, string>;
+  page: PageRequest;
+  sort: SortKey[];
+  filters: FilterValue[];
+  signal?: AbortSignal;
+}
+
+export interface ListResult {
+  items: ApiRecord[];
+  /** Known when the API answers a total (an envelope field or `X-Total-Count`). */
+  total?: number;
+  /** The cursor of the next page (cursor style); null on the last page. */
+  next?: string | null;
+  /** Whether another page follows (link-header style, or derived from the total). */
+  hasNext?: boolean;
+}
+
+export interface GetParams {
+  entity: string;
+  id: string;
+  signal?: AbortSignal;
+}
+
+export interface CreateParams {
+  entity: string;
+  /** Field values; `File` objects for file fields, sent as multipart when the call says so. */
+  values: Record<string, unknown>;
+}
+
+export interface UpdateParams {
+  entity: string;
+  id: string;
+  /** Only the changed fields; null clears one. */
+  values: Record<string, unknown>;
+  /** The ETag the record was read with, sent as `If-Match` so that a lost update is refused. */
+  version?: string;
+}
+
+export interface DeleteParams {
+  entity: string;
+  id: string;
+}
+
+export interface TransitionParams {
+  entity: string;
+  id: string;
+  transition: string;
+  version?: string;
+}
+
+/** A record with the version (ETag) it was read at. */
+export interface VersionedRecord {
+  record: ApiRecord;
+  version?: string;
+}
+
+/** What the specification lets the client do with an entity: one call per purpose, or none. */
+export interface EntityCalls {
+  list?: Call;
+  get?: Call;
+  create?: Call;
+  update?: Call;
+  delete?: Call;
+  transitions: Record<string, Call>;
+}
+
+/**
+ * The one small interface between screens and the network (after react-admin's DataProvider). Screens
+ * never build URLs; they ask for records by entity, and the implementation turns that into the calls the
+ * specification names. Every method rejects with an `ApiError` or a `NetworkError`.
+ */
+export interface DataProvider {
+  /** The calls available per entity; a screen offers only actions whose call exists. */
+  calls(entity: string): EntityCalls;
+  list(params: ListParams): Promise<ListResult>;
+  get(params: GetParams): Promise<VersionedRecord>;
+  create(params: CreateParams): Promise<VersionedRecord>;
+  update(params: UpdateParams): Promise<VersionedRecord>;
+  delete(params: DeleteParams): Promise<void>;
+  transition(params: TransitionParams): Promise<VersionedRecord>;
+}
+
+/** One field problem in an API answer, already mapped to a JSON Pointer into the record. */
+export interface ApiFieldError {
+  pointer: string;
+  message: string;
+  code?: string;
+}
+
+/**
+ * A non-success answer. Only the parts of the problem a person may see are kept (strings, clipped);
+ * the raw body is never shown.
+ */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  constructor(
+    readonly status: number,
+    readonly title: string,
+    readonly detail: string | undefined,
+    readonly code: string | undefined,
+    readonly type: string | undefined,
+    readonly fieldErrors: ApiFieldError[],
+    /** A server error's reference, for the user to quote. */
+    readonly reference: string | undefined,
+  ) {
+    super(detail ?? title);
+  }
+}
+
+/** The request never got an answer: offline, refused, timed out or blocked. */
+export class NetworkError extends Error {
+  override readonly name = 'NetworkError';
+}

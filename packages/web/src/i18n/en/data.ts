@@ -1,0 +1,4 @@
+/** Messages of the data area. */
+export const data = {
+  placeholder: '',
+} as const;

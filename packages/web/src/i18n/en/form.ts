@@ -1,0 +1,4 @@
+/** Messages of the form area. */
+export const form = {
+  placeholder: '',
+} as const;

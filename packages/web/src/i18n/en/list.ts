@@ -1,0 +1,4 @@
+/** Messages of the list area. */
+export const list = {
+  placeholder: '',
+} as const;

@@ -1,0 +1,5 @@
+import type { Messages } from '../types';
+
+export const list: Messages<'list'> = {
+  placeholder: '',
+};

@@ -1,0 +1,51 @@
+import type { Messages } from '../types';
+
+export const shell: Messages<'shell'> = {
+  skipToContent: 'Aller au contenu',
+  navigation: 'Navigation',
+  openNavigation: 'Ouvrir la navigation',
+  untitled: 'Client sans titre',
+  about: 'À propos de ce client',
+  language: 'Langue',
+  themeLight: 'Thème clair',
+  themeDark: 'Thème sombre',
+  switchToDark: 'Passer au thème sombre',
+  switchToLight: 'Passer au thème clair',
+  notFoundTitle: 'Page introuvable',
+  notFoundText: 'Rien dans ce client ne se trouve à l’adresse {path}.',
+  goHome: 'Aller à l’accueil',
+  audience: 'Pour',
+  coverage: '{shown} points sur 9 de la spécification de ce client sont décrits.',
+  notShownTitle: 'Ce que la spécification ne décrit pas',
+  notShownIntro:
+    'La spécification laisse ces points de côté ; ce client ne fait donc rien pour eux. Rien n’a été deviné à leur place.',
+  allShown: 'La spécification décrit les neuf points.',
+  notShownReason: 'La spécification dit : « {reason} »',
+  point_product: 'Ce que fait le produit et pour qui',
+  point_screens: 'Écrans et routes',
+  point_entities: 'Entités et champs',
+  point_states: 'États et transitions',
+  point_validation: 'Règles de validation',
+  point_roles: 'Rôles et permissions',
+  point_calls: 'Les appels qu’il fait',
+  point_errors: 'Le catalogue d’erreurs',
+  point_constants: 'Constantes et limites métier',
+  noScreens: 'La spécification ne décrit aucun écran ; ce client n’en a donc aucun à proposer.',
+  bootLoading: 'Chargement du client…',
+  bootFailed: 'Le client n’a pas pu démarrer',
+  bootFailedDetail: 'Sa spécification (spec.json) n’a pas pu être chargée : {reason}',
+  tryAgain: 'Réessayer',
+  screenLoading: 'Chargement…',
+  screenCrashed: 'Cet écran n’a pas pu s’afficher',
+  screenCrashedDetail:
+    'Un problème est survenu dans cet écran. Les autres écrans fonctionnent toujours. Référence : {reference}',
+  customScreenMissing:
+    'Cet écran utilise un composant personnalisé, « {component} », que cette version n’inclut pas.',
+  signInNotAvailable:
+    'La spécification décrit une connexion, mais cette version du client ne sait pas encore se connecter.',
+  devIssuesTitle: 'La spécification comporte des problèmes',
+  devIssuesCount_one: '{count} problème',
+  devIssuesCount_other: '{count} problèmes',
+  conventionalCalls:
+    'La spécification ne décrit pas ses appels ; l’API prototype sert des appels conventionnels pour chaque entité.',
+};
