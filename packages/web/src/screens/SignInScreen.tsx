@@ -1,6 +1,20 @@
+import { Alert } from '@mantine/core';
+import { PageTitle } from '../app/Shell';
+import { useDocumentTitle } from '../app/useDocumentTitle';
+import { useI18n } from '../i18n/I18nProvider';
 import type { ScreenProps } from './screen-props';
 
-/** Placeholder until the screen is built in this issue. */
+/**
+ * The specification describes a sign-in screen, but this runtime cannot sign in yet. It says so rather
+ * than drawing a form that would pretend to work.
+ */
 export default function SignInScreen({ screen }: ScreenProps<'sign-in'>) {
-  return <p>{screen.name}</p>;
+  const { t } = useI18n();
+  useDocumentTitle(screen.title ?? screen.name);
+  return (
+    <>
+      <PageTitle>{screen.title ?? screen.name}</PageTitle>
+      <Alert color="yellow">{t('shell.signInNotAvailable')}</Alert>
+    </>
+  );
 }

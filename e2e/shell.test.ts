@@ -1,0 +1,155 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { screenshot } from './support/artifacts';
+import { seriousViolations } from './support/axe';
+import { type Browser, launchBrowser } from './support/browser';
+import { type NinefoldProcess, startNinefold } from './support/ninefold';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe('a specification whose nine points are all not shown', () => {
+  let server: NinefoldProcess;
+  beforeAll(async () => {
+    server = await startNinefold('serve', 'examples/empty.md');
+  });
+  afterAll(async () => {
+    expect(await server?.stop()).toBe(0);
+  });
+
+  it('renders the honest shell: the name, 0 of 9 points, and each point that is not shown', async () => {
+    const { page, problems } = await browser.newPage();
+    await page.goto(server.url);
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Nameless');
+    expect(await page.getByTestId('coverage').textContent()).toContain('0 of 9 points');
+    const points = page
+      .getByRole('list', { name: 'What the specification does not show' })
+      .getByRole('listitem');
+    expect(await points.count()).toBe(9);
+    expect(await points.first().textContent()).toContain('What the product does and for whom');
+    // Nothing invented: the navigation offers only the page about the specification.
+    const navigation = page.getByRole('navigation', { name: 'Navigation' });
+    expect(await navigation.getByRole('link').allTextContents()).toEqual(['About this client']);
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'empty-shell');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+});
+
+describe('the shell of the rich example', () => {
+  let server: NinefoldProcess;
+  beforeAll(async () => {
+    server = await startNinefold('serve', 'examples/shop.md', ['--seed', '5']);
+  });
+  afterAll(async () => {
+    expect(await server?.stop()).toBe(0);
+  });
+
+  it('serves every page under a strict Content-Security-Policy that blocks inline script and eval', async () => {
+    const { page, problems } = await browser.newPage();
+    const answer = await page.goto(`${server.url}_/about`);
+    const policy = answer?.headers()['content-security-policy'] ?? '';
+    expect(policy).toContain("default-src 'self'");
+    expect(policy).toMatch(/script-src 'self'(;|$)/);
+    expect(policy).not.toContain('unsafe-eval');
+    await page.getByRole('heading', { name: 'Harbor Supply' }).waitFor();
+    const attempts = await page.evaluate(() => {
+      const script = document.createElement('script');
+      script.textContent = 'window.__inlineRan = true';
+      document.body.append(script);
+      let evalRan = false;
+      try {
+        // biome-ignore lint/security/noGlobalEval: proving the policy forbids it is the point
+        evalRan = eval('true');
+      } catch {
+        evalRan = false;
+      }
+      return { inline: (window as unknown as { __inlineRan?: boolean }).__inlineRan === true, evalRan };
+    });
+    expect(attempts).toEqual({ inline: false, evalRan: false });
+    // The two attempts above are the only violations: the client itself needs neither.
+    expect(problems.filter((line) => line.includes('CSP violation'))).toHaveLength(2);
+    expect(
+      problems.filter((line) => !line.includes('CSP violation') && !line.includes('Content Security Policy')),
+    ).toEqual([]);
+    await page.close();
+  });
+
+  it('navigates by the screens of point 2, says what is not there, and keeps working from the keyboard', async () => {
+    const { page, problems } = await browser.newPage();
+    await page.goto(server.url);
+    const navigation = page.getByRole('navigation', { name: 'Navigation' });
+    await navigation.getByRole('link', { name: 'Orders' }).waitFor();
+    // Hidden screens (detail, edit, sign-in) are not offered; the visible ones are, in order.
+    expect(await navigation.getByRole('link').allTextContents()).toEqual([
+      'Today',
+      'Orders',
+      'New order',
+      'Customers',
+      'New customer',
+      'Products',
+      'New product',
+      'About this client',
+    ]);
+    await page.goto(`${server.url}no/such/page`);
+    await page.getByRole('heading', { name: 'Page not found' }).waitFor();
+    expect(await page.getByText('Nothing in this client lives at /no/such/page.').count()).toBe(1);
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'not-found');
+
+    // The skip link is the first stop of the keyboard and moves focus to the content.
+    await page.keyboard.press('Tab');
+    const focused = await page.evaluate(() => document.activeElement?.textContent);
+    expect(focused).toBe('Skip to content');
+
+    await page.goto(`${server.url}_/about`);
+    await page.getByTestId('coverage').waitFor();
+    expect(await page.getByTestId('coverage').textContent()).toContain('9 of 9 points');
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'about');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('switches to French and to the dark theme, and keeps both across a reload', async () => {
+    const { page, problems } = await browser.newPage();
+    await page.goto(`${server.url}_/about`);
+    await page.getByLabel('Language').selectOption('fr');
+    await page.getByRole('link', { name: 'À propos de ce client' }).waitFor();
+    await page.getByRole('button', { name: 'Passer au thème sombre' }).click();
+    await page.reload();
+    await page.getByRole('button', { name: 'Passer au thème clair' }).waitFor();
+    expect(
+      await page.evaluate(() => document.documentElement.getAttribute('data-mantine-color-scheme')),
+    ).toBe('dark');
+    expect(await page.getByTestId('coverage').textContent()).toContain('9 points sur 9');
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'about-dark-fr');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('is usable at 360 px: the navigation opens from its button', async () => {
+    const { page, problems } = await browser.newPage({ width: 360, height: 740 });
+    await page.goto(`${server.url}_/about`);
+    const open = page.getByRole('button', { name: 'Open navigation' });
+    await open.waitFor();
+    await open.click();
+    await page
+      .getByRole('navigation', { name: 'Navigation' })
+      .getByRole('link', { name: 'Products' })
+      .click();
+    await page.waitForURL(`${server.url}products`);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await screenshot(page, 'products-360');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+});

@@ -1,0 +1,41 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Page } from 'playwright-core';
+
+const require = createRequire(import.meta.url);
+const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: string[];
+}
+
+/**
+ * Runs axe-core on the page and returns the serious and critical violations, each with the selectors
+ * of the offending elements, so a failure says what to fix. axe is evaluated through the DevTools
+ * protocol, which the page's Content-Security-Policy does not govern.
+ */
+export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
+  await page.evaluate(axeSource);
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(context: Document): Promise<{ violations: unknown[] }> } })
+      .axe;
+    const result = await axe.run(document);
+    return result.violations as Array<{
+      id: string;
+      impact: string | null;
+      help: string;
+      nodes: Array<{ target: string[] }>;
+    }>;
+  });
+  return violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => ({
+      id: violation.id,
+      impact: violation.impact,
+      help: violation.help,
+      nodes: violation.nodes.map((node) => node.target.join(' ')),
+    }));
+}
