@@ -1,0 +1,84 @@
+import { notShownModel } from '@ninefold/spec';
+import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { App } from '../src/app/App';
+import { createMemoryDataProvider } from '../src/data/memory-data-provider';
+import { apiOf, loadExample } from './support/load-example';
+
+const shop = loadExample('shop.yaml');
+
+function renderApp(model = shop, initialPath = '/_/about', locale: 'en' | 'fr' = 'en') {
+  const api = apiOf(model);
+  const data = createMemoryDataProvider(model, api);
+  render(<App spec={{ model, api, data }} initialPath={initialPath} locale={locale} />);
+  return data;
+}
+
+describe('the shell', () => {
+  it('shows an empty specification as the honest shell, with every point listed as not shown', async () => {
+    const model = {
+      ...notShownModel('Nameless'),
+      screens: { shown: false as const, reason: 'No screens yet.' },
+    };
+    const data = renderApp(model, '/');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Nameless' })).toBeTruthy();
+    expect(screen.getByTestId('coverage').textContent).toBe(
+      '0 of 9 points of this client’s specification are shown.',
+    );
+    const list = screen.getByRole('list', { name: 'What the specification does not show' });
+    expect(within(list).getAllByRole('listitem')).toHaveLength(9);
+    expect(within(list).getByText('The specification says: “No screens yet.”')).toBeTruthy();
+    const navigation = screen.getByRole('navigation', { name: 'Navigation' });
+    expect(
+      within(navigation)
+        .getAllByRole('link')
+        .map((link) => link.textContent),
+    ).toEqual(['About this client']);
+    expect(data.log).toEqual([]);
+  });
+
+  it('builds the navigation from the visible screens of point 2 only', async () => {
+    renderApp();
+    const navigation = await screen.findByRole('navigation', { name: 'Navigation' });
+    const links = within(navigation).getAllByRole('link');
+    expect(links.map((link) => link.textContent)).toEqual([
+      'Today',
+      'Orders',
+      'New order',
+      'Customers',
+      'New customer',
+      'Products',
+      'New product',
+      'About this client',
+    ]);
+    expect(links[1]?.getAttribute('href')).toBe('/orders');
+    expect(screen.getByTestId('coverage').textContent).toContain('9 of 9');
+    expect(screen.getByText('The specification shows all nine points.')).toBeTruthy();
+  });
+
+  it('says plainly when nothing lives at an address', async () => {
+    renderApp(shop, '/nowhere/at/all');
+    expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeTruthy();
+    expect(screen.getByText('Nothing in this client lives at /nowhere/at/all.')).toBeTruthy();
+  });
+
+  it('speaks French when asked, from the same catalogue keys', async () => {
+    renderApp(shop, '/_/about', 'fr');
+    expect(await screen.findByText('La spécification décrit les neuf points.')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'À propos de ce client' })).toBeTruthy();
+  });
+
+  it('switches language from the picker', async () => {
+    renderApp();
+    await screen.findByTestId('coverage');
+    await userEvent.selectOptions(screen.getByLabelText('Language'), 'fr');
+    expect(await screen.findByText('La spécification décrit les neuf points.')).toBeTruthy();
+  });
+
+  it('says that a sign-in screen cannot sign in yet instead of drawing a form that pretends to', async () => {
+    renderApp(shop, '/sign-in');
+    expect(await screen.findByText(/this version of the client cannot sign in yet/)).toBeTruthy();
+    expect(screen.queryByRole('textbox')).toBeNull();
+  });
+});
