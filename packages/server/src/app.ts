@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import multipart from '@fastify/multipart';
 import {
   type Call,
   checkTransition,
@@ -29,13 +30,25 @@ import {
   validationProblem,
 } from './problem';
 import { checkReferences } from './references';
+import {
+  type BodyLimits,
+  contentDisposition,
+  DEFAULT_FILE_LIMIT,
+  FILES_PATH,
+  forgetFiles,
+  hasFileFields,
+  readRequestBody,
+  saveFiles,
+} from './request-body';
 import type { RecordKey, Store, StoredRecord, WriteFailure } from './store/store';
 
 export interface AppOptions {
   model: Model;
   store: Store;
-  /** Largest accepted request body, in bytes. */
+  /** Largest accepted request body, in bytes (for multipart bodies: the largest text part). */
   bodyLimit?: number;
+  /** Largest uploaded file for a file field whose size point 5 does not bound, in bytes. */
+  fileLimit?: number;
   /** The clock for rules, guards and effects; tests pin it. */
   now?: () => Date;
   /** Where server errors are reported (with their reference); never request bodies or headers. */
@@ -67,6 +80,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     frameworkErrors: (error, _request, reply) => sendProblem(reply, toProblem(error, options.onServerError)),
   });
   const api = describeApi(model);
+  const limits: BodyLimits = {
+    fieldSize: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
+    fileLimit: options.fileLimit ?? DEFAULT_FILE_LIMIT,
+  };
+  // Calls encoded as form or multipart take those bodies (JSON is taken by every call). The multipart
+  // parser only marks the request: each handler reads the parts itself, with its entity's limits.
+  await app.register(multipart, { throwFileSizeLimit: false });
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string' },
+    (_request, body, done) => done(null, new URLSearchParams(body as string)),
+  );
 
   app.setErrorHandler((error, _request, reply) => {
     sendProblem(reply, toProblem(error, options.onServerError));
@@ -81,10 +106,26 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/spec.json', async () => ({ model, api }));
 
+  if (hasFileFields(model)) {
+    app.get(`${FILES_PATH}/:id`, async (request, reply) => {
+      const { id } = request.params as { id: string };
+      const file = /^[0-9a-f-]{36}$/.test(id) ? await store.getFile(id) : undefined;
+      if (!file) throw new ProblemError(problem(404, 'NOT_FOUND', `There is no file ${clip(id)}.`));
+      // User content: always a download, never sniffed or run as a page of this origin.
+      return reply
+        .header('content-type', file.type)
+        .header('content-disposition', contentDisposition(file.name))
+        .header('x-content-type-options', 'nosniff')
+        .header('content-security-policy', "default-src 'none'; sandbox")
+        .header('cache-control', 'private, no-cache')
+        .send(Buffer.from(file.bytes));
+    });
+  }
+
   const transitions = transitionsByCall(model, api.calls, api.conventional);
   for (const call of api.calls) {
     const url = `${API_BASE}${call.path.replace(/\{([^}]+)\}/g, ':$1')}`;
-    const handler = handlerFor(call, { model, store, now, transitions });
+    const handler = handlerFor(call, { model, store, now, transitions, limits });
     app.route({ method: call.method, url, handler });
   }
   return app;
@@ -95,6 +136,7 @@ interface Context {
   store: Store;
   now: () => Date;
   transitions: Map<string, { machine: StateMachine; transition: Transition }>;
+  limits: BodyLimits;
 }
 
 type Handler = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
@@ -142,7 +184,7 @@ function recordHandler(
         return present(context.model, entity, record);
       };
     case 'create':
-      return (request, reply) => create(entity, context, request, reply);
+      return (request, reply) => create(call, entity, context, request, reply);
     case 'update':
       return (request, reply) => update(call, entity, context, request, reply);
     case 'delete':
@@ -153,7 +195,7 @@ function recordHandler(
         return reply.code(204).send();
       };
     case 'transition':
-      return (request) => transition(call, entity, context, request);
+      return (request, reply) => transition(call, entity, context, request, reply);
     default:
       return exhaustiveSwitchError(purpose);
   }
@@ -224,9 +266,19 @@ function linkHeader(request: FastifyRequest, page: number, size: number, total: 
 
 // ------------------------------------------------------------------------------------------ writes
 
-async function create(entity: Entity, context: Context, request: FastifyRequest, reply: FastifyReply) {
+async function create(
+  call: Call,
+  entity: Entity,
+  context: Context,
+  request: FastifyRequest,
+  reply: FastifyReply,
+) {
   const { model, store } = context;
-  const body = bodyObject(request);
+  const {
+    values: body,
+    files,
+    errors: uploadErrors,
+  } = await readRequestBody(model, call, entity, request, context.limits);
   const machine = machineOf(model, entity);
   if (machine && body[machine.field] !== undefined && body[machine.field] !== machine.initial) {
     throw new ProblemError(
@@ -241,7 +293,8 @@ async function create(entity: Entity, context: Context, request: FastifyRequest,
   }
   const input = withDefaults(entity, body, false);
   const result = validateRecord(model, entity.name, input, { mode: 'create', now: context.now() });
-  if (!result.ok) throw new ProblemError(validationProblem(result.errors));
+  if (!result.ok || uploadErrors.length)
+    throw new ProblemError(validationProblem([...uploadErrors, ...(result.ok ? [] : result.errors)]));
   const referenceErrors = await checkReferences(model, store, entity, result.record);
   if (referenceErrors.length) throw new ProblemError(validationProblem(referenceErrors));
 
@@ -249,8 +302,16 @@ async function create(entity: Entity, context: Context, request: FastifyRequest,
   if (machine) values[machine.field] = machine.initial;
   // Derived values are stored too, so that lists can sort and filter on them.
   Object.assign(values, derivedValues(model, entity.name, values));
-  const created = await store.create(entity.name, values);
-  if (!created.ok) throw new ProblemError(writeProblem(created.failure, entity, ''));
+  // Bytes are stored only once the record is known to be valid, and forgotten if the write fails.
+  const fileIds = await saveFiles(store, files, values);
+  const created = await store.create(entity.name, values).catch(async (error: unknown) => {
+    await forgetFiles(store, fileIds);
+    throw error;
+  });
+  if (!created.ok) {
+    await forgetFiles(store, fileIds);
+    throw new ProblemError(writeProblem(created.failure, entity, ''));
+  }
   const key = keyValue(entity, created.value);
   reply
     .code(201)
@@ -269,7 +330,11 @@ async function update(
   const { model, store } = context;
   const key = keyOf(call, request);
   const { record: old } = await load(entity, context, key);
-  const change = bodyObject(request);
+  const {
+    values: change,
+    files,
+    errors: uploadErrors,
+  } = await readRequestBody(model, call, entity, request, context.limits);
   const machine = machineOf(model, entity);
   if (machine && change[machine.field] !== undefined && change[machine.field] !== old[machine.field]) {
     throw new ProblemError(
@@ -281,7 +346,8 @@ async function update(
     );
   }
   const result = validateRecord(model, entity.name, change, { mode: 'update', old, now: context.now() });
-  if (!result.ok) throw new ProblemError(validationProblem(result.errors));
+  if (!result.ok || uploadErrors.length)
+    throw new ProblemError(validationProblem([...uploadErrors, ...(result.ok ? [] : result.errors)]));
   const referenceErrors = await checkReferences(
     model,
     store,
@@ -292,13 +358,28 @@ async function update(
 
   const expected = ifMatch(request);
   const stored = { ...change, ...derivedValues(model, entity.name, result.record) };
-  const updated = await store.update(entity.name, coerceKey(entity, key), stored, expected);
-  if (!updated.ok) throw new ProblemError(writeProblem(updated.failure, entity, key));
+  const fileIds = await saveFiles(store, files, stored);
+  const updated = await store
+    .update(entity.name, coerceKey(entity, key), stored, expected)
+    .catch(async (error: unknown) => {
+      await forgetFiles(store, fileIds);
+      throw error;
+    });
+  if (!updated.ok) {
+    await forgetFiles(store, fileIds);
+    throw new ProblemError(writeProblem(updated.failure, entity, key));
+  }
   reply.header('etag', etag(await store.version(entity.name, coerceKey(entity, key))));
   return present(model, entity, updated.value);
 }
 
-async function transition(call: Call, entity: Entity, context: Context, request: FastifyRequest) {
+async function transition(
+  call: Call,
+  entity: Entity,
+  context: Context,
+  request: FastifyRequest,
+  reply: FastifyReply,
+) {
   const { model, store } = context;
   const found = context.transitions.get(call.name);
   if (!found)
@@ -327,6 +408,8 @@ async function transition(call: Call, entity: Entity, context: Context, request:
   };
   const updated = await store.update(entity.name, coerceKey(entity, key), change, ifMatch(request));
   if (!updated.ok) throw new ProblemError(writeProblem(updated.failure, entity, key));
+  // The new version, so that the client's next change can say which one it read.
+  reply.header('etag', etag(await store.version(entity.name, coerceKey(entity, key))));
   return present(model, entity, updated.value);
 }
 
@@ -399,16 +482,6 @@ function transitionsByCall(model: Model, calls: Call[], conventional: boolean) {
   return map;
 }
 
-function bodyObject(request: FastifyRequest): StoredRecord {
-  const body = request.body;
-  if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) {
-    throw new ProblemError(
-      problem(400, 'BODY_NOT_AN_OBJECT', 'The body must be a JSON object of field values.'),
-    );
-  }
-  return body as StoredRecord;
-}
-
 function ifMatch(request: FastifyRequest): number | undefined {
   const header = request.headers['if-match'];
   if (typeof header !== 'string') return undefined;
@@ -468,6 +541,12 @@ function toProblem(error: unknown, report: AppOptions['onServerError']): Problem
       return problem(413, 'BODY_TOO_LARGE', 'The body is larger than this API accepts.');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return problem(415, 'UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json.');
+    case 'FST_PARTS_LIMIT':
+    case 'FST_FIELDS_LIMIT':
+    case 'FST_FILES_LIMIT':
+      return problem(413, 'TOO_MANY_PARTS', 'The body has more fields or files than this call takes.');
+    case 'FST_INVALID_JSON_FIELD_ERROR':
+      return problem(400, 'MALFORMED_JSON', 'A part sent as application/json is not valid JSON.');
   }
   if (named.code === 'FST_ERR_MAX_PARAM_LENGTH' || named.statusCode === 414) {
     return problem(414, 'URI_TOO_LONG', 'A part of the address is longer than this API accepts.');

@@ -216,6 +216,9 @@ for (const database of databases) {
       const placed = await post(`/api/orders/${order.id}/place`, {});
       expect(placed.statusCode).toBe(200);
       expect(placed.json()).toMatchObject({ status: 'placed', placedOn: '2026-06-01' });
+      // Regression: a transition answered no ETag, so the client had no version for its next If-Match.
+      const current = await get(`/api/orders/${order.id}`);
+      expect(placed.headers.etag).toBe(current.headers.etag);
 
       const paid = (await post(`/api/orders/${order.id}/pay`, {})).json();
       expect(paid).toMatchObject({ status: 'paid', paidAt: '2026-06-01T12:00:00.000Z' });

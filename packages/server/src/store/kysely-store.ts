@@ -2,14 +2,17 @@ import { randomUUID } from 'node:crypto';
 import { type RawBuilder, sql } from 'kysely';
 import { type ConstraintViolation, constraintViolation } from './constraint-violation';
 import type { DialectSql } from './dialect-sql';
+import { ensureFileTable, insertFile, removeFile, selectFile } from './file-table';
 import { planList } from './list-query';
 import { type DynamicKysely, syncSchema } from './schema-sync';
 import type {
   ListQuery,
   ListResult,
   MigrationResult,
+  NewFile,
   RecordKey,
   Store,
+  StoredFile,
   StoredRecord,
   WriteFailure,
   WriteResult,
@@ -36,6 +39,8 @@ export interface StoreContext {
 }
 
 type Row = Record<string, unknown>;
+
+const fileTables = new WeakMap<StoreContext, Promise<void>>();
 
 /** `existing` asks for keys in chunks, well below both dialects' limits on bound parameters. */
 const KEYS_PER_QUERY = 500;
@@ -294,6 +299,37 @@ export class KyselyStore implements Store {
     `.execute(this.kysely);
     const version = result.rows[0]?.version;
     return version === undefined ? undefined : Number(version);
+  }
+
+  async putFile(file: NewFile): Promise<string> {
+    await this.fileTable();
+    const id = randomUUID();
+    await insertFile(this.kysely, this.context.sql, id, file);
+    return id;
+  }
+
+  async getFile(id: string): Promise<StoredFile | undefined> {
+    await this.fileTable();
+    return selectFile(this.kysely, this.context.sql, id);
+  }
+
+  async deleteFile(id: string): Promise<void> {
+    await this.fileTable();
+    await removeFile(this.kysely, this.context.sql, id);
+  }
+
+  /** The files table is made on first use, once per database (shared with transactions' stores). */
+  private fileTable(): Promise<void> {
+    // Inside a transaction the table made could be rolled back with it: nothing is remembered there.
+    if (this.inTransaction) return ensureFileTable(this.kysely, this.context.sql, true);
+    let ready = fileTables.get(this.context);
+    if (!ready) {
+      ready = ensureFileTable(this.kysely, this.context.sql, this.inTransaction);
+      fileTables.set(this.context, ready);
+      // A failure (a dropped connection) is not remembered: the next upload tries again.
+      ready.catch(() => fileTables.delete(this.context));
+    }
+    return ready;
   }
 
   async transaction<T>(work: (store: Store) => Promise<T>): Promise<T> {

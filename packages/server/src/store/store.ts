@@ -83,9 +83,27 @@ export interface Store {
   delete(entity: string, key: RecordKey): Promise<WriteResult<true>>;
   /** The record's version (bumped on every write), for ETags. */
   version(entity: string, key: RecordKey): Promise<number | undefined>;
+  /** Stores an uploaded file's bytes; answers the id it is served under. */
+  putFile(file: NewFile): Promise<string>;
+  getFile(id: string): Promise<StoredFile | undefined>;
+  /** Forgets a file (one stored for a write that then failed, or one a record no longer holds). */
+  deleteFile(id: string): Promise<void>;
   /** Runs `work` in one transaction (seeding, multi-row changes). */
   transaction<T>(work: (store: Store) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+}
+
+/** An uploaded file's bytes and what the client said about them. */
+export interface NewFile {
+  name: string;
+  /** The content type it was sent with, served back as it is (with `nosniff`, as an attachment). */
+  type: string;
+  bytes: Uint8Array;
+}
+
+export interface StoredFile extends NewFile {
+  id: string;
+  size: number;
 }
 
 export interface StoreOptions {

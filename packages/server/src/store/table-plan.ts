@@ -53,6 +53,8 @@ export interface TablePlan {
 export const META_COLUMNS = ['_version', '_created_at', '_updated_at'] as const;
 /** Where the applied plan is kept. */
 export const SCHEMA_TABLE = '_ninefold_schema';
+/** Uploaded files' bytes live in the database, so a PostgreSQL deployment shares them across servers. */
+export const FILES_TABLE = '_ninefold_files';
 /** The column of the key the store adds to an entity that names none. */
 export const HIDDEN_KEY = 'id';
 /** PostgreSQL truncates longer identifiers, which would make two names collide silently. */
@@ -125,8 +127,8 @@ function planTable(entity: Entity, entities: Map<string, Entity>): PlannedTable 
       throw new Error(`Entity "${entity.name}": the field name "${field.name}" is reserved by the store`);
     }
   }
-  if (entity.name === SCHEMA_TABLE) {
-    throw new Error(`The entity name "${SCHEMA_TABLE}" is reserved by the store`);
+  if (entity.name === SCHEMA_TABLE || entity.name === FILES_TABLE) {
+    throw new Error(`The entity name "${entity.name}" is reserved by the store`);
   }
   const keyName =
     entity.key ?? (entity.fields.some((field) => field.name === HIDDEN_KEY) ? HIDDEN_KEY : undefined);

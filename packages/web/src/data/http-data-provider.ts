@@ -1,7 +1,307 @@
-import type { Model } from '@ninefold/spec';
+import type { Call, Model } from '@ninefold/spec';
 import type { ApiDescription } from './api-description';
-import type { DataProvider } from './data-provider';
+import {
+  ApiError,
+  type ApiRecord,
+  type DataProvider,
+  type ListParams,
+  type ListResult,
+  NetworkError,
+  type VersionedRecord,
+} from './data-provider';
+import { entityCallsLookup, requireCall, requireTransitionCall } from './entity-calls';
+import { parseLinkHeader } from './link-header';
+import { fillPath, listSearchParams } from './list-request';
+import { apiErrorFrom, clipText } from './problem-reader';
+import { encodeBody } from './request-body';
 
-export function createHttpDataProvider(_api: ApiDescription, _model: Model): DataProvider {
-  throw new Error('not built yet');
+export interface HttpDataProviderOptions {
+  /** The fetch to use; tests route it to the prototype API in process. */
+  fetch?: typeof fetch;
+  /** How long a request may take before it fails as a `NetworkError`. */
+  timeoutMs?: number;
+}
+
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+/** Resolves relative bases and links when no page address is known (tests, workers). */
+const PLACEHOLDER_ORIGIN = 'http://base.invalid';
+
+/**
+ * The data interface over HTTP: each method becomes the call the specification names for the entity and
+ * purpose (a method whose call does not exist rejects, with no URL invented). Path parameters are filled
+ * URL-encoded; pages, sort and filters go where the call says; answers are read by the call's response
+ * shape and `X-Total-Count`; `ETag` is the version and goes back as `If-Match`; bodies are JSON, form or
+ * multipart as the call says (see `encodeBody` for the convention). A non-success answer rejects with an
+ * `ApiError`; no answer (refused, offline, timed out) with a `NetworkError`; the caller's own abort with
+ * the abort's reason.
+ *
+ * @example
+ * ```ts
+ * const data = createHttpDataProvider(api, model);
+ * const { items, total } = await data.list({ entity: 'Order', page: { style: 'page', page: 1, size: 25 },
+ *   sort: [{ field: 'placedOn', direction: 'desc' }], filters: [] });
+ * ```
+ */
+export function createHttpDataProvider(
+  api: ApiDescription,
+  model: Model,
+  options: HttpDataProviderOptions = {},
+): DataProvider {
+  const callsOf = entityCallsLookup(api, model);
+  const doFetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const base = api.base.replace(/\/+$/, '');
+  /** Next-page links a link-header API gave, by the request they continue. */
+  const nextLinks = new Map<string, string>();
+
+  const send = async (
+    call: Call,
+    url: string,
+    init: { body?: BodyInit; contentType?: string; ifMatch?: string; signal?: AbortSignal },
+  ): Promise<Answer> => {
+    const headers: Record<string, string> = { accept: 'application/json, application/problem+json' };
+    if (init.contentType) headers['content-type'] = init.contentType;
+    if (init.ifMatch) headers['if-match'] = init.ifMatch;
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const signal = init.signal ? anySignal([init.signal, timeout]) : timeout;
+    try {
+      const response = await doFetch(url, {
+        method: call.method,
+        headers,
+        signal,
+        ...(init.body === undefined ? {} : { body: init.body }),
+      });
+      const text = await response.text();
+      const body = parseJson(text);
+      if (!response.ok) {
+        throw apiErrorFrom(response.status, response.statusText, response.headers.get('content-type'), body);
+      }
+      return { status: response.status, headers: response.headers, body, url };
+    } catch (error) {
+      if (error instanceof ApiError) throw error;
+      // The caller's own abort (a screen left, a query cancelled) is not a network failure.
+      if (init.signal?.aborted) throw init.signal.reason ?? error;
+      if (timeout.aborted) throw new NetworkError(`No answer within ${Math.round(timeoutMs / 1000)} s.`);
+      throw new NetworkError(clipText(error instanceof Error ? error.message : String(error)));
+    }
+  };
+
+  const urlOf = (
+    call: Call,
+    path: Record<string, string> | undefined,
+    key?: string,
+    query?: URLSearchParams,
+  ) => {
+    const search = query?.toString();
+    return `${base}${fillPath(call.path, path, key)}${search ? `?${search}` : ''}`;
+  };
+
+  const readOne = (call: Call, answer: Answer): VersionedRecord => {
+    const version = answer.headers.get('etag') ?? undefined;
+    const shape = call.response?.shape;
+    if (shape === 'none' || answer.body === undefined) {
+      return { record: {}, ...(version === undefined ? {} : { version }) };
+    }
+    if (!isRecord(answer.body)) throw unexpected(answer, 'a record');
+    return { record: answer.body, ...(version === undefined ? {} : { version }) };
+  };
+
+  return {
+    calls: callsOf,
+
+    async list(params: ListParams): Promise<ListResult> {
+      const call = requireCall(callsOf(params.entity), params.entity, 'list');
+      const pageKey = (page: number) =>
+        JSON.stringify([
+          params.entity,
+          params.path ?? {},
+          params.sort,
+          params.filters,
+          pageSize(params),
+          page,
+        ]);
+      const linked =
+        params.page.style === 'link-header' ? nextLinks.get(pageKey(params.page.page)) : undefined;
+      const url = linked ?? urlOf(call, params.path, undefined, listSearchParams(model, call, params));
+      const answer = await send(call, url, params.signal ? { signal: params.signal } : {});
+      const result = readList(call, answer);
+      if (params.page.style === 'link-header') {
+        const next = sameOriginLink(base, answer.url, parseLinkHeader(answer.headers.get('link')).next);
+        result.hasNext = next !== undefined;
+        if (next !== undefined) nextLinks.set(pageKey(params.page.page + 1), next);
+      } else if (result.hasNext === undefined && result.total !== undefined) {
+        const offset =
+          params.page.style === 'page'
+            ? (params.page.page - 1) * params.page.size
+            : params.page.style === 'offset'
+              ? params.page.offset
+              : 0;
+        result.hasNext = offset + result.items.length < result.total;
+      }
+      return result;
+    },
+
+    async get(params) {
+      const call = requireCall(callsOf(params.entity), params.entity, 'get');
+      const answer = await send(
+        call,
+        urlOf(call, undefined, params.id),
+        params.signal ? { signal: params.signal } : {},
+      );
+      return readOne(call, answer);
+    },
+
+    async create(params) {
+      const call = requireCall(callsOf(params.entity), params.entity, 'create');
+      const encoded = encodeBody(call.body, params.values);
+      const answer = await send(call, urlOf(call, undefined), {
+        body: encoded.body,
+        ...(encoded.contentType ? { contentType: encoded.contentType } : {}),
+      });
+      return readOne(call, answer);
+    },
+
+    async update(params) {
+      const call = requireCall(callsOf(params.entity), params.entity, 'update');
+      const encoded = encodeBody(call.body, params.values);
+      const answer = await send(call, urlOf(call, undefined, params.id), {
+        body: encoded.body,
+        ...(encoded.contentType ? { contentType: encoded.contentType } : {}),
+        ...(params.version ? { ifMatch: params.version } : {}),
+      });
+      return readOne(call, answer);
+    },
+
+    async delete(params) {
+      const call = requireCall(callsOf(params.entity), params.entity, 'delete');
+      await send(call, urlOf(call, undefined, params.id), {});
+    },
+
+    async transition(params) {
+      const call = requireTransitionCall(callsOf(params.entity), params.entity, params.transition);
+      const answer = await send(call, urlOf(call, undefined, params.id), {
+        ...(params.version ? { ifMatch: params.version } : {}),
+      });
+      return readOne(call, answer);
+    },
+  };
+}
+
+interface Answer {
+  status: number;
+  headers: Headers;
+  body: unknown;
+  url: string;
+}
+
+function pageSize(params: ListParams): number | undefined {
+  const page = params.page;
+  return page.style === 'offset' ? page.limit : page.style === 'none' ? undefined : page.size;
+}
+
+/** The records, total and next cursor of a list answer, by the call's response shape. */
+function readList(call: Call, answer: Answer): ListResult {
+  const response = call.response;
+  const body = answer.body;
+  let items: unknown;
+  let total: unknown;
+  let next: unknown;
+  const envelope = (object: Record<string, unknown>) => {
+    items = object[response?.items ?? 'items'];
+    if (response?.total) total = object[response.total];
+    if (call.pagination?.style === 'cursor') next = object[call.pagination.nextField];
+  };
+  switch (response?.shape) {
+    case 'none':
+      items = [];
+      break;
+    case 'one':
+      items = body === undefined ? [] : [body];
+      break;
+    case 'envelope':
+      // A bare array where an envelope was promised is still the records: tolerate it.
+      if (Array.isArray(body)) items = body;
+      else if (isRecord(body)) envelope(body);
+      break;
+    case 'array':
+    case undefined:
+      if (Array.isArray(body)) items = body;
+      else if (isRecord(body)) envelope(body);
+      break;
+  }
+  if (!Array.isArray(items) || !items.every(isRecord)) throw unexpected(answer, 'a list of records');
+
+  const result: ListResult = { items };
+  const counted = toCount(total) ?? toCount(answer.headers.get('x-total-count'));
+  if (counted !== undefined) result.total = counted;
+  if (call.pagination?.style === 'cursor') {
+    result.next = typeof next === 'string' && next !== '' ? next : null;
+    result.hasNext = result.next !== null;
+  } else if (call.pagination === undefined || call.pagination.style === 'none') {
+    result.hasNext = false;
+  }
+  return result;
+}
+
+function toCount(value: unknown): number | undefined {
+  const number = typeof value === 'string' && /^\d{1,15}$/.test(value.trim()) ? Number(value) : value;
+  return typeof number === 'number' && Number.isSafeInteger(number) && number >= 0 ? number : undefined;
+}
+
+/**
+ * The next link resolved against the answer's address, kept only when it stays at the API's origin: a
+ * link header is not a reason to send the next request elsewhere. Relative bases give relative links.
+ */
+function sameOriginLink(base: string, answerUrl: string, link: string | undefined): string | undefined {
+  if (link === undefined) return undefined;
+  const page = typeof location === 'undefined' ? PLACEHOLDER_ORIGIN : location.href;
+  try {
+    const baseUrl = new URL(base || '/', page);
+    const target = new URL(link, new URL(answerUrl, page));
+    if (target.origin !== baseUrl.origin || !/^https?:$/.test(target.protocol)) return undefined;
+    const relative = !/^[a-z][a-z0-9+.-]*:/i.test(base);
+    return relative ? `${target.pathname}${target.search}` : target.href;
+  } catch {
+    return undefined;
+  }
+}
+
+function parseJson(text: string): unknown {
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+function isRecord(value: unknown): value is ApiRecord {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function unexpected(answer: Answer, expected: string): ApiError {
+  return new ApiError(
+    answer.status,
+    'Unexpected answer',
+    `The API answered with something other than ${expected}.`,
+    'UNEXPECTED_ANSWER',
+    undefined,
+    [],
+    undefined,
+  );
+}
+
+/** `AbortSignal.any`, with a fallback for browsers that lack it. */
+function anySignal(signals: AbortSignal[]): AbortSignal {
+  if (typeof AbortSignal.any === 'function') return AbortSignal.any(signals);
+  const controller = new AbortController();
+  for (const signal of signals) {
+    if (signal.aborted) {
+      controller.abort(signal.reason);
+      break;
+    }
+    signal.addEventListener('abort', () => controller.abort(signal.reason), { once: true });
+  }
+  return controller.signal;
 }

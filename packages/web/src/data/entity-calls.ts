@@ -1,0 +1,79 @@
+import type { Call, CallPurpose, Model } from '@ninefold/spec';
+import type { ApiDescription } from './api-description';
+import type { EntityCalls } from './data-provider';
+
+type RecordPurpose = Exclude<keyof EntityCalls, 'transitions'>;
+const RECORD_PURPOSES: readonly RecordPurpose[] = ['list', 'get', 'create', 'update', 'delete'];
+
+/**
+ * The calls the specification gives an entity, one per purpose, and the call of each of its transitions
+ * keyed by the transition's name (point 4). Both data providers answer `calls()` with this, so a screen
+ * tested against the memory provider offers exactly the actions it offers against the real API.
+ *
+ * A transition's call is the one its `call` names; when the API is conventional (point 7 not shown), the
+ * conventional `<transition><Entity>` call. A transition without a call has none here: the client cannot
+ * take it, since the prototype API refuses state changes through updates.
+ *
+ * @example
+ * ```ts
+ * entityCalls(api, model, 'Order').transitions.place?.path; // '/orders/{id}/place'
+ * ```
+ */
+export function entityCalls(api: ApiDescription, model: Model, entity: string): EntityCalls {
+  const own = api.calls.filter((call) => call.entity === entity);
+  const found: EntityCalls = { transitions: {} };
+  for (const purpose of RECORD_PURPOSES) {
+    // The first call of a purpose wins: a second list call (say, a nested collection) is not the main one.
+    const call = own.find((candidate) => candidate.purpose === (purpose satisfies CallPurpose));
+    if (call) found[purpose] = call;
+  }
+  if (model.states.shown) {
+    for (const machine of model.states.machines) {
+      if (machine.entity !== entity) continue;
+      for (const transition of machine.transitions) {
+        const name = api.conventional ? `${transition.name}${entity}` : transition.call;
+        const call = name === undefined ? undefined : api.calls.find((candidate) => candidate.name === name);
+        if (call) found.transitions[transition.name] = call;
+      }
+    }
+  }
+  return found;
+}
+
+/** Memoizes `entityCalls` per entity: the description and the model do not change while a client runs. */
+export function entityCallsLookup(api: ApiDescription, model: Model): (entity: string) => EntityCalls {
+  const cache = new Map<string, EntityCalls>();
+  return (entity) => {
+    let calls = cache.get(entity);
+    if (!calls) {
+      calls = entityCalls(api, model, entity);
+      cache.set(entity, calls);
+    }
+    return calls;
+  };
+}
+
+/** The rejection for a method whose call the specification does not name: never a guessed URL. */
+export class MissingCallError extends Error {
+  override readonly name = 'MissingCallError';
+  constructor(
+    readonly entity: string,
+    readonly purpose: string,
+  ) {
+    super(`The specification names no ${purpose} call for ${entity}; the client does not invent one.`);
+  }
+}
+
+/** The call for a purpose, or a rejection that says which is missing. */
+export function requireCall(calls: EntityCalls, entity: string, purpose: RecordPurpose): Call {
+  const call = calls[purpose];
+  if (!call) throw new MissingCallError(entity, purpose);
+  return call;
+}
+
+/** The call of a transition, or a rejection that says which is missing. */
+export function requireTransitionCall(calls: EntityCalls, entity: string, transition: string): Call {
+  const call = Object.hasOwn(calls.transitions, transition) ? calls.transitions[transition] : undefined;
+  if (!call) throw new MissingCallError(entity, `"${transition}" transition`);
+  return call;
+}

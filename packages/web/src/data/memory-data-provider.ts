@@ -1,0 +1,494 @@
+import {
+  checkTransition,
+  derivedValues,
+  type Entity,
+  exhaustiveSwitchError,
+  findEntity,
+  hasNumericKey,
+  type JsonValue,
+  type Model,
+  type StateMachine,
+  transitionChange,
+  validateRecord,
+} from '@ninefold/spec';
+import type { ApiDescription } from './api-description';
+import {
+  ApiError,
+  type ApiRecord,
+  type CreateParams,
+  type DataProvider,
+  type DeleteParams,
+  type FilterValue,
+  type GetParams,
+  type ListParams,
+  type ListResult,
+  type NetworkError,
+  type PageRequest,
+  type TransitionParams,
+  type UpdateParams,
+  type VersionedRecord,
+} from './data-provider';
+import { entityCallsLookup, requireCall, requireTransitionCall } from './entity-calls';
+
+export type DataMethod = 'list' | 'get' | 'create' | 'update' | 'delete' | 'transition';
+
+/** One call a screen made, as a component test asserts it. */
+export interface LoggedCall {
+  method: DataMethod;
+  params: unknown;
+}
+
+export interface MemoryDataProviderOptions {
+  /**
+   * Check creates and updates with the shared `validateRecord`, refusing like the prototype API (a 422
+   * with field errors). Off by default so that tests can store partial records.
+   */
+  validate?: boolean;
+  /** The clock for transition guards and effects; tests pin it. */
+  now?: () => Date;
+}
+
+/** The in-memory fake of the data interface that component tests use in place of the network. */
+export interface MemoryDataProvider extends DataProvider {
+  /** Every call made, in order, with the params it was given. */
+  readonly log: LoggedCall[];
+  /** Makes the next call of this method fail with this error (queued: two calls fail two calls). */
+  failNext(method: DataMethod, error: ApiError | NetworkError): void;
+  /** A copy of the records stored for an entity, in the order they were created. */
+  records(entity: string): ApiRecord[];
+}
+
+/** Page size for a link-header request that names none, as the prototype API's default. */
+const DEFAULT_PAGE_SIZE = 25;
+
+/**
+ * A `DataProvider` that keeps records in memory: sorts, filters (eq, contains, gte, lte, in), pages in
+ * every request style, assigns keys, keeps a version per record (refusing a stale `version` with a 412
+ * like the prototype API), takes transitions with the shared rules, and logs every call. `calls(entity)`
+ * answers exactly as the HTTP provider does, and a method whose call the specification does not name
+ * rejects the same way.
+ *
+ * @example
+ * ```ts
+ * const data = createMemoryDataProvider(model, api, { Customer: [{ id: 1, name: 'Anna' }] });
+ * data.failNext('list', new NetworkError('offline'));
+ * render(<App data={data} />);
+ * expect(data.log).toContainEqual({ method: 'list', params: expect.objectContaining({ entity: 'Customer' }) });
+ * ```
+ */
+export function createMemoryDataProvider(
+  model: Model,
+  api: ApiDescription,
+  seed: Record<string, ApiRecord[]> = {},
+  options: MemoryDataProviderOptions = {},
+): MemoryDataProvider {
+  const now = options.now ?? (() => new Date());
+  const callsOf = entityCallsLookup(api, model);
+  const log: LoggedCall[] = [];
+  const failures = new Map<DataMethod, Array<ApiError | NetworkError>>();
+  const tables = new Map<string, Table>();
+  let fileCount = 0;
+
+  const table = (name: string): Table => {
+    let found = tables.get(name);
+    if (!found) {
+      found = { rows: [], nextKey: 1 };
+      tables.set(name, found);
+    }
+    return found;
+  };
+
+  for (const [name, records] of Object.entries(seed)) {
+    const entity = findEntity(model, name);
+    const rows = table(name);
+    for (const record of records) {
+      const stored = clone(record);
+      if (entity) assignKey(entity, rows, stored);
+      rows.rows.push({ record: stored, version: 1 });
+    }
+  }
+
+  /** Logs the call, then either fails it as a test asked or runs it, always asynchronously. */
+  const run = async <T>(method: DataMethod, params: unknown, body: () => T): Promise<T> => {
+    log.push({ method, params });
+    await Promise.resolve();
+    const signal = (params as { signal?: AbortSignal }).signal;
+    signal?.throwIfAborted();
+    const queued = failures.get(method);
+    const failure = queued?.shift();
+    if (failure) throw failure;
+    return body();
+  };
+
+  const entityOf = (name: string): Entity => {
+    const entity = findEntity(model, name);
+    if (!entity)
+      throw new ApiError(
+        404,
+        'Not found',
+        `There is no entity ${name}.`,
+        'NO_SUCH_CALL',
+        undefined,
+        [],
+        undefined,
+      );
+    return entity;
+  };
+
+  const find = (entity: Entity, id: string): Row => {
+    const key = entity.key ?? 'id';
+    const row = table(entity.name).rows.find((candidate) => String(candidate.record[key]) === id);
+    if (!row) {
+      throw new ApiError(
+        404,
+        'Not found',
+        `There is no ${entity.name} ${id}.`,
+        'NOT_FOUND',
+        undefined,
+        [],
+        undefined,
+      );
+    }
+    return row;
+  };
+
+  const checkVersion = (row: Row, version: string | undefined, entity: Entity, id: string) => {
+    if (version !== undefined && version !== etag(row.version)) {
+      throw new ApiError(
+        412,
+        'Precondition failed',
+        `${entity.name} ${id} was changed by someone else since you read it.`,
+        'CHANGED_SINCE_READ',
+        undefined,
+        [],
+        undefined,
+      );
+    }
+  };
+
+  const toValues = (values: Record<string, unknown>): Record<string, JsonValue> => {
+    const out: Record<string, JsonValue> = {};
+    for (const [name, value] of Object.entries(values)) {
+      if (value === undefined) continue;
+      if (isBlob(value)) {
+        fileCount += 1;
+        out[name] = {
+          name: 'name' in value && typeof value.name === 'string' ? value.name : 'file',
+          type: value.type,
+          size: value.size,
+          id: `file-${fileCount}`,
+          url: `memory:files/${fileCount}`,
+        };
+      } else {
+        out[name] = clone(value as JsonValue);
+      }
+    }
+    return out;
+  };
+
+  const validate = (entity: Entity, values: Record<string, JsonValue>, old?: ApiRecord) => {
+    if (!options.validate) return;
+    const result = validateRecord(model, entity.name, values, {
+      mode: old ? 'update' : 'create',
+      ...(old ? { old } : {}),
+      now: now(),
+    });
+    if (!result.ok) {
+      throw new ApiError(
+        422,
+        'Invalid values',
+        result.errors[0]?.message ?? 'A value is not valid.',
+        'VALIDATION_FAILED',
+        undefined,
+        result.errors.map((error) => ({ pointer: error.pointer, message: error.message, code: error.code })),
+        undefined,
+      );
+    }
+  };
+
+  const versioned = (row: Row): VersionedRecord => ({
+    record: clone(row.record),
+    version: etag(row.version),
+  });
+
+  return {
+    log,
+    failNext(method, error) {
+      const queued = failures.get(method) ?? [];
+      queued.push(error);
+      failures.set(method, queued);
+    },
+    records(entity) {
+      return table(entity).rows.map((row) => clone(row.record));
+    },
+    calls: callsOf,
+
+    list(params: ListParams) {
+      return run('list', params, (): ListResult => {
+        requireCall(callsOf(params.entity), params.entity, 'list');
+        const entity = entityOf(params.entity);
+        const pathFilters: FilterValue[] = Object.entries(params.path ?? {}).map(([field, value]) => ({
+          field,
+          op: 'eq',
+          value,
+        }));
+        const matching = table(entity.name)
+          .rows.map((row) => row.record)
+          .filter((record) => [...params.filters, ...pathFilters].every((filter) => matches(record, filter)));
+        const sorted = sortRecords(matching, params.sort, entity.key ?? 'id');
+        return pageOf(sorted, params.page);
+      });
+    },
+
+    get(params: GetParams) {
+      return run('get', params, () => {
+        requireCall(callsOf(params.entity), params.entity, 'get');
+        return versioned(find(entityOf(params.entity), params.id));
+      });
+    },
+
+    create(params: CreateParams) {
+      return run('create', params, () => {
+        requireCall(callsOf(params.entity), params.entity, 'create');
+        const entity = entityOf(params.entity);
+        const values = toValues(params.values);
+        validate(entity, values);
+        const record: ApiRecord = { ...defaults(entity), ...values };
+        const machine = machineOf(model, entity);
+        if (machine) record[machine.field] = machine.initial;
+        Object.assign(record, derivedValues(model, entity.name, record));
+        const rows = table(entity.name);
+        assignKey(entity, rows, record);
+        const row = { record, version: 1 };
+        rows.rows.push(row);
+        return versioned(row);
+      });
+    },
+
+    update(params: UpdateParams) {
+      return run('update', params, () => {
+        requireCall(callsOf(params.entity), params.entity, 'update');
+        const entity = entityOf(params.entity);
+        const row = find(entity, params.id);
+        checkVersion(row, params.version, entity, params.id);
+        const change = toValues(params.values);
+        validate(entity, change, row.record);
+        const record = { ...row.record, ...change };
+        Object.assign(record, derivedValues(model, entity.name, record));
+        row.record = record;
+        row.version += 1;
+        return versioned(row);
+      });
+    },
+
+    delete(params: DeleteParams) {
+      return run('delete', params, () => {
+        requireCall(callsOf(params.entity), params.entity, 'delete');
+        const entity = entityOf(params.entity);
+        const row = find(entity, params.id);
+        const rows = table(entity.name);
+        rows.rows = rows.rows.filter((candidate) => candidate !== row);
+      });
+    },
+
+    transition(params: TransitionParams) {
+      return run('transition', params, () => {
+        requireTransitionCall(callsOf(params.entity), params.entity, params.transition);
+        const entity = entityOf(params.entity);
+        const machine = machineOf(model, entity);
+        const step = machine?.transitions.find((candidate) => candidate.name === params.transition);
+        if (!machine || !step) {
+          throw new ApiError(
+            501,
+            'Not implemented',
+            `No transition ${params.transition}.`,
+            'NOT_IMPLEMENTED',
+            undefined,
+            [],
+            undefined,
+          );
+        }
+        const row = find(entity, params.id);
+        checkVersion(row, params.version, entity, params.id);
+        const at = now();
+        const verdict = checkTransition(model, machine, step, row.record, { now: at });
+        if (!verdict.allowed) {
+          const code =
+            verdict.reason === 'state'
+              ? 'ILLEGAL_TRANSITION'
+              : verdict.reason === 'guard'
+                ? 'GUARD_FAILED'
+                : 'FORBIDDEN';
+          throw new ApiError(
+            verdict.reason === 'role' ? 403 : 409,
+            'Conflict',
+            verdict.message,
+            code,
+            undefined,
+            [],
+            undefined,
+          );
+        }
+        const computed = transitionChange(model, machine, step, row.record, { now: at });
+        if (!computed.ok) {
+          throw new ApiError(
+            500,
+            'Server error',
+            computed.message,
+            'EFFECT_FAILED',
+            undefined,
+            [],
+            undefined,
+          );
+        }
+        const record = { ...row.record, ...computed.change };
+        Object.assign(record, derivedValues(model, entity.name, record));
+        row.record = record;
+        row.version += 1;
+        return versioned(row);
+      });
+    },
+  };
+}
+
+interface Row {
+  record: ApiRecord;
+  version: number;
+}
+
+interface Table {
+  rows: Row[];
+  nextKey: number;
+}
+
+function etag(version: number): string {
+  return `"${version}"`;
+}
+
+function clone<T>(value: T): T {
+  return structuredClone(value);
+}
+
+function isBlob(value: unknown): value is Blob {
+  return typeof Blob !== 'undefined' && value instanceof Blob;
+}
+
+/** Numeric keys count up past the largest seen; other keys are kept when given, else made up. */
+function assignKey(entity: Entity, table: Table, record: ApiRecord): void {
+  const key = entity.key ?? 'id';
+  const given = record[key];
+  if (typeof given === 'number') {
+    table.nextKey = Math.max(table.nextKey, given + 1);
+    return;
+  }
+  if (typeof given === 'string' && given !== '') return;
+  const next = table.nextKey;
+  table.nextKey += 1;
+  record[key] = hasNumericKey(entity) ? next : `${entity.name.toLowerCase()}-${next}`;
+}
+
+function defaults(entity: Entity): ApiRecord {
+  const out: ApiRecord = {};
+  for (const field of entity.fields) if (field.default !== undefined) out[field.name] = clone(field.default);
+  return out;
+}
+
+function machineOf(model: Model, entity: Entity): StateMachine | undefined {
+  return model.states.shown
+    ? model.states.machines.find((machine) => machine.entity === entity.name)
+    : undefined;
+}
+
+/** Filter text compared with a stored value the way a query string is: as text, numbers as numbers. */
+function matches(record: ApiRecord, filter: FilterValue): boolean {
+  const stored = record[filter.field];
+  if (stored === undefined || stored === null) return false;
+  const texts = Array.isArray(filter.value) ? filter.value : [filter.value];
+  switch (filter.op) {
+    case 'eq':
+      return texts.every((text) => equals(stored, text));
+    case 'in':
+      return texts.some((text) => equals(stored, text));
+    case 'contains':
+      return texts.every((text) =>
+        (Array.isArray(stored) ? stored : [stored]).some((item) =>
+          scalarText(item).toLowerCase().includes(text.toLowerCase()),
+        ),
+      );
+    case 'gte':
+      return texts.every((text) => compare(stored, text) >= 0);
+    case 'lte':
+      return texts.every((text) => compare(stored, text) <= 0);
+    default:
+      return exhaustiveSwitchError(filter.op);
+  }
+}
+
+function scalarText(value: JsonValue): string {
+  return typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value);
+}
+
+function equals(stored: JsonValue, text: string): boolean {
+  return Array.isArray(stored)
+    ? stored.some((item) => scalarText(item) === text)
+    : scalarText(stored) === text;
+}
+
+function compare(stored: JsonValue, text: string): number {
+  if (typeof stored === 'number' && text.trim() !== '' && Number.isFinite(Number(text))) {
+    return stored - Number(text);
+  }
+  const left = scalarText(stored);
+  return left < text ? -1 : left > text ? 1 : 0;
+}
+
+/** Sorted by the keys in order, then by the record key so pages never overlap; empty values last. */
+function sortRecords(records: ApiRecord[], sort: ListParams['sort'], key: string): ApiRecord[] {
+  const keys = [...sort, { field: key, direction: 'asc' as const }];
+  return [...records].sort((a, b) => {
+    for (const { field, direction } of keys) {
+      const order = compareValues(a[field], b[field]);
+      if (order !== 0) return direction === 'desc' ? -order : order;
+    }
+    return 0;
+  });
+}
+
+function compareValues(a: JsonValue | undefined, b: JsonValue | undefined): number {
+  const aEmpty = a === undefined || a === null;
+  const bEmpty = b === undefined || b === null;
+  if (aEmpty || bEmpty) return aEmpty === bEmpty ? 0 : aEmpty ? 1 : -1;
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  const left = scalarText(a);
+  const right = scalarText(b);
+  return left < right ? -1 : left > right ? 1 : 0;
+}
+
+function pageOf(records: ApiRecord[], page: PageRequest): ListResult {
+  const total = records.length;
+  const slice = (offset: number, size: number) => records.slice(offset, offset + size).map(clone);
+  switch (page.style) {
+    case 'page': {
+      const offset = (page.page - 1) * page.size;
+      return { items: slice(offset, page.size), total, hasNext: offset + page.size < total };
+    }
+    case 'offset':
+      return { items: slice(page.offset, page.limit), total, hasNext: page.offset + page.limit < total };
+    case 'cursor': {
+      // The cursor is the offset as text: opaque to the screen, which only hands it back.
+      const offset = page.cursor ? Number(page.cursor) || 0 : 0;
+      const end = offset + page.size;
+      const next = end < total ? String(end) : null;
+      return { items: slice(offset, page.size), next, hasNext: next !== null };
+    }
+    case 'link-header': {
+      const size = page.size ?? DEFAULT_PAGE_SIZE;
+      const offset = (page.page - 1) * size;
+      return { items: slice(offset, size), total, hasNext: offset + size < total };
+    }
+    case 'none':
+      return { items: records.map(clone), total, hasNext: false };
+    default:
+      return exhaustiveSwitchError(page);
+  }
+}

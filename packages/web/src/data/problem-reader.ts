@@ -1,0 +1,85 @@
+import { ApiError, type ApiFieldError } from './data-provider';
+
+/** The longest text kept from an answer: enough for any honest message, too little to flood a page. */
+export const MAX_TEXT = 300;
+/** The most field errors kept from one answer. */
+const MAX_FIELD_ERRORS = 100;
+
+/**
+ * An `ApiError` from a non-success answer. An RFC 9457 problem (by content type, or an object with a
+ * problem's members) gives its title, detail, code, type, reference and `errors[]` as field errors with
+ * JSON pointers; any other body (an HTML page from a proxy, text, nothing) gives a generic error with the
+ * status. Every kept string is clipped to `MAX_TEXT` and stays a plain string: nothing is parsed as HTML.
+ *
+ * @example
+ * ```ts
+ * const error = apiErrorFrom(422, 'Unprocessable Entity', 'application/problem+json', body);
+ * error.fieldErrors; // [{ pointer: '/email', message: 'Enter an email address…', code: 'pattern' }]
+ * ```
+ */
+export function apiErrorFrom(
+  status: number,
+  statusText: string,
+  contentType: string | null,
+  body: unknown,
+): ApiError {
+  const fallbackTitle = clipText(statusText) || `HTTP ${status}`;
+  const isProblemType = (contentType ?? '').toLowerCase().includes('problem+json');
+  if (!isObject(body) || !(isProblemType || looksLikeProblem(body))) {
+    return new ApiError(status, fallbackTitle, undefined, undefined, undefined, [], undefined);
+  }
+  return new ApiError(
+    status,
+    text(body.title) ?? fallbackTitle,
+    text(body.detail),
+    text(body.code),
+    text(body.type),
+    fieldErrors(body.errors),
+    text(body.reference),
+  );
+}
+
+/** Clips a text to `MAX_TEXT` characters (not cutting a surrogate pair in half). */
+export function clipText(value: string): string {
+  const chars = Array.from(value);
+  return chars.length > MAX_TEXT ? `${chars.slice(0, MAX_TEXT).join('')}…` : value;
+}
+
+function looksLikeProblem(body: Record<string, unknown>): boolean {
+  return ['title', 'detail', 'type', 'code'].some((member) => typeof body[member] === 'string');
+}
+
+function text(value: unknown): string | undefined {
+  if (typeof value === 'number') return String(value);
+  return typeof value === 'string' && value !== '' ? clipText(value) : undefined;
+}
+
+function fieldErrors(value: unknown): ApiFieldError[] {
+  if (!Array.isArray(value)) return [];
+  const out: ApiFieldError[] = [];
+  for (const item of value.slice(0, MAX_FIELD_ERRORS)) {
+    if (!isObject(item)) continue;
+    const pointer = toPointer(item);
+    if (pointer === undefined) continue;
+    const message = text(item.detail) ?? text(item.message) ?? text(item.title) ?? '';
+    const code = text(item.code);
+    out.push({ pointer, message, ...(code === undefined ? {} : { code }) });
+  }
+  return out;
+}
+
+/** `/lines/0/quantity`; a `#/…` fragment or a bare field name, as some APIs send, is read as one too. */
+function toPointer(item: Record<string, unknown>): string | undefined {
+  const raw = typeof item.pointer === 'string' ? item.pointer : undefined;
+  if (raw !== undefined) {
+    const pointer = raw.startsWith('#') ? raw.slice(1) : raw;
+    return pointer === '' || pointer.startsWith('/') ? clipText(pointer) : undefined;
+  }
+  const field = typeof item.field === 'string' ? item.field : undefined;
+  if (field === undefined || field === '') return undefined;
+  return clipText(`/${field.replaceAll('~', '~0').replaceAll('/', '~1')}`);
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

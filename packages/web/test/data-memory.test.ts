@@ -1,0 +1,227 @@
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadSpec, type Model } from '@ninefold/spec';
+import { describe, expect, it } from 'vitest';
+import type { ApiDescription } from '../src/data/api-description';
+import { dataErrorMessage } from '../src/data/data-error-message';
+import { ApiError, NetworkError } from '../src/data/data-provider';
+import { entityCalls, MissingCallError } from '../src/data/entity-calls';
+import { createMemoryDataProvider } from '../src/data/memory-data-provider';
+import { catalogues } from '../src/i18n/catalogue';
+
+function shopModel(): Model {
+  const text = readFileSync(
+    join(dirname(fileURLToPath(import.meta.url)), '../../../examples/shop.yaml'),
+    'utf8',
+  );
+  const result = loadSpec(text, { file: 'shop.yaml' });
+  if (!result.model) throw new Error('shop.yaml must load');
+  return result.model;
+}
+
+const model = shopModel();
+const api: ApiDescription = {
+  base: '/api',
+  conventional: false,
+  calls: model.calls.shown ? model.calls.items : [],
+};
+const NOW = new Date('2026-06-01T12:00:00Z');
+
+const customers = [
+  { name: 'Anna Berg', email: 'anna@example.com', country: 'SE', creditLimit: 1000, active: true },
+  { name: 'Bo Ek', email: 'bo@example.com', country: 'DK', creditLimit: 500, active: false },
+  { name: 'Cleo Dahl', email: 'cleo@example.com', country: 'SE', creditLimit: 2500, active: true },
+  { name: 'Dan Falk', email: 'dan@example.com', country: 'NO', creditLimit: 0, active: true },
+];
+
+const provider = () =>
+  createMemoryDataProvider(model, api, { Customer: customers }, { now: () => NOW, validate: true });
+
+describe('memory data provider', () => {
+  it('assigns numeric keys to seeded and created records and returns versions', async () => {
+    const data = provider();
+    expect(data.records('Customer').map((c) => c.id)).toEqual([1, 2, 3, 4]);
+    const created = await data.create({
+      entity: 'Customer',
+      values: { name: 'Eva', email: 'eva@example.com' },
+    });
+    expect(created.record).toMatchObject({ id: 5, name: 'Eva', active: true });
+    expect(created.version).toBe('"1"');
+    const read = await data.get({ entity: 'Customer', id: '5' });
+    expect(read).toEqual(created);
+  });
+
+  it('sorts, filters and pages', async () => {
+    const data = provider();
+    const page = await data.list({
+      entity: 'Customer',
+      page: { style: 'page', page: 1, size: 2 },
+      sort: [{ field: 'creditLimit', direction: 'desc' }],
+      filters: [{ field: 'active', op: 'eq', value: 'true' }],
+    });
+    expect(page.items.map((c) => c.name)).toEqual(['Cleo Dahl', 'Anna Berg']);
+    expect(page.total).toBe(3);
+    expect(page.hasNext).toBe(true);
+
+    const second = await data.list({
+      entity: 'Customer',
+      page: { style: 'offset', offset: 2, limit: 2 },
+      sort: [{ field: 'creditLimit', direction: 'desc' }],
+      filters: [{ field: 'active', op: 'eq', value: 'true' }],
+    });
+    expect(second.items.map((c) => c.name)).toEqual(['Dan Falk']);
+    expect(second.hasNext).toBe(false);
+
+    const byName = await data.list({
+      entity: 'Customer',
+      page: { style: 'none' },
+      sort: [{ field: 'name', direction: 'asc' }],
+      filters: [
+        { field: 'name', op: 'contains', value: 'a' },
+        { field: 'country', op: 'in', value: ['SE', 'NO'] },
+        { field: 'creditLimit', op: 'gte', value: '500' },
+        { field: 'creditLimit', op: 'lte', value: '1000' },
+      ],
+    });
+    expect(byName.items.map((c) => c.name)).toEqual(['Anna Berg']);
+  });
+
+  it('walks a cursor to the end', async () => {
+    const data = provider();
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    for (let round = 0; round < 5; round++) {
+      const page = await data.list({
+        entity: 'Customer',
+        page: { style: 'cursor', size: 3, ...(cursor === undefined ? {} : { cursor }) },
+        sort: [{ field: 'name', direction: 'asc' }],
+        filters: [],
+      });
+      seen.push(...page.items.map((c) => String(c.name)));
+      if (!page.next) break;
+      cursor = page.next;
+    }
+    expect(seen).toEqual(['Anna Berg', 'Bo Ek', 'Cleo Dahl', 'Dan Falk']);
+  });
+
+  it('refuses a stale version with a 412 and a missing record with a 404', async () => {
+    const data = provider();
+    const { version } = await data.get({ entity: 'Customer', id: '1' });
+    const updated = await data.update({ entity: 'Customer', id: '1', values: { country: 'FI' }, version });
+    expect(updated.version).toBe('"2"');
+    await expect(
+      data.update({ entity: 'Customer', id: '1', values: { country: 'DE' }, version }),
+    ).rejects.toMatchObject({ name: 'ApiError', status: 412 });
+    expect(data.records('Customer')[0]?.country).toBe('FI');
+    await expect(data.get({ entity: 'Customer', id: '99' })).rejects.toMatchObject({ status: 404 });
+    await data.delete({ entity: 'Customer', id: '2' });
+    expect(data.records('Customer').map((c) => c.id)).toEqual([1, 3, 4]);
+  });
+
+  it('answers validation failures with field pointers when asked to validate', async () => {
+    const data = provider();
+    const error = await data.create({ entity: 'Customer', values: { name: '' } }).catch((e) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error.status).toBe(422);
+    expect(error.fieldErrors.map((f: { pointer: string }) => f.pointer)).toContain('/email');
+  });
+
+  it('takes transitions with the shared rules', async () => {
+    const data = createMemoryDataProvider(model, api, {}, { now: () => NOW });
+    const order = await data.create({
+      entity: 'Order',
+      values: { customer: 1, lines: [{ product: 1, quantity: 2, unitPrice: 10 }] },
+    });
+    expect(order.record).toMatchObject({ status: 'draft', total: 20 });
+    const id = String(order.record.id);
+    const placed = await data.transition({
+      entity: 'Order',
+      id,
+      transition: 'place',
+      version: order.version,
+    });
+    expect(placed.record).toMatchObject({ status: 'placed', placedOn: '2026-06-01' });
+    await expect(data.transition({ entity: 'Order', id, transition: 'ship' })).rejects.toMatchObject({
+      status: 409,
+      code: 'ILLEGAL_TRANSITION',
+    });
+  });
+
+  it('stores a file value as a descriptor', async () => {
+    const data = createMemoryDataProvider(model, api);
+    const file = new File(['%PDF-1.4'], 'po.pdf', { type: 'application/pdf' });
+    const order = await data.create({
+      entity: 'Order',
+      values: { customer: 1, lines: [], attachment: file },
+    });
+    expect(order.record.attachment).toMatchObject({ name: 'po.pdf', type: 'application/pdf', size: 8 });
+  });
+
+  it('logs every call and fails the next one when told', async () => {
+    const data = provider();
+    data.failNext('get', new NetworkError('offline'));
+    await expect(data.get({ entity: 'Customer', id: '1' })).rejects.toBeInstanceOf(NetworkError);
+    await expect(data.get({ entity: 'Customer', id: '1' })).resolves.toMatchObject({ record: { id: 1 } });
+    expect(data.log).toEqual([
+      { method: 'get', params: { entity: 'Customer', id: '1' } },
+      { method: 'get', params: { entity: 'Customer', id: '1' } },
+    ]);
+  });
+
+  it('rejects an aborted list with the abort reason', async () => {
+    const data = provider();
+    const controller = new AbortController();
+    controller.abort();
+    await expect(
+      data.list({
+        entity: 'Customer',
+        page: { style: 'none' },
+        sort: [],
+        filters: [],
+        signal: controller.signal,
+      }),
+    ).rejects.toMatchObject({ name: 'AbortError' });
+  });
+
+  it('offers the same calls as the specification names, and refuses the others', async () => {
+    const data = provider();
+    const calls = data.calls('Order');
+    expect(calls).toEqual(entityCalls(api, model, 'Order'));
+    expect(calls.list?.name).toBe('listOrders');
+    expect(Object.keys(calls.transitions)).toEqual(['place', 'pay', 'ship', 'deliver', 'cancel']);
+    // OrderLine is embedded: no call exists, so nothing is invented.
+    expect(data.calls('OrderLine')).toEqual({ transitions: {} });
+    await expect(data.get({ entity: 'OrderLine', id: '1' })).rejects.toBeInstanceOf(MissingCallError);
+  });
+});
+
+describe('generic messages for data failures', () => {
+  it('names a catalogue key for each kind of failure', () => {
+    expect(dataErrorMessage(new NetworkError('offline'))).toMatchObject({
+      kind: 'network',
+      text: 'data.networkText',
+      retry: true,
+    });
+    const server = new ApiError(503, 'Unavailable', undefined, undefined, undefined, [], 'ref-9');
+    expect(dataErrorMessage(server)).toMatchObject({
+      kind: 'status',
+      text: 'data.statusText',
+      vars: { status: 503 },
+      reference: 'ref-9',
+      retry: true,
+    });
+    const refused = new ApiError(403, 'Not allowed', undefined, undefined, undefined, [], undefined);
+    expect(dataErrorMessage(refused).retry).toBe(false);
+    expect(dataErrorMessage(new MissingCallError('Order', 'delete')).kind).toBe('missing-call');
+    // Every key named exists in both catalogues.
+    for (const error of [new NetworkError('x'), server, new MissingCallError('A', 'get')]) {
+      const message = dataErrorMessage(error);
+      for (const key of [message.title, message.text]) {
+        const name = key.slice('data.'.length) as keyof typeof catalogues.en.data;
+        expect(catalogues.en.data[name]).toBeTruthy();
+        expect(catalogues.fr.data[name]).toBeTruthy();
+      }
+    }
+  });
+});
