@@ -1,6 +1,206 @@
+import { Alert, Button, Group, Loader, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
+import { entityLabel, humanize, type SortKey } from '@ninefold/spec';
+import { type ReactNode, useCallback, useMemo } from 'react';
+import { Link, useParams } from 'react-router';
+import { routeTo, screenFor } from '../app/routes';
+import { useSpec } from '../app/SpecContext';
+import { useDocumentTitle } from '../app/useDocumentTitle';
+import type { ApiRecord } from '../data/data-provider';
+import { useI18n } from '../i18n/I18nProvider';
+import { ListError } from '../list/ListError';
+import { ListFilters } from '../list/ListFilters';
+import { ListPager } from '../list/ListPager';
+import { ListSkeleton } from '../list/ListSkeleton';
+import { ListTable } from '../list/ListTable';
+import { planList } from '../list/list-plan';
+import {
+  clearFilters,
+  effectiveSort,
+  goToPage,
+  hasFilters,
+  setFilter,
+  setSort,
+  toListParams,
+} from '../list/list-state';
+import { useListQuery } from '../list/useListQuery';
+import { useListState } from '../list/useListState';
 import type { ScreenProps } from './screen-props';
 
-/** Placeholder until the screen is built in this issue. */
+/**
+ * A list screen of point 2: the records of an entity a page at a time, sorted, filtered and paged by the
+ * API as its list call allows, with the whole state in the address.
+ */
 export default function ListScreen({ screen }: ScreenProps<'list'>) {
-  return <p>{screen.name}</p>;
+  const { model, data } = useSpec();
+  const { t } = useI18n();
+  const routeParams = useParams();
+  const plan = useMemo(() => planList(model, screen, data.calls(screen.entity)), [model, screen, data]);
+  const entity = plan.entity;
+  const title = screen.title ?? (entity ? (entity.plural ?? entityLabel(entity)) : humanize(screen.name));
+  useDocumentTitle(title);
+
+  const { state, update } = useListState(plan);
+  const path = useMemo(() => definedParams(routeParams), [routeParams]);
+  const params = useMemo(() => toListParams(plan, state, path), [plan, state, path]);
+  const query = useListQuery(
+    params,
+    entity !== undefined && plan.call !== undefined && plan.columns.length > 0,
+  );
+
+  const detail = entity ? screenFor(model, 'detail', entity.name) : undefined;
+  const keyField = entity?.key;
+  const recordHref = useCallback(
+    (record: ApiRecord): string | undefined => {
+      if (!detail || keyField === undefined) return undefined;
+      const key = record[keyField];
+      if (typeof key !== 'string' && typeof key !== 'number') return undefined;
+      const href = routeTo(detail.route, { ...path, id: key, [keyField]: key });
+      // A detail route with a parameter this list cannot fill has no address to link to.
+      return href.includes('/:') ? undefined : href;
+    },
+    [detail, keyField, path],
+  );
+  const onSort = useCallback((sort: SortKey) => update(setSort(state, plan, sort)), [update, state, plan]);
+
+  const busy = query.isFetching && query.isPlaceholderData;
+  const createScreen = entity ? screenFor(model, 'create', entity.name) : undefined;
+  const createHref = createScreen && plan.creatable ? routeTo(createScreen.route, path) : undefined;
+  const plural = entity ? (entity.plural ?? entityLabel(entity)) : title;
+
+  const header = (
+    <Group justify="space-between" align="center" wrap="wrap" mb="md" gap="sm">
+      <Group gap="sm" wrap="nowrap">
+        <Title order={1} size="h2">
+          {title}
+        </Title>
+        {busy ? <Loader size="xs" aria-hidden="true" /> : null}
+      </Group>
+      {createHref !== undefined && !createHref.includes('/:') ? (
+        <Button component={Link} to={createHref}>
+          {createScreen?.title ?? t('list.newRecord', { entity: entity ? entityLabel(entity) : '' })}
+        </Button>
+      ) : null}
+    </Group>
+  );
+
+  if (!entity) {
+    return (
+      <Stack gap={0}>
+        {header}
+        <Alert color="yellow">{t('list.noEntity', { entity: screen.entity })}</Alert>
+      </Stack>
+    );
+  }
+  if (!plan.call) {
+    return (
+      <Stack gap={0}>
+        {header}
+        <Alert color="yellow">{t('list.noListCall', { entity: plural })}</Alert>
+      </Stack>
+    );
+  }
+  if (plan.columns.length === 0) {
+    return (
+      <Stack gap={0}>
+        {header}
+        <Alert color="yellow">{t('list.noColumns')}</Alert>
+      </Stack>
+    );
+  }
+
+  const filtered = hasFilters(state);
+  const result = query.data;
+  let body: ReactNode;
+  if (query.isError) {
+    body = <ListError error={query.error} onRetry={() => void query.refetch()} retrying={query.isFetching} />;
+  } else if (!result) {
+    body = <ListSkeleton label={t('list.loading', { title })} />;
+  } else if (result.items.length === 0) {
+    body = (
+      <EmptyList
+        message={
+          state.page > 1 || state.cursors.length > 0
+            ? t('list.pastEnd')
+            : filtered
+              ? t('list.emptyFiltered', { plural: lowerFirst(plural) })
+              : t('list.empty', { plural: lowerFirst(plural) })
+        }
+        action={
+          state.page > 1 || state.cursors.length > 0
+            ? { label: t('list.goToFirstPage'), run: () => update({ ...goToPage(state, 1), cursors: [] }) }
+            : filtered
+              ? { label: t('list.clearFilters'), run: () => update(clearFilters(state)) }
+              : undefined
+        }
+      />
+    );
+  } else {
+    body = (
+      <ListTable
+        model={model}
+        plan={plan}
+        label={title}
+        records={result.items}
+        sort={effectiveSort(state, plan)}
+        onSort={onSort}
+        recordHref={recordHref}
+        busy={busy}
+      />
+    );
+  }
+
+  return (
+    <Stack gap={0}>
+      {header}
+      {screen.description ? (
+        <Text c="dimmed" mb="md">
+          {screen.description}
+        </Text>
+      ) : null}
+      <ListFilters
+        filters={plan.filters}
+        values={state.filters}
+        onChange={(field, value) => update(setFilter(state, field, value))}
+        onClear={() => update(clearFilters(state))}
+      />
+      <VisuallyHidden role="status">{busy ? t('list.updating') : ''}</VisuallyHidden>
+      {body}
+      {result && !query.isError && result.items.length > 0 ? (
+        <ListPager plan={plan} state={state} result={result} onChange={update} />
+      ) : null}
+    </Stack>
+  );
+}
+
+function EmptyList({
+  message,
+  action,
+}: {
+  message: string;
+  action?: { label: string; run(): void } | undefined;
+}) {
+  return (
+    <Stack align="flex-start" gap="sm" py="lg">
+      <Text fw={500}>{message}</Text>
+      {action ? (
+        <Button variant="light" onClick={action.run}>
+          {action.label}
+        </Button>
+      ) : null}
+    </Stack>
+  );
+}
+
+function definedParams(params: Record<string, string | undefined>): Record<string, string> {
+  const defined: Record<string, string> = {};
+  for (const [name, value] of Object.entries(params)) if (value !== undefined) defined[name] = value;
+  return defined;
+}
+
+/** "Orders" -> "orders" inside a sentence; "SKUs" stays as written. */
+function lowerFirst(text: string): string {
+  const second = text.charAt(1);
+  return second !== '' && second === second.toLocaleLowerCase()
+    ? text.charAt(0).toLocaleLowerCase() + text.slice(1)
+    : text;
 }

@@ -1,0 +1,90 @@
+import { Anchor, Badge } from '@mantine/core';
+import { exhaustiveSwitchError, type Field, type JsonValue, type Model, type Tone } from '@ninefold/spec';
+import { Link } from 'react-router';
+import { routeTo, screenFor } from '../app/routes';
+import { useI18n } from '../i18n/I18nProvider';
+import { cellText } from './cell-text';
+
+export interface CellValueProps {
+  model: Model;
+  entity: string;
+  field: Field;
+  value: JsonValue | undefined;
+  /** Where the cell links to when it is the record's link column. */
+  recordHref?: string | undefined;
+  /** The record's key, the link's text when the cell itself is empty. */
+  recordKey?: string | undefined;
+}
+
+/**
+ * One table cell: the value as text by its field's kind, a state badge for a state field, and a link to
+ * the referenced record for a reference. Stands in for `src/fields`' displays until they exist.
+ */
+export function CellValue({ model, entity, field, value, recordHref, recordKey }: CellValueProps) {
+  const { t, tn, format } = useI18n();
+  const text = cellText(field, value, {
+    model,
+    format,
+    yes: t('list.yes'),
+    no: t('list.no'),
+    items: (count) => tn('list.items', count),
+  });
+  if (recordHref !== undefined) {
+    return (
+      <Anchor component={Link} to={recordHref} inherit>
+        {text === '' ? (recordKey ?? '') : text}
+      </Anchor>
+    );
+  }
+  if (text === '') return null;
+  const tone = field.kind === 'enum' ? stateTone(model, entity, field.name, value) : undefined;
+  if (tone !== undefined) {
+    return (
+      <Badge color={toneColor(tone)} variant="light" radius="sm" tt="none">
+        {text}
+      </Badge>
+    );
+  }
+  if (field.kind === 'reference' && (typeof value === 'string' || typeof value === 'number')) {
+    const detail = screenFor(model, 'detail', field.entity);
+    const href = detail ? routeTo(detail.route, { id: value }) : undefined;
+    if (href !== undefined && !href.includes(':')) {
+      return (
+        <Anchor component={Link} to={href} inherit>
+          {text}
+        </Anchor>
+      );
+    }
+  }
+  return <>{text}</>;
+}
+
+/** The tone of a state of the entity's state machine (point 4), when this field holds its state. */
+function stateTone(
+  model: Model,
+  entity: string,
+  field: string,
+  value: JsonValue | undefined,
+): Tone | undefined {
+  if (!model.states.shown || typeof value !== 'string') return undefined;
+  const machine = model.states.machines.find((item) => item.entity === entity && item.field === field);
+  const state = machine?.states.find((item) => item.name === value);
+  return state ? (state.tone ?? 'neutral') : undefined;
+}
+
+function toneColor(tone: Tone): string {
+  switch (tone) {
+    case 'neutral':
+      return 'gray';
+    case 'info':
+      return 'blue';
+    case 'success':
+      return 'green';
+    case 'warning':
+      return 'yellow';
+    case 'danger':
+      return 'red';
+    default:
+      return exhaustiveSwitchError(tone);
+  }
+}

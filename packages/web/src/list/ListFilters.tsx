@@ -1,0 +1,218 @@
+import { Box, Button, Group, MultiSelect, NativeSelect, TextInput } from '@mantine/core';
+import { useDebouncedCallback } from '@mantine/hooks';
+import { exhaustiveSwitchError, fieldLabel } from '@ninefold/spec';
+import { useEffect, useRef, useState } from 'react';
+import { type I18n, useI18n } from '../i18n/I18nProvider';
+import { type FilterPlan, filterWidgetKind } from './list-plan';
+
+/** Typing waits this long before the list is asked for again. */
+export const FILTER_DEBOUNCE_MS = 300;
+
+export interface ListFiltersProps {
+  filters: FilterPlan[];
+  values: Record<string, string | string[]>;
+  onChange(field: string, value: string | string[] | undefined): void;
+  onClear(): void;
+}
+
+/** One widget per filter the screen offers and the list call carries, by the field's kind. */
+export function ListFilters({ filters, values, onChange, onClear }: ListFiltersProps) {
+  const { t } = useI18n();
+  if (filters.length === 0) return null;
+  const active = Object.keys(values).length > 0;
+  return (
+    <Box
+      component="form"
+      role="search"
+      aria-label={t('list.filters')}
+      mb="md"
+      onSubmit={(event) => event.preventDefault()}
+    >
+      <Group align="flex-end" gap="sm" wrap="wrap">
+        {filters.map((filter) => (
+          <Box key={filter.field.name} w={{ base: '100%', xs: 200 }}>
+            <FilterWidget
+              filter={filter}
+              value={values[filter.field.name]}
+              onChange={(value) => onChange(filter.field.name, value)}
+            />
+          </Box>
+        ))}
+        {active ? (
+          <Button variant="subtle" onClick={onClear}>
+            {t('list.clearFilters')}
+          </Button>
+        ) : null}
+      </Group>
+    </Box>
+  );
+}
+
+interface FilterWidgetProps {
+  filter: FilterPlan;
+  value: string | string[] | undefined;
+  onChange(value: string | string[] | undefined): void;
+}
+
+function FilterWidget({ filter, value, onChange }: FilterWidgetProps) {
+  const i18n = useI18n();
+  const { t } = i18n;
+  const { field, op } = filter;
+  const label = filterLabel(filter, i18n);
+  const single = Array.isArray(value) ? (value[0] ?? '') : (value ?? '');
+  const kind = filterWidgetKind(field);
+  switch (kind) {
+    case 'enum': {
+      const options = field.kind === 'enum' ? field.values : [];
+      const data = options.map((option) => ({ value: option.value, label: option.label ?? option.value }));
+      if (op === 'in') {
+        return (
+          <MultiSelect
+            label={label}
+            data={data}
+            value={Array.isArray(value) ? value : value ? [value] : []}
+            onChange={(next) => onChange(next)}
+            clearable
+            comboboxProps={{ withinPortal: true }}
+          />
+        );
+      }
+      return (
+        <NativeSelect
+          label={label}
+          value={single}
+          onChange={(event) => onChange(event.currentTarget.value || undefined)}
+          data={[{ value: '', label: t('list.any') }, ...data]}
+        />
+      );
+    }
+    case 'boolean':
+      return (
+        <NativeSelect
+          label={label}
+          value={single}
+          onChange={(event) => onChange(event.currentTarget.value || undefined)}
+          data={[
+            { value: '', label: t('list.any') },
+            { value: 'true', label: t('list.yes') },
+            { value: 'false', label: t('list.no') },
+          ]}
+        />
+      );
+    case 'date':
+    case 'datetime':
+      return (
+        <TextInput
+          type={kind === 'date' ? 'date' : 'datetime-local'}
+          label={label}
+          value={single}
+          onChange={(event) => onChange(event.currentTarget.value || undefined)}
+        />
+      );
+    case 'number':
+    case 'text':
+    case 'reference':
+      return (
+        <DebouncedTextFilter
+          label={label}
+          description={
+            op === 'in'
+              ? t('list.filterAnyOfHint')
+              : kind === 'reference'
+                ? t('list.filterReferenceHint')
+                : undefined
+          }
+          numeric={kind === 'number' && op !== 'in'}
+          value={Array.isArray(value) ? value.join(', ') : single}
+          normalize={op === 'in' ? (text) => splitList(text).join(', ') : (text) => text.trim()}
+          onChange={(text) => {
+            if (op !== 'in') return onChange(text.trim() || undefined);
+            const parts = splitList(text);
+            return onChange(parts.length > 0 ? parts : undefined);
+          }}
+        />
+      );
+    case undefined:
+      return null;
+    default:
+      return exhaustiveSwitchError(kind);
+  }
+}
+
+/** A filter's label says how it compares: "Name contains", "Placed on from", "Total at most". */
+export function filterLabel(filter: FilterPlan, { t }: Pick<I18n, 't'>): string {
+  const label = fieldLabel(filter.field);
+  const dated = filter.field.kind === 'date' || filter.field.kind === 'datetime';
+  switch (filter.op) {
+    case 'eq':
+      return label;
+    case 'contains':
+      return t('list.filterContains', { label });
+    case 'gte':
+      return t(dated ? 'list.filterFrom' : 'list.filterAtLeast', { label });
+    case 'lte':
+      return t(dated ? 'list.filterUntil' : 'list.filterAtMost', { label });
+    case 'in':
+      return t('list.filterAnyOf', { label });
+    default:
+      return exhaustiveSwitchError(filter.op);
+  }
+}
+
+interface DebouncedTextFilterProps {
+  label: string;
+  description: string | undefined;
+  numeric: boolean;
+  value: string;
+  /** What the address will hold for a text, so that the echo of what was typed is recognized as such. */
+  normalize(text: string): string;
+  onChange(value: string): void;
+}
+
+/**
+ * A text filter that asks for the list only once typing pauses. It keeps what is typed locally and
+ * follows the address when that changes from elsewhere (back/forward, clearing the filters).
+ */
+function DebouncedTextFilter({
+  label,
+  description,
+  numeric,
+  value,
+  normalize,
+  onChange,
+}: DebouncedTextFilterProps) {
+  const [text, setText] = useState(value);
+  const sent = useRef(value);
+  const send = useDebouncedCallback((next: string) => {
+    sent.current = next;
+    onChange(next);
+  }, FILTER_DEBOUNCE_MS);
+  useEffect(() => {
+    if (value === normalize(sent.current)) return;
+    // The address changed under the input: what was typed and not yet sent no longer applies.
+    send.cancel();
+    sent.current = value;
+    setText(value);
+  }, [value, send, normalize]);
+  return (
+    <TextInput
+      type={numeric ? 'number' : 'search'}
+      inputMode={numeric ? 'decimal' : undefined}
+      label={label}
+      description={description}
+      value={text}
+      onChange={(event) => {
+        const next = event.currentTarget.value;
+        setText(next);
+        send(next);
+      }}
+    />
+  );
+}
+
+function splitList(text: string): string[] {
+  return text
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
+}

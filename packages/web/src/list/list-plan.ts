@@ -1,0 +1,140 @@
+import {
+  type Call,
+  type Entity,
+  exhaustiveSwitchError,
+  type Field,
+  type FilterParam,
+  findEntity,
+  findField,
+  type ListScreen,
+  type Model,
+  type Pagination,
+  resolveAmount,
+  type SortKey,
+} from '@ninefold/spec';
+import type { EntityCalls } from '../data/data-provider';
+
+/**
+ * The page size when the screen names none: the prototype API's own default (docs/prototype-api.md), so
+ * the client asks for what the server would answer anyway rather than a size of its own invention.
+ */
+export const DEFAULT_PAGE_SIZE = 25;
+
+/** A filter the screen offers and the list call can carry. */
+export interface FilterPlan {
+  field: Field;
+  op: FilterParam['op'];
+}
+
+/** What a list screen can do against its list call: the intersection of point 2 and point 7. */
+export interface ListPlan {
+  entity: Entity | undefined;
+  /** The list call; without one the screen can only say that it cannot list. */
+  call: Call | undefined;
+  /** Whether a create call exists, so that a "New …" link leads somewhere that can save. */
+  creatable: boolean;
+  /** The screen's columns that name fields of the entity, in order. */
+  columns: Field[];
+  /** The column whose cell links to the record: the entity's display field if shown, else the first. */
+  linkColumn: string | undefined;
+  /** Fields a header click may sort on, with the direction of the first click (the screen's own). */
+  sortable: ReadonlyMap<string, SortKey['direction']>;
+  /** The screen's first sort entry the call accepts: the order when the address names none. */
+  defaultSort: SortKey | undefined;
+  filters: FilterPlan[];
+  pagination: Pagination;
+  /** Rows asked for per page; undefined when the call's style sends no size. */
+  pageSize: number | undefined;
+}
+
+/**
+ * Works out a list screen's columns, sorts, filters and paging from the screen and its entity's calls.
+ * Anything the screen names that the call cannot do is left out rather than sent and refused.
+ */
+export function planList(model: Model, screen: ListScreen, calls: EntityCalls): ListPlan {
+  const entity = findEntity(model, screen.entity);
+  const call = calls.list;
+  const columns = screen.columns
+    .map((name) => findField(entity, name))
+    .filter((field): field is Field => field !== undefined && !field.writeOnly);
+  const display = entity?.display;
+  const linkColumn =
+    display !== undefined && columns.some((field) => field.name === display) ? display : columns[0]?.name;
+
+  const accepted = new Set(call?.sort?.fields ?? []);
+  const sortable = new Map<string, SortKey['direction']>();
+  for (const key of screen.sort) {
+    if (accepted.has(key.field) && findField(entity, key.field) && !sortable.has(key.field)) {
+      sortable.set(key.field, key.direction);
+    }
+  }
+  const defaultKey = screen.sort.find((key) => sortable.has(key.field));
+
+  const filters: FilterPlan[] = [];
+  for (const name of screen.filters) {
+    const field = findField(entity, name);
+    const param = call?.filters.find((filter) => filter.field === name);
+    if (field && param && filterWidgetKind(field) !== undefined) filters.push({ field, op: param.op });
+  }
+
+  const pagination: Pagination = call?.pagination ?? { style: 'none' };
+  return {
+    entity,
+    call,
+    creatable: calls.create !== undefined,
+    columns,
+    linkColumn,
+    sortable,
+    defaultSort: defaultKey ? { field: defaultKey.field, direction: defaultKey.direction } : undefined,
+    filters,
+    pagination,
+    pageSize: pageSizeFor(model, screen, pagination),
+  };
+}
+
+/** The screen's page size (a number or a constant), capped by the call's `maxSize`. */
+export function pageSizeFor(model: Model, screen: ListScreen, pagination: Pagination): number | undefined {
+  if (pagination.style === 'none') return undefined;
+  const wanted = positiveInteger(resolveAmount(model, screen.pageSize)?.value);
+  const max = positiveInteger(resolveAmount(model, pagination.maxSize)?.value);
+  // Link-header calls may leave the size to the API; the other styles must send one.
+  const size = wanted ?? (pagination.style === 'link-header' ? undefined : DEFAULT_PAGE_SIZE);
+  if (size === undefined) return undefined;
+  return max === undefined ? size : Math.min(size, max);
+}
+
+function positiveInteger(value: number | string | undefined): number | undefined {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 1 ? Math.floor(value) : undefined;
+}
+
+/** The widget that edits a filter on a field of this kind; undefined for kinds no filter can take. */
+export type FilterWidgetKind = 'enum' | 'boolean' | 'date' | 'datetime' | 'number' | 'text' | 'reference';
+
+export function filterWidgetKind(field: Field): FilterWidgetKind | undefined {
+  switch (field.kind) {
+    case 'enum':
+      return 'enum';
+    case 'boolean':
+      return 'boolean';
+    case 'date':
+      return 'date';
+    case 'datetime':
+      return 'datetime';
+    case 'number':
+    case 'integer':
+    case 'money':
+      return 'number';
+    case 'text':
+    case 'markdown':
+      return 'text';
+    case 'reference':
+      return 'reference';
+    case 'file':
+    case 'object':
+    case 'list':
+      // No single value of these can be typed into a query parameter.
+      return undefined;
+    default:
+      return exhaustiveSwitchError(field);
+  }
+}
