@@ -1,4 +1,6 @@
+import { build } from './commands/build';
 import { check } from './commands/check';
+import { dev } from './commands/dev';
 import { serve } from './commands/serve';
 import { processTerminal, type Terminal } from './terminal';
 
@@ -11,7 +13,7 @@ Commands:
   import OPENAPI [-o OUT]  OpenAPI -> nine-point specification, with an import report
   dev    SPEC [--api URL]  client + prototype API (or a proxy to URL), reloading on change
   build  SPEC --out DIR    a static client for any static host
-  serve  SPEC [--db URL]   prototype API and built client
+  serve  SPEC [--db URL]   the client and its prototype API on a real database
 
 Run "ninefold COMMAND --help" for a command's options. SPEC is a Markdown, YAML or JSON file.
 `;
@@ -19,8 +21,6 @@ Run "ninefold COMMAND --help" for a command's options. SPEC is a Markdown, YAML 
 /** Commands that are designed but not built yet say so plainly instead of pretending. */
 const PLANNED: Record<string, string> = {
   import: 'OpenAPI import',
-  dev: 'the development server',
-  build: 'the static client build',
 };
 
 /**
@@ -39,6 +39,8 @@ export async function main(argv: string[], terminal: Terminal = processTerminal(
   }
   if (command === 'check') return check(args, terminal);
   if (command === 'serve') return serve(args, terminal);
+  if (command === 'dev') return dev(args, terminal);
+  if (command === 'build') return build(args, terminal);
   const planned = PLANNED[command];
   if (planned !== undefined) {
     const message = `ninefold ${command}: ${planned} is not available in this version yet.\n`;

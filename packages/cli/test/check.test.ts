@@ -129,7 +129,7 @@ describe('ninefold check (in process)', () => {
 
   it('says plainly that a command is not built yet', async () => {
     const terminal = bufferTerminal();
-    expect(await main(['dev', 'examples/shop.md'], terminal)).toBe(2);
+    expect(await main(['import', 'x.yaml'], terminal)).toBe(2);
     expect(terminal.stderr).toContain('not available in this version yet');
     expect(await main(['frobnicate'], terminal)).toBe(2);
     expect(terminal.stderr).toContain('unknown command "frobnicate"');

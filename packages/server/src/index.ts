@@ -1,10 +1,42 @@
 export { API_BASE, type ApiDescription, describeApi } from './api-calls';
 export { type AppOptions, buildApp, DEFAULT_BODY_LIMIT, present } from './app';
+export {
+  apiOrigin,
+  type ClientOptions,
+  type CspOptions,
+  contentSecurityPolicy,
+  isReservedPath,
+  registerClient,
+  securityHeaders,
+  wantsClientPage,
+} from './client';
+export {
+  type ProxiedPath,
+  type ProxyTarget,
+  parseProxyTarget,
+  proxiedPath,
+  proxyRequestHeaders,
+  proxyResponseHeaders,
+  registerDevProxy,
+  rewriteLocation,
+  rewriteSetCookie,
+} from './dev-proxy';
+export {
+  DEV_DEFAULT_PORT,
+  type DevApi,
+  type DevIssue,
+  type DevServer,
+  type DevServerOptions,
+  type DevUpdate,
+  LIVE_RELOAD_PATH,
+  startDevServer,
+} from './dev-server';
 export { PROBLEM_CONTENT_TYPE, type Problem, problem } from './problem';
 export {
   DEFAULT_PORT,
   databaseUrl,
   describeDatabase,
+  openPrototypeStore,
   type RunningServer,
   type ServeOptions,
   serve,

@@ -2,6 +2,7 @@ import { basename, dirname, extname, join } from 'node:path';
 import { derivedValues, type Model } from '@ninefold/spec';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, DEFAULT_BODY_LIMIT } from './app';
+import { registerClient } from './client';
 import { openStore } from './store/open-store';
 import type { MigrationStep, Store } from './store/store';
 
@@ -18,6 +19,11 @@ export interface ServeOptions {
   seed?: number;
   allowDestructive?: boolean;
   bodyLimit?: number;
+  /**
+   * The built web client (see `ensureRuntime` in `@ninefold/web/runtime`) to serve next to the API, with
+   * its Content-Security-Policy; without it, only the API, the model and the health check are served.
+   */
+  clientDir?: string;
   /** Progress and errors, one line each; never request data. */
   log: (line: string) => void;
 }
@@ -35,44 +41,30 @@ export type ServeResult = { ok: true; server: RunningServer } | { ok: false; mes
 export const DEFAULT_PORT = 4321;
 
 /**
- * Starts the prototype API for a checked model. Refuses, without touching the database, a migration
- * that would lose data unless `allowDestructive` is set, naming each entity and field it would change.
+ * Starts the prototype API for a checked model, and with `clientDir` the built client next to it.
+ * Refuses, without touching the database, a migration that would lose data unless `allowDestructive` is
+ * set, naming each entity and field it would change.
  *
  * @example
  * ```ts
- * const started = await serve({ model, specFile: 'shop.md', seed: 20, port: 0, log: console.log });
+ * const clientDir = await ensureRuntime(); // from @ninefold/web/runtime
+ * const started = await serve({ model, specFile: 'shop.md', seed: 20, port: 0, clientDir, log: console.log });
  * if (started.ok) console.log(started.server.url);
  * ```
  */
 export async function serve(options: ServeOptions): Promise<ServeResult> {
   const url = databaseUrl(options.db, options.specFile);
-  let store: Store;
+  const opened = await openPrototypeStore({ ...options, url });
+  if (!opened.ok) return opened;
+  const { store } = opened;
   try {
-    store = await openStore({ model: options.model, url });
-  } catch (error) {
-    return {
-      ok: false,
-      message: `The database ${describeDatabase(url)} could not be opened: ${(error as Error).message}`,
-    };
-  }
-  try {
-    const migration = await store.migrate({ allowDestructive: options.allowDestructive ?? false });
-    if (!migration.ok) {
-      await store.close();
-      return { ok: false, message: refusal(migration.refused) };
-    }
-    for (const line of migrationSummary(migration.applied)) options.log(line);
-    if (options.seed && options.seed > 0) await seed(store, options.model, options.seed, options.log);
-
     const app = await buildApp({
       model: options.model,
       store,
       bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
-      onServerError: (reference, error) =>
-        options.log(
-          `error ${reference}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
-        ),
+      onServerError: serverErrorLogger(options.log),
     });
+    if (options.clientDir !== undefined) registerClient(app, { dir: options.clientDir });
     const address = await app.listen({
       host: options.host ?? '127.0.0.1',
       port: options.port ?? DEFAULT_PORT,
@@ -94,6 +86,54 @@ export async function serve(options: ServeOptions): Promise<ServeResult> {
     await store.close().catch(() => undefined);
     return { ok: false, message: (error as Error).message };
   }
+}
+
+export interface PrototypeStoreOptions {
+  model: Model;
+  /** A database URL as {@link databaseUrl} gives it. */
+  url: string;
+  seed?: number;
+  allowDestructive?: boolean;
+  log: (line: string) => void;
+}
+
+export type PrototypeStoreResult = { ok: true; store: Store } | { ok: false; message: string };
+
+/**
+ * Opens the database for a model, brings its tables in line (refusing, without changing anything, a
+ * migration that would lose data unless allowed) and seeds an empty one when asked. Shared by `serve`
+ * and by the dev server, which opens a new store each time the specification changes.
+ */
+export async function openPrototypeStore(options: PrototypeStoreOptions): Promise<PrototypeStoreResult> {
+  const { url } = options;
+  let store: Store;
+  try {
+    store = await openStore({ model: options.model, url });
+  } catch (error) {
+    return {
+      ok: false,
+      message: `The database ${describeDatabase(url)} could not be opened: ${(error as Error).message}`,
+    };
+  }
+  try {
+    const migration = await store.migrate({ allowDestructive: options.allowDestructive ?? false });
+    if (!migration.ok) {
+      await store.close();
+      return { ok: false, message: refusal(migration.refused) };
+    }
+    for (const line of migrationSummary(migration.applied)) options.log(line);
+    if (options.seed && options.seed > 0) await seed(store, options.model, options.seed, options.log);
+    return { ok: true, store };
+  } catch (error) {
+    await store.close().catch(() => undefined);
+    return { ok: false, message: (error as Error).message };
+  }
+}
+
+/** Server errors go to the log with their reference and stack; the answer carries only the reference. */
+export function serverErrorLogger(log: (line: string) => void): (reference: string, error: unknown) => void {
+  return (reference, error) =>
+    log(`error ${reference}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
 }
 
 /** The database a `--db` value names; without one, a SQLite file next to the specification. */

@@ -1,13 +1,16 @@
 import { parseArgs } from 'node:util';
 import { DEFAULT_PORT, databaseUrl, describeDatabase, serve as startServer } from '@ninefold/server';
+import { ensureRuntime } from '@ninefold/web/runtime';
 import { loadSpecFile } from '../load-spec-file';
+import { listenForStop } from '../stop-signals';
 import { paint, type Terminal } from '../terminal';
 
 export const SERVE_HELP = `Usage: ninefold serve SPEC [options]
 
-Serves the prototype API of a specification on a real database: SQLite in a file next to SPEC by
-default, or PostgreSQL. It validates with the specification's rules and answers errors as RFC 9457
-problem details. Prints its URL when ready; Ctrl-C (SIGINT) or SIGTERM stops it cleanly.
+Serves the client of a specification and its prototype API on a real database: SQLite in a file next
+to SPEC by default, or PostgreSQL. The API validates with the specification's rules and answers errors
+as RFC 9457 problem details; the client is served under a strict Content-Security-Policy (the first run
+builds it). Prints its URL when ready; Ctrl-C (SIGINT) or SIGTERM stops it cleanly.
 
 Options:
   --db URL              postgres://user@host:port/db, sqlite:FILE, FILE, or :memory:
@@ -16,6 +19,7 @@ Options:
   --seed N              fill each empty entity with N generated records (the same N gives the same data)
   --allow-destructive   apply schema changes that drop or narrow stored data
   --body-limit BYTES    largest request body accepted (default 1048576)
+  --no-client           serve only the API, the model and the health check
   -h, --help            show this help
 
 Exit codes: 0 stopped cleanly, 1 the specification has errors or the server could not start,
@@ -63,21 +67,20 @@ export async function serve(
   if (!loaded.ok) return loaded.exitCode;
   const model = loaded.result.model;
   const database = databaseUrl(parsed.values.db, file);
-  // Listen for signals before starting: a Ctrl-C that arrives while the server starts, or just as it
-  // prints its URL, must still close the database instead of killing the process.
-  let signal: string | undefined;
-  let wake: (() => void) | undefined;
-  const onInt = () => {
-    signal ??= 'SIGINT';
-    wake?.();
-  };
-  const onTerm = () => {
-    signal ??= 'SIGTERM';
-    wake?.();
-  };
-  signals.on('SIGINT', onInt);
-  signals.on('SIGTERM', onTerm);
+  const withClient = !parsed.values['no-client'];
+  const stop = listenForStop(signals);
+  const log = (line: string) => terminal.err(`${line}\n`);
   try {
+    let clientDir: string | undefined;
+    if (withClient) {
+      try {
+        clientDir = await ensureRuntime({ log, allowPrevious: true });
+      } catch (error) {
+        terminal.err(`ninefold serve: ${(error as Error).message}\n`);
+        return 1;
+      }
+    }
+    if (stop.received) return 0;
     const started = await startServer({
       model,
       specFile: file,
@@ -87,7 +90,8 @@ export async function serve(
       seed: numbers.seed,
       allowDestructive: parsed.values['allow-destructive'],
       bodyLimit: numbers['body-limit'],
-      log: (line) => terminal.err(`${line}\n`),
+      clientDir,
+      log,
     });
     if (!started.ok) {
       terminal.err(`ninefold serve: ${started.message}\n`);
@@ -95,21 +99,19 @@ export async function serve(
     }
     const { server } = started;
     const title = model.title ?? 'an untitled specification';
+    const where = withClient
+      ? `  ${server.url}  (the client)\n  ${server.url}api  (the calls; the model at /spec.json)\n`
+      : `  ${server.url}  (calls under /api, the model at /spec.json)\n`;
     terminal.out(
-      `${paint(terminal, 'bold', `Ninefold prototype API for ${title}`)} on ${describeDatabase(database)}\n` +
-        `  ${server.url}  (calls under /api, the model at /spec.json)\n`,
+      `${paint(terminal, 'bold', `Ninefold prototype API for ${title}`)} on ${describeDatabase(database)}\n${where}`,
     );
-    await new Promise<void>((resolve) => {
-      wake = resolve;
-      if (signal) resolve();
-    });
+    const signal = await stop.wait();
     terminal.err(`\n${signal}: finishing requests in flight and closing the database…\n`);
     await server.close();
     terminal.err('stopped.\n');
     return 0;
   } finally {
-    signals.off('SIGINT', onInt);
-    signals.off('SIGTERM', onTerm);
+    stop.dispose();
   }
 }
 
@@ -125,6 +127,7 @@ function parseServeArgs(args: string[]) {
       seed: { type: 'string' },
       'allow-destructive': { type: 'boolean', default: false },
       'body-limit': { type: 'string' },
+      'no-client': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });

@@ -1,0 +1,226 @@
+import { basename } from 'node:path';
+import { parseArgs } from 'node:util';
+import {
+  DEV_DEFAULT_PORT,
+  type DevApi,
+  type DevServer,
+  databaseUrl,
+  describeDatabase,
+  parseProxyTarget,
+  startDevServer,
+} from '@ninefold/server';
+import { loadSpec } from '@ninefold/spec';
+import { ensureRuntime } from '@ninefold/web/runtime';
+import { devIssues } from '../dev-issues';
+import { loadSpecFile } from '../load-spec-file';
+import { readSpecFile } from '../read-spec-file';
+import { printReport } from '../report';
+import { listenForStop } from '../stop-signals';
+import { paint, type Terminal } from '../terminal';
+import { watchFile } from '../watch-file';
+
+export const DEV_HELP = `Usage: ninefold dev SPEC [options]
+
+Serves the client of a specification while you write it, with the prototype API on a real database (as
+ninefold serve does) or, with --api, a proxy to a real API. Watches SPEC: on each change it checks it
+again and prints the issues, serves the new model, and reloads the open pages. While SPEC has errors the
+last good model keeps running and the page shows the issues. Prints its URL when ready; Ctrl-C (SIGINT)
+or SIGTERM stops it cleanly.
+
+Options:
+  --api URL             forward /api/* to this API (its origin and path prefix, nothing else) instead of
+                        serving the prototype API, e.g. --api https://api.example.com/v1
+  --db URL              the prototype API's database, as for serve (default: SQLite next to SPEC)
+  --port P              port to listen on (default ${DEV_DEFAULT_PORT}; 0 picks a free one)
+  --host H              address to listen on (default 127.0.0.1)
+  --seed N              fill each empty entity with N generated records at start
+  --allow-destructive   apply schema changes that drop or narrow stored data
+  -h, --help            show this help
+
+Exit codes: 0 stopped cleanly, 1 the specification has errors or the server could not start, 2 the file
+could not be read or the command was used wrongly.
+`;
+
+/** `ninefold dev`: runs until SIGINT or SIGTERM, reloading the specification on every change. */
+export async function dev(
+  args: string[],
+  terminal: Terminal,
+  signals: NodeJS.EventEmitter = process,
+): Promise<number> {
+  let parsed: ReturnType<typeof parseDevArgs>;
+  try {
+    parsed = parseDevArgs(args);
+  } catch (error) {
+    terminal.err(`ninefold dev: ${(error as Error).message}\n\n${DEV_HELP}`);
+    return 2;
+  }
+  if (parsed.values.help) {
+    terminal.out(DEV_HELP);
+    return 0;
+  }
+  const [file, ...extra] = parsed.positionals;
+  if (file === undefined || extra.length > 0) {
+    terminal.err(`ninefold dev: give exactly one SPEC file.\n\n${DEV_HELP}`);
+    return 2;
+  }
+  const numbers: Record<string, number | undefined> = {};
+  for (const name of ['port', 'seed'] as const) {
+    const text = parsed.values[name];
+    if (text === undefined) continue;
+    if (!/^\d{1,10}$/.test(text)) {
+      terminal.err(`ninefold dev: --${name} must be a whole number, not "${text}".\n`);
+      return 2;
+    }
+    numbers[name] = Number(text);
+  }
+  if (numbers.port !== undefined && numbers.port > 65535) {
+    terminal.err('ninefold dev: --port must be at most 65535.\n');
+    return 2;
+  }
+  const apiUrl = parsed.values.api;
+  let api: DevApi;
+  if (apiUrl !== undefined) {
+    const prototypeOnly = [
+      ...(parsed.values.db === undefined ? [] : ['db']),
+      ...(parsed.values.seed === undefined ? [] : ['seed']),
+      ...(parsed.values['allow-destructive'] ? ['allow-destructive'] : []),
+    ];
+    if (prototypeOnly.length > 0) {
+      terminal.err(
+        `ninefold dev: ${prototypeOnly.map((name) => `--${name}`).join(', ')} concern the prototype API, which --api replaces.\n`,
+      );
+      return 2;
+    }
+    const target = parseProxyTarget(apiUrl);
+    if (!target.ok) {
+      terminal.err(`ninefold dev: --api: ${target.message}\n`);
+      return 2;
+    }
+    api = { kind: 'proxy', target: target.target };
+  } else {
+    api = {
+      kind: 'prototype',
+      db: databaseUrl(parsed.values.db, file),
+      seed: numbers.seed,
+      allowDestructive: parsed.values['allow-destructive'],
+    };
+  }
+
+  const loaded = await loadSpecFile(file, 'dev', terminal);
+  if (!loaded.ok) return loaded.exitCode;
+  const stop = listenForStop(signals);
+  const log = (line: string) => terminal.err(`${line}\n`);
+  try {
+    let clientDir: string;
+    try {
+      clientDir = await ensureRuntime({ log, allowPrevious: true });
+    } catch (error) {
+      terminal.err(`ninefold dev: ${(error as Error).message}\n`);
+      return 1;
+    }
+    if (stop.received) return 0;
+    const started = await startDevServer({
+      model: loaded.result.model,
+      issues: devIssues(loaded.result, file),
+      clientDir,
+      api,
+      host: parsed.values.host,
+      port: numbers.port,
+      log,
+    });
+    if (!started.ok) {
+      terminal.err(`ninefold dev: ${started.message}\n`);
+      return 1;
+    }
+    const { server } = started;
+    const title = loaded.result.model.title ?? 'an untitled specification';
+    const backend =
+      api.kind === 'proxy'
+        ? `a proxy to ${api.target.origin}${api.target.path}`
+        : `the prototype API on ${describeDatabase(api.db)}`;
+    const calls = api.kind === 'proxy' ? `forwarded to ${api.target.origin}${api.target.path}` : 'the calls';
+    terminal.out(
+      `${paint(terminal, 'bold', `Ninefold dev for ${title}`)}: the client and ${backend}\n` +
+        `  ${server.url}  (the client)\n` +
+        `  ${server.url}api  (${calls}; the model at /spec.json)\n` +
+        `Watching ${basename(file)}: open pages reload when it changes.\n`,
+    );
+
+    const watcher = watchSpec(file, server, terminal);
+    const signal = await stop.wait();
+    terminal.err(`\n${signal}: closing the pages' connections, the server and the database…\n`);
+    await watcher.close();
+    await server.close();
+    terminal.err('stopped.\n');
+    return 0;
+  } finally {
+    stop.dispose();
+  }
+}
+
+/**
+ * On each change of the file: check it again, print the report, serve the new model (or keep the last
+ * good one while it has errors), and reload the pages. Changes are handled one at a time, in order.
+ */
+function watchSpec(file: string, server: DevServer, terminal: Terminal) {
+  // Unknown at first, so that a change between the first load and the watch is never missed.
+  let lastText: string | undefined;
+  let queue: Promise<void> = Promise.resolve();
+  const handle = async () => {
+    const read = await readSpecFile(file);
+    if (!read.ok) {
+      // Mid-save (the file renamed away for a moment) or deleted: say so, keep serving.
+      terminal.err(`${basename(file)}: ${read.message} Still serving the last good model.\n`);
+      await server.update({
+        issues: [{ severity: 'error', code: 'unreadable-file', message: read.message, source: file }],
+      });
+      lastText = undefined;
+      server.reload();
+      return;
+    }
+    if (read.text === lastText) return;
+    lastText = read.text;
+    const result = loadSpec(read.text, { file });
+    const stamp = new Date().toTimeString().slice(0, 8);
+    terminal.err(`\n${paint(terminal, 'dim', stamp)} ${basename(file)} changed\n`);
+    printReport(result, file, { ...terminal, out: terminal.err });
+    const model = result.ok ? result.model : undefined;
+    const outcome = await server.update({ model, issues: devIssues(result, file) });
+    if (model === undefined) {
+      terminal.err('It has errors: the last good model keeps running, and the page shows the issues.\n');
+    } else if (!outcome.ok) {
+      terminal.err(`The new model is not served: ${outcome.message}\n`);
+    } else if (outcome.rebuilt) {
+      terminal.err('Serving the new model.\n');
+    }
+    server.reload();
+  };
+  const watcher = watchFile(file, () => {
+    queue = queue
+      .then(handle)
+      .catch((error: Error) => terminal.err(`error while reloading: ${error.message}\n`));
+  });
+  return {
+    async close() {
+      watcher.close();
+      await queue;
+    },
+  };
+}
+
+function parseDevArgs(args: string[]) {
+  return parseArgs({
+    args,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      api: { type: 'string' },
+      db: { type: 'string' },
+      port: { type: 'string' },
+      host: { type: 'string' },
+      seed: { type: 'string' },
+      'allow-destructive': { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+}

@@ -1,0 +1,227 @@
+import { spawn } from 'node:child_process';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** `packages/web/`. */
+const WEB_DIR = fileURLToPath(new URL('..', import.meta.url));
+/** The client bundles the shared rules of `packages/spec`, so their sources count as the client's too. */
+const SPEC_SOURCES = fileURLToPath(new URL('../../spec/src', import.meta.url));
+const BUILD_SCRIPT = fileURLToPath(new URL('./build-runtime.mjs', import.meta.url));
+/** Written into the built directory: which sources it was built from. A dotfile, so it is never served. */
+const STAMP_FILE = '.ninefold-sources';
+/**
+ * The build lock and work area. Creating it is the lock (mkdir is atomic); the build is written inside it
+ * and renamed into place, so a reader never sees a half-written runtime. It is named `dist` so that the
+ * repository's ignore rules (and Biome's, which follow them) cover it.
+ */
+const WORK_PARENT = join(WEB_DIR, '.ninefold-build');
+const WORK = join(WORK_PARENT, 'dist');
+const WAIT_LIMIT_MS = 10 * 60_000;
+const POLL_MS = 200;
+/** A lock directory without an owner file is a build that crashed before writing it, once this old. */
+const OWNERLESS_STALE_MS = 60_000;
+
+export interface EnsureRuntimeOptions {
+  /** One line of progress at a time; quiet when the runtime is already built. */
+  log?: (line: string) => void;
+  /**
+   * When the sources do not build (someone is in the middle of a change), go on with the previous build
+   * if there is one, saying so, instead of failing. For serving; a build to deploy wants the failure.
+   */
+  allowPrevious?: boolean;
+}
+
+/** Where the built web runtime lives (`packages/web/dist`); see {@link ensureRuntime}. */
+export function runtimeDir(): string {
+  return join(WEB_DIR, 'dist');
+}
+
+/**
+ * Makes sure the built web runtime is there and current, building it with Vite when it is missing or its
+ * sources (the client's and the shared rules of `packages/spec`) changed since, and returns its directory.
+ * So a fresh clone needs no separate build step. Safe to call from several processes at once: one builds
+ * while the others wait, and the result appears in one rename.
+ *
+ * @example
+ * ```ts
+ * const dir = await ensureRuntime({ log: (line) => process.stderr.write(`${line}\n`) });
+ * // dir/index.html, dir/assets/...
+ * ```
+ */
+export async function ensureRuntime(options: EnsureRuntimeOptions = {}): Promise<string> {
+  const log = options.log ?? (() => undefined);
+  const dir = runtimeDir();
+  const deadline = Date.now() + WAIT_LIMIT_MS;
+  let waiting = false;
+  for (;;) {
+    if (await isCurrent(dir, await sourceStamp())) return dir;
+    const lock = await takeLock();
+    if (lock === 'cleared') {
+      log('cleared the lock of a build of the web client that did not finish');
+      continue;
+    }
+    if (lock === 'taken') {
+      try {
+        // Checked again under the lock: another process may have finished a build just before.
+        const stamp = await sourceStamp();
+        if (await isCurrent(dir, stamp)) return dir;
+        try {
+          await build(dir, stamp, log);
+        } catch (error) {
+          if (!options.allowPrevious || !(await exists(join(dir, 'index.html')))) throw error;
+          log(`${(error as Error).message}\nserving the previous build of the web client instead.`);
+        }
+        return dir;
+      } finally {
+        await rm(WORK, { recursive: true, force: true });
+      }
+    }
+    if (!waiting) {
+      log('waiting for another process to finish building the web client…');
+      waiting = true;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(
+        `gave up waiting for another build of the web client; if none is running, remove ${WORK}`,
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+}
+
+/**
+ * What the sources look like now: the number of files, their total size, and the newest modification
+ * time of any file or directory (a deleted file changes its directory's time).
+ */
+export async function sourceStamp(): Promise<string> {
+  const totals = { files: 0, bytes: 0, newest: 0 };
+  const roots = [
+    join(WEB_DIR, 'src'),
+    join(WEB_DIR, 'public'),
+    join(WEB_DIR, 'index.html'),
+    join(WEB_DIR, 'vite.config.ts'),
+    join(WEB_DIR, 'package.json'),
+    SPEC_SOURCES,
+  ];
+  for (const root of roots) await visit(root, totals);
+  return `${totals.files} files, ${totals.bytes} bytes, newest ${Math.trunc(totals.newest)}`;
+}
+
+async function visit(path: string, totals: { files: number; bytes: number; newest: number }) {
+  let info: Awaited<ReturnType<typeof stat>>;
+  try {
+    info = await stat(path);
+  } catch {
+    return; // an optional source (public/) or one deleted while we looked
+  }
+  totals.newest = Math.max(totals.newest, info.mtimeMs);
+  if (info.isDirectory()) {
+    const entries = await readdir(path).catch(() => [] as string[]);
+    for (const entry of entries) await visit(join(path, entry), totals);
+  } else {
+    totals.files += 1;
+    totals.bytes += info.size;
+  }
+}
+
+async function isCurrent(dir: string, stamp: string): Promise<boolean> {
+  try {
+    await stat(join(dir, 'index.html'));
+    return (await readFile(join(dir, STAMP_FILE), 'utf8')) === stamp;
+  } catch {
+    return false;
+  }
+}
+
+async function build(dir: string, stamp: string, log: (line: string) => void): Promise<void> {
+  const first = !(await exists(join(dir, 'index.html')));
+  log(`building the web client (${first ? 'first run only' : 'its sources changed'})…`);
+  const started = performance.now();
+  const out = join(WORK, 'out');
+  await runBuildScript(out);
+  await writeFile(join(out, STAMP_FILE), stamp);
+  // Two renames: the old runtime moves into the work area (removed with it), the new one takes its place.
+  try {
+    await rename(dir, join(WORK, 'old'));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  await rename(out, dir);
+  log(`  built in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+}
+
+function runBuildScript(out: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BUILD_SCRIPT, out], {
+      cwd: WEB_DIR,
+      // Always a production bundle, whatever NODE_ENV the caller runs with (Vitest sets "test").
+      env: { ...process.env, NODE_ENV: 'production' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    const collect = (chunk: Buffer) => {
+      // Only the end matters for a failure, and a runaway log must not fill memory.
+      output = (output + chunk.toString()).slice(-20_000);
+    };
+    child.stdout.on('data', collect);
+    child.stderr.on('data', collect);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      if (code === 0) resolve();
+      else
+        reject(
+          new Error(
+            `the web client could not be built (vite exited with ${signal ?? code}):\n${output.trim()}`,
+          ),
+        );
+    });
+  });
+}
+
+/**
+ * Takes the build lock: `taken`, `busy` when another build holds it, or `cleared` when it removed a lock
+ * left by a build that died (try again).
+ */
+async function takeLock(): Promise<'taken' | 'busy' | 'cleared'> {
+  await mkdir(WORK_PARENT, { recursive: true });
+  try {
+    await mkdir(WORK);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    if (!(await lockIsStale())) return 'busy';
+    // Renamed away before removal, so that a waiter that judged the same lock stale removes only that one.
+    const stale = join(WORK_PARENT, `stale-${process.pid}-${Date.now()}`);
+    await rename(WORK, stale).catch(() => undefined);
+    await rm(stale, { recursive: true, force: true });
+    return 'cleared';
+  }
+  const owner = { pid: process.pid, host: hostname(), started: new Date().toISOString() };
+  await writeFile(join(WORK, 'owner.json'), JSON.stringify(owner));
+  return 'taken';
+}
+
+async function lockIsStale(): Promise<boolean> {
+  let owner: { pid?: unknown; host?: unknown };
+  try {
+    owner = JSON.parse(await readFile(join(WORK, 'owner.json'), 'utf8'));
+  } catch {
+    const info = await stat(WORK).catch(() => undefined);
+    return info !== undefined && Date.now() - info.mtimeMs > OWNERLESS_STALE_MS;
+  }
+  if (owner.host !== hostname() || typeof owner.pid !== 'number') return false;
+  try {
+    process.kill(owner.pid, 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  return stat(path).then(
+    () => true,
+    () => false,
+  );
+}
