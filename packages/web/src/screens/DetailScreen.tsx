@@ -1,6 +1,157 @@
+import { Alert, Button, Group, Modal, Stack, Text, Title } from '@mantine/core';
+import { type Entity, entityLabel, findEntity, type JsonValue } from '@ninefold/spec';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { screenFor } from '../app/routes';
+import { useSpec } from '../app/SpecContext';
+import { useDocumentTitle } from '../app/useDocumentTitle';
+import { ApiError, NetworkError } from '../data/data-provider';
+import { textOf } from '../fields/FieldDisplay';
+import { FieldList } from '../fields/FieldList';
+import { StatusBadge } from '../fields/StatusBadge';
+import { detailFields } from '../form/form-fields';
+import { LoadFailure } from '../form/LoadFailure';
+import { invalidateEntity } from '../form/query-keys';
+import { RecordLoading } from '../form/RecordLoading';
+import { recordIdFrom, recordPath } from '../form/record-path';
+import { useRecord } from '../form/useRecord';
+import { useI18n } from '../i18n/I18nProvider';
 import type { ScreenProps } from './screen-props';
 
-/** Placeholder until the screen is built in this issue. */
+/**
+ * One record (point 2's detail screen): its fields as a description list, its state as a badge, and
+ * the actions whose screen and call the specification gives: Edit, and Delete after a confirmation.
+ */
 export default function DetailScreen({ screen }: ScreenProps<'detail'>) {
-  return <p>{screen.name}</p>;
+  const { model, data } = useSpec();
+  const { t } = useI18n();
+  const params = useParams();
+  const entity = findEntity(model, screen.entity);
+  const id = recordIdFrom(screen.route, params);
+  const canGet = data.calls(screen.entity).get !== undefined;
+  const query = useRecord(screen.entity, id);
+  const record = query.data?.record;
+  const title = entity && record ? recordTitle(entity, record, id, t) : (screen.title ?? undefined);
+  useDocumentTitle(title);
+
+  if (!entity) return <Alert color="yellow">{t('form.unknownEntity', { entity: screen.entity })}</Alert>;
+  if (!canGet) return <Alert color="yellow">{t('form.noGetCall', { entity: entityLabel(entity) })}</Alert>;
+  if (id === undefined || query.isError) {
+    return <LoadFailure error={query.error} entity={entity} id={id} onRetry={() => query.refetch()} />;
+  }
+  if (query.isPending || !record) return <RecordLoading />;
+
+  const machine = model.states.shown
+    ? model.states.machines.find((m) => m.entity === entity.name)
+    : undefined;
+  const state = machine ? record[machine.field] : undefined;
+  const edit = screenFor(model, 'edit', entity.name);
+  const editTo = edit && data.calls(entity.name).update ? recordPath(edit.route, id) : undefined;
+  const canDelete = data.calls(entity.name).delete !== undefined;
+
+  return (
+    <Stack gap="md" maw={760}>
+      <Stack gap={4}>
+        <Text size="sm" c="dimmed">
+          {entityLabel(entity)}
+        </Text>
+        <Group justify="space-between" align="center" gap="sm">
+          <Group gap="sm" align="center">
+            <Title order={1} size="h2" style={{ overflowWrap: 'anywhere' }}>
+              {title}
+            </Title>
+            {machine && typeof state === 'string' ? <StatusBadge machine={machine} value={state} /> : null}
+          </Group>
+          {editTo || canDelete ? (
+            <Group gap="xs" role="group" aria-label={t('form.actions')}>
+              {editTo ? (
+                <Button component={Link} to={editTo} variant="default">
+                  {t('form.edit')}
+                </Button>
+              ) : null}
+              {canDelete ? <DeleteAction entity={entity} id={id} name={title ?? id} /> : null}
+            </Group>
+          ) : null}
+        </Group>
+      </Stack>
+      {screen.description ? <Text c="dimmed">{screen.description}</Text> : null}
+      <FieldList
+        fields={detailFields(entity, screen.fields)}
+        record={record}
+        model={model}
+        entity={entity.name}
+      />
+    </Stack>
+  );
+}
+
+function recordTitle(
+  entity: Entity,
+  record: Record<string, JsonValue>,
+  id: string | undefined,
+  t: ReturnType<typeof useI18n>['t'],
+): string {
+  const shown = entity.display ? record[entity.display] : undefined;
+  return shown === undefined || shown === null || shown === ''
+    ? t('form.recordTitle', { entity: entityLabel(entity), id: id ?? '' })
+    : textOf(shown);
+}
+
+/** Delete, after the person confirms; then back to the list, since the record is gone. */
+function DeleteAction({ entity, id, name }: { entity: Entity; id: string; name: string }) {
+  const { model, data } = useSpec();
+  const { t } = useI18n();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [opened, setOpened] = useState(false);
+  const mutation = useMutation({
+    mutationFn: () => data.delete({ entity: entity.name, id }),
+    onSuccess: () => {
+      invalidateEntity(queryClient, entity.name);
+      void navigate(screenFor(model, 'list', entity.name)?.route ?? '/');
+    },
+  });
+  const failure = mutation.error;
+  return (
+    <>
+      <Button color="red" variant="light" onClick={() => setOpened(true)}>
+        {t('form.delete')}
+      </Button>
+      <Modal
+        opened={opened}
+        onClose={() => {
+          setOpened(false);
+          mutation.reset();
+        }}
+        title={t('form.deleteTitle', { name })}
+      >
+        <Stack gap="md">
+          <Text>{t('form.deleteText', { entity: entityLabel(entity) })}</Text>
+          {failure ? (
+            <Alert color="red" title={t('form.deleteFailed')}>
+              {failure instanceof NetworkError
+                ? t('form.deleteNetworkFailed')
+                : failure instanceof ApiError
+                  ? (failure.detail ?? failure.title)
+                  : null}
+            </Alert>
+          ) : null}
+          <Group justify="flex-end" gap="sm">
+            <Button variant="default" onClick={() => setOpened(false)} data-autofocus>
+              {t('form.keep')}
+            </Button>
+            <Button
+              color="red"
+              loading={mutation.isPending}
+              disabled={mutation.isPending}
+              onClick={() => mutation.mutate()}
+            >
+              {t('form.delete')}
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </>
+  );
 }

@@ -1,0 +1,138 @@
+import { Anchor, Text } from '@mantine/core';
+import type { Field, FieldKind, JsonValue, Model } from '@ninefold/spec';
+import type { ComponentType } from 'react';
+import { SafeMarkdown } from '../app/SafeMarkdown';
+import { useSpec } from '../app/SpecContext';
+import { useI18n } from '../i18n/I18nProvider';
+import { FileDisplay } from './FileDisplay';
+import { ListDisplay } from './ListDisplay';
+import { ObjectDisplay } from './ObjectDisplay';
+import { ReferenceDisplay } from './ReferenceDisplay';
+import { machineFor, StatusBadge } from './StatusBadge';
+import { safeHref } from './safe-href';
+
+export interface FieldDisplayProps {
+  field: Field;
+  value: JsonValue | undefined;
+  /** The model; taken from the app's context when left out. */
+  model?: Model;
+  /** The entity the field belongs to: a state field of point 4 then shows as a badge. */
+  entity?: string;
+}
+
+/** What each kind's display receives: its own field type, a value that is not empty, and the model. */
+export interface DisplayProps<K extends FieldKind> {
+  field: Field & { kind: K };
+  value: JsonValue;
+  model: Model;
+  entity?: string;
+}
+
+/**
+ * A field's value, read-only, the way its kind reads: amounts in their currency, dates in the person's
+ * language, references by the name of the record they point at, Markdown rendered safely. Usable on its
+ * own (a table cell) as well as in a record's details. An empty value reads "not set".
+ */
+export function FieldDisplay({ field, value, model, entity }: FieldDisplayProps) {
+  const spec = useSpec();
+  if (isEmpty(value)) return <EmptyValue />;
+  // The registry is keyed by kind, so this field's display takes this field's type.
+  const Display = fieldDisplays[field.kind] as ComponentType<DisplayProps<FieldKind>>;
+  return <Display field={field} value={value} model={model ?? spec.model} {...(entity ? { entity } : {})} />;
+}
+
+export function EmptyValue() {
+  const { t } = useI18n();
+  return (
+    <Text span c="dimmed" size="sm">
+      {t('form.notSet')}
+    </Text>
+  );
+}
+
+function isEmpty(value: JsonValue | undefined): value is undefined | null {
+  return (
+    value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0)
+  );
+}
+
+/** Text of any value, for a display that receives a value of another type than its field says. */
+export function textOf(value: JsonValue): string {
+  return typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value);
+}
+
+function TextDisplay({ field, value }: DisplayProps<'text'>) {
+  const text = textOf(value);
+  if (field.format === 'email' && /^[^@\s]+@[^@\s]+$/.test(text)) {
+    return <Anchor href={`mailto:${text}`}>{text}</Anchor>;
+  }
+  const href = field.format === 'url' ? safeHref(text) : undefined;
+  if (href) {
+    return (
+      <Anchor href={href} target="_blank" rel="noopener noreferrer">
+        {text}
+      </Anchor>
+    );
+  }
+  return (
+    <Text span style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+      {text}
+    </Text>
+  );
+}
+
+function NumberDisplay({ value }: DisplayProps<'number' | 'integer'>) {
+  const { format } = useI18n();
+  return <Text span>{typeof value === 'number' ? format.number(value) : textOf(value)}</Text>;
+}
+
+function MoneyDisplay({ field, value }: DisplayProps<'money'>) {
+  const { format } = useI18n();
+  return <Text span>{typeof value === 'number' ? format.money(value, field.currency) : textOf(value)}</Text>;
+}
+
+function BooleanDisplay({ value }: DisplayProps<'boolean'>) {
+  const { t } = useI18n();
+  return <Text span>{value === true ? t('form.yes') : value === false ? t('form.no') : textOf(value)}</Text>;
+}
+
+function DateDisplay({ value }: DisplayProps<'date'>) {
+  const { format } = useI18n();
+  const text = textOf(value);
+  return <time dateTime={text}>{format.date(text)}</time>;
+}
+
+function DateTimeDisplay({ value }: DisplayProps<'datetime'>) {
+  const { format } = useI18n();
+  const text = textOf(value);
+  return <time dateTime={text}>{format.datetime(text)}</time>;
+}
+
+function EnumDisplay({ field, value, model, entity }: DisplayProps<'enum'>) {
+  const text = textOf(value);
+  const machine = entity ? machineFor(model, entity, field.name) : undefined;
+  if (machine) return <StatusBadge machine={machine} value={text} />;
+  const label = field.values.find((candidate) => candidate.value === text)?.label ?? text;
+  return <Text span>{label}</Text>;
+}
+
+function MarkdownDisplay({ value }: DisplayProps<'markdown'>) {
+  return <SafeMarkdown>{textOf(value)}</SafeMarkdown>;
+}
+
+/** One display per kind of field; a new kind does not compile until it has one. */
+export const fieldDisplays: { [K in FieldKind]: ComponentType<DisplayProps<K>> } = {
+  text: TextDisplay,
+  number: NumberDisplay,
+  integer: NumberDisplay,
+  money: MoneyDisplay,
+  boolean: BooleanDisplay,
+  date: DateDisplay,
+  datetime: DateTimeDisplay,
+  enum: EnumDisplay,
+  markdown: MarkdownDisplay,
+  reference: ReferenceDisplay,
+  list: ListDisplay,
+  object: ObjectDisplay,
+  file: FileDisplay,
+};

@@ -1,0 +1,197 @@
+import { configure, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { App } from '../src/app/App';
+import type { ApiDescription } from '../src/data/api-description';
+import { NetworkError } from '../src/data/data-provider';
+import { createMemoryDataProvider } from '../src/data/memory-data-provider';
+import { apiOf, loadExample } from './support/load-example';
+
+// Screens load lazily, and the suite shares two cores with others: allow more than the default second.
+configure({ asyncUtilTimeout: 5000 });
+
+const model = loadExample('shop.yaml');
+const api = apiOf(model);
+
+const seed = () => ({
+  Customer: [
+    {
+      name: 'Anna Berg',
+      email: 'anna@example.com',
+      phone: '+46 555 0100',
+      country: 'SE',
+      creditLimit: 1000,
+      active: false,
+      tags: ['trade', 'north'],
+    },
+  ],
+  Product: [
+    {
+      sku: 'RG-100',
+      name: 'Rope',
+      category: 'rigging',
+      price: 24.5,
+      stock: 10,
+      description: 'Strong *braided* rope.',
+    },
+  ],
+  Order: [
+    {
+      number: 'SO-1001',
+      customer: 1,
+      status: 'placed',
+      placedOn: '2026-05-01',
+      shippingAddress: { street: '1 Quay Road', city: 'Oslo', postcode: '0150', country: 'NO' },
+      lines: [{ product: 1, quantity: 2, unitPrice: 24.5 }],
+      total: 49,
+      notes: '**Fragile** <script>alert(1)</script>',
+      attachment: {
+        name: 'po.pdf',
+        type: 'application/pdf',
+        size: 2048,
+        url: 'https://files.example.com/po.pdf',
+      },
+      paidAt: '2026-05-02T10:30:00Z',
+      ownerId: 'u-7',
+    },
+  ],
+});
+
+function renderAt(path: string, description: ApiDescription = api) {
+  const data = createMemoryDataProvider(model, description, seed());
+  const user = userEvent.setup();
+  render(<App spec={{ model, api: description, data }} initialPath={path} locale="en" />);
+  return { data, user };
+}
+
+/** The value shown for a label in the description list. */
+function shownFor(label: string, container: HTMLElement = document.body): HTMLElement {
+  const term = within(container)
+    .getAllByText(label)
+    .find((element) => element.tagName === 'DT');
+  const value = term?.nextElementSibling;
+  if (!(value instanceof HTMLElement)) throw new Error(`No value for ${label}`);
+  return value;
+}
+
+describe('detail screen', () => {
+  it('shows an order with every kind of field', async () => {
+    renderAt('/orders/1');
+    expect(await screen.findByRole('heading', { name: 'SO-1001' })).toBeTruthy();
+    expect(document.title).toBe('SO-1001 · Harbor Supply');
+    // The state of point 4, with its label, next to the title and in the fields.
+    expect(screen.getAllByText('Placed').length).toBe(2);
+
+    const customer = await within(shownFor('Customer')).findByRole('link');
+    expect(customer.textContent).toBe('Anna Berg');
+    expect(customer.getAttribute('href')).toBe('/customers/1');
+    expect(shownFor('Placed on').textContent).toBe('May 1, 2026');
+    expect(shownFor('Placed on').querySelector('time')?.getAttribute('datetime')).toBe('2026-05-01');
+    expect(shownFor('Paid at').querySelector('time')?.getAttribute('datetime')).toBe('2026-05-02T10:30:00Z');
+    expect(shownFor('Total').textContent).toBe('€49.00');
+    expect(shownFor('Entered by').textContent).toBe('u-7');
+
+    const notes = shownFor('Notes');
+    await waitFor(() => expect(within(notes).getByText('Fragile').tagName).toBe('STRONG'));
+    expect(notes.querySelector('script')).toBeNull();
+
+    const download = within(shownFor('Purchase order')).getByRole('link', { name: 'Download po.pdf' });
+    expect(download.getAttribute('href')).toBe('https://files.example.com/po.pdf');
+    expect(download.getAttribute('download')).toBe('po.pdf');
+    expect(download.textContent).toBe('po.pdf (2 kB)');
+
+    const address = shownFor('Ship to');
+    expect(shownFor('Street', address).textContent).toBe('1 Quay Road');
+    expect(shownFor('Postcode', address).textContent).toBe('0150');
+
+    const lines = shownFor('Lines');
+    expect(within(lines).getByText('Order line 1')).toBeTruthy();
+    const product = await within(shownFor('Product', lines)).findByRole('link');
+    expect(product.textContent).toBe('Rope');
+    expect(product.getAttribute('href')).toBe('/products/1');
+    expect(shownFor('Quantity', lines).textContent).toBe('2');
+    expect(shownFor('Unit price', lines).textContent).toBe('€24.50');
+  });
+
+  it('shows a customer: email as a mail link, yes/no, lists, amounts', async () => {
+    renderAt('/customers/1');
+    expect(await screen.findByRole('heading', { name: 'Anna Berg' })).toBeTruthy();
+    expect(within(shownFor('Email')).getByRole('link').getAttribute('href')).toBe('mailto:anna@example.com');
+    expect(shownFor('Phone').textContent).toBe('+46 555 0100');
+    expect(shownFor('Active').textContent).toBe('No');
+    expect(shownFor('Credit limit').textContent).toBe('€1,000.00');
+    expect(
+      within(shownFor('Tags'))
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(['trade', 'north']);
+  });
+
+  it('shows an enum value and Markdown, and an empty value as not set', async () => {
+    const { data } = renderAt('/products/1');
+    expect(await screen.findByRole('heading', { name: 'Rope' })).toBeTruthy();
+    expect(shownFor('Category').textContent).toBe('rigging');
+    await waitFor(() => expect(within(shownFor('Description')).getByText('braided').tagName).toBe('EM'));
+    expect(data.log.filter((entry) => entry.method === 'get')).toHaveLength(1);
+  });
+
+  it('links to the edit screen when there is one and an update call', async () => {
+    renderAt('/customers/1');
+    const edit = await screen.findByRole('link', { name: 'Edit' });
+    expect(edit.getAttribute('href')).toBe('/customers/1/edit');
+  });
+
+  it('offers neither Edit nor Delete when the calls are not there', async () => {
+    const readOnly = {
+      ...api,
+      calls: api.calls.filter((call) => call.name !== 'updateCustomer' && call.name !== 'deleteCustomer'),
+    };
+    renderAt('/customers/1', readOnly);
+    expect(await screen.findByRole('heading', { name: 'Anna Berg' })).toBeTruthy();
+    expect(screen.queryByRole('link', { name: 'Edit' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Delete' })).toBeNull();
+  });
+
+  it('deletes after confirmation, then goes to the list', async () => {
+    const { data, user } = renderAt('/customers/1');
+    await user.click(await screen.findByRole('button', { name: 'Delete' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete Anna Berg?' });
+    expect(within(dialog).getByText('This Customer will be deleted. This cannot be undone.')).toBeTruthy();
+    expect(data.log.filter((entry) => entry.method === 'delete')).toEqual([]);
+    await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(screen.queryByRole('heading', { name: 'Anna Berg' })).toBeNull());
+    expect(data.log.filter((entry) => entry.method === 'delete')).toEqual([
+      { method: 'delete', params: { entity: 'Customer', id: '1' } },
+    ]);
+    expect(data.records('Customer')).toEqual([]);
+  });
+
+  it('keeps the record when the person does not confirm', async () => {
+    const { data, user } = renderAt('/customers/1');
+    await user.click(await screen.findByRole('button', { name: 'Delete' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete Anna Berg?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Keep it' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(data.log.filter((entry) => entry.method === 'delete')).toEqual([]);
+    expect(screen.getByRole('heading', { name: 'Anna Berg' })).toBeTruthy();
+  });
+
+  it('says clearly when the record does not exist', async () => {
+    renderAt('/customers/99');
+    expect(await screen.findByRole('heading', { name: 'Customer not found' })).toBeTruthy();
+    expect(screen.getByText('There is no Customer with the id 99. It may have been deleted.')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Back to Customers' }).getAttribute('href')).toBe('/customers');
+  });
+
+  it('says the network failed and loads again on request', async () => {
+    const data = createMemoryDataProvider(model, api, seed());
+    // A failed read is retried once; both fail.
+    data.failNext('get', new NetworkError('offline'));
+    data.failNext('get', new NetworkError('offline'));
+    const user = userEvent.setup();
+    render(<App spec={{ model, api, data }} initialPath="/customers/1" locale="en" />);
+    expect(await screen.findByText('The Customer could not be loaded', {}, { timeout: 5000 })).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByRole('heading', { name: 'Anna Berg' })).toBeTruthy();
+  });
+});

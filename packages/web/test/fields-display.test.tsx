@@ -1,0 +1,106 @@
+import { MantineProvider } from '@mantine/core';
+import type { Field, JsonValue } from '@ninefold/spec';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, screen } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { MemoryRouter } from 'react-router';
+import { describe, expect, it } from 'vitest';
+import { SpecProvider } from '../src/app/SpecContext';
+import { createMemoryDataProvider } from '../src/data/memory-data-provider';
+import { FieldDisplay } from '../src/fields/FieldDisplay';
+import { I18nProvider } from '../src/i18n/I18nProvider';
+import { apiOf, loadExample } from './support/load-example';
+
+const model = loadExample('shop.yaml');
+const api = apiOf(model);
+
+/** A display on its own, as a table cell uses it: inside the app's providers, outside any screen. */
+function show(field: Field, value: JsonValue | undefined, entity?: string) {
+  const data = createMemoryDataProvider(model, api, { Customer: [{ name: 'Anna Berg', email: 'a@b.c' }] });
+  const wrap = (children: ReactNode) => (
+    <MantineProvider>
+      <I18nProvider locale="en">
+        <QueryClientProvider client={new QueryClient()}>
+          <SpecProvider value={{ model, api, data }}>
+            <MemoryRouter>{children}</MemoryRouter>
+          </SpecProvider>
+        </QueryClientProvider>
+      </I18nProvider>
+    </MantineProvider>
+  );
+  render(wrap(<FieldDisplay field={field} value={value} {...(entity ? { entity } : {})} />));
+  return data;
+}
+
+describe('FieldDisplay on its own', () => {
+  it('links http(s) addresses safely, and shows others as text', () => {
+    const url = { name: 'site', kind: 'text', format: 'url' } as Field;
+    show(url, 'https://example.com');
+    const link = screen.getByRole('link', { name: 'https://example.com' });
+    expect(link.getAttribute('rel')).toBe('noopener noreferrer');
+    expect(link.getAttribute('target')).toBe('_blank');
+  });
+
+  it('never turns a script address into a link', () => {
+    show({ name: 'site', kind: 'text', format: 'url' } as Field, 'javascript:alert(1)');
+    expect(screen.queryByRole('link')).toBeNull();
+    expect(screen.getByText('javascript:alert(1)')).toBeTruthy();
+  });
+
+  it('shows no download link for a file whose address is not safe', () => {
+    show({ name: 'doc', kind: 'file' } as Field, { name: 'x.pdf', size: 10, url: 'javascript:alert(1)' });
+    expect(screen.queryByRole('link')).toBeNull();
+    expect(screen.getByText('x.pdf (10 bytes)')).toBeTruthy();
+  });
+
+  it('shows text that looks like HTML as text', () => {
+    show({ name: 'name', kind: 'text' } as Field, '<b>bold</b>');
+    expect(screen.getByText('<b>bold</b>')).toBeTruthy();
+    expect(document.querySelector('b')).toBeNull();
+  });
+
+  it('shows enum labels, and a state as a badge with its label', () => {
+    const status = model.entities.shown
+      ? model.entities.items
+          .find((entity) => entity.name === 'Order')
+          ?.fields.find((field) => field.name === 'status')
+      : undefined;
+    show(status as Field, 'cancelled', 'Order');
+    expect(screen.getByText('Cancelled').closest('.mantine-Badge-root')).not.toBeNull();
+  });
+
+  it('loads a referenced record to show its name, linking to its detail screen', async () => {
+    const data = show({ name: 'customer', kind: 'reference', entity: 'Customer' } as Field, 1);
+    const link = await screen.findByRole('link', { name: 'Anna Berg' });
+    expect(link.getAttribute('href')).toBe('/customers/1');
+    expect(data.log).toEqual([
+      { method: 'get', params: expect.objectContaining({ entity: 'Customer', id: '1' }) },
+    ]);
+  });
+
+  it('falls back to the id when the referenced record cannot be read', async () => {
+    const data = show({ name: 'customer', kind: 'reference', entity: 'Customer' } as Field, 9);
+    expect(await screen.findByRole('link', { name: '9' })).toBeTruthy();
+    expect(data.log).toHaveLength(1);
+  });
+
+  it('says "Not set" for an empty value', () => {
+    show({ name: 'notes', kind: 'markdown' } as Field, null);
+    expect(screen.getByText('Not set')).toBeTruthy();
+  });
+
+  it('shows whole and decimal numbers in the language', () => {
+    show({ name: 'n', kind: 'integer' } as Field, 1234567);
+    expect(screen.getByText('1,234,567')).toBeTruthy();
+  });
+
+  it('shows a decimal number', () => {
+    show({ name: 'ratio', kind: 'number' } as Field, 0.125);
+    expect(screen.getByText('0.125')).toBeTruthy();
+  });
+
+  it('shows an amount in its currency', () => {
+    show({ name: 'price', kind: 'money', currency: 'JPY' } as Field, 1200);
+    expect(screen.getByText('¥1,200')).toBeTruthy();
+  });
+});
