@@ -59,25 +59,35 @@ describe('the shell of the rich example', () => {
     expect(policy).toMatch(/script-src 'self'(;|$)/);
     expect(policy).not.toContain('unsafe-eval');
     await page.getByRole('heading', { name: 'Harbor Supply' }).waitFor();
-    const attempts = await page.evaluate(() => {
-      const script = document.createElement('script');
-      script.textContent = 'window.__inlineRan = true';
-      document.body.append(script);
-      let evalRan = false;
-      try {
-        // biome-ignore lint/security/noGlobalEval: proving the policy forbids it is the point
-        evalRan = eval('true');
-      } catch {
-        evalRan = false;
-      }
-      return { inline: (window as unknown as { __inlineRan?: boolean }).__inlineRan === true, evalRan };
-    });
+    // Run from a timer: code evaluated by DevTools itself is exempt from the page's eval rule.
+    const attempts = await page.evaluate(
+      () =>
+        new Promise<{ inline: boolean; evalRan: boolean }>((resolve) =>
+          setTimeout(() => {
+            const script = document.createElement('script');
+            script.textContent = 'window.__inlineRan = true';
+            document.body.append(script);
+            let evalRan = false;
+            try {
+              // biome-ignore lint/security/noGlobalEval: proving the policy forbids it is the point
+              evalRan = eval('true');
+            } catch {
+              evalRan = false;
+            }
+            resolve({
+              inline: (window as unknown as { __inlineRan?: boolean }).__inlineRan === true,
+              evalRan,
+            });
+          }, 0),
+        ),
+    );
     expect(attempts).toEqual({ inline: false, evalRan: false });
-    // The two attempts above are the only violations: the client itself needs neither.
-    expect(problems.filter((line) => line.includes('CSP violation'))).toHaveLength(2);
-    expect(
-      problems.filter((line) => !line.includes('CSP violation') && !line.includes('Content Security Policy')),
-    ).toEqual([]);
+    // Chromium reports the blocked inline script on the console (a refused eval throws instead). It is
+    // the only problem: the client itself needs neither.
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toContain(
+      "violates the following Content Security Policy directive 'script-src 'self''",
+    );
     await page.close();
   });
 

@@ -1,7 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { chromium, type Page, type Browser as PlaywrightBrowser } from 'playwright-core';
 
 /** Debian's Chromium; Playwright's own browser download cannot work on these machines. */
 export const CHROMIUM = process.env.NINEFOLD_CHROMIUM ?? '/usr/bin/chromium';
@@ -19,50 +16,43 @@ const ARGS = [
 ];
 
 export interface Browser {
-  context: BrowserContext;
-  /** A new tab that records what went wrong in it: console errors, page errors, CSP violations. */
+  browser: PlaywrightBrowser;
+  /**
+   * A new tab in a context of its own (no storage shared with other tabs) that records what went
+   * wrong in it: console errors, page errors, CSP violations. Closing the page closes its context.
+   */
   newPage(options?: { width?: number; height?: number }): Promise<WatchedPage>;
   close(): Promise<void>;
 }
 
 export interface WatchedPage {
   page: Page;
-  /** Console errors, uncaught exceptions and Content-Security-Policy violations, in order. */
+  /** Console errors (Chromium logs Content-Security-Policy violations there) and uncaught exceptions. */
   problems: string[];
 }
 
-/** Starts Chromium with a fresh profile that is deleted on close. */
+/** Starts Chromium; Playwright gives each launch a fresh, temporary profile (user-data-dir). */
 export async function launchBrowser(): Promise<Browser> {
-  const profile = mkdtempSync(join(tmpdir(), 'ninefold-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    args: ARGS,
-    headless: true,
-    viewport: { width: 1280, height: 800 },
-    locale: 'en-GB',
-    timezoneId: 'UTC',
-  });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true });
   return {
-    context,
+    browser,
     async newPage(options) {
+      const context = await browser.newContext({
+        viewport: { width: options?.width ?? 1280, height: options?.height ?? 800 },
+        locale: 'en-GB',
+        timezoneId: 'UTC',
+      });
       const page = await context.newPage();
-      if (options?.width) await page.setViewportSize({ width: options.width, height: options.height ?? 800 });
+      page.once('close', () => void context.close().catch(() => undefined));
       const problems: string[] = [];
       page.on('console', (message) => {
         if (message.type() === 'error') problems.push(`console: ${message.text()}`);
       });
       page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-      // Init scripts are injected by the browser, not the page, so the policy does not block them.
-      await page.addInitScript(() => {
-        document.addEventListener('securitypolicyviolation', (event) => {
-          console.error(`CSP violation: ${event.violatedDirective} blocked ${event.blockedURI || 'inline'}`);
-        });
-      });
       return { page, problems };
     },
     async close() {
-      await context.close();
-      rmSync(profile, { recursive: true, force: true });
+      await browser.close();
     },
   };
 }

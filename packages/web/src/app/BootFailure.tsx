@@ -1,10 +1,11 @@
 import { Alert, Button, MantineProvider, Stack } from '@mantine/core';
 import { I18nProvider, useI18n } from '../i18n/I18nProvider';
+import { contrastVariables, theme } from './App';
 
 /** Shown instead of a blank page when the specification cannot be loaded. */
 export function BootFailure({ reason, onRetry }: { reason: string; onRetry: () => void }) {
   return (
-    <MantineProvider defaultColorScheme="auto">
+    <MantineProvider theme={theme} defaultColorScheme="auto" cssVariablesResolver={contrastVariables}>
       <I18nProvider>
         <BootFailureMessage reason={reason} onRetry={onRetry} />
       </I18nProvider>

@@ -1,0 +1,151 @@
+import type { Page, Request } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { screenshot } from './support/artifacts';
+import { seriousViolations } from './support/axe';
+import { type Browser, launchBrowser, type WatchedPage } from './support/browser';
+import { type NinefoldProcess, startNinefold } from './support/ninefold';
+
+let browser: Browser;
+let server: NinefoldProcess;
+let api: (path: string, init?: RequestInit) => Promise<Response>;
+
+beforeAll(async () => {
+  [browser, server] = await Promise.all([
+    launchBrowser(),
+    startNinefold('serve', 'examples/shop.md', ['--seed', '30']),
+  ]);
+  api = (path, init) => fetch(new URL(`api${path}`, server.url), init);
+});
+afterAll(async () => {
+  await browser?.close();
+  expect(await server?.stop()).toBe(0);
+});
+
+/** The API requests a page makes, so a test can say that nothing was sent. */
+function recordRequests(page: Page): Request[] {
+  const requests: Request[] = [];
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname.startsWith('/api/')) requests.push(request);
+  });
+  return requests;
+}
+
+async function expectAccessible(page: Page, name: string): Promise<void> {
+  expect(await seriousViolations(page), `axe on ${name}`).toEqual([]);
+  await screenshot(page, name);
+}
+
+describe('records of the rich example, used as a person uses them', () => {
+  let watched: WatchedPage;
+  afterAll(() => {
+    expect(watched?.problems ?? []).toEqual([]);
+  });
+
+  it('creates a customer, refusing invalid input before sending and showing the server’s field error in place', async () => {
+    watched = await browser.newPage();
+    const { page } = watched;
+    const requests = recordRequests(page);
+    await page.goto(`${server.url}customers`);
+    await page
+      .getByRole('link', { name: /new customer/i })
+      .first()
+      .click();
+    await page.waitForURL(`${server.url}customers/new`);
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    await expectAccessible(page, 'create');
+
+    await page.getByLabel('Name', { exact: false }).first().fill('Aaron Anchors');
+    await page.getByLabel('Email', { exact: false }).fill('not an address');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Enter an email address such as name@example.com.').waitFor();
+    expect(requests.filter((request) => request.method() === 'POST')).toEqual([]);
+    await screenshot(page, 'create-invalid');
+
+    // An email another customer already has: only the server knows, and its answer lands on the field.
+    const taken = (await (await api('/customers?limit=1&sort=name')).json()).items[0].email as string;
+    await page.getByLabel('Email', { exact: false }).fill(taken);
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Another Customer already has this Email.').waitFor();
+    const emailInput = page.getByLabel('Email', { exact: false });
+    expect(await emailInput.getAttribute('aria-invalid')).toBe('true');
+    expect(await page.getByLabel('Name', { exact: false }).first().inputValue()).toBe('Aaron Anchors');
+
+    await emailInput.fill('aaron@anchors.example');
+    await page.getByLabel('Credit limit', { exact: false }).fill('2500');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.waitForURL(/\/customers\/\d+$/);
+    const id = new URL(page.url()).pathname.split('/').pop();
+    await page.getByRole('heading', { name: 'Aaron Anchors' }).waitFor();
+    await expectAccessible(page, 'detail');
+
+    const stored = await (await api(`/customers/${id}`)).json();
+    expect(stored).toMatchObject({
+      name: 'Aaron Anchors',
+      email: 'aaron@anchors.example',
+      creditLimit: 2500,
+    });
+  });
+
+  it('shows the new record in the list, edits it, and deletes it, each checked through the API', async () => {
+    const { page } = watched;
+    await page.goto(`${server.url}customers?sort=name`);
+    const row = page.getByRole('row', { name: /Aaron Anchors/ });
+    await row.waitFor();
+    await expectAccessible(page, 'list');
+    await row.getByRole('link', { name: 'Aaron Anchors' }).click();
+    await page.waitForURL(/\/customers\/\d+$/);
+    const id = new URL(page.url()).pathname.split('/').pop();
+
+    await page.getByRole('link', { name: 'Edit' }).click();
+    await page.waitForURL(`${server.url}customers/${id}/edit`);
+    const limit = page.getByLabel('Credit limit', { exact: false });
+    await limit.waitFor();
+    expect(await limit.inputValue()).toBe('2500');
+    await expectAccessible(page, 'edit');
+    await limit.fill('4000');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.waitForURL(`${server.url}customers/${id}`);
+    expect((await (await api(`/customers/${id}`)).json()).creditLimit).toBe(4000);
+
+    await page.getByRole('button', { name: 'Delete' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.waitFor();
+    await screenshot(page, 'delete-confirm');
+    await dialog.getByRole('button', { name: 'Delete' }).click();
+    await page.waitForURL(/\/customers(\?.*)?$/);
+    expect((await api(`/customers/${id}`)).status).toBe(404);
+  });
+
+  it('keeps the list state in the address: a reloaded deep link shows the same page, order and filter', async () => {
+    const { page } = watched;
+    const requests = recordRequests(page);
+    await page.goto(`${server.url}products?page=2&sort=-price`);
+    await page.getByRole('table').waitFor();
+    await page.getByRole('row').nth(1).waitFor();
+    const firstCells = async () => (await page.getByRole('row').nth(1).textContent()) ?? '';
+    const before = await firstCells();
+    await page.reload();
+    await page.getByRole('row').nth(1).waitFor();
+    expect(await firstCells()).toBe(before);
+    expect(page.url()).toBe(`${server.url}products?page=2&sort=-price`);
+    const listCalls = requests.filter((request) => new URL(request.url()).pathname === '/api/products');
+    expect(listCalls.length).toBeGreaterThanOrEqual(2);
+    for (const call of listCalls) {
+      const params = new URL(call.url()).searchParams;
+      expect(params.get('page')).toBe('2');
+      expect(params.get('sort')).toBe('-price');
+    }
+    // The same page, fetched by hand, starts with the same product.
+    const limit = new URL(listCalls[0]?.url() ?? '').searchParams.get('limit');
+    const expected = (await (await api(`/products?page=2&sort=-price&limit=${limit}`)).json()).items[0];
+    expect(before).toContain(expected.name);
+  });
+
+  it('shows the dashboard with a count per list', async () => {
+    const { page } = watched;
+    await page.goto(server.url);
+    const total = (await (await api('/orders?limit=1')).json()).total as number;
+    await page.getByText(String(total), { exact: true }).first().waitFor();
+    await expectAccessible(page, 'dashboard');
+  });
+});
