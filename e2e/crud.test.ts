@@ -30,6 +30,18 @@ function recordRequests(page: Page): Request[] {
   return requests;
 }
 
+/** The text of the elements that describe a labelled input (aria-describedby): its hints and errors. */
+async function description(page: Page, label: string): Promise<string> {
+  const ids = (await page.getByLabel(label, { exact: false }).getAttribute('aria-describedby')) ?? '';
+  const texts = await Promise.all(
+    ids
+      .split(/\s+/)
+      .filter(Boolean)
+      .map((id) => page.locator(`[id="${id}"]`).textContent()),
+  );
+  return texts.join(' ');
+}
+
 async function expectAccessible(page: Page, name: string): Promise<void> {
   expect(await seriousViolations(page), `axe on ${name}`).toEqual([]);
   await screenshot(page, name);
@@ -37,12 +49,14 @@ async function expectAccessible(page: Page, name: string): Promise<void> {
 
 describe('records of the rich example, used as a person uses them', () => {
   let watched: WatchedPage;
+  beforeAll(async () => {
+    watched = await browser.newPage();
+  });
   afterAll(() => {
     expect(watched?.problems ?? []).toEqual([]);
   });
 
   it('creates a customer, refusing invalid input before sending and showing the server’s field error in place', async () => {
-    watched = await browser.newPage();
     const { page } = watched;
     const requests = recordRequests(page);
     await page.goto(`${server.url}customers`);
@@ -65,9 +79,10 @@ describe('records of the rich example, used as a person uses them', () => {
     const taken = (await (await api('/customers?limit=1&sort=name')).json()).items[0].email as string;
     await page.getByLabel('Email', { exact: false }).fill(taken);
     await page.getByRole('button', { name: 'Save' }).click();
-    await page.getByText('Another Customer already has this Email.').waitFor();
     const emailInput = page.getByLabel('Email', { exact: false });
+    await page.getByText('Another Customer already has this Email.').first().waitFor();
     expect(await emailInput.getAttribute('aria-invalid')).toBe('true');
+    expect(await description(page, 'Email')).toContain('Another Customer already has this Email.');
     expect(await page.getByLabel('Name', { exact: false }).first().inputValue()).toBe('Aaron Anchors');
 
     await emailInput.fill('aaron@anchors.example');
@@ -145,7 +160,8 @@ describe('records of the rich example, used as a person uses them', () => {
     const { page } = watched;
     await page.goto(server.url);
     const total = (await (await api('/orders?limit=1')).json()).total as number;
-    await page.getByText(String(total), { exact: true }).first().waitFor();
+    const tile = page.getByRole('region', { name: 'Orders' });
+    await tile.getByText(`Total: ${total}`).waitFor();
     await expectAccessible(page, 'dashboard');
   });
 });

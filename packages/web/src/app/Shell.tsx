@@ -15,7 +15,7 @@ import {
 import { useDisclosure } from '@mantine/hooks';
 import type { Screen } from '@ninefold/spec';
 import { Suspense } from 'react';
-import { Link, Outlet, useLocation, useMatch } from 'react-router';
+import { Link, matchPath, Outlet, useLocation } from 'react-router';
 import { LOCALE_NAMES, LOCALES, type Locale } from '../i18n/catalogue';
 import { useI18n } from '../i18n/I18nProvider';
 import { ABOUT_PATH, navigationScreens } from './routes';
@@ -30,6 +30,7 @@ export function Shell() {
   const location = useLocation();
   useLiveReload(dev?.reload ?? false);
   const screens = navigationScreens(model);
+  const current = currentScreen(screens, location.pathname);
   return (
     <AppShell
       header={{ height: 56 }}
@@ -62,7 +63,7 @@ export function Shell() {
       </AppShell.Header>
       <AppShell.Navbar p="xs" aria-label={t('shell.navigation')} component="nav">
         {screens.map((screen) => (
-          <ScreenLink key={screen.name} screen={screen} onNavigate={close} />
+          <ScreenLink key={screen.name} screen={screen} active={screen === current} onNavigate={close} />
         ))}
         <NavLink
           component={Link}
@@ -83,15 +84,35 @@ export function Shell() {
   );
 }
 
-function ScreenLink({ screen, onNavigate }: { screen: Screen; onNavigate: () => void }) {
-  const match = useMatch({ path: screen.route, end: screen.route === '/' });
+/**
+ * The navigation entry to mark as current: the one with the longest route that the address starts
+ * with, so `/customers/new` marks "New customer" and `/customers/7` marks "Customers", never both.
+ */
+function currentScreen(screens: Screen[], pathname: string): Screen | undefined {
+  let best: Screen | undefined;
+  for (const screen of screens) {
+    const match = matchPath({ path: screen.route, end: screen.route === '/' }, pathname);
+    if (match && (!best || screen.route.length > best.route.length)) best = screen;
+  }
+  return best;
+}
+
+function ScreenLink({
+  screen,
+  active,
+  onNavigate,
+}: {
+  screen: Screen;
+  active: boolean;
+  onNavigate: () => void;
+}) {
   return (
     <NavLink
       component={Link}
       to={screen.route}
       label={screen.title ?? screen.name}
-      active={match !== null}
-      aria-current={match ? 'page' : undefined}
+      active={active}
+      aria-current={active ? 'page' : undefined}
       onClick={onNavigate}
     />
   );

@@ -76,7 +76,7 @@ export function FieldInput({ field, name, scope, label }: FieldInputProps) {
     return boundsOf(model, root, path, owner);
   }, [model, scopeKey]);
   const hint = boundHint(i18n, field, bounds);
-  const description = [field.help, hint].filter(Boolean).join(' ') || undefined;
+  const description = [field.help, hint].filter(Boolean).join(' · ') || undefined;
   // The registry is keyed by kind, so this field's input takes this field's type.
   const Input = fieldInputs[field.kind] as ComponentType<InputProps<FieldKind>>;
   return (
@@ -197,7 +197,7 @@ function NumberFieldInput({
   const min = numberBound(bounds, 'min');
   const max = numberBound(bounds, 'max');
   const said = currency
-    ? [description, t('form.hintCurrency', { currency })].filter(Boolean).join(' ')
+    ? [description, t('form.hintCurrency', { currency })].filter(Boolean).join(' · ')
     : description;
   return (
     <TextInput

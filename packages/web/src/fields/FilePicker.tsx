@@ -23,7 +23,7 @@ export function FilePicker({ field, name, label, description, required }: InputP
   const said =
     [description, accept ? t('form.hintAccept', { types: field.accept?.join(', ') ?? '' }) : undefined]
       .filter(Boolean)
-      .join(' ') || undefined;
+      .join(' · ') || undefined;
   const value: unknown = control.value;
   const current = isFile(value) || isStoredFile(value) ? value : undefined;
   const size = current && typeof current.size === 'number' ? formatBytes(current.size, locale) : '';
