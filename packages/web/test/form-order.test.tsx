@@ -212,7 +212,7 @@ describe('order form', () => {
   it('shows a markdown preview of the notes, rendered safely', async () => {
     const { user } = renderAt('/orders/new');
     const notes = await screen.findByLabelText(/^Notes/);
-    expect(describedBy(notes)).toContain('Visible to the customer. At most 2,000 characters');
+    expect(describedBy(notes)).toContain('Visible to the customer. · At most 2,000 characters');
     const text = '**Fragile** <img src=x onerror=alert(1)>';
     await user.type(notes, text);
     expect(screen.getByText(`${text.length} of 2,000`)).toBeTruthy();
