@@ -105,6 +105,17 @@ function cellTexts(row: HTMLElement): string[] {
 }
 
 describe('a list screen', () => {
+  it('names referenced records by their display field, reading each distinct one once', async () => {
+    const customers = [1, 2, 3, 4].map((id) => ({ id, name: `Customer number ${id}` }));
+    const data = renderList('/orders', { seed: { Order: orders(8), Customer: customers } });
+    const table = await screen.findByRole('table');
+    await waitFor(() => expect(within(table).getAllByText('Customer number 2').length).toBe(2));
+    const link = within(table).getAllByRole('link', { name: 'Customer number 2' })[0];
+    expect(link?.getAttribute('href')).toBe('/customers/2');
+    const gets = data.log.filter((call) => call.method === 'get');
+    expect(gets.map((call) => (call.params as { id: string }).id).sort()).toEqual(['1', '2', '3', '4']);
+  });
+
   it('shows the screen’s columns with field labels, values formatted by kind, in the default order', async () => {
     const data = renderList('/orders');
     const orderTable = await table();

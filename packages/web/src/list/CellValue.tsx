@@ -1,7 +1,7 @@
 import { Anchor, Badge } from '@mantine/core';
 import { exhaustiveSwitchError, type Field, type JsonValue, type Model, type Tone } from '@ninefold/spec';
 import { Link } from 'react-router';
-import { routeTo, screenFor } from '../app/routes';
+import { ReferenceDisplay } from '../fields/ReferenceDisplay';
 import { useI18n } from '../i18n/I18nProvider';
 import { cellText } from './cell-text';
 
@@ -18,7 +18,7 @@ export interface CellValueProps {
 
 /**
  * One table cell: the value as text by its field's kind, a state badge for a state field, and a link to
- * the referenced record for a reference. Stands in for `src/fields`' displays until they exist.
+ * the referenced record, by its name, for a reference.
  */
 export function CellValue({ model, entity, field, value, recordHref, recordKey }: CellValueProps) {
   const { t, tn, format } = useI18n();
@@ -45,16 +45,10 @@ export function CellValue({ model, entity, field, value, recordHref, recordKey }
       </Badge>
     );
   }
-  if (field.kind === 'reference' && (typeof value === 'string' || typeof value === 'number')) {
-    const detail = screenFor(model, 'detail', field.entity);
-    const href = detail ? routeTo(detail.route, { id: value }) : undefined;
-    if (href !== undefined && !href.includes(':')) {
-      return (
-        <Anchor component={Link} to={href} inherit>
-          {text}
-        </Anchor>
-      );
-    }
+  if (field.kind === 'reference') {
+    // The referenced record's name, read once per distinct record and cached with every other read of
+    // it; only the rows on screen render, so a long list costs no more than its visible references.
+    return <ReferenceDisplay field={field} value={value ?? null} model={model} />;
   }
   return <>{text}</>;
 }
