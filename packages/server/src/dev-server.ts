@@ -1,0 +1,340 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Model } from '@ninefold/spec';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import { type ApiDescription, describeApi } from './api-calls';
+import { buildApp, DEFAULT_BODY_LIMIT } from './app';
+import { registerClient, securityHeaders } from './client';
+import { type ProxyTarget, registerDevProxy } from './dev-proxy';
+import { PROBLEM_CONTENT_TYPE, type Problem, problem } from './problem';
+import { openPrototypeStore, serverErrorLogger } from './serve';
+import type { Store } from './store/store';
+
+/** Where open pages listen for `reload` events (server-sent events); the client opens it in dev. */
+export const LIVE_RELOAD_PATH = '/_ninefold/events';
+/** Next to `ninefold serve`'s 4321, so that both can run at once (dev proxying to serve, for one). */
+export const DEV_DEFAULT_PORT = 4322;
+const HEARTBEAT_MS = 15_000;
+/** How long `close` lets requests in flight finish before it cuts their connections. */
+const CLOSE_GRACE_MS = 10_000;
+
+/** A check issue as the page shows it (the client's `DevIssue`). */
+export interface DevIssue {
+  severity: 'error' | 'warning';
+  message: string;
+  /** `file:line:column` */
+  source?: string;
+  code: string;
+}
+
+/** What answers `/api`: the prototype API on a database, or a proxy to a real API. */
+export type DevApi =
+  | {
+      kind: 'prototype';
+      /** A database URL as `databaseUrl` gives it. */
+      db: string;
+      /** Seeds an empty database at start (not on later changes). */
+      seed?: number;
+      allowDestructive?: boolean;
+      bodyLimit?: number;
+    }
+  | { kind: 'proxy'; target: ProxyTarget };
+
+export interface DevServerOptions {
+  /** The checked model to start with. */
+  model: Model;
+  /** Its check issues (warnings), shown in the page. */
+  issues: DevIssue[];
+  /** The built web runtime. */
+  clientDir: string;
+  api: DevApi;
+  host?: string;
+  /** 0 picks a free port. */
+  port?: number;
+  /** Progress and errors, one line each. */
+  log: (line: string) => void;
+}
+
+/** The outcome of a change: whether a new API now answers, or why the last good one still does. */
+export type DevUpdate = { ok: true; rebuilt: boolean } | { ok: false; message: string };
+
+export interface DevServer {
+  url: string;
+  /**
+   * Shows a changed specification: its issues always, and its model when it has one (a specification
+   * with errors has none, so the last good model keeps running). A changed model gets a new prototype API
+   * on the same database and URL; requests in flight finish on the old one.
+   */
+  update(next: { model?: Model; issues: DevIssue[] }): Promise<DevUpdate>;
+  /** Tells every open page to reload. */
+  reload(): void;
+  /** How many pages listen for reloads. */
+  readonly listeners: number;
+  /** Ends the event streams, lets requests in flight finish, closes the apps and the database. */
+  close(): Promise<void>;
+}
+
+export type DevServerResult = { ok: true; server: DevServer } | { ok: false; message: string };
+
+/** One generation of the app behind the listener; a changed model makes a new one. */
+interface Generation {
+  app: FastifyInstance;
+  store?: Store;
+  /** Requests it is answering: a retired generation closes once they are done. */
+  active: number;
+  retired: boolean;
+  closed?: Promise<void>;
+}
+
+/**
+ * Starts `ninefold dev`'s server: the built client, `spec.json` with the check issues and live reload
+ * turned on, server-sent `reload` events on {@link LIVE_RELOAD_PATH}, and the prototype API or a proxy to
+ * a real one under `/api`. One listener keeps the URL while the app behind it is replaced on change
+ * (Fastify cannot remove routes).
+ *
+ * @example
+ * ```ts
+ * const started = await startDevServer({ model, issues: [], clientDir, api: { kind: 'prototype', db }, port: 0, log });
+ * if (started.ok) await started.server.update({ model: changed, issues: [] });
+ * ```
+ */
+export async function startDevServer(options: DevServerOptions): Promise<DevServerResult> {
+  const { api: apiKind, clientDir, log } = options;
+  let model = options.model;
+  let api: ApiDescription = describeApi(model);
+  let issues = options.issues;
+  let closing = false;
+  const streams = new Set<ServerResponse>();
+
+  async function makeGeneration(
+    next: Model,
+    first: boolean,
+  ): Promise<{ ok: true; generation: Generation } | { ok: false; message: string }> {
+    if (apiKind.kind === 'proxy') {
+      const app = proxyApp(apiKind.target, clientDir);
+      await app.ready();
+      return { ok: true, generation: { app, active: 0, retired: false } };
+    }
+    const opened = await openPrototypeStore({
+      model: next,
+      url: apiKind.db,
+      seed: first ? apiKind.seed : undefined,
+      allowDestructive: apiKind.allowDestructive,
+      log,
+    });
+    if (!opened.ok) return opened;
+    try {
+      const app = await buildApp({
+        model: next,
+        store: opened.store,
+        bodyLimit: apiKind.bodyLimit ?? DEFAULT_BODY_LIMIT,
+        onServerError: serverErrorLogger(log),
+      });
+      registerClient(app, { dir: clientDir });
+      await app.ready();
+      return { ok: true, generation: { app, store: opened.store, active: 0, retired: false } };
+    } catch (error) {
+      await opened.store.close().catch(() => undefined);
+      return { ok: false, message: (error as Error).message };
+    }
+  }
+
+  const first = await makeGeneration(model, true);
+  if (!first.ok) return first;
+  let current = first.generation;
+  const retired = new Set<Generation>();
+
+  const closeGeneration = (generation: Generation): Promise<void> => {
+    generation.closed ??= generation.app
+      .close()
+      .then(() => generation.store?.close())
+      .catch((error: Error) => log(`error while closing the previous API: ${error.message}`))
+      .finally(() => retired.delete(generation));
+    return generation.closed;
+  };
+  const retire = (generation: Generation) => {
+    generation.retired = true;
+    retired.add(generation);
+    if (generation.active === 0) void closeGeneration(generation);
+  };
+
+  const headers = securityHeaders();
+  const handle = (request: IncomingMessage, response: ServerResponse) => {
+    const target = request.url ?? '';
+    // Only origin-form targets: an absolute URL (`GET http://elsewhere/...`) is a proxy request, and
+    // this server is no general proxy.
+    if (!target.startsWith('/')) {
+      sendProblem(response, problem(400, 'BAD_REQUEST', 'This server answers paths, not absolute URLs.'));
+      return;
+    }
+    const path = target.split('?')[0] ?? target;
+    if (path === LIVE_RELOAD_PATH) {
+      openEvents(request, response);
+      return;
+    }
+    if (path === '/spec.json' && (request.method === 'GET' || request.method === 'HEAD')) {
+      const body = JSON.stringify({ model, api, dev: { reload: true, issues } });
+      response.writeHead(200, {
+        ...headers,
+        'content-type': 'application/json; charset=utf-8',
+        'content-length': Buffer.byteLength(body),
+        'cache-control': 'no-store',
+      });
+      response.end(request.method === 'HEAD' ? undefined : body);
+      return;
+    }
+    const generation = current;
+    generation.active += 1;
+    response.once('close', () => {
+      generation.active -= 1;
+      if (generation.retired && generation.active === 0) void closeGeneration(generation);
+    });
+    generation.app.routing(request, response);
+  };
+
+  const openEvents = (request: IncomingMessage, response: ServerResponse) => {
+    if (request.method !== 'GET') {
+      sendProblem(response, problem(405, 'METHOD_NOT_ALLOWED', `Open ${LIVE_RELOAD_PATH} with GET.`), {
+        allow: 'GET',
+      });
+      return;
+    }
+    response.writeHead(200, {
+      ...headers,
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      // Proxies in front of the dev server must not buffer the stream.
+      'x-accel-buffering': 'no',
+    });
+    // Reconnect quickly after the dev server restarts.
+    response.write('retry: 1000\n\n');
+    streams.add(response);
+    response.once('close', () => streams.delete(response));
+  };
+
+  const server = createServer(handle);
+  const heartbeat = setInterval(() => {
+    // A comment line keeps idle connections from being cut by proxies and timeouts.
+    for (const stream of streams) stream.write(': ping\n\n');
+  }, HEARTBEAT_MS);
+  heartbeat.unref();
+
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port ?? DEV_DEFAULT_PORT, options.host ?? '127.0.0.1', () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  } catch (error) {
+    clearInterval(heartbeat);
+    await closeGeneration(current);
+    return { ok: false, message: (error as Error).message };
+  }
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+
+  let queue: Promise<unknown> = Promise.resolve();
+  const apply = async (next: { model?: Model; issues: DevIssue[] }): Promise<DevUpdate> => {
+    issues = next.issues;
+    if (closing || next.model === undefined) return { ok: true, rebuilt: false };
+    if (JSON.stringify(next.model) === JSON.stringify(model)) return { ok: true, rebuilt: false };
+    if (apiKind.kind === 'proxy') {
+      // The real API does not change with the specification; only what the page is told does.
+      model = next.model;
+      api = describeApi(model);
+      return { ok: true, rebuilt: false };
+    }
+    const made = await makeGeneration(next.model, false);
+    if (!made.ok) {
+      // The page says why the change is not running, next to the specification's own issues.
+      issues = [...next.issues, { severity: 'error', code: 'not-applied', message: made.message }];
+      return made;
+    }
+    if (closing) {
+      await closeGeneration(made.generation);
+      return { ok: true, rebuilt: false };
+    }
+    const previous = current;
+    current = made.generation;
+    model = next.model;
+    api = describeApi(model);
+    retire(previous);
+    return { ok: true, rebuilt: true };
+  };
+
+  let closed: Promise<void> | undefined;
+  const devServer: DevServer = {
+    url: `http://${host}:${address.port}/`,
+    update(next) {
+      const run = queue.then(() => apply(next));
+      queue = run.catch(() => undefined);
+      return run;
+    },
+    reload() {
+      for (const stream of streams) stream.write(`event: reload\ndata: {}\n\n`);
+    },
+    get listeners() {
+      return streams.size;
+    },
+    close() {
+      closed ??= (async () => {
+        closing = true;
+        clearInterval(heartbeat);
+        for (const stream of streams) stream.end();
+        streams.clear();
+        const grace = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeIdleConnections();
+        });
+        clearTimeout(grace);
+        await queue;
+        await Promise.all([closeGeneration(current), ...[...retired].map(closeGeneration)]);
+      })();
+      return closed;
+    },
+  };
+  return { ok: true, server: devServer };
+}
+
+/** The app behind the listener with `--api URL`: the client, `/healthz`, and `/api` to the real API. */
+function proxyApp(target: ProxyTarget, clientDir: string): FastifyInstance {
+  const app = Fastify({
+    logger: false,
+    return503OnClosing: true,
+    frameworkErrors: (_error, _request, reply) =>
+      sendReplyProblem(reply, problem(400, 'BAD_REQUEST', 'The request could not be read.')),
+  });
+  registerClient(app, { dir: clientDir });
+  app.setErrorHandler((error, _request, reply) => {
+    const status = (error as { statusCode?: number }).statusCode;
+    if (typeof status === 'number' && status >= 400 && status < 500)
+      sendReplyProblem(reply, problem(status, 'BAD_REQUEST', 'The request could not be read.'));
+    else
+      sendReplyProblem(reply, problem(500, 'SERVER_ERROR', 'The dev server could not forward this request.'));
+  });
+  app.setNotFoundHandler((request, reply) => {
+    const path = (request.url.split('?')[0] ?? '').slice(0, 200);
+    sendReplyProblem(reply, problem(404, 'NO_SUCH_CALL', `Nothing answers ${request.method} ${path}.`));
+  });
+  app.get('/healthz', async () => ({ status: 'ok' }));
+  registerDevProxy(app, { target });
+  return app;
+}
+
+function sendReplyProblem(reply: FastifyReply, body: Problem): void {
+  reply.code(body.status).type(PROBLEM_CONTENT_TYPE).send(body);
+}
+
+function sendProblem(response: ServerResponse, body: Problem, extra: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  response.writeHead(body.status, {
+    ...securityHeaders(),
+    ...extra,
+    'content-type': PROBLEM_CONTENT_TYPE,
+    'content-length': Buffer.byteLength(text),
+  });
+  response.end(text);
+}
