@@ -150,6 +150,13 @@ describe('records of the rich example, used as a person uses them', () => {
       expect(params.get('page')).toBe('2');
       expect(params.get('sort')).toBe('-price');
     }
+    // Sorting from the keyboard: the header is a button; Enter on it orders by that column.
+    await page.getByRole('columnheader', { name: /^Name/ }).getByRole('button').focus();
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/sort=name/);
+    expect(await page.getByRole('columnheader', { name: /^Name/ }).getAttribute('aria-sort')).toBe(
+      'ascending',
+    );
     // The same page, fetched by hand, starts with the same product.
     const limit = new URL(listCalls[0]?.url() ?? '').searchParams.get('limit');
     const expected = (await (await api(`/products?page=2&sort=-price&limit=${limit}`)).json()).items[0];
