@@ -1,10 +1,11 @@
 import '@mantine/core/styles.css';
 import './app/app.css';
 import { createRoot } from 'react-dom/client';
-import { App } from './app/App';
+import { App, basename, createQueryClient, screenAt } from './app/App';
 import { BootFailure } from './app/BootFailure';
 import type { SpecPayload } from './data/api-description';
 import { createHttpDataProvider } from './data/http-data-provider';
+import { loadScreen } from './screens/registry';
 
 const root = createRoot(document.getElementById('root') as HTMLElement);
 
@@ -27,7 +28,31 @@ async function boot(): Promise<void> {
     return;
   }
   const data = createHttpDataProvider(payload.api, payload.model);
-  root.render(<App spec={{ ...payload, data }} />);
+  const queryClient = createQueryClient();
+  const first = screenAt(payload.model, routePath(window.location.pathname, basename()));
+  if (first) {
+    try {
+      const module = await loadScreen(first.screen.kind);
+      // The screen's first call starts now and runs while the client renders.
+      module.prefetch?.({
+        model: payload.model,
+        screen: first.screen,
+        data,
+        queryClient,
+        params: first.params,
+        search: window.location.search,
+      });
+    } catch {
+      // A failure to load is left to the screen itself, which shows it inside the shell.
+    }
+  }
+  root.render(<App spec={{ ...payload, data }} queryClient={queryClient} />);
+}
+
+/** The address inside the client: the path without the sub-path the client is served under. */
+function routePath(pathname: string, base: string): string {
+  if (base === '/' || !pathname.startsWith(base)) return pathname;
+  return pathname.slice(base.length) || '/';
 }
 
 void boot();

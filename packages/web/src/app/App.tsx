@@ -1,10 +1,11 @@
 import { type CSSVariablesResolver, createTheme, MantineProvider } from '@mantine/core';
-import type { Model } from '@ninefold/spec';
+import type { Model, Screen } from '@ninefold/spec';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import {
   createBrowserRouter,
   createMemoryRouter,
+  matchRoutes,
   Navigate,
   type RouteObject,
   RouterProvider,
@@ -75,7 +76,7 @@ export function App({ spec, initialPath, locale, queryClient }: AppProps) {
 }
 
 /** The path the client is served under, from the page's <base href>, so it works below a sub-path. */
-function basename(): string {
+export function basename(): string {
   const path = new URL(document.baseURI).pathname.replace(/\/+$/, '');
   return path === '' ? '/' : path;
 }
@@ -90,14 +91,41 @@ export function createQueryClient(): QueryClient {
   });
 }
 
+/** What a screen's route carries, so that the screen at an address can be found before rendering. */
+export interface ScreenHandle {
+  screen: Screen;
+}
+
+/**
+ * The screen at an address, if any: the client loads its code together with the model, before the
+ * first render (see `loadScreen`).
+ */
+export function screenAt(
+  model: Model,
+  pathname: string,
+): { screen: Screen; params: Record<string, string> } | undefined {
+  const matches = matchRoutes(buildRoutes(model), pathname) ?? [];
+  const last = matches[matches.length - 1];
+  const handle = last?.route.handle as ScreenHandle | undefined;
+  if (!last || !handle) return undefined;
+  const params: Record<string, string> = {};
+  for (const [name, value] of Object.entries(last.params)) if (value !== undefined) params[name] = value;
+  return { screen: handle.screen, params };
+}
+
 /** A route per screen of point 2, the home page, the page about the specification, and not-found. */
 export function buildRoutes(model: Model): RouteObject[] {
   const home = homeScreen(model);
   const children: RouteObject[] = screensOf(model)
     .filter((screen) => screen !== home || screen.route !== '/')
-    .map((screen) => ({ path: screen.route, element: <ScreenRoute key={screen.name} screen={screen} /> }));
+    .map((screen) => ({
+      path: screen.route,
+      element: <ScreenRoute key={screen.name} screen={screen} />,
+      handle: { screen } satisfies ScreenHandle,
+    }));
   children.push({
     index: true,
+    ...(home ? { handle: { screen: home } satisfies ScreenHandle } : {}),
     element: home ? (
       home.route === '/' ? (
         <ScreenRoute key={home.name} screen={home} />

@@ -4,6 +4,7 @@ import type { ComponentType } from 'react';
 import { SafeMarkdown } from '../app/SafeMarkdown';
 import { useSpec } from '../app/SpecContext';
 import { useI18n } from '../i18n/I18nProvider';
+import { type DisplayProps, textOf } from './display-props';
 import { FileDisplay } from './FileDisplay';
 import { ListDisplay } from './ListDisplay';
 import { ObjectDisplay } from './ObjectDisplay';
@@ -17,14 +18,6 @@ export interface FieldDisplayProps {
   /** The model; taken from the app's context when left out. */
   model?: Model;
   /** The entity the field belongs to: a state field of point 4 then shows as a badge. */
-  entity?: string;
-}
-
-/** What each kind's display receives: its own field type, a value that is not empty, and the model. */
-export interface DisplayProps<K extends FieldKind> {
-  field: Field & { kind: K };
-  value: JsonValue;
-  model: Model;
   entity?: string;
 }
 
@@ -54,11 +47,6 @@ function isEmpty(value: JsonValue | undefined): value is undefined | null {
   return (
     value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0)
   );
-}
-
-/** Text of any value, for a display that receives a value of another type than its field says. */
-export function textOf(value: JsonValue): string {
-  return typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value);
 }
 
 function TextDisplay({ field, value }: DisplayProps<'text'>) {

@@ -1,8 +1,8 @@
 import { Anchor, Text } from '@mantine/core';
 import { isStoredFile } from '../form/form-values';
 import { useI18n } from '../i18n/I18nProvider';
-import type { DisplayProps } from './FieldDisplay';
-import { textOf } from './FieldDisplay';
+import type { DisplayProps } from './display-props';
+import { textOf } from './display-props';
 import { formatBytes } from './format-bytes';
 import { safeHref } from './safe-href';
 

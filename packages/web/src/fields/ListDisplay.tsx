@@ -1,7 +1,8 @@
 import { List, Text } from '@mantine/core';
 import { entityLabel, type Field, findEntity } from '@ninefold/spec';
 import { useI18n } from '../i18n/I18nProvider';
-import { type DisplayProps, FieldDisplay, textOf } from './FieldDisplay';
+import { type DisplayProps, textOf } from './display-props';
+import { FieldDisplay } from './FieldDisplay';
 
 /** A list's items, each with its item type's display; items of embedded objects are numbered groups. */
 export function ListDisplay({ field, value, model }: DisplayProps<'list'>) {

@@ -1,7 +1,7 @@
 import { Box, Text } from '@mantine/core';
 import { findEntity, type JsonValue } from '@ninefold/spec';
 import { detailFields } from '../form/form-fields';
-import { type DisplayProps, textOf } from './FieldDisplay';
+import { type DisplayProps, textOf } from './display-props';
 import { FieldList } from './FieldList';
 
 /** An embedded object (an address): its own fields, indented under the field's label. */

@@ -4,7 +4,7 @@ import { Link } from 'react-router';
 import { screenFor } from '../app/routes';
 import { recordPath } from '../form/record-path';
 import { useRecord } from '../form/useRecord';
-import { type DisplayProps, textOf } from './FieldDisplay';
+import { type DisplayProps, textOf } from './display-props';
 
 /**
  * The record a reference points at, by its display field (a customer's name rather than `3`), loaded

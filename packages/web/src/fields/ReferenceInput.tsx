@@ -11,7 +11,7 @@ import { optionsKey } from '../form/query-keys';
 import { useFieldError } from '../form/useFieldError';
 import { useRecord } from '../form/useRecord';
 import { useI18n } from '../i18n/I18nProvider';
-import { textOf } from './FieldDisplay';
+import { textOf } from './display-props';
 import type { InputProps } from './FieldInput';
 
 /** The prototype API's page size, for a target entity whose list screen names none. */

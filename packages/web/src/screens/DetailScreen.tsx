@@ -7,7 +7,7 @@ import { screenFor } from '../app/routes';
 import { useSpec } from '../app/SpecContext';
 import { useDocumentTitle } from '../app/useDocumentTitle';
 import { ApiError, NetworkError } from '../data/data-provider';
-import { textOf } from '../fields/FieldDisplay';
+import { textOf } from '../fields/display-props';
 import { FieldList } from '../fields/FieldList';
 import { StatusBadge } from '../fields/StatusBadge';
 import { detailFields } from '../form/form-fields';

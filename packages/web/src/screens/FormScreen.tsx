@@ -15,7 +15,7 @@ import { screenFor } from '../app/routes';
 import { useSpec } from '../app/SpecContext';
 import { useDocumentTitle } from '../app/useDocumentTitle';
 import { ApiError, NetworkError, type VersionedRecord } from '../data/data-provider';
-import { textOf } from '../fields/FieldDisplay';
+import { textOf } from '../fields/display-props';
 import { FieldInput } from '../fields/FieldInput';
 import { changedFields } from '../form/changed-fields';
 import { DerivedValue } from '../form/DerivedValue';

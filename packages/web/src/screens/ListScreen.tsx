@@ -13,18 +13,20 @@ import { ListPager } from '../list/ListPager';
 import { ListSkeleton } from '../list/ListSkeleton';
 import { ListTable } from '../list/ListTable';
 import { planList } from '../list/list-plan';
+import { listQueryKey } from '../list/list-query-key';
 import {
   clearFilters,
   effectiveSort,
   goToPage,
   hasFilters,
+  parseListState,
   setFilter,
   setSort,
   toListParams,
 } from '../list/list-state';
 import { useListQuery } from '../list/useListQuery';
 import { useListState } from '../list/useListState';
-import type { ScreenProps } from './screen-props';
+import type { PrefetchContext, ScreenProps } from './screen-props';
 
 /**
  * A list screen of point 2: the records of an entity a page at a time, sorted, filtered and paged by the
@@ -189,6 +191,27 @@ function EmptyList({
       ) : null}
     </Stack>
   );
+}
+
+/**
+ * Starts the first page's call as soon as the screen's code is loaded, with the same parameters and
+ * query key the screen will ask for, so that the call and the first render overlap.
+ */
+export function prefetch({
+  model,
+  screen,
+  data,
+  queryClient,
+  params,
+  search,
+}: PrefetchContext<'list'>): void {
+  const plan = planList(model, screen, data.calls(screen.entity));
+  if (plan.entity === undefined || plan.call === undefined || plan.columns.length === 0) return;
+  const listParams = toListParams(plan, parseListState(new URLSearchParams(search), plan), params);
+  void queryClient.prefetchQuery({
+    queryKey: listQueryKey(listParams),
+    queryFn: ({ signal }) => data.list({ ...listParams, signal }),
+  });
 }
 
 function definedParams(params: Record<string, string | undefined>): Record<string, string> {

@@ -1,4 +1,6 @@
-import type { FormScreen, Screen, ScreenKind } from '@ninefold/spec';
+import type { FormScreen, Model, Screen, ScreenKind } from '@ninefold/spec';
+import type { QueryClient } from '@tanstack/react-query';
+import type { DataProvider } from '../data/data-provider';
 
 /** The screen type of a kind; create and edit screens share one type. */
 export type ScreenOfKind<K extends ScreenKind> = K extends 'create' | 'edit'
@@ -8,4 +10,16 @@ export type ScreenOfKind<K extends ScreenKind> = K extends 'create' | 'edit'
 /** What every screen component receives: its own screen from point 2, narrowed to its kind. */
 export interface ScreenProps<K extends ScreenKind> {
   screen: ScreenOfKind<K>;
+}
+
+/** What a screen module may use to start loading its data before it first renders. */
+export interface PrefetchContext<K extends ScreenKind> {
+  model: Model;
+  screen: ScreenOfKind<K>;
+  data: DataProvider;
+  queryClient: QueryClient;
+  /** The route's parameters, e.g. `{ id: '7' }`. */
+  params: Record<string, string>;
+  /** The address's query string, e.g. `?page=2&sort=-total`. */
+  search: string;
 }
