@@ -1,9 +1,12 @@
-import { Box, Button, Group, MultiSelect, NativeSelect, TextInput } from '@mantine/core';
+import { Box, Button, Group, NativeSelect, TextInput } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
 import { exhaustiveSwitchError, fieldLabel } from '@ninefold/spec';
-import { useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { type I18n, useI18n } from '../i18n/I18nProvider';
 import { type FilterPlan, filterWidgetKind } from './list-plan';
+
+// The multi-value picker brings a positioning library along; only lists that filter with `in` load it.
+const EnumMultiFilter = lazy(() => import('./EnumMultiFilter'));
 
 /** Typing waits this long before the list is asked for again. */
 export const FILTER_DEBOUNCE_MS = 300;
@@ -67,14 +70,14 @@ function FilterWidget({ filter, value, onChange }: FilterWidgetProps) {
       const data = options.map((option) => ({ value: option.value, label: option.label ?? option.value }));
       if (op === 'in') {
         return (
-          <MultiSelect
-            label={label}
-            data={data}
-            value={Array.isArray(value) ? value : value ? [value] : []}
-            onChange={(next) => onChange(next)}
-            clearable
-            comboboxProps={{ withinPortal: true }}
-          />
+          <Suspense fallback={<TextInput label={label} disabled value="" readOnly />}>
+            <EnumMultiFilter
+              label={label}
+              data={data}
+              value={Array.isArray(value) ? value : value ? [value] : []}
+              onChange={(next) => onChange(next)}
+            />
+          </Suspense>
         );
       }
       return (
