@@ -28,16 +28,18 @@ export function ReferenceDisplay({ field, value, model }: DisplayProps<'referenc
   const to = detail ? recordPath(detail.route, id) : undefined;
   if (query.isLoading) {
     return (
-      <Text span c="dimmed" aria-busy="true">
+      <Text span inherit c="dimmed" aria-busy="true">
         {id}
       </Text>
     );
   }
   return to ? (
-    <Anchor component={Link} to={to}>
+    <Anchor component={Link} to={to} inherit>
       {text}
     </Anchor>
   ) : (
-    <Text span>{text}</Text>
+    <Text span inherit>
+      {text}
+    </Text>
   );
 }

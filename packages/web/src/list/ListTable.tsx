@@ -1,4 +1,4 @@
-import { Table, UnstyledButton } from '@mantine/core';
+import { UnstyledButton } from '@mantine/core';
 import { fieldLabel, type Model, type SortKey } from '@ninefold/spec';
 import {
   type ColumnDef,
@@ -135,23 +135,18 @@ export function ListTable({ model, plan, label, records, sort, onSort, recordHre
       tabIndex={0}
       data-busy={busy || undefined}
     >
-      <Table
-        className="nf-list-table"
-        role="table"
-        aria-label={label}
-        aria-rowcount={rows.length + 1}
-        style={style}
-        highlightOnHover
-      >
-        <Table.Thead role="rowgroup" className="nf-list-head">
+      {/* A plain table styled in list.css: Mantine's Table brings its scroll container, and with it a
+          positioning library, into every list's download. */}
+      <table className="nf-list-table" aria-label={label} aria-rowcount={rows.length + 1} style={style}>
+        <thead role="rowgroup" className="nf-list-head">
           {headerGroups.map((group) => (
-            <Table.Tr key={group.id} role="row" aria-rowindex={1}>
+            <tr key={group.id} role="row" aria-rowindex={1}>
               {group.headers.map((header) => {
                 const sorted = header.column.getIsSorted();
                 const field = plan.columns.find((item) => item.name === header.column.id);
                 const content = flexRender(header.column.columnDef.header, header.getContext());
                 return (
-                  <Table.Th
+                  <th
                     key={header.id}
                     role="columnheader"
                     scope="col"
@@ -175,18 +170,18 @@ export function ListTable({ model, plan, label, records, sort, onSort, recordHre
                     ) : (
                       content
                     )}
-                  </Table.Th>
+                  </th>
                 );
               })}
-            </Table.Tr>
+            </tr>
           ))}
-        </Table.Thead>
-        <Table.Tbody role="rowgroup" className="nf-list-body" style={{ height: virtualizer.getTotalSize() }}>
+        </thead>
+        <tbody role="rowgroup" className="nf-list-body" style={{ height: virtualizer.getTotalSize() }}>
           {virtualizer.getVirtualItems().map((item) => {
             const row = rows[item.index];
             if (!row) return null;
             return (
-              <Table.Tr
+              <tr
                 key={row.id}
                 role="row"
                 aria-rowindex={item.index + 2}
@@ -195,20 +190,20 @@ export function ListTable({ model, plan, label, records, sort, onSort, recordHre
                 {row.getVisibleCells().map((cell) => {
                   const field = plan.columns.find((column) => column.name === cell.column.id);
                   return (
-                    <Table.Td
+                    <td
                       key={cell.id}
                       role="cell"
                       data-numeric={field && isNumeric(field.kind) ? true : undefined}
                     >
                       {flexRender(cell.column.columnDef.cell, cell.getContext())}
-                    </Table.Td>
+                    </td>
                   );
                 })}
-              </Table.Tr>
+              </tr>
             );
           })}
-        </Table.Tbody>
-      </Table>
+        </tbody>
+      </table>
     </section>
   );
 }
