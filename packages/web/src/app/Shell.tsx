@@ -165,7 +165,9 @@ function DevIssues() {
           // Issues have no identity of their own; their order is stable within one load.
           // biome-ignore lint/suspicious/noArrayIndexKey: see above
           <List.Item key={index}>
-            {issue.source ? <code>{issue.source}</code> : null} {issue.severity}: {issue.message}
+            {issue.source ? <code>{issue.source}</code> : null}{' '}
+            {issue.severity === 'error' ? t('shell.severityError') : t('shell.severityWarning')}:{' '}
+            {issue.message}
           </List.Item>
         ))}
       </List>

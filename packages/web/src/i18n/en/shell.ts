@@ -42,6 +42,8 @@ export const shell = {
     'This screen uses a custom component, “{component}”, that this build does not include.',
   signInNotAvailable:
     'Sign-in is described by the specification, but this version of the client cannot sign in yet.',
+  severityError: 'error',
+  severityWarning: 'warning',
   devIssuesTitle: 'The specification has issues',
   devIssuesCount_one: '{count} issue',
   devIssuesCount_other: '{count} issues',

@@ -43,6 +43,8 @@ export const shell: Messages<'shell'> = {
     'Cet écran utilise un composant personnalisé, « {component} », que cette version n’inclut pas.',
   signInNotAvailable:
     'La spécification décrit une connexion, mais cette version du client ne sait pas encore se connecter.',
+  severityError: 'erreur',
+  severityWarning: 'avertissement',
   devIssuesTitle: 'La spécification comporte des problèmes',
   devIssuesCount_one: '{count} problème',
   devIssuesCount_other: '{count} problèmes',
