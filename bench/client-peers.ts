@@ -1,0 +1,127 @@
+// The peer web apps of the client benchmarks: installed on demand into bench/.peers/<name>/ (gitignored),
+// never into the project's own dependencies, so that CI does not install them. Their entry files live in
+// bench/peers/<name>/; they are copied next to the peer's node_modules before building, so that bare
+// imports resolve to the peer's own packages rather than to the monorepo's.
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const BENCH = fileURLToPath(new URL('./', import.meta.url));
+const SOURCES = join(BENCH, 'peers');
+const INSTALLS = join(BENCH, '.peers');
+
+// The same React and Vite as packages/web, so that the comparisons measure the apps rather than the
+// versions of their shared foundations.
+const REACT = '19.3.1';
+const VITE = { vite: '8.3.8', '@vitejs/plugin-react': '6.3.0' };
+
+export type PeerName = 'react-admin' | 'minimal-list' | 'rjsf-form';
+
+/** Exact versions: a peer's figure must not change because a newer release appeared. */
+const DEPENDENCIES: Record<PeerName, Record<string, string>> = {
+  'react-admin': {
+    react: REACT,
+    'react-dom': REACT,
+    'react-admin': '5.15.4',
+    'ra-data-simple-rest': '5.15.3',
+    ...VITE,
+  },
+  'minimal-list': { react: REACT, 'react-dom': REACT, ...VITE },
+  'rjsf-form': {
+    react: REACT,
+    'react-dom': REACT,
+    '@rjsf/core': '6.11.1',
+    '@rjsf/utils': '6.11.1',
+    '@rjsf/validator-ajv8': '6.11.1',
+    ...VITE,
+  },
+};
+
+export interface BuiltPeer {
+  name: PeerName;
+  /** The built files, to be served under `base`. */
+  dist: string;
+  /** The URL path the peer is built for, e.g. `/peers/react-admin/`. */
+  base: string;
+  /** Installed versions of the peer's main packages, for the results. */
+  versions: Record<string, string>;
+}
+
+/** Installs the peer's packages unless its package.json already lists exactly these versions. */
+export function installPeer(name: PeerName): string {
+  const dir = join(INSTALLS, name);
+  const manifest = {
+    name: `ninefold-bench-peer-${name}`,
+    private: true,
+    type: 'module',
+    description: 'Installed by bench/client.ts for a benchmark; not part of Ninefold.',
+    dependencies: DEPENDENCIES[name],
+  };
+  const text = `${JSON.stringify(manifest, null, 2)}\n`;
+  const manifestFile = join(dir, 'package.json');
+  const installed =
+    existsSync(join(dir, 'node_modules/.package-lock.json')) &&
+    existsSync(manifestFile) &&
+    readFileSync(manifestFile, 'utf8') === text;
+  if (installed) return dir;
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(manifestFile, text);
+  console.log(`installing the ${name} peer into ${dir} (once)…`);
+  // No install scripts: none of these packages needs one, and a benchmark should not run arbitrary code.
+  const npm = spawnSync(
+    'npm',
+    ['install', '--prefix', dir, '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error'],
+    { stdio: 'inherit' },
+  );
+  if (npm.status !== 0) throw new Error(`npm install of the ${name} peer failed (exit ${npm.status})`);
+  return dir;
+}
+
+function versionIn(dir: string, pkg: string): string {
+  return (
+    JSON.parse(readFileSync(join(dir, 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string }
+  ).version;
+}
+
+/**
+ * Installs (when needed) and builds a peer with its own Vite in production mode. `extraFiles` are
+ * written into the app before building (generated inputs such as a schema).
+ */
+export async function buildPeer(name: PeerName, extraFiles: Record<string, string> = {}): Promise<BuiltPeer> {
+  const dir = installPeer(name);
+  const app = join(dir, 'app');
+  rmSync(app, { recursive: true, force: true });
+  cpSync(join(SOURCES, name), app, { recursive: true });
+  for (const [file, content] of Object.entries(extraFiles)) writeFileSync(join(app, file), content);
+  const base = `/peers/${name}/`;
+  const dist = join(dir, 'dist');
+  const vite = (await import(pathToFileURL(join(dir, 'node_modules/vite/dist/node/index.js')).href)) as {
+    build(config: Record<string, unknown>): Promise<unknown>;
+  };
+  const react = (await import(
+    pathToFileURL(join(dir, 'node_modules/@vitejs/plugin-react/dist/index.js')).href
+  )) as { default: () => unknown };
+  process.stdout.write(`building the ${name} peer… `);
+  const started = performance.now();
+  await vite.build({
+    root: app,
+    base,
+    configFile: false,
+    logLevel: 'warn',
+    mode: 'production',
+    plugins: [react.default()],
+    // The peers are measured as they come: Vite's advice to split large chunks is not taken, so silence it.
+    build: {
+      outDir: dist,
+      emptyOutDir: true,
+      sourcemap: false,
+      reportCompressedSize: false,
+      chunkSizeWarningLimit: 100_000,
+    },
+  });
+  console.log(`${((performance.now() - started) / 1000).toFixed(1)} s`);
+  const versions: Record<string, string> = {};
+  for (const pkg of Object.keys(DEPENDENCIES[name])) versions[pkg] = versionIn(dir, pkg);
+  return { name, dist, base, versions };
+}
