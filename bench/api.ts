@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadSpec } from '@ninefold/spec';
 import { openStore } from '../packages/server/src/store/open-store';
+import { children, cleanUp, cleanups } from './support/clean-up';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const RESULTS = fileURLToPath(new URL('./results/', import.meta.url));
@@ -99,33 +100,6 @@ interface SqliteDatabase {
 const autocannon = require('autocannon') as Autocannon;
 
 // ------------------------------------------------------------------------------------------ clean-up
-
-/** Undone in reverse order, on success, on failure and on Ctrl-C alike. */
-const cleanups: Array<{ name: string; run: () => Promise<void> | void }> = [];
-const children = new Set<ChildProcess>();
-
-async function cleanUp(): Promise<void> {
-  while (cleanups.length > 0) {
-    const step = cleanups.pop();
-    if (!step) break;
-    try {
-      await step.run();
-    } catch (error) {
-      console.error(`clean-up "${step.name}" failed: ${(error as Error).message}`);
-    }
-  }
-}
-
-// Last resort if the process exits without the async clean-up (an uncaught error in a callback).
-process.on('exit', () => {
-  for (const child of children) if (child.exitCode === null && child.pid) child.kill('SIGKILL');
-});
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    console.error(`\n${signal}: cleaning up…`);
-    cleanUp().finally(() => process.exit(130));
-  });
-}
 
 // ------------------------------------------------------------------------------------------ processes
 

@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { CHROMIUM, CHROMIUM_ARGS } from '../e2e/support/browser';
 import { type BuiltPeer, buildPeer } from './client-peers';
 import { type FrontServer, startFront } from './client-server';
 import {
@@ -27,12 +28,12 @@ import {
   listSpecYaml,
   TYPED_FIELD_LABEL,
 } from './client-specs';
+import { children, cleanUp, cleanups } from './support/clean-up';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const RESULTS = join(ROOT, 'bench/results');
 const CLI = join(ROOT, 'bin/ninefold.js');
 const DEMO_SPEC = join(ROOT, 'examples/shop.yaml');
-const CHROMIUM = process.env.NINEFOLD_CHROMIUM ?? '/usr/bin/chromium';
 const LIST_RUNS = Number(process.env.BENCH_LIST_RUNS ?? 21);
 const FORM_ROUNDS = Number(process.env.BENCH_FORM_ROUNDS ?? 5);
 const TYPED_TEXT = 'The quick brown fox jumps over the lazy ';
@@ -46,32 +47,6 @@ const VIEWPORT = { width: 1280, height: 800 };
 const TALL_VIEWPORT = { width: 1280, height: 3000 };
 
 // ------------------------------------------------------------------------------------------ clean-up
-
-/** Undone in reverse order, on success, on failure and on Ctrl-C alike. */
-const cleanups: Array<{ name: string; run: () => Promise<void> | void }> = [];
-const children = new Set<ChildProcess>();
-
-async function cleanUp(): Promise<void> {
-  while (cleanups.length > 0) {
-    const step = cleanups.pop();
-    if (!step) break;
-    try {
-      await step.run();
-    } catch (error) {
-      console.error(`clean-up "${step.name}" failed: ${(error as Error).message}`);
-    }
-  }
-}
-
-process.on('exit', () => {
-  for (const child of children) if (child.exitCode === null && child.pid) child.kill('SIGKILL');
-});
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    console.error(`\n${signal}: cleaning up…`);
-    cleanUp().finally(() => process.exit(130));
-  });
-}
 
 function scratchDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'ninefold-bench-client-'));
@@ -146,17 +121,7 @@ async function launchChromium(): Promise<Browser> {
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    // Without the background-networking flags Chromium keeps dialling Google's hosts on a closed network.
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
+    args: CHROMIUM_ARGS,
   });
   cleanups.push({ name: 'close Chromium', run: () => browser.close() });
   return browser;

@@ -4,7 +4,7 @@ import { chromium, type Page, type Browser as PlaywrightBrowser } from 'playwrig
 export const CHROMIUM = process.env.NINEFOLD_CHROMIUM ?? '/usr/bin/chromium';
 
 // Without the background-networking flags Chromium keeps dialling Google's hosts on a closed network.
-const ARGS = [
+export const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',
@@ -35,7 +35,7 @@ export interface WatchedPage {
 
 /** Starts Chromium; Playwright gives each launch a fresh, temporary profile (user-data-dir). */
 export async function launchBrowser(): Promise<Browser> {
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
   return {
     browser,
     async newPage(options) {
