@@ -1,9 +1,8 @@
-import { Anchor, Badge } from '@mantine/core';
 import { exhaustiveSwitchError, type Field, type JsonValue, type Model, type Tone } from '@ninefold/spec';
 import { Link } from 'react-router';
-import { ReferenceDisplay } from '../fields/ReferenceDisplay';
 import { useI18n } from '../i18n/I18nProvider';
 import { cellText } from './cell-text';
+import { ReferenceCell } from './ReferenceCell';
 
 export interface CellValueProps {
   model: Model;
@@ -18,7 +17,8 @@ export interface CellValueProps {
 
 /**
  * One table cell: the value as text by its field's kind, a state badge for a state field, and a link to
- * the referenced record, by its name, for a reference.
+ * the referenced record, by its name, for a reference. Cells are plain elements styled in list.css: a
+ * page renders hundreds of them, and Mantine's components cost several times more each.
  */
 export function CellValue({ model, entity, field, value, recordHref, recordKey }: CellValueProps) {
   const { t, tn, format } = useI18n();
@@ -31,24 +31,24 @@ export function CellValue({ model, entity, field, value, recordHref, recordKey }
   });
   if (recordHref !== undefined) {
     return (
-      <Anchor component={Link} to={recordHref} inherit>
+      <Link className="nf-cell-link" to={recordHref}>
         {text === '' ? (recordKey ?? '') : text}
-      </Anchor>
+      </Link>
     );
   }
   if (text === '') return null;
   const tone = field.kind === 'enum' ? stateTone(model, entity, field.name, value) : undefined;
   if (tone !== undefined) {
     return (
-      <Badge color={toneColor(tone)} variant="light" radius="sm" tt="none">
+      <span className="nf-badge" data-color={toneColor(tone)}>
         {text}
-      </Badge>
+      </span>
     );
   }
   if (field.kind === 'reference') {
     // The referenced record's name, read once per distinct record and cached with every other read of
     // it; only the rows on screen render, so a long list costs no more than its visible references.
-    return <ReferenceDisplay field={field} value={value ?? null} model={model} />;
+    return <ReferenceCell field={field} value={value ?? null} model={model} />;
   }
   return <>{text}</>;
 }
