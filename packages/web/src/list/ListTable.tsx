@@ -1,3 +1,4 @@
+// biome-ignore-all lint/a11y/noRedundantRoles: the table's parts are laid out as grid and blocks (list.css), which strips their implicit table roles in browsers' accessibility trees, so the roles are stated.
 import { UnstyledButton } from '@mantine/core';
 import { fieldLabel, type Model, type SortKey } from '@ninefold/spec';
 import {
