@@ -138,8 +138,6 @@ export function registerClient(app: FastifyInstance, options: ClientOptions): vo
     dotfiles: 'ignore',
     immutable: true,
     maxAge: ONE_YEAR_MS,
-    // The runtime may not be built yet when the app is assembled (tests); its absence is a 404 then.
-    suppressWarning: true,
   });
   const page = (request: FastifyRequest, reply: FastifyReply) => clientPage(options.dir, request, reply);
   app.get('/', page);
