@@ -33,8 +33,10 @@ async function boot(): Promise<void> {
   if (first) {
     try {
       const module = await loadScreen(first.screen.kind);
-      // The screen's first call starts now and runs while the client renders.
-      module.prefetch?.({
+      // Like a route loader: the first call starts now, and a quick answer is waited for so that the
+      // first render draws the records at once instead of a skeleton followed by a second render. A slow
+      // API gets the shell and the skeleton after a moment.
+      const answered = module.prefetch?.({
         model: payload.model,
         screen: first.screen,
         data,
@@ -42,11 +44,19 @@ async function boot(): Promise<void> {
         params: first.params,
         search: window.location.search,
       });
+      if (answered) await Promise.race([answered, delay(FIRST_ANSWER_WAIT_MS)]);
     } catch {
       // A failure to load is left to the screen itself, which shows it inside the shell.
     }
   }
   root.render(<App spec={{ ...payload, data }} queryClient={queryClient} />);
+}
+
+/** How long the first render waits for the first screen's first answer. */
+const FIRST_ANSWER_WAIT_MS = 250;
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /** The address inside the client: the path without the sub-path the client is served under. */

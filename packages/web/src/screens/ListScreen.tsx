@@ -197,18 +197,18 @@ function EmptyList({
  * Starts the first page's call as soon as the screen's code is loaded, with the same parameters and
  * query key the screen will ask for, so that the call and the first render overlap.
  */
-export function prefetch({
+export async function prefetch({
   model,
   screen,
   data,
   queryClient,
   params,
   search,
-}: PrefetchContext<'list'>): void {
+}: PrefetchContext<'list'>): Promise<void> {
   const plan = planList(model, screen, data.calls(screen.entity));
   if (plan.entity === undefined || plan.call === undefined || plan.columns.length === 0) return;
   const listParams = toListParams(plan, parseListState(new URLSearchParams(search), plan), params);
-  void queryClient.prefetchQuery({
+  await queryClient.prefetchQuery({
     queryKey: listQueryKey(listParams),
     queryFn: ({ signal }) => data.list({ ...listParams, signal }),
   });

@@ -4,8 +4,8 @@ import type { PrefetchContext, ScreenProps } from './screen-props';
 
 type ScreenModule<K extends ScreenKind> = {
   default: ComponentType<ScreenProps<K>>;
-  /** Starts the screen's first call, so that it runs while the screen renders rather than after. */
-  prefetch?: (context: PrefetchContext<K>) => void;
+  /** Starts the screen's first call before the screen renders; settles when the answer is cached. */
+  prefetch?: (context: PrefetchContext<K>) => Promise<void>;
 };
 type ScreenRegistry = { [K in ScreenKind]: ComponentType<ScreenProps<K>> };
 
