@@ -66,30 +66,33 @@ export function createI18n(locale: Locale, setLocale: (locale: Locale) => void =
   };
   const fill = (template: string, vars?: Vars) =>
     vars ? template.replace(/\{(\w+)\}/g, (whole, name: string) => String(vars[name] ?? whole)) : template;
-  const plurals = new Intl.PluralRules(locale);
-  const numbers = new Intl.NumberFormat(locale);
-  const dates = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' });
-  const datetimes = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' });
+  // Intl objects are costly to build (each loads locale data), and a first screen needs few of them:
+  // each is built on its first use.
+  const plurals = once(() => new Intl.PluralRules(locale));
+  const numbers = once(() => new Intl.NumberFormat(locale));
+  const dates = once(() => new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' }));
+  const datetimes = once(() => new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }));
+  const plainMoney = once(() => new Intl.NumberFormat(locale, { minimumFractionDigits: 2 }));
   const moneyFormats = new Map<string, Intl.NumberFormat>();
   return {
     locale,
     setLocale,
     t: (key, vars) => fill(lookup(key), vars),
     tn: (key, count, vars) => {
-      const form = plurals.select(count) === 'one' ? 'one' : 'other';
-      return fill(lookup(`${key}_${form}`), { count: numbers.format(count), ...vars });
+      const form = plurals().select(count) === 'one' ? 'one' : 'other';
+      return fill(lookup(`${key}_${form}`), { count: numbers().format(count), ...vars });
     },
     format: {
-      number: (value) => numbers.format(value),
+      number: (value) => numbers().format(value),
       money: (value, currency) => {
-        if (!currency) return new Intl.NumberFormat(locale, { minimumFractionDigits: 2 }).format(value);
+        if (!currency) return plainMoney().format(value);
         let format = moneyFormats.get(currency);
         if (!format) {
           try {
             format = new Intl.NumberFormat(locale, { style: 'currency', currency });
           } catch {
             // A currency code Intl does not know is shown after the amount instead of failing.
-            return `${numbers.format(value)} ${currency}`;
+            return `${numbers().format(value)} ${currency}`;
           }
           moneyFormats.set(currency, format);
         }
@@ -97,12 +100,21 @@ export function createI18n(locale: Locale, setLocale: (locale: Locale) => void =
       },
       date: (value) => {
         const parsed = new Date(value.length === 10 ? `${value}T00:00:00Z` : value);
-        return Number.isNaN(parsed.getTime()) ? value : dates.format(parsed);
+        return Number.isNaN(parsed.getTime()) ? value : dates().format(parsed);
       },
       datetime: (value) => {
         const parsed = new Date(value);
-        return Number.isNaN(parsed.getTime()) ? value : datetimes.format(parsed);
+        return Number.isNaN(parsed.getTime()) ? value : datetimes().format(parsed);
       },
     },
+  };
+}
+
+/** A value computed on first use and kept. */
+function once<T>(make: () => T): () => T {
+  let value: T | undefined;
+  return () => {
+    value ??= make();
+    return value;
   };
 }
