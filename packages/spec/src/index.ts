@@ -14,6 +14,7 @@ export * from './load';
 export * from './lookup';
 export * from './model';
 export { normalize, toAmount, toFieldType } from './normalize';
+export { toDocument } from './to-document';
 export { readMarkdown } from './read-markdown';
 export { readYaml } from './read-yaml';
 export * from './rules/constants';
