@@ -1,0 +1,255 @@
+import type { Issue, PathSegment } from '@ninefold/spec';
+import { type ParsedText, parseText } from './parse-text';
+import { decodePointer, resolvePath, resolvePointer } from './refs';
+
+/** Deeper nesting than this is refused: no real document comes close, and a cycle made of YAML aliases would. */
+export const MAX_DEPTH = 256;
+
+export interface BundleOptions {
+  version: '2.0' | '3.0' | '3.1';
+  root: ParsedText;
+  readFile?: ((path: string) => string | undefined) | undefined;
+}
+
+/** Where a walk is: the file a node came from, and where that node lands in the bundled document. */
+interface Scope {
+  parsed: ParsedText;
+  isRoot: boolean;
+  /** Path in the bundled document of the node whose in-file path is `fileBase`. */
+  logicalBase: PathSegment[];
+  fileBaseLength: number;
+}
+
+/** Keys whose values are data (examples, enums, defaults), where a `$ref` key is not a reference. */
+const DATA_KEYS = new Set(['example', 'enum', 'default', 'const']);
+/** Keys whose members are names, so a member called "example" is not data. */
+const NAME_MAPS = new Set([
+  'properties',
+  'patternProperties',
+  'definitions',
+  '$defs',
+  'schemas',
+  'dependentSchemas',
+  'parameters',
+  'responses',
+  'requestBodies',
+  'headers',
+  'securitySchemes',
+  'links',
+  'callbacks',
+  'pathItems',
+  'examples',
+]);
+
+/**
+ * Makes every `$ref` of the (already parsed) root document internal, in place: a reference to another
+ * file (or to a part of one) is read with `readFile`, copied once into `components` (2.0: `definitions`,
+ * `parameters`, `responses`) under a name taken from the file or pointer, and pointed at there. Internal
+ * references are checked, not expanded, so cycles stay references. Returns the issues; never throws.
+ */
+export function bundle(document: Record<string, unknown>, options: BundleOptions): Issue[] {
+  const issues: Issue[] = [];
+  const rootFile = options.root.file;
+  const files = new Map<string, ParsedText | undefined>([[rootFile, options.root]]);
+  const pulled = new Map<string, string>();
+  const usedNames = new Map<string, Set<string>>();
+  const internalChecked = new Map<string, boolean>();
+  let tooDeep = false;
+
+  const issue = (
+    scope: Scope,
+    path: readonly PathSegment[],
+    code: Issue['code'],
+    message: string,
+    severity: Issue['severity'] = 'error',
+  ) => {
+    const source = scope.parsed.locate(path) ?? { file: scope.parsed.file, line: 1, column: 1 };
+    issues.push({ code, severity, message, path: [...path], source });
+  };
+
+  const loadFile = (file: string): ParsedText | undefined => {
+    if (files.has(file)) return files.get(file);
+    let text: string | undefined;
+    try {
+      text = options.readFile?.(file);
+    } catch {
+      text = undefined;
+    }
+    const parsed = text === undefined ? undefined : parseText(text, file);
+    if (parsed) issues.push(...parsed.issues);
+    files.set(file, parsed);
+    return parsed;
+  };
+
+  const containerFor = (kind: string): Record<string, unknown> => {
+    const keys = options.version === '2.0' ? [kind] : ['components', kind];
+    let at: Record<string, unknown> = document;
+    for (const key of keys) {
+      const next = at[key];
+      if (next === null || typeof next !== 'object' || Array.isArray(next)) at[key] = {};
+      at = at[key] as Record<string, unknown>;
+    }
+    return at;
+  };
+
+  const uniqueName = (kind: string, wanted: string): string => {
+    let names = usedNames.get(kind);
+    if (!names) {
+      names = new Set(Object.keys(containerFor(kind)));
+      usedNames.set(kind, names);
+    }
+    const base = wanted.replace(/[^A-Za-z0-9._-]/g, '_') || 'Ref';
+    let name = base;
+    for (let n = 2; names.has(name); n++) name = `${base}${n}`;
+    names.add(name);
+    return name;
+  };
+
+  /** What a reference at this place in the bundled document points to, hence where its target goes. */
+  const kindAt = (path: readonly PathSegment[]): string | undefined => {
+    const last = path.at(-1);
+    const parent = path.at(-2);
+    const isPathItem =
+      (path.length === 2 && (path[0] === 'paths' || path[0] === 'webhooks')) || path.at(-3) === 'callbacks';
+    if (options.version === '2.0') {
+      if (isPathItem) return undefined;
+      if (parent === 'parameters') return 'parameters';
+      if (parent === 'responses') return 'responses';
+      return 'definitions';
+    }
+    if (isPathItem) return options.version === '3.1' ? 'pathItems' : undefined;
+    if (parent === 'parameters') return 'parameters';
+    if (parent === 'responses') return 'responses';
+    if (last === 'requestBody' || parent === 'requestBodies') return 'requestBodies';
+    if (parent === 'headers') return 'headers';
+    if (parent === 'examples') return 'examples';
+    if (parent === 'links') return 'links';
+    if (parent === 'callbacks') return 'callbacks';
+    if (parent === 'securitySchemes') return 'securitySchemes';
+    return 'schemas';
+  };
+
+  const handleRef = (node: Record<string, unknown>, ref: string, path: PathSegment[], scope: Scope) => {
+    const hash = ref.indexOf('#');
+    const filePart = hash < 0 ? ref : ref.slice(0, hash);
+    const pointer = hash < 0 ? '' : ref.slice(hash + 1);
+    if (pointer !== '' && !pointer.startsWith('/')) {
+      issue(
+        scope,
+        [...path, '$ref'],
+        'unknown-reference',
+        `"${ref}" names an anchor; only JSON pointer references ("#/...") are followed.`,
+        'warning',
+      );
+      return;
+    }
+    const file = filePart === '' ? scope.parsed.file : resolvePath(scope.parsed.file, filePart);
+    if (file === rootFile) {
+      if (filePart !== '') node.$ref = `#${pointer}`;
+      let found = internalChecked.get(pointer);
+      if (found === undefined) {
+        found = resolvePointer(document, pointer) !== undefined;
+        internalChecked.set(pointer, found);
+      }
+      if (!found) {
+        issue(scope, [...path, '$ref'], 'unknown-reference', `"${ref}" points to nothing in ${rootFile}.`);
+      }
+      return;
+    }
+    const key = `${file}#${pointer}`;
+    const known = pulled.get(key);
+    if (known !== undefined) {
+      node.$ref = known;
+      return;
+    }
+    const parsed = loadFile(file);
+    if (!parsed) {
+      issue(
+        scope,
+        [...path, '$ref'],
+        'unreadable-file',
+        options.readFile
+          ? `"${ref}" refers to ${file}, which could not be read.`
+          : `"${ref}" refers to another file (${file}), and no way to read files was given.`,
+      );
+      return;
+    }
+    if (parsed.data === undefined) return; // its own syntax issues are reported already
+    const target = resolvePointer(parsed.data, pointer);
+    if (target === undefined) {
+      issue(scope, [...path, '$ref'], 'unknown-reference', `"${ref}" points to nothing in ${file}.`);
+      return;
+    }
+    const logical =
+      scope.isRoot && scope.fileBaseLength === 0
+        ? path
+        : [...scope.logicalBase, ...path.slice(scope.fileBaseLength)];
+    const kind = kindAt(logical);
+    const filePath = decodePointer(pointer);
+    const copy = structuredClone(target) as unknown;
+    const targetScope = (logicalBase: PathSegment[]): Scope => ({
+      parsed,
+      isRoot: false,
+      logicalBase,
+      fileBaseLength: filePath.length,
+    });
+    if (kind === undefined || copy === null || typeof copy !== 'object' || Array.isArray(copy)) {
+      // A path item cannot be a component in 3.0 (nor anything in 2.0): it is copied in place.
+      delete node.$ref;
+      if (copy !== null && typeof copy === 'object' && !Array.isArray(copy)) Object.assign(node, copy);
+      walk(node, [...filePath], targetScope([...logical]), logical.length);
+      return;
+    }
+    const name = uniqueName(kind, String(filePath.at(-1) ?? baseName(file)));
+    const destination = options.version === '2.0' ? [kind, name] : ['components', kind, name];
+    const internal = `#/${destination.join('/')}`;
+    pulled.set(key, internal);
+    node.$ref = internal;
+    containerFor(kind)[name] = copy;
+    walk(copy, [...filePath], targetScope(destination), destination.length);
+  };
+
+  const walk = (node: unknown, path: PathSegment[], scope: Scope, depth: number): void => {
+    if (depth > MAX_DEPTH) {
+      if (!tooDeep) {
+        tooDeep = true;
+        issue(scope, path, 'too-deep', `The document nests deeper than ${MAX_DEPTH} levels here.`);
+      }
+      return;
+    }
+    if (Array.isArray(node)) {
+      for (let i = 0; i < node.length; i++) {
+        const item: unknown = node[i];
+        if (item !== null && typeof item === 'object') {
+          path.push(i);
+          walk(item, path, scope, depth + 1);
+          path.pop();
+        }
+      }
+      return;
+    }
+    const object = node as Record<string, unknown>;
+    const ref = object.$ref;
+    if (typeof ref === 'string') handleRef(object, ref, path, scope);
+    const parentKey = path.at(-1);
+    const isNameMap = typeof parentKey === 'string' && NAME_MAPS.has(parentKey);
+    const isExample = path.at(-2) === 'examples';
+    for (const key in object) {
+      if (!isNameMap && (DATA_KEYS.has(key) || (isExample && key === 'value'))) continue;
+      const value = object[key];
+      if (value !== null && typeof value === 'object') {
+        path.push(key);
+        walk(value, path, scope, depth + 1);
+        path.pop();
+      }
+    }
+  };
+
+  walk(document, [], { parsed: options.root, isRoot: true, logicalBase: [], fileBaseLength: 0 }, 0);
+  return issues;
+}
+
+function baseName(file: string): string {
+  const last = file.split(/[/\\]/).at(-1) ?? file;
+  return last.replace(/\.(json|ya?ml)$/i, '') || 'Ref';
+}
