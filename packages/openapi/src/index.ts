@@ -1,7 +1,15 @@
 // The reading side: any OpenAPI text -> one bundled OpenAPI 3.x document.
 
+// ---- The mapping side (to-model.ts, map/*): its exports go below this line. ----
+export {
+  createReportBuilder,
+  formatImportReport,
+  type ImportReport,
+  REPORT_KINDS,
+  type ReportEntry,
+  type ReportKind,
+} from './import-report';
 export { MAX_OPENAPI_BYTES } from './read/parse-text';
 export { readOpenApi } from './read/read-openapi';
 export type { OpenApi3Document, OpenApiVersion, ReadInput, ReadOptions, ReadResult } from './read/types';
-
-// ---- The mapping side (to-model.ts, map/*): its exports go below this line. ----
+export { type OpenApi3Like, type ToModelResult, toModel } from './to-model';

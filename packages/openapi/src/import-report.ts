@@ -1,0 +1,97 @@
+import { POINT_KEYS, POINT_NAMES, type PointKey } from '@ninefold/spec';
+
+/** What happened to one part of the source document. */
+export type ReportKind = 'mapped' | 'inferred' | 'not-shown' | 'skipped';
+export const REPORT_KINDS: readonly ReportKind[] = ['mapped', 'inferred', 'not-shown', 'skipped'];
+
+export interface ReportEntry {
+  kind: ReportKind;
+  /** JSON Pointer into the source document, e.g. `/paths/~1articles/get`; `` for the whole document. */
+  pointer: string;
+  message: string;
+}
+
+/**
+ * What an OpenAPI import mapped, inferred (and why), left not shown, or skipped, point by point, with
+ * JSON pointers into the source document.
+ *
+ * @example
+ * ```ts
+ * report.points.entities[0];
+ * // { kind: 'inferred', pointer: '/components/schemas/Article', message: 'key "slug": ...' }
+ * report.counts.inferred; // 12
+ * ```
+ */
+export interface ImportReport {
+  file: string;
+  points: Record<PointKey, ReportEntry[]>;
+  counts: Record<ReportKind, number>;
+}
+
+/** A report being written; `finish` counts the entries. */
+export interface ReportBuilder {
+  add(point: PointKey, kind: ReportKind, pointer: string, message: string): void;
+  finish(): ImportReport;
+}
+
+/**
+ * Starts an empty report for a file.
+ *
+ * @example
+ * ```ts
+ * const builder = createReportBuilder('shop.yaml');
+ * builder.add('calls', 'mapped', '/paths/~1orders/get', 'GET /orders -> call listOrders');
+ * builder.finish().counts.mapped; // 1
+ * ```
+ */
+export function createReportBuilder(file: string): ReportBuilder {
+  const points = Object.fromEntries(POINT_KEYS.map((key) => [key, [] as ReportEntry[]])) as Record<
+    PointKey,
+    ReportEntry[]
+  >;
+  return {
+    add(point, kind, at, message) {
+      points[point].push({ kind, pointer: at, message });
+    },
+    finish() {
+      const counts: Record<ReportKind, number> = { mapped: 0, inferred: 0, 'not-shown': 0, skipped: 0 };
+      for (const key of POINT_KEYS) for (const entry of points[key]) counts[entry.kind] += 1;
+      return { file, points, counts };
+    },
+  };
+}
+
+/**
+ * The report as readable text for the CLI: one block per point with its counts, then one line per entry
+ * that needs a reader's attention (inferred, not shown, skipped). Mapped entries are counted, not listed,
+ * so that a large document's report stays readable; pass `{ all: true }` to list them too.
+ *
+ * @example
+ * ```ts
+ * formatImportReport(report);
+ * // Import report for conduit.yml: 80 mapped, 25 inferred, 3 not shown, 1 skipped
+ * //
+ * // 1. product: 2 mapped
+ * // ...
+ * ```
+ */
+export function formatImportReport(report: ImportReport, options: { all?: boolean } = {}): string {
+  const { counts } = report;
+  const lines = [
+    `Import report for ${report.file}: ${counts.mapped} mapped, ${counts.inferred} inferred, ` +
+      `${counts['not-shown']} not shown, ${counts.skipped} skipped`,
+  ];
+  POINT_KEYS.forEach((key, index) => {
+    const entries = report.points[key];
+    const tally = REPORT_KINDS.map((kind) => [kind, entries.filter((e) => e.kind === kind).length] as const)
+      .filter(([, n]) => n > 0)
+      .map(([kind, n]) => `${n} ${kind === 'not-shown' ? 'not shown' : kind}`);
+    lines.push('', `${index + 1}. ${POINT_NAMES[key]}: ${tally.length > 0 ? tally.join(', ') : 'nothing'}`);
+    for (const entry of entries) {
+      if (entry.kind === 'mapped' && options.all !== true) continue;
+      const at = entry.pointer === '' ? '' : ` (${entry.pointer})`;
+      lines.push(`   ${entry.kind.padEnd(9)} ${entry.message}${at}`);
+    }
+  });
+  return lines.join('\n');
+}

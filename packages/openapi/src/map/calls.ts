@@ -1,0 +1,522 @@
+import type {
+  Amount,
+  Call,
+  CallPurpose,
+  Constant,
+  Entity,
+  FieldType,
+  FilterParam,
+  HttpMethod,
+  Pagination,
+  Parameter,
+} from '@ninefold/spec';
+import type { MapContext } from './context';
+import {
+  CALL_PARAMETER,
+  camel,
+  deref,
+  IDENTIFIER,
+  isRecord,
+  pascal,
+  schemaTypes,
+  text,
+  uniqueName,
+} from './document';
+import type { EntityMapper } from './entities';
+import { isActionPath, type OperationInfo, textOf } from './operations';
+
+const CURSOR_PARAMS = [
+  'cursor',
+  'after',
+  'page_token',
+  'pagetoken',
+  'next_token',
+  'nexttoken',
+  'starting_after',
+  'continuation',
+  'continuationtoken',
+  'next_cursor',
+  'nextcursor',
+  'page_after',
+];
+const SIZE_PARAMS = [
+  'limit',
+  'per_page',
+  'perpage',
+  'page_size',
+  'pagesize',
+  'size',
+  'count',
+  'max_results',
+  'maxresults',
+  'take',
+  'top',
+  '$top',
+  'pagelen',
+  'max',
+];
+const PAGE_PARAMS = ['page', 'page_number', 'pagenumber', 'pageno', 'page_no', 'p'];
+const OFFSET_PARAMS = ['offset', 'skip', 'start', 'startat', 'start_at', '$skip', 'from'];
+const SORT_PARAMS = ['sort', 'sort_by', 'sortby', 'order_by', 'orderby', 'ordering', '$orderby'];
+const NEXT_FIELDS = [
+  'next_cursor',
+  'nextCursor',
+  'next_page_token',
+  'nextPageToken',
+  'cursor',
+  'next',
+  'nextToken',
+  'next_token',
+  'continuationToken',
+];
+const SIGN_IN_SEGMENTS = ['login', 'signin', 'sign-in', 'sign_in', 'session', 'sessions', 'authenticate'];
+const SIGN_OUT_SEGMENTS = ['logout', 'signout', 'sign-out', 'sign_out'];
+
+/** A call, with what the screens and states need to know about where it came from. */
+export interface MappedCall {
+  call: Call;
+  info: OperationInfo;
+  /** For transitions: the action's segment, e.g. `cancel`. */
+  action?: string;
+}
+
+export interface CallsResult {
+  calls: MappedCall[];
+  constants: Constant[];
+}
+
+/**
+ * Point 7: one call per operation, with its purpose, parameters, body, answer, pagination, sorting and
+ * filtering. Names are the operation ids when they are valid names, else built from method and path.
+ *
+ * @example
+ * ```ts
+ * mapCalls(context, operations, mapper, entities).calls[0].call;
+ * // { name: 'GetArticles', method: 'GET', path: '/articles', purpose: 'list', entity: 'Article', ... }
+ * ```
+ */
+export function mapCalls(
+  context: MapContext,
+  operations: OperationInfo[],
+  mapper: EntityMapper,
+  entities: () => Map<string, Entity>,
+  guard: (info: OperationInfo, step: () => MappedCall | undefined) => MappedCall | undefined,
+): CallsResult {
+  const names = new Set<string>();
+  const shapes = new Set<string>();
+  const calls: MappedCall[] = [];
+  const pageMaxima: Array<{ value: number; at: string; target: { pagination: Pagination } }> = [];
+  for (const info of operations) {
+    const mapped = guard(info, () =>
+      mapCall(context, info, operations, mapper, entities, names, shapes, pageMaxima),
+    );
+    if (mapped) calls.push(mapped);
+  }
+  // The most common maximum page size becomes MAX_PAGE_SIZE; others are named by their value.
+  const constants: Constant[] = [];
+  const counts = new Map<number, number>();
+  for (const { value } of pageMaxima) counts.set(value, (counts.get(value) ?? 0) + 1);
+  const ordered = [...counts].sort((a, b) => b[1] - a[1]);
+  const nameOf = new Map<number, string>();
+  ordered.forEach(([value], index) => {
+    const name = index === 0 ? 'MAX_PAGE_SIZE' : `MAX_PAGE_SIZE_${value}`.replace(/[^A-Za-z0-9_]/g, '_');
+    nameOf.set(value, name);
+    constants.push({ name, value, unit: 'rows', meaning: 'Most records one page of a list call returns' });
+  });
+  for (const { value, at, target } of pageMaxima) {
+    const name = nameOf.get(value);
+    if (name === undefined) continue;
+    const maxSize: Amount = { kind: 'constant', name };
+    target.pagination = { ...target.pagination, maxSize } as Pagination;
+    context.report.add(
+      'constants',
+      'inferred',
+      at,
+      `constant ${name} = ${value} from the maximum of a page size parameter`,
+    );
+  }
+  return { calls, constants };
+}
+
+function mapCall(
+  context: MapContext,
+  info: OperationInfo,
+  operations: OperationInfo[],
+  mapper: EntityMapper,
+  entities: () => Map<string, Entity>,
+  names: Set<string>,
+  shapes: Set<string>,
+  pageMaxima: Array<{ value: number; at: string; target: { pagination: Pagination } }>,
+): MappedCall | undefined {
+  const label = `${info.method.toUpperCase()} ${info.path}`;
+  const problem = pathProblem(info.path);
+  if (problem !== undefined) {
+    context.report.add('calls', 'skipped', info.pointer, `${label} is left out: its path ${problem}`);
+    context.issues.push({
+      code: 'invalid-path',
+      severity: 'warning',
+      message: `${label} is left out: its path ${problem}.`,
+      path: ['paths', info.path, info.method],
+    });
+    return undefined;
+  }
+  const shape = `${info.method} ${info.path.replace(/\{[^}]*\}/g, '{}')}`;
+  if (shapes.has(shape)) {
+    context.report.add(
+      'calls',
+      'skipped',
+      info.pointer,
+      `${label} is left out: another operation has the same method and path shape`,
+    );
+    return undefined;
+  }
+  shapes.add(shape);
+
+  const operationId = text(info.operation.operationId);
+  const wanted =
+    operationId !== undefined && IDENTIFIER.test(operationId)
+      ? operationId
+      : operationId !== undefined && camel(operationId) !== ''
+        ? camel(operationId)
+        : `${info.method}${pascal(info.path) || 'Root'}`;
+  const name = uniqueName(/^[A-Za-z_]/.test(wanted) ? wanted : `op${wanted}`, names);
+  if (name !== operationId)
+    context.report.add(
+      'calls',
+      'inferred',
+      info.pointer,
+      `${label} is named "${name}"${operationId ? ` (operationId "${operationId}" is not a valid name)` : ' (it has no operationId)'}`,
+    );
+
+  const entityName = info.resource === undefined ? undefined : mapper.entityOf(info.resource);
+  const entity = entityName === undefined ? undefined : entities().get(entityName);
+  const { purpose, why, action } = purposeOf(info, operations);
+  if (why !== undefined)
+    context.report.add('calls', 'inferred', info.pointer, `${label} has purpose "${purpose}": ${why}`);
+
+  const call: Call = {
+    name,
+    method: info.method.toUpperCase() as HttpMethod,
+    path: info.path,
+    purpose,
+    parameters: [],
+    filters: [],
+  };
+  if (entityName !== undefined) {
+    call.entity = entityName;
+    if (info.resourceInferred !== undefined)
+      context.report.add(
+        'calls',
+        'inferred',
+        info.pointer,
+        `${label} works on "${entityName}": ${info.resourceInferred}`,
+      );
+  }
+  const description = textOf(info.operation.summary) ?? textOf(info.operation.description);
+  if (description !== undefined) call.description = description;
+
+  for (const { value, pointer: at } of info.parameters) {
+    const parameter = mapParameter(value, mapper);
+    if (typeof parameter === 'string') {
+      context.report.add(
+        'calls',
+        'skipped',
+        at,
+        `parameter "${String(value.name)}" of ${label} is left out: ${parameter}`,
+      );
+      continue;
+    }
+    call.parameters.push(parameter);
+  }
+  // Every {param} of the path must be a parameter; documents that forget one still need it to call.
+  for (const segment of info.path.match(/\{[^}]+\}/g) ?? []) {
+    const param = segment.slice(1, -1);
+    if (!call.parameters.some((p) => p.in === 'path' && p.name === param)) {
+      call.parameters.push({ name: param, in: 'path', required: true, type: { kind: 'text' } });
+      context.report.add(
+        'calls',
+        'inferred',
+        info.pointer,
+        `path parameter "${param}" of ${label} is not declared; it is taken as required text`,
+      );
+    }
+  }
+
+  if (info.body) {
+    const body = mapBody(context, info, mapper, name);
+    if (body !== undefined) call.body = body;
+  }
+  if (info.response.shape !== 'none' || info.responsePointer !== undefined) {
+    const response: Call['response'] = { shape: info.response.shape };
+    const recordEntity =
+      info.response.record === undefined ? undefined : mapper.entityOf(info.response.record);
+    const wrapperEntity =
+      info.response.wrapper === undefined ? undefined : mapper.entityOf(info.response.wrapper);
+    if (info.response.shape === 'one' && wrapperEntity !== undefined) response.entity = wrapperEntity;
+    else if (recordEntity !== undefined) response.entity = recordEntity;
+    if (info.response.items !== undefined) response.items = info.response.items;
+    if (info.response.total !== undefined) response.total = info.response.total;
+    call.response = response;
+  }
+
+  if (purpose === 'list') {
+    const pagination = paginationOf(context, info, label);
+    if (pagination) {
+      call.pagination = pagination.pagination;
+      if (pagination.maxSize !== undefined)
+        pageMaxima.push({
+          value: pagination.maxSize,
+          at: pagination.at,
+          target: call as { pagination: Pagination },
+        });
+    }
+    const query = call.parameters.filter((p) => p.in === 'query');
+    const sortParam = query.find((p) => SORT_PARAMS.includes(p.name.toLowerCase()));
+    if (sortParam && entity) {
+      const values =
+        sortParam.type.kind === 'enum'
+          ? sortParam.type.values.map((v) => v.value)
+          : sortParam.type.kind === 'list' && sortParam.type.of.kind === 'enum'
+            ? sortParam.type.of.values.map((v) => v.value)
+            : [];
+      const style = values.some((v) => v.includes(':')) ? 'field:asc' : 'field,-field';
+      const fields = [...new Set(values.map((v) => v.replace(/^[-+]/, '').replace(/:.*$/, '')))].filter((f) =>
+        entity.fields.some((field) => field.name === f),
+      );
+      if (fields.length > 0) {
+        call.sort = { param: sortParam.name, fields, style };
+        context.report.add(
+          'calls',
+          'inferred',
+          info.pointer,
+          `${label} sorts by "${sortParam.name}" on ${fields.join(', ')} (the values of the parameter that are fields of "${entity.name}")`,
+        );
+      } else {
+        context.report.add(
+          'calls',
+          'skipped',
+          info.pointer,
+          `sort parameter "${sortParam.name}" of ${label} is left out: none of its values is a field of "${entity.name}"`,
+        );
+      }
+    }
+    if (entity) {
+      const paging = new Set([
+        ...CURSOR_PARAMS,
+        ...SIZE_PARAMS,
+        ...PAGE_PARAMS,
+        ...OFFSET_PARAMS,
+        ...SORT_PARAMS,
+      ]);
+      for (const parameter of query) {
+        if (paging.has(parameter.name.toLowerCase())) continue;
+        const field = entity.fields.find((f) => f.name === parameter.name);
+        if (field === undefined || field.kind === 'object' || field.kind === 'list') continue;
+        const filter: FilterParam = { field: field.name, param: parameter.name, op: 'eq' };
+        call.filters.push(filter);
+      }
+      if (call.filters.length > 0) {
+        context.report.add(
+          'calls',
+          'inferred',
+          info.pointer,
+          `${label} filters on ${call.filters.map((f) => f.field).join(', ')}: query parameters named like fields of "${entity.name}"`,
+        );
+      }
+    }
+  }
+  context.report.add(
+    'calls',
+    'mapped',
+    info.pointer,
+    `${label} -> call "${name}" (${purpose}${entityName ? `, ${entityName}` : ''})`,
+  );
+  const mapped: MappedCall = { call, info };
+  if (action !== undefined) mapped.action = action;
+  return mapped;
+}
+
+function pathProblem(path: string): string | undefined {
+  if (!path.startsWith('/')) return 'does not start with "/"';
+  if (/[?#\s]/.test(path)) return 'has a query, fragment or space';
+  if (path.includes('//')) return 'has an empty segment';
+  const seen = new Set<string>();
+  const open = (path.match(/\{/g) ?? []).length;
+  const close = (path.match(/\}/g) ?? []).length;
+  if (open !== close) return 'has unbalanced braces';
+  for (const match of path.matchAll(/\{([^{}]*)\}/g)) {
+    const name = match[1] ?? '';
+    if (!CALL_PARAMETER.test(name)) return `has parameter "{${name}}", which is not a plain name`;
+    if (seen.has(name)) return `has parameter "{${name}}" twice`;
+    seen.add(name);
+  }
+  if (path.split('/').some((segment) => segment.startsWith(':'))) return 'has a ":param" segment';
+  return undefined;
+}
+
+function purposeOf(
+  info: OperationInfo,
+  operations: OperationInfo[],
+): { purpose: CallPurpose; why?: string; action?: string } {
+  const last = (info.pathSegments[info.pathSegments.length - 1] ?? '').toLowerCase();
+  const action = isActionPath(info, operations);
+  switch (info.method) {
+    case 'get':
+      if (info.response.shape === 'array' || info.response.shape === 'envelope')
+        return {
+          purpose: 'list',
+          why: `it answers ${info.response.shape === 'array' ? 'an array' : 'an envelope with an array'} of records`,
+        };
+      if (info.response.shape === 'one')
+        return {
+          purpose: 'get',
+          why: info.isItem ? 'it reads one record at an item path' : 'it answers one record',
+        };
+      return { purpose: 'other', why: 'its answer names no records' };
+    case 'post':
+      if (SIGN_IN_SEGMENTS.includes(last)) return { purpose: 'sign-in', why: `its path ends in "${last}"` };
+      if (SIGN_OUT_SEGMENTS.includes(last)) return { purpose: 'sign-out', why: `its path ends in "${last}"` };
+      if (action)
+        return {
+          purpose: 'transition',
+          why: `"${last}" after a record's id names an action (no GET on this path)`,
+          action: info.pathSegments[info.pathSegments.length - 1] ?? last,
+        };
+      if (!info.isItem) return { purpose: 'create', why: 'POST to a collection path' };
+      return { purpose: 'other', why: 'POST to an item path' };
+    case 'put':
+    case 'patch':
+      if (action)
+        return {
+          purpose: 'transition',
+          why: `"${last}" after a record's id names an action`,
+          action: info.pathSegments[info.pathSegments.length - 1] ?? last,
+        };
+      return {
+        purpose: 'update',
+        why: `${info.method.toUpperCase()} ${info.isItem ? 'to an item path' : 'to a path without an id (a single record)'}`,
+      };
+    case 'delete':
+      if (SIGN_OUT_SEGMENTS.includes(last) || (last === 'session' && !info.isItem))
+        return { purpose: 'sign-out', why: `its path ends in "${last}"` };
+      if (action)
+        return { purpose: 'other', why: `DELETE on the action "${last}" undoes it; no state is named` };
+      return { purpose: 'delete' };
+    default:
+      return { purpose: 'other' };
+  }
+}
+
+function mapParameter(value: Record<string, unknown>, mapper: EntityMapper): Parameter | string {
+  const name = text(value.name);
+  const where = value.in;
+  if (name === undefined || name === '') return 'it has no name';
+  if (where !== 'path' && where !== 'query' && where !== 'header' && where !== 'cookie')
+    return `its location "${String(where)}" is not path, query, header or cookie`;
+  let type: FieldType | undefined;
+  if (value.schema !== undefined) type = mapper.scalarType(value.schema);
+  else if (isRecord(value.content)) type = { kind: 'text' };
+  if (type === undefined) return 'its schema is an object or has no type a parameter can carry';
+  const parameter: Parameter = {
+    name,
+    in: where,
+    required: where === 'path' || value.required === true,
+    type,
+  };
+  const description = textOf(value.description);
+  if (description !== undefined) parameter.description = description;
+  return parameter;
+}
+
+function mapBody(
+  context: MapContext,
+  info: OperationInfo,
+  mapper: EntityMapper,
+  callName: string,
+): Call['body'] | undefined {
+  const body = info.body;
+  if (body === undefined) return undefined;
+  const label = `${info.method.toUpperCase()} ${info.path}`;
+  const schema = body.schema;
+  const refName =
+    isRecord(schema) && typeof schema.$ref === 'string' ? schema.$ref.split('/').pop() : undefined;
+  let entity =
+    refName === undefined
+      ? undefined
+      : mapper.entityOf(decodeURIComponent(refName.replaceAll('~1', '/').replaceAll('~0', '~')));
+  if (entity === undefined) entity = mapper.inline(schema, `${callName}Body`, `${body.pointer}/schema`);
+  if (entity === undefined) {
+    const resolved = deref(context.doc, schema);
+    const kind = isRecord(resolved) ? schemaTypes(resolved).types.join(', ') || 'untyped' : 'missing';
+    context.report.add(
+      'calls',
+      'skipped',
+      body.pointer,
+      `request body of ${label} is left out: its schema (${kind}) is not an object with named properties`,
+    );
+    return undefined;
+  }
+  return { entity, encoding: body.encoding };
+}
+
+function paginationOf(
+  context: MapContext,
+  info: OperationInfo,
+  label: string,
+): { pagination: Pagination; maxSize?: number; at: string } | undefined {
+  const query = info.parameters.filter((p) => p.value.in === 'query');
+  const find = (names: string[]) => query.find((p) => names.includes(String(p.value.name).toLowerCase()));
+  const size = find(SIZE_PARAMS);
+  const page = find(PAGE_PARAMS);
+  const offset = find(OFFSET_PARAMS);
+  const cursor = find(CURSOR_PARAMS);
+  const hasLink = info.response.headers.some((h) => h.toLowerCase() === 'link');
+  const sizeName = size ? String(size.value.name) : undefined;
+  const schema = size ? deref(context.doc, size.value.schema) : undefined;
+  const maximum = isRecord(schema) && typeof schema.maximum === 'number' ? schema.maximum : undefined;
+  const at = size?.pointer ?? info.pointer;
+  const done = (pagination: Pagination, why: string) => {
+    context.report.add('calls', 'inferred', info.pointer, `${label} pages by ${pagination.style}: ${why}`);
+    return maximum === undefined
+      ? { pagination, at }
+      : { pagination, maxSize: maximum, at: `${at}/schema/maximum` };
+  };
+  if (cursor && sizeName) {
+    const properties =
+      isRecord(info.response.body) && isRecord(info.response.body.properties)
+        ? Object.keys(info.response.body.properties)
+        : [];
+    const next = NEXT_FIELDS.find((field) => properties.includes(field));
+    if (next !== undefined)
+      return done(
+        { style: 'cursor', cursorParam: String(cursor.value.name), sizeParam: sizeName, nextField: next },
+        `parameters "${String(cursor.value.name)}" and "${sizeName}", next cursor in "${next}"`,
+      );
+    if (!hasLink) {
+      context.report.add(
+        'calls',
+        'skipped',
+        info.pointer,
+        `${label} has a cursor parameter "${String(cursor.value.name)}", but its answer names no next-cursor field; its pagination is left out`,
+      );
+      return undefined;
+    }
+  }
+  if (page && sizeName)
+    return done(
+      { style: 'page', pageParam: String(page.value.name), sizeParam: sizeName },
+      `parameters "${String(page.value.name)}" and "${sizeName}"`,
+    );
+  if (offset && sizeName)
+    return done(
+      { style: 'offset', offsetParam: String(offset.value.name), limitParam: sizeName },
+      `parameters "${String(offset.value.name)}" and "${sizeName}"`,
+    );
+  if (hasLink) {
+    const pagination: Pagination = sizeName
+      ? { style: 'link-header', sizeParam: sizeName }
+      : { style: 'link-header' };
+    return done(pagination, 'its answer has a Link header');
+  }
+  return undefined;
+}

@@ -1,0 +1,146 @@
+import type { Role, Roles, SignIn } from '@ninefold/spec';
+import type { MappedCall } from './calls';
+import type { MapContext } from './context';
+import { IDENTIFIER, isRecord, list, pointer, text } from './document';
+
+/**
+ * Point 6: sign-in from the security scheme the document applies (its global `security` first), and
+ * roles from that scheme's OAuth scopes. Grants are never inferred: which role may do what is not in
+ * the document.
+ *
+ * @example
+ * ```ts
+ * mapRoles(context, calls); // { shown: true, signIn: { kind: 'api-key', in: 'header', name: 'Authorization', ... } }
+ * ```
+ */
+export function mapRoles(
+  context: MapContext,
+  calls: MappedCall[],
+): ({ shown: true } & Roles) | { shown: false; reason: string } {
+  const schemes = context.doc.components?.securitySchemes;
+  if (!isRecord(schemes) || Object.keys(schemes).length === 0) {
+    context.report.add('roles', 'not-shown', '', 'the document has no securitySchemes');
+    return { shown: false, reason: 'Not shown: the OpenAPI document has no securitySchemes.' };
+  }
+  const applied = new Set<string>();
+  for (const requirement of list(context.doc.security))
+    if (isRecord(requirement)) for (const key of Object.keys(requirement)) applied.add(key);
+  const order = [...applied, ...Object.keys(schemes).filter((key) => !applied.has(key))];
+  const signInCall = calls.find((c) => c.call.purpose === 'sign-in');
+  const reasons: string[] = [];
+  for (const key of order) {
+    const scheme = schemes[key];
+    const at = pointer('components', 'securitySchemes', key);
+    if (!isRecord(scheme)) continue;
+    const mapped = signInOf(scheme, signInCall?.call.name);
+    if (typeof mapped === 'string') {
+      reasons.push(`"${key}": ${mapped}`);
+      context.report.add('roles', 'skipped', at, `security scheme "${key}" is not a sign-in: ${mapped}`);
+      continue;
+    }
+    const { signIn, scopes } = mapped;
+    context.report.add(
+      'roles',
+      'mapped',
+      at,
+      `security scheme "${key}" -> sign-in ${signIn.kind}${signIn.kind === 'password' ? ` through call "${signIn.call}"` : ''}`,
+    );
+    if (signIn.kind === 'password')
+      context.report.add('roles', 'inferred', at, `sign-in call "${signIn.call}": its path names a login`);
+    const roles: Role[] = [];
+    for (const [scope, description] of scopes) {
+      if (!IDENTIFIER.test(scope)) {
+        context.report.add(
+          'roles',
+          'skipped',
+          at,
+          `scope "${scope}" is not a role: its name is not a plain name (letters, digits, _ and -)`,
+        );
+        continue;
+      }
+      const role: Role = { name: scope };
+      if (description) role.description = description;
+      roles.push(role);
+    }
+    if (roles.length > 0)
+      context.report.add(
+        'roles',
+        'inferred',
+        at,
+        `roles ${roles.map((r) => r.name).join(', ')} are the OAuth scopes of "${key}"`,
+      );
+    context.report.add(
+      'roles',
+      'not-shown',
+      at,
+      'grants (which role may read or change which entity) are not in the document',
+    );
+    if (order.length > 1)
+      for (const other of order.filter((o) => o !== key))
+        context.report.add(
+          'roles',
+          'skipped',
+          pointer('components', 'securitySchemes', other),
+          `security scheme "${other}" is not used: the client signs in one way, "${key}"`,
+        );
+    return { shown: true, signIn, roles, grants: [] };
+  }
+  return {
+    shown: false,
+    reason: `Not shown: no security scheme maps to a sign-in the client can do (${reasons.join('; ')}).`,
+  };
+}
+
+function signInOf(
+  scheme: Record<string, unknown>,
+  signInCall: string | undefined,
+): { signIn: SignIn; scopes: Array<[string, string]> } | string {
+  const type = text(scheme.type);
+  switch (type) {
+    case 'http': {
+      const how = text(scheme.scheme)?.toLowerCase();
+      if (how === 'basic') return { signIn: { kind: 'basic', session: 'memory' }, scopes: [] };
+      if (how === 'bearer') {
+        if (signInCall !== undefined)
+          return { signIn: { kind: 'password', call: signInCall, session: 'memory' }, scopes: [] };
+        return 'a bearer token, but no operation signs in to get one';
+      }
+      return `HTTP scheme "${String(scheme.scheme)}" is not one the client speaks`;
+    }
+    case 'apiKey': {
+      const where = scheme.in;
+      const name = text(scheme.name);
+      if ((where === 'header' || where === 'query' || where === 'cookie') && name)
+        return { signIn: { kind: 'api-key', in: where, name, session: 'memory' }, scopes: [] };
+      return 'an API key without a valid name and location';
+    }
+    case 'oauth2': {
+      const flows = isRecord(scheme.flows) ? scheme.flows : {};
+      const code = isRecord(flows.authorizationCode) ? flows.authorizationCode : undefined;
+      if (code && text(code.authorizationUrl) && text(code.tokenUrl)) {
+        const scopes = isRecord(code.scopes)
+          ? Object.entries(code.scopes).map(
+              ([k, v]) => [k, typeof v === 'string' ? v : ''] as [string, string],
+            )
+          : [];
+        return {
+          signIn: {
+            kind: 'oauth2',
+            authorizationUrl: text(code.authorizationUrl) as string,
+            tokenUrl: text(code.tokenUrl) as string,
+            scopes: scopes.map(([k]) => k),
+            session: 'memory',
+          },
+          scopes,
+        };
+      }
+      return `OAuth 2 with flows ${Object.keys(flows).join(', ') || 'none'}; a browser client signs in only with the authorization code flow`;
+    }
+    case 'openIdConnect':
+      return 'OpenID Connect needs a client id, which the document does not give';
+    case 'mutualTLS':
+      return 'mutual TLS is done by the browser, not the client';
+    default:
+      return `type "${String(type)}" is not a known security scheme type`;
+  }
+}

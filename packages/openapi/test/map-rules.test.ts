@@ -1,0 +1,578 @@
+import { checkModel, type Model } from '@ninefold/spec';
+import { describe, expect, it } from 'vitest';
+import { formatImportReport } from '../src/import-report';
+import { type OpenApi3Like, toModel } from '../src/to-model';
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const json = (schema: unknown) => ({ content: { 'application/json': { schema } } });
+const ok = (schema: unknown) => ({ '200': { description: 'OK', ...json(schema) } });
+const idParam = (name: string) => ({ name, in: 'path', required: true, schema: { type: 'string' } });
+
+function map(doc: OpenApi3Like): ReturnType<typeof toModel> {
+  const result = toModel(doc, { file: 'test.yaml' });
+  expect(checkModel(result.model).filter((i) => i.severity === 'error')).toEqual([]);
+  return result;
+}
+
+function items<T>(point: { shown: boolean }, key = 'items'): T[] {
+  expect(point.shown).toBe(true);
+  return (point as unknown as Record<string, unknown>)[key] as T[];
+}
+
+const stores: OpenApi3Like = {
+  openapi: '3.0.3',
+  info: { title: 'Stores', description: 'Stores and their staff.' },
+  servers: [{ url: 'https://{region}.example.com/v1', variables: { region: { default: 'eu' } } }],
+  paths: {
+    '/stores': { get: { operationId: 'listStores', responses: ok({ type: 'array', items: ref('Store') }) } },
+    '/stores/{storeId}': {
+      parameters: [idParam('storeId')],
+      get: { operationId: 'getStore', responses: ok(ref('Store')) },
+    },
+    '/stores/{storeId}/employees': {
+      parameters: [idParam('storeId')],
+      get: {
+        operationId: 'listEmployees',
+        parameters: [
+          { name: 'page', in: 'query', schema: { type: 'integer' } },
+          { name: 'limit', in: 'query', schema: { type: 'integer', maximum: 100 } },
+          { name: 'role', in: 'query', schema: { type: 'string' } },
+          { name: 'sort', in: 'query', schema: { type: 'string', enum: ['name', '-name', 'bogus'] } },
+        ],
+        responses: ok({
+          type: 'object',
+          properties: { data: { type: 'array', items: ref('Employee') }, total: { type: 'integer' } },
+        }),
+      },
+      post: {
+        operationId: 'createEmployee',
+        requestBody: json(ref('Employee')),
+        responses: { '201': { description: 'Created', ...json(ref('Employee')) } },
+      },
+    },
+    '/stores/{storeId}/employees/{id}': {
+      parameters: [idParam('storeId'), idParam('id')],
+      get: { operationId: 'getEmployee', responses: ok(ref('Employee')) },
+      patch: {
+        operationId: 'updateEmployee',
+        requestBody: json(ref('Employee')),
+        responses: ok(ref('Employee')),
+      },
+    },
+  },
+  components: {
+    schemas: {
+      Store: {
+        type: 'object',
+        required: ['name'],
+        properties: {
+          id: { type: 'integer', readOnly: true },
+          name: { type: 'string', maxLength: 80 },
+          tags: { type: 'array', maxItems: 5, items: { type: 'string' } },
+        },
+      },
+      Employee: {
+        type: 'object',
+        properties: {
+          id: { type: 'string', format: 'uuid' },
+          name: { type: 'string', pattern: '^[A-Z]' },
+          role: { type: 'string', enum: ['clerk', 'manager'], default: 'clerk' },
+          store: ref('Store'),
+          address: { type: 'object', properties: { street: { type: 'string' } } },
+          'bad-name': { type: 'string' },
+          hired: { type: 'string', format: 'date' },
+        },
+      },
+    },
+  },
+};
+
+describe('toModel: entities (point 3) and validation (point 5)', () => {
+  it('maps object schemas to entities with inferred keys, display fields, references and embedded objects', () => {
+    const { model, report } = map(stores);
+    const entities = items<import('@ninefold/spec').Entity>(model.entities);
+    const employee = entities.find((e) => e.name === 'Employee');
+    expect(employee?.key).toBe('id');
+    expect(employee?.display).toBe('name');
+    expect(employee?.fields.find((f) => f.name === 'store')).toMatchObject({
+      kind: 'reference',
+      entity: 'Store',
+    });
+    expect(employee?.fields.find((f) => f.name === 'id')).toMatchObject({ kind: 'text', format: 'uuid' });
+    expect(employee?.fields.find((f) => f.name === 'hired')).toMatchObject({ kind: 'date' });
+    expect(employee?.fields.find((f) => f.name === 'role')).toMatchObject({ kind: 'enum', default: 'clerk' });
+    const address = employee?.fields.find((f) => f.name === 'address');
+    expect(address).toMatchObject({ kind: 'object', entity: 'EmployeeAddress' });
+    expect(entities.find((e) => e.name === 'EmployeeAddress')?.embedded).toBe(true);
+    // A wire name the model cannot hold is left out and said so, never renamed behind the API's back.
+    expect(employee?.fields.some((f) => f.name.includes('bad'))).toBe(false);
+    expect(report.points.entities).toContainEqual(
+      expect.objectContaining({
+        kind: 'skipped',
+        pointer: '/components/schemas/Employee/properties/bad-name',
+      }),
+    );
+    expect(report.points.entities).toContainEqual(
+      expect.objectContaining({ kind: 'inferred', message: expect.stringContaining('key of "Employee"') }),
+    );
+  });
+
+  it('maps constraints to validation and maxItems to a named constant', () => {
+    const { model } = map(stores);
+    const fields = items<import('@ninefold/spec').FieldConstraints>(model.validation, 'fields');
+    expect(fields).toContainEqual({
+      entity: 'Store',
+      field: ['name'],
+      required: true,
+      max: { kind: 'number', value: 80 },
+    });
+    expect(fields).toContainEqual({ entity: 'Employee', field: ['name'], pattern: '^[A-Z]' });
+    expect(fields).toContainEqual({
+      entity: 'Store',
+      field: ['tags'],
+      max: { kind: 'constant', name: 'MAX_STORE_TAGS' },
+    });
+    const constants = items<import('@ninefold/spec').Constant>(model.constants);
+    expect(constants).toContainEqual(expect.objectContaining({ name: 'MAX_STORE_TAGS', value: 5 }));
+    expect(constants).toContainEqual(expect.objectContaining({ name: 'MAX_PAGE_SIZE', value: 100 }));
+  });
+
+  it('merges allOf, unites a discriminated oneOf, and keeps circular schemas finite', () => {
+    const { model, report } = map({
+      openapi: '3.1.0',
+      info: { title: 'Pets' },
+      paths: {},
+      components: {
+        schemas: {
+          Base: { type: 'object', required: ['id'], properties: { id: { type: 'integer' } } },
+          Cat: {
+            allOf: [
+              ref('Base'),
+              { type: 'object', properties: { kind: { type: 'string' }, meows: { type: 'boolean' } } },
+            ],
+          },
+          Dog: {
+            allOf: [
+              ref('Base'),
+              {
+                type: 'object',
+                properties: { kind: { type: 'string' }, barks: { type: ['boolean', 'null'] } },
+              },
+            ],
+          },
+          Pet: {
+            oneOf: [ref('Cat'), ref('Dog')],
+            discriminator: {
+              propertyName: 'kind',
+              mapping: { cat: '#/components/schemas/Cat', dog: '#/components/schemas/Dog' },
+            },
+          },
+          Node: {
+            type: 'object',
+            properties: {
+              name: { type: 'string' },
+              children: { type: 'array', items: ref('Node') },
+              parent: ref('Node'),
+            },
+          },
+        },
+      },
+    });
+    const entities = items<import('@ninefold/spec').Entity>(model.entities);
+    expect(entities.find((e) => e.name === 'Cat')?.fields.map((f) => f.name)).toEqual([
+      'id',
+      'kind',
+      'meows',
+    ]);
+    expect(entities.find((e) => e.name === 'Dog')?.fields.find((f) => f.name === 'barks')?.kind).toBe(
+      'boolean',
+    );
+    const pet = entities.find((e) => e.name === 'Pet');
+    expect(pet?.fields.find((f) => f.name === 'kind')).toMatchObject({
+      kind: 'enum',
+      values: [{ value: 'cat' }, { value: 'dog' }],
+    });
+    expect(pet?.fields.map((f) => f.name)).toEqual(expect.arrayContaining(['id', 'meows', 'barks']));
+    expect(report.points.entities.some((e) => e.message.includes('discriminator "kind"'))).toBe(true);
+    const node = entities.find((e) => e.name === 'Node');
+    expect(node?.fields.find((f) => f.name === 'children')).toEqual({
+      name: 'children',
+      kind: 'list',
+      of: { kind: 'object', entity: 'Node' },
+    });
+    expect(JSON.stringify(model).length).toBeLessThan(10_000);
+  });
+});
+
+describe('toModel: calls (point 7) and screens (point 2)', () => {
+  it("nests sub-resource screens under their parent with the list call's path parameters", () => {
+    const { model } = map(stores);
+    const screens = items<import('@ninefold/spec').Screen>(model.screens);
+    expect(screens.map((s) => [s.kind, s.route])).toEqual([
+      ['list', '/stores'],
+      ['detail', '/stores/:storeId'],
+      ['list', '/stores/:storeId/employees'],
+      ['create', '/stores/:storeId/employees/new'],
+      ['detail', '/stores/:storeId/employees/:id'],
+      ['edit', '/stores/:storeId/employees/:id/edit'],
+    ]);
+    const list = screens.find((s) => s.route === '/stores/:storeId/employees');
+    expect(list).toMatchObject({
+      entity: 'Employee',
+      columns: ['id', 'name', 'role', 'store', 'hired'],
+      filters: ['role'],
+      sort: [{ field: 'name', direction: 'asc' }],
+    });
+  });
+
+  it('maps purposes, parameters, envelopes, pagination, sorting and the base URL', () => {
+    const { model } = map(stores);
+    expect(model.calls.shown && model.calls.baseUrl).toBe('https://eu.example.com/v1');
+    const calls = items<import('@ninefold/spec').Call>(model.calls);
+    const list = calls.find((c) => c.name === 'listEmployees');
+    expect(list).toMatchObject({
+      purpose: 'list',
+      entity: 'Employee',
+      response: { shape: 'envelope', entity: 'Employee', items: 'data', total: 'total' },
+      pagination: {
+        style: 'page',
+        pageParam: 'page',
+        sizeParam: 'limit',
+        maxSize: { kind: 'constant', name: 'MAX_PAGE_SIZE' },
+      },
+      sort: { param: 'sort', fields: ['name'], style: 'field,-field' },
+      filters: [{ field: 'role', param: 'role', op: 'eq' }],
+    });
+    expect(list?.parameters.find((p) => p.name === 'storeId')).toEqual({
+      name: 'storeId',
+      in: 'path',
+      required: true,
+      type: { kind: 'text' },
+    });
+    expect(calls.find((c) => c.name === 'createEmployee')).toMatchObject({
+      purpose: 'create',
+      body: { entity: 'Employee', encoding: 'json' },
+    });
+    expect(calls.find((c) => c.name === 'updateEmployee')?.purpose).toBe('update');
+    expect(calls.find((c) => c.name === 'listStores')?.response).toEqual({ shape: 'array', entity: 'Store' });
+  });
+
+  it.each([
+    [
+      'offset',
+      [
+        { name: 'offset', in: 'query', schema: { type: 'integer' } },
+        { name: 'limit', in: 'query', schema: { type: 'integer' } },
+      ],
+      {},
+      {},
+      { style: 'offset', offsetParam: 'offset', limitParam: 'limit' },
+    ],
+    [
+      'cursor',
+      [
+        { name: 'cursor', in: 'query', schema: { type: 'string' } },
+        { name: 'limit', in: 'query', schema: { type: 'integer' } },
+      ],
+      { next_cursor: { type: 'string' } },
+      {},
+      { style: 'cursor', cursorParam: 'cursor', sizeParam: 'limit', nextField: 'next_cursor' },
+    ],
+    [
+      'link-header',
+      [{ name: 'per_page', in: 'query', schema: { type: 'integer' } }],
+      {},
+      { Link: { schema: { type: 'string' } } },
+      { style: 'link-header', sizeParam: 'per_page' },
+    ],
+  ])('detects %s pagination', (_style, parameters, extra, headers, expected) => {
+    const { model } = map({
+      openapi: '3.0.0',
+      info: { title: 'T' },
+      paths: {
+        '/things': {
+          get: {
+            operationId: 'listThings',
+            parameters,
+            responses: {
+              '200': {
+                description: 'OK',
+                headers,
+                ...json({
+                  type: 'object',
+                  properties: { items: { type: 'array', items: ref('Thing') }, ...extra },
+                }),
+              },
+            },
+          },
+        },
+      },
+      components: { schemas: { Thing: { type: 'object', properties: { id: { type: 'integer' } } } } },
+    });
+    expect(items<import('@ninefold/spec').Call>(model.calls)[0]?.pagination).toEqual(expected);
+  });
+
+  it('maps form and multipart bodies, and binary fields to files', () => {
+    const { model } = map({
+      openapi: '3.0.0',
+      info: { title: 'T' },
+      paths: {
+        '/uploads': {
+          post: {
+            operationId: 'upload',
+            requestBody: {
+              content: {
+                'multipart/form-data': {
+                  schema: { type: 'object', properties: { file: { type: 'string', format: 'binary' } } },
+                },
+              },
+            },
+            responses: { '204': { description: 'done' } },
+          },
+        },
+        '/forms': {
+          post: {
+            operationId: 'form',
+            requestBody: {
+              content: {
+                'application/x-www-form-urlencoded': {
+                  schema: { type: 'object', properties: { a: { type: 'string' } } },
+                },
+              },
+            },
+            responses: { '204': { description: 'done' } },
+          },
+        },
+      },
+    });
+    const calls = items<import('@ninefold/spec').Call>(model.calls);
+    expect(calls[0]?.body).toEqual({ entity: 'UploadBody', encoding: 'multipart' });
+    expect(calls[1]?.body).toEqual({ entity: 'FormBody', encoding: 'form' });
+    const upload = items<import('@ninefold/spec').Entity>(model.entities).find(
+      (e) => e.name === 'UploadBody',
+    );
+    expect(upload?.fields[0]).toMatchObject({ name: 'file', kind: 'file' });
+  });
+});
+
+const orders = (actions: string[]): OpenApi3Like => ({
+  openapi: '3.0.0',
+  info: { title: 'Orders' },
+  paths: {
+    '/orders': { get: { operationId: 'listOrders', responses: ok({ type: 'array', items: ref('Order') }) } },
+    '/orders/{id}': {
+      get: { operationId: 'getOrder', parameters: [idParam('id')], responses: ok(ref('Order')) },
+    },
+    ...Object.fromEntries(
+      actions.map((action) => [
+        `/orders/{id}/${action}`,
+        { post: { operationId: `${action}Order`, parameters: [idParam('id')], responses: ok(ref('Order')) } },
+      ]),
+    ),
+  },
+  components: {
+    schemas: {
+      Order: {
+        type: 'object',
+        properties: {
+          id: { type: 'integer' },
+          status: { type: 'string', enum: ['placed', 'shipped', 'cancelled'] },
+        },
+      },
+    },
+  },
+});
+
+describe('toModel: states (point 4)', () => {
+  it('turns action operations into transitions to the state their name matches', () => {
+    const { model, report } = map(orders(['cancel', 'ship', 'refund']));
+    const machine = items<import('@ninefold/spec').StateMachine>(model.states, 'machines')[0];
+    expect(machine).toMatchObject({ entity: 'Order', field: 'status', initial: 'placed' });
+    expect(machine?.transitions).toEqual([
+      { name: 'cancel', from: ['placed', 'shipped'], to: 'cancelled', call: 'cancelOrder', set: [] },
+      { name: 'ship', from: ['placed', 'cancelled'], to: 'shipped', call: 'shipOrder', set: [] },
+    ]);
+    expect(report.points.states).toContainEqual(
+      expect.objectContaining({ kind: 'skipped', pointer: '/paths/~1orders~1{id}~1refund/post' }),
+    );
+  });
+
+  it('leaves states not shown when no action names its target state', () => {
+    const { model, report } = map(orders(['refund']));
+    expect(model.states.shown).toBe(false);
+    expect(model.states.shown === false && model.states.reason).toMatch(/target state/);
+    expect(report.points.states.some((e) => e.kind === 'skipped' && e.message.includes('not guessed'))).toBe(
+      true,
+    );
+  });
+});
+
+describe('toModel: sign-in and roles (point 6), errors (point 8), product (point 1)', () => {
+  const secured = (schemes: Record<string, unknown>, paths: Record<string, unknown> = {}): OpenApi3Like => ({
+    openapi: '3.0.0',
+    info: { title: 'S' },
+    paths,
+    components: { securitySchemes: schemes },
+  });
+
+  it.each([
+    ['http basic', { type: 'http', scheme: 'basic' }, { kind: 'basic' }],
+    [
+      'apiKey',
+      { type: 'apiKey', in: 'header', name: 'X-Key' },
+      { kind: 'api-key', in: 'header', name: 'X-Key' },
+    ],
+  ])('maps %s to a sign-in', (_name, scheme, expected) => {
+    const { model } = map(secured({ main: scheme }));
+    expect(model.roles.shown && model.roles.signIn).toMatchObject(expected);
+  });
+
+  it('maps the OAuth authorization code flow with scopes to roles, and reports what it cannot map', () => {
+    const { model, report } = map(
+      secured({
+        oidc: {
+          type: 'openIdConnect',
+          openIdConnectUrl: 'https://id.example.com/.well-known/openid-configuration',
+        },
+        oauth: {
+          type: 'oauth2',
+          flows: {
+            authorizationCode: {
+              authorizationUrl: 'https://a',
+              tokenUrl: 'https://t',
+              scopes: { admin: 'Administer', 'read:all': 'Read' },
+            },
+          },
+        },
+      }),
+    );
+    expect(model.roles.shown && model.roles.signIn).toMatchObject({
+      kind: 'oauth2',
+      scopes: ['admin', 'read:all'],
+    });
+    expect(model.roles.shown && model.roles.roles).toEqual([{ name: 'admin', description: 'Administer' }]);
+    expect(report.points.roles).toContainEqual(
+      expect.objectContaining({ kind: 'skipped', pointer: '/components/securitySchemes/oidc' }),
+    );
+    expect(report.points.roles.some((e) => e.message.includes('read:all'))).toBe(true);
+  });
+
+  it('maps a bearer token to password sign-in only when a login operation exists', () => {
+    expect(map(secured({ jwt: { type: 'http', scheme: 'bearer' } })).model.roles.shown).toBe(false);
+    const login = {
+      '/auth/login': { post: { operationId: 'login', responses: { '200': { description: 'ok' } } } },
+    };
+    expect(map(secured({ jwt: { type: 'http', scheme: 'bearer' } }, login)).model.roles).toMatchObject({
+      shown: true,
+      signIn: { kind: 'password', call: 'login' },
+    });
+  });
+
+  it('says why a point is not shown instead of an empty list', () => {
+    const { model } = map({ openapi: '3.1.0', info: { title: 'Empty' }, paths: {} });
+    expect(model.title).toBe('Empty');
+    for (const point of [
+      'product',
+      'screens',
+      'entities',
+      'states',
+      'roles',
+      'calls',
+      'errors',
+      'constants',
+    ] as const) {
+      const value = model[point as keyof Model] as { shown: boolean; reason?: string };
+      expect(value.shown, point).toBe(false);
+      expect(value.reason, point).toMatch(/^Not shown: /);
+    }
+    expect(model.roles.shown === false && model.roles.reason).toContain('securitySchemes');
+  });
+
+  it('maps error responses and RFC 9457 problem codes', () => {
+    const problem = {
+      type: 'object',
+      properties: {
+        type: { type: 'string' },
+        title: { type: 'string' },
+        code: { type: 'string', enum: ['OUT_OF_STOCK'] },
+      },
+    };
+    const { model } = map({
+      openapi: '3.0.0',
+      info: { title: 'E', summary: 'Errors', description: 'About errors' },
+      paths: {
+        '/x': {
+          get: {
+            responses: {
+              '404': { description: 'Not here' },
+              '409': { description: 'c', content: { 'application/problem+json': { schema: problem } } },
+              '5XX': { description: 'Down' },
+            },
+          },
+        },
+      },
+    });
+    expect(model.product).toEqual({
+      shown: true,
+      audience: [],
+      summary: 'Errors',
+      description: 'About errors',
+    });
+    expect(items<import('@ninefold/spec').ErrorEntry>(model.errors, 'entries')).toEqual([
+      { match: { status: 404 }, message: 'Not here', action: 'go-back' },
+      { match: { status: 409, code: 'OUT_OF_STOCK' }, message: 'Out of stock', action: 'reload' },
+      { match: { status: '5xx' }, message: 'Down', action: 'retry' },
+    ]);
+  });
+});
+
+describe('toModel: bad input', () => {
+  it('turns a failure in one operation into an issue with its path, and maps the rest', () => {
+    const broken: Record<string, unknown> = { operationId: 'broken' };
+    Object.defineProperty(broken, 'responses', {
+      enumerable: true,
+      get: () => {
+        throw new Error('boom');
+      },
+    });
+    const { model, issues } = toModel(
+      {
+        openapi: '3.0.0',
+        info: { title: 'B' },
+        paths: { '/a': { get: broken }, '/b': { get: { operationId: 'fine', responses: {} } } },
+      },
+      { file: 'b.yaml' },
+    );
+    expect(issues).toEqual([
+      expect.objectContaining({
+        severity: 'error',
+        path: ['paths', '/a', 'get'],
+        message: expect.stringContaining('boom'),
+      }),
+    ]);
+    expect(items<import('@ninefold/spec').Call>(model.calls).map((c) => c.name)).toEqual(['fine']);
+  });
+
+  it('never throws on garbage', () => {
+    for (const value of [
+      null,
+      42,
+      'x',
+      [],
+      { paths: 'no' },
+      {
+        paths: { '/a': { get: { parameters: 'x', responses: [] } } },
+        components: { schemas: { A: { allOf: [{ $ref: '#/nope' }] } } },
+      },
+    ]) {
+      expect(() => toModel(value as OpenApi3Like, { file: 'g' })).not.toThrow();
+    }
+  });
+
+  it('formats the report with counts and pointers', () => {
+    const text = formatImportReport(map(stores).report);
+    expect(text).toMatch(/^Import report for test\.yaml: \d+ mapped, \d+ inferred/);
+    expect(text).toContain('2. screens and routes:');
+    expect(text).toContain('(/components/schemas/Employee/properties/bad-name)');
+  });
+});
