@@ -20,6 +20,8 @@ export interface ResponseRead {
   shape: 'one' | 'array' | 'envelope' | 'none';
   /** Schema name of the records (unwrapped from a one-property wrapper or an envelope). */
   record?: string;
+  /** Why the records were matched by their fields rather than named by a reference. */
+  recordInferred?: string;
   /** Schema name of the answer itself when it is a named wrapper around the record. */
   wrapper?: string;
   items?: string;
@@ -74,6 +76,29 @@ const TOTAL_NAMES =
  * Reads an answer's schema: a record (`one`), a bare array, an envelope with the records in an array
  * property, or a named one-property wrapper around one record (Conduit's `{ article: Article }`).
  */
+/**
+ * The named record an inline object stands for: the entity whose fields include all of the object's,
+ * with the fewest extra. APIs often list records without their heaviest fields (Conduit lists articles
+ * without their body), inline rather than by reference.
+ */
+function recordByFields(
+  context: MapContext,
+  drafts: Map<string, EntityDraft>,
+  items: unknown,
+): string | undefined {
+  const inline = deref(context.doc, items);
+  if (!isRecord(inline) || !isRecord(inline.properties)) return undefined;
+  const names = Object.keys(inline.properties);
+  if (names.length < 2) return undefined;
+  let best: { name: string; extra: number } | undefined;
+  for (const [name, draft] of drafts) {
+    if (!names.every((field) => draft.flat.properties.has(field))) continue;
+    const extra = draft.flat.properties.size - names.length;
+    if (!best || extra < best.extra) best = { name, extra };
+  }
+  return best?.name;
+}
+
 export function readResponseSchema(
   context: MapContext,
   drafts: Map<string, EntityDraft>,
@@ -110,6 +135,13 @@ export function readResponseSchema(
     const read: Omit<ResponseRead, 'headers'> = { shape: 'envelope', items, body: resolved };
     const record = schemaRefName(inner.items);
     if (record !== undefined) read.record = record;
+    else {
+      const match = recordByFields(context, drafts, inner.items);
+      if (match !== undefined) {
+        read.record = match;
+        read.recordInferred = `its list items are inline objects whose fields all belong to "${match}"`;
+      }
+    }
     if (total !== undefined) read.total = total;
     if (refName !== undefined) read.wrapper = refName;
     return read;
@@ -261,7 +293,10 @@ function readOperation(
       info.response = { ...read, headers };
     }
   }
-  if (info.response.record !== undefined) info.resource = info.response.record;
+  if (info.response.record !== undefined) {
+    info.resource = info.response.record;
+    if (info.response.recordInferred !== undefined) info.resourceInferred = info.response.recordInferred;
+  }
   return info;
 }
 

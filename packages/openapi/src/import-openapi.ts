@@ -1,0 +1,72 @@
+import { type Coverage, checkModel, coverageOf, hasErrors, type Issue, type Model } from '@ninefold/spec';
+import type { ImportReport } from './import-report';
+import { readOpenApi } from './read/read-openapi';
+import type { OpenApiVersion, ReadOptions } from './read/types';
+import { type OpenApi3Like, toModel } from './to-model';
+
+export interface ImportResult {
+  /** True when there is a model and no issue is an error. */
+  ok: boolean;
+  model?: Model;
+  coverage?: Coverage;
+  /** What was mapped, inferred, left not shown or skipped, point by point, with pointers. */
+  report?: ImportReport;
+  version: OpenApiVersion;
+  /** Reading issues, mapping issues and the model's own check, in that order. */
+  issues: Issue[];
+}
+
+/**
+ * Reads an OpenAPI document (any version, JSON or YAML, one file or several through `readFile`), maps it
+ * to the nine-point model and checks the model, as `loadSpec` does for a specification. Never throws.
+ *
+ * @example
+ * ```ts
+ * const result = importOpenApi({ text, file: 'openapi.yaml' }, { readFile: (path) => readFileSync(path, 'utf8') });
+ * if (result.model) console.log(formatImportReport(result.report));
+ * ```
+ */
+export function importOpenApi(
+  input: { text: string; file: string },
+  options: ReadOptions = {},
+): ImportResult {
+  const read = readOpenApi(input, options);
+  if (!read.document) return { ok: false, version: read.version, issues: read.issues };
+  let mapped: ReturnType<typeof toModel>;
+  try {
+    // The mapper checks every value it reads, so it takes the document by a looser structural type.
+    mapped = toModel(read.document as unknown as OpenApi3Like, { file: input.file });
+  } catch (error) {
+    // toModel turns each failing step into an issue; this is the last guard against a bug in it.
+    const issue: Issue = {
+      code: 'syntax',
+      severity: 'error',
+      message: `Ninefold could not import this document because of an internal error (${(error as Error).message}). Please report it with the file.`,
+      path: [],
+      source: { file: input.file, line: 1, column: 1 },
+    };
+    return { ok: false, version: read.version, issues: [...read.issues, issue] };
+  }
+  const checked = checkModel(mapped.model).map((issue) => ({
+    ...issue,
+    source: issue.source ?? { file: input.file, line: 1, column: 1 },
+  }));
+  const issues = [...read.issues, ...mapped.issues, ...checked];
+  return {
+    ok: !hasErrors(issues),
+    model: mapped.model,
+    coverage: coverageOf(mapped.model),
+    report: mapped.report,
+    version: read.version,
+    issues,
+  };
+}
+
+/**
+ * Whether a text is an OpenAPI or Swagger document rather than a nine-point specification: a top-level
+ * `openapi` or `swagger` key near the start. Cheap, so every command can decide before loading.
+ */
+export function looksLikeOpenApi(text: string): boolean {
+  const head = text.slice(0, 4096);
+  return /^(?:openapi|swagger)\s*:/m.test(head) || /^\s*\{[\s\S]*?"(?:openapi|swagger)"\s*:/.test(head);
+}
