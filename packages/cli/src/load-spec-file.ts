@@ -1,4 +1,5 @@
-import { type LoadResult, loadSpec } from '@ninefold/spec';
+import type { LoadResult } from '@ninefold/spec';
+import { loadAnySpec } from './load-any-spec';
 import { readSpecFile } from './read-spec-file';
 import { printReport } from './report';
 import type { Terminal } from './terminal';
@@ -17,7 +18,7 @@ export async function loadSpecFile(file: string, command: string, terminal: Term
     terminal.err(`ninefold ${command}: ${read.message}\n`);
     return { ok: false, exitCode: 2 };
   }
-  const result = loadSpec(read.text, { file });
+  const result = loadAnySpec(read.text, file);
   if (!result.ok || !result.model) {
     printReport(result, file, { ...terminal, out: terminal.err });
     terminal.err(`ninefold ${command}: ${file} has errors; fix them first (ninefold check ${file}).\n`);

@@ -1,6 +1,7 @@
 import { build } from './commands/build';
 import { check } from './commands/check';
 import { dev } from './commands/dev';
+import { importCommand } from './commands/import';
 import { serve } from './commands/serve';
 import { processTerminal, type Terminal } from './terminal';
 
@@ -15,13 +16,9 @@ Commands:
   build  SPEC --out DIR    a static client for any static host
   serve  SPEC [--db URL]   the client and its prototype API on a real database
 
-Run "ninefold COMMAND --help" for a command's options. SPEC is a Markdown, YAML or JSON file.
+Run "ninefold COMMAND --help" for a command's options. SPEC is a nine-point specification (Markdown,
+YAML or JSON) or an OpenAPI 2.0/3.0/3.1 document, imported on the fly.
 `;
-
-/** Commands that are designed but not built yet say so plainly instead of pretending. */
-const PLANNED: Record<string, string> = {
-  import: 'OpenAPI import',
-};
 
 /**
  * Runs the command line and returns the exit code (0 success, 1 the specification has errors, 2 the
@@ -41,16 +38,7 @@ export async function main(argv: string[], terminal: Terminal = processTerminal(
   if (command === 'serve') return serve(args, terminal);
   if (command === 'dev') return dev(args, terminal);
   if (command === 'build') return build(args, terminal);
-  const planned = PLANNED[command];
-  if (planned !== undefined) {
-    const message = `ninefold ${command}: ${planned} is not available in this version yet.\n`;
-    if (args.includes('--help') || args.includes('-h')) {
-      terminal.out(message);
-      return 0;
-    }
-    terminal.err(message);
-    return 2;
-  }
+  if (command === 'import') return importCommand(args, terminal);
   terminal.err(`ninefold: unknown command "${command}".\n\n${HELP}`);
   return 2;
 }

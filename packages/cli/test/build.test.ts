@@ -10,27 +10,13 @@ import { ensureRuntime } from '@ninefold/web/runtime';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../src/main';
 import type { Terminal } from '../src/terminal';
+import { bufferTerminal } from './support/buffer-terminal';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const shopYaml = readFileSync(join(root, 'examples/shop.yaml'), 'utf8').replace(
   '$schema: ../schema/ninefold.schema.json\n',
   '',
 );
-
-function bufferTerminal(): Terminal & { stdout: string; stderr: string } {
-  const terminal = {
-    stdout: '',
-    stderr: '',
-    color: false,
-    out: (text: string) => {
-      terminal.stdout += text;
-    },
-    err: (text: string) => {
-      terminal.stderr += text;
-    },
-  };
-  return terminal;
-}
 
 function tempDir(): string {
   return mkdtempSync(join(tmpdir(), 'ninefold-build-'));

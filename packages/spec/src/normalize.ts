@@ -430,7 +430,11 @@ function toCall(name: string, doc: CallDocument): Call {
       'response',
       doc.response && {
         shape: doc.response.shape,
-        ...optional('entity', doc.response.entity ?? doc.entity),
+        // An answer with no body holds no records, so it takes no entity from the call.
+        ...optional(
+          'entity',
+          doc.response.entity ?? (doc.response.shape === 'none' ? undefined : doc.entity),
+        ),
         ...optional('items', doc.response.items),
         ...optional('total', doc.response.total),
       },

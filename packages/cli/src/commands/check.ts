@@ -1,12 +1,14 @@
 import { parseArgs } from 'node:util';
-import { type LoadResult, loadSpec } from '@ninefold/spec';
+import type { LoadResult } from '@ninefold/spec';
+import { loadAnySpec } from '../load-any-spec';
 import { readSpecFile } from '../read-spec-file';
 import { printReport } from '../report';
 import type { Terminal } from '../terminal';
 
 export const CHECK_HELP = `Usage: ninefold check SPEC [--format text|json]
 
-Checks a specification (nine-point Markdown, YAML or JSON) and reports every issue with
+Checks a specification (nine-point Markdown, YAML or JSON, or an OpenAPI document, imported first)
+and reports every issue with
 file:line:column, then the coverage of the nine points.
 
 Options:
@@ -52,7 +54,7 @@ export async function check(args: string[], terminal: Terminal): Promise<number>
     return 2;
   }
 
-  const result = loadSpec(read.text, { file });
+  const result = loadAnySpec(read.text, file);
   if (format === 'json') terminal.out(`${JSON.stringify(toJson(result, file))}\n`);
   else printReport(result, file, terminal);
   return result.issues.some((issue) => issue.severity === 'error') ? 1 : 0;

@@ -1,0 +1,99 @@
+import { writeFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { formatImportReport, looksLikeOpenApi } from '@ninefold/openapi';
+import { toDocument } from '@ninefold/spec';
+import { stringify } from 'yaml';
+import { loadAnySpec } from '../load-any-spec';
+import { readSpecFile } from '../read-spec-file';
+import { printReport } from '../report';
+import type { Terminal } from '../terminal';
+
+export const IMPORT_HELP = `Usage: ninefold import OPENAPI [-o OUT] [--report all]
+
+Imports an OpenAPI 2.0, 3.0 or 3.1 document (JSON or YAML, one file or several joined by $ref) into a
+nine-point specification in YAML, which a person can then read and edit. Prints the import report:
+what was inferred rather than read, what was left not shown, and what was skipped, each with a JSON
+pointer into the document.
+
+Options:
+  -o, --out FILE     write the specification to FILE (default: standard output)
+  --report all       list every mapped item in the report too, not only the inferred and the missing
+  -h, --help         show this help
+
+Every command also takes an OpenAPI document directly as its SPEC; import writes the specification out.
+
+Exit codes: 0 imported (warnings allowed), 1 the document has errors, 2 the file could not be read or
+the command was used wrongly.
+`;
+
+/** `ninefold import`: OpenAPI in, a nine-point YAML specification and an import report out. */
+export async function importCommand(args: string[], terminal: Terminal): Promise<number> {
+  let parsed: ReturnType<typeof parseImportArgs>;
+  try {
+    parsed = parseImportArgs(args);
+  } catch (error) {
+    terminal.err(`ninefold import: ${(error as Error).message}\n\n${IMPORT_HELP}`);
+    return 2;
+  }
+  if (parsed.values.help) {
+    terminal.out(IMPORT_HELP);
+    return 0;
+  }
+  const report = parsed.values.report;
+  if (report !== undefined && report !== 'all') {
+    terminal.err(`ninefold import: --report takes "all", not "${report}".\n`);
+    return 2;
+  }
+  const [file, ...extra] = parsed.positionals;
+  if (file === undefined || extra.length > 0) {
+    terminal.err(`ninefold import: give exactly one OPENAPI file.\n\n${IMPORT_HELP}`);
+    return 2;
+  }
+  const read = await readSpecFile(file);
+  if (!read.ok) {
+    terminal.err(`ninefold import: ${read.message}\n`);
+    return 2;
+  }
+  if (!looksLikeOpenApi(read.text)) {
+    terminal.err(
+      `ninefold import: ${file} is not an OpenAPI document (no top-level "openapi" or "swagger" key). A nine-point specification needs no import: run ninefold check ${file}.\n`,
+    );
+    return 2;
+  }
+  const result = loadAnySpec(read.text, file);
+  const toErr = { ...terminal, out: terminal.err };
+  if (result.issues.length > 0 || !result.model) printReport(result, file, toErr);
+  if (result.report) terminal.err(`${formatImportReport(result.report, { all: report === 'all' })}\n`);
+  if (!result.model || !result.ok) {
+    terminal.err(`ninefold import: ${file} could not be imported without errors; nothing was written.\n`);
+    return 1;
+  }
+  const header = `# Imported by ninefold from ${file}. What the import inferred rather than read is listed in its\n# report; check those parts before relying on them.\n`;
+  const text = header + stringify(toDocument(result.model), { lineWidth: 0 });
+  const out = parsed.values.out;
+  if (out === undefined) {
+    terminal.out(text);
+    return 0;
+  }
+  try {
+    await writeFile(out, text);
+  } catch (error) {
+    terminal.err(`ninefold import: ${out} could not be written: ${(error as Error).message}\n`);
+    return 2;
+  }
+  terminal.err(`wrote ${out}\n`);
+  return 0;
+}
+
+function parseImportArgs(args: string[]) {
+  return parseArgs({
+    args,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      out: { type: 'string', short: 'o' },
+      report: { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+}

@@ -1,0 +1,59 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { importOpenApi } from '@ninefold/openapi';
+import { loadSpec } from '@ninefold/spec';
+import { afterAll, describe, expect, it } from 'vitest';
+import { main } from '../src/main';
+import { bufferTerminal } from './support/buffer-terminal';
+
+const root = resolve(import.meta.dirname, '../../..');
+const conduit = resolve(root, '../shared/corpus/openapi/realworld/conduit-openapi-3.1-v1.1.0.yml');
+const dir = mkdtempSync(join(tmpdir(), 'ninefold-import-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('ninefold import', () => {
+  it('writes a YAML specification that loads back to the imported model, and prints the report', async () => {
+    const out = join(dir, 'conduit.yaml');
+    const terminal = bufferTerminal();
+    expect(await main(['import', conduit, '-o', out], terminal)).toBe(0);
+    expect(terminal.stderr).toContain('Import report for');
+    expect(terminal.stderr).toMatch(/inferred {2}key of "Article" is "slug"/);
+    expect(terminal.stderr).toContain(`wrote ${out}`);
+
+    const written = loadSpec(readFileSync(out, 'utf8'), { file: out });
+    expect(written.issues.filter((issue) => issue.severity === 'error')).toEqual([]);
+    const imported = importOpenApi({ text: readFileSync(conduit, 'utf8'), file: conduit });
+    expect(written.model).toEqual(imported.model);
+  });
+
+  it('prints the specification when no -o is given', async () => {
+    const terminal = bufferTerminal();
+    expect(await main(['import', conduit], terminal)).toBe(0);
+    expect(terminal.stdout).toMatch(/^# Imported by ninefold from /);
+    expect(terminal.stdout).toContain('title: RealWorld Conduit API');
+  });
+
+  it('refuses a nine-point specification, which needs no import', async () => {
+    const terminal = bufferTerminal();
+    expect(await main(['import', resolve(root, 'examples/shop.yaml')], terminal)).toBe(2);
+    expect(terminal.stderr).toContain('is not an OpenAPI document');
+  });
+
+  it('writes nothing for a document with errors, and says where', async () => {
+    const out = join(dir, 'never.yaml');
+    const broken = join(dir, 'broken.yaml');
+    await import('node:fs/promises').then((fs) => fs.writeFile(broken, 'openapi: 3.1.0\npaths: [\n'));
+    const terminal = bufferTerminal();
+    expect(await main(['import', broken, '-o', out], terminal)).toBe(1);
+    expect(terminal.stderr).toContain(`${broken}:`);
+    expect(terminal.stderr).toContain('nothing was written');
+    expect(() => readFileSync(out)).toThrow();
+  });
+
+  it('lets check take an OpenAPI document directly as SPEC', async () => {
+    const terminal = bufferTerminal();
+    expect(await main(['check', conduit], terminal)).toBe(0);
+    expect(terminal.stdout).toContain('coverage: 7 of 9 points shown');
+  });
+});
