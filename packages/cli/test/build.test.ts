@@ -9,7 +9,6 @@ import { loadSpec } from '@ninefold/spec';
 import { ensureRuntime } from '@ninefold/web/runtime';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../src/main';
-import type { Terminal } from '../src/terminal';
 import { bufferTerminal } from './support/buffer-terminal';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));

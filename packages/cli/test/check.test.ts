@@ -6,7 +6,6 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { main } from '../src/main';
-import type { Terminal } from '../src/terminal';
 import { bufferTerminal } from './support/buffer-terminal';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
