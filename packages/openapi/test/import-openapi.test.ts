@@ -3,12 +3,12 @@ import { resolve } from 'node:path';
 import type { Model } from '@ninefold/spec';
 import { describe, expect, it } from 'vitest';
 import { importOpenApi, looksLikeOpenApi } from '../src/index';
+import { CORPUS, corpusPath } from './support/corpus';
 
 const root = resolve(import.meta.dirname, '../../..');
-const corpus = resolve(root, '../shared/corpus/openapi');
 
 function importFile(path: string) {
-  const file = resolve(corpus, path);
+  const file = corpusPath(path);
   return importOpenApi(
     { text: readFileSync(file, 'utf8'), file },
     { readFile: (other) => readFileSync(other, 'utf8') },
@@ -31,12 +31,15 @@ function outline(model: Model | undefined) {
   };
 }
 
-describe('importOpenApi: read, map and check in one step', () => {
-  const conduit = {
-    '2.0': importFile('realworld/conduit-swagger-2.0-2021.json'),
-    '3.0': importFile('realworld/conduit-openapi-3.0-2024-10.yml'),
-    '3.1': importFile('realworld/conduit-openapi-3.1-v1.1.0.yml'),
-  };
+describe.skipIf(CORPUS === undefined)('importOpenApi: read, map and check in one step', () => {
+  const conduit =
+    CORPUS === undefined
+      ? ({} as never)
+      : {
+          '2.0': importFile('realworld/conduit-swagger-2.0-2021.json'),
+          '3.0': importFile('realworld/conduit-openapi-3.0-2024-10.yml'),
+          '3.1': importFile('realworld/conduit-openapi-3.1-v1.1.0.yml'),
+        };
 
   it('imports the three Conduit documents without errors', () => {
     for (const [version, result] of Object.entries(conduit)) {
@@ -67,10 +70,10 @@ describe('importOpenApi: read, map and check in one step', () => {
 
   it('tells an OpenAPI document from a nine-point specification', () => {
     expect(
-      looksLikeOpenApi(readFileSync(resolve(corpus, 'realworld/conduit-openapi-3.1-v1.1.0.yml'), 'utf8')),
+      looksLikeOpenApi(readFileSync(corpusPath('realworld/conduit-openapi-3.1-v1.1.0.yml'), 'utf8')),
     ).toBe(true);
     expect(
-      looksLikeOpenApi(readFileSync(resolve(corpus, 'realworld/conduit-swagger-2.0-2021.json'), 'utf8')),
+      looksLikeOpenApi(readFileSync(corpusPath('realworld/conduit-swagger-2.0-2021.json'), 'utf8')),
     ).toBe(true);
     expect(looksLikeOpenApi(readFileSync(resolve(root, 'examples/shop.yaml'), 'utf8'))).toBe(false);
     expect(looksLikeOpenApi(readFileSync(resolve(root, 'examples/shop.md'), 'utf8'))).toBe(false);
