@@ -4,7 +4,7 @@ import { entityCalls } from '../src/data/entity-calls';
 import { createI18n } from '../src/i18n/I18nProvider';
 import { cellText } from '../src/list/cell-text';
 import { countOf, countRequest } from '../src/list/count-request';
-import { DEFAULT_PAGE_SIZE, planList } from '../src/list/list-plan';
+import { DEFAULT_PAGE_SIZE, listCallForRoute, planList } from '../src/list/list-plan';
 import {
   clearFilters,
   EMPTY_LIST_STATE,
@@ -293,5 +293,30 @@ describe('countRequest', () => {
     expect(countOf({ style: 'none' }, { items: [1, 2, 3] })).toBe(3);
     expect(countOf({ style: 'link-header' }, { items: [1] })).toBeUndefined();
     expect(countOf({ style: 'link-header' }, { items: [1], total: 40 })).toBe(40);
+  });
+});
+
+describe('the list call of a screen', () => {
+  it('is the call whose path is the screen route, so a feed and a collection of one entity stay apart', () => {
+    const feed: Call = {
+      name: 'feed',
+      method: 'GET',
+      path: '/articles/feed',
+      purpose: 'list',
+      parameters: [],
+      filters: [],
+    };
+    const all: Call = {
+      name: 'all',
+      method: 'GET',
+      path: '/articles',
+      purpose: 'list',
+      parameters: [],
+      filters: [],
+    };
+    const calls = { list: feed, lists: [feed, all], transitions: {} };
+    expect(listCallForRoute(calls, '/articles')?.name).toBe('all');
+    expect(listCallForRoute(calls, '/articles/feed')?.name).toBe('feed');
+    expect(listCallForRoute(calls, '/stories')?.name).toBe('feed');
   });
 });

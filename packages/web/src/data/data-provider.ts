@@ -20,6 +20,8 @@ export interface FilterValue {
 
 export interface ListParams {
   entity: string;
+  /** The list call to make when the entity has several (a screen's own); absent means the first. */
+  call?: string;
   /** Values for the call's path parameters, e.g. a parent id of a nested collection. */
   path?: Record<string, string>;
   page: PageRequest;
@@ -79,7 +81,10 @@ export interface VersionedRecord {
 
 /** What the specification lets the client do with an entity: one call per purpose, or none. */
 export interface EntityCalls {
+  /** The entity's first list call: its main collection. */
   list?: Call;
+  /** Every list call of the entity, e.g. a collection and a feed of the same records. */
+  lists: Call[];
   get?: Call;
   create?: Call;
   update?: Call;

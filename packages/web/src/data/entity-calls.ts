@@ -2,7 +2,7 @@ import type { Call, CallPurpose, Model } from '@ninefold/spec';
 import type { ApiDescription } from './api-description';
 import type { EntityCalls } from './data-provider';
 
-type RecordPurpose = Exclude<keyof EntityCalls, 'transitions'>;
+type RecordPurpose = Exclude<keyof EntityCalls, 'transitions' | 'lists'>;
 const RECORD_PURPOSES: readonly RecordPurpose[] = ['list', 'get', 'create', 'update', 'delete'];
 
 /**
@@ -21,7 +21,7 @@ const RECORD_PURPOSES: readonly RecordPurpose[] = ['list', 'get', 'create', 'upd
  */
 export function entityCalls(api: ApiDescription, model: Model, entity: string): EntityCalls {
   const own = api.calls.filter((call) => call.entity === entity);
-  const found: EntityCalls = { transitions: {} };
+  const found: EntityCalls = { transitions: {}, lists: own.filter((call) => call.purpose === 'list') };
   for (const purpose of RECORD_PURPOSES) {
     // The first call of a purpose wins: a second list call (say, a nested collection) is not the main one.
     const call = own.find((candidate) => candidate.purpose === (purpose satisfies CallPurpose));
@@ -75,5 +75,13 @@ export function requireCall(calls: EntityCalls, entity: string, purpose: RecordP
 export function requireTransitionCall(calls: EntityCalls, entity: string, transition: string): Call {
   const call = Object.hasOwn(calls.transitions, transition) ? calls.transitions[transition] : undefined;
   if (!call) throw new MissingCallError(entity, `"${transition}" transition`);
+  return call;
+}
+
+/** The list call a request names, or the entity's first; a name the entity does not have is refused. */
+export function requireListCall(calls: EntityCalls, entity: string, name: string | undefined): Call {
+  if (name === undefined) return requireCall(calls, entity, 'list');
+  const call = calls.lists.find((candidate) => candidate.name === name);
+  if (!call) throw new MissingCallError(entity, `"${name}" list`);
   return call;
 }

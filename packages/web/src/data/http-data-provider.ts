@@ -9,7 +9,7 @@ import {
   NetworkError,
   type VersionedRecord,
 } from './data-provider';
-import { entityCallsLookup, requireCall, requireTransitionCall } from './entity-calls';
+import { entityCallsLookup, requireCall, requireListCall, requireTransitionCall } from './entity-calls';
 import { parseLinkHeader } from './link-header';
 import { fillPath, listSearchParams } from './list-request';
 import { apiErrorFrom, clipText } from './problem-reader';
@@ -111,7 +111,7 @@ export function createHttpDataProvider(
     calls: callsOf,
 
     async list(params: ListParams): Promise<ListResult> {
-      const call = requireCall(callsOf(params.entity), params.entity, 'list');
+      const call = requireListCall(callsOf(params.entity), params.entity, params.call);
       const pageKey = (page: number) =>
         JSON.stringify([
           params.entity,

@@ -28,7 +28,7 @@ import {
   type UpdateParams,
   type VersionedRecord,
 } from './data-provider';
-import { entityCallsLookup, requireCall, requireTransitionCall } from './entity-calls';
+import { entityCallsLookup, requireCall, requireListCall, requireTransitionCall } from './entity-calls';
 
 export type DataMethod = 'list' | 'get' | 'create' | 'update' | 'delete' | 'transition';
 
@@ -225,7 +225,7 @@ export function createMemoryDataProvider(
 
     list(params: ListParams) {
       return run('list', params, (): ListResult => {
-        requireCall(callsOf(params.entity), params.entity, 'list');
+        requireListCall(callsOf(params.entity), params.entity, params.call);
         const entity = entityOf(params.entity);
         const pathFilters: FilterValue[] = Object.entries(params.path ?? {}).map(([field, value]) => ({
           field,

@@ -31,6 +31,8 @@ export interface ListPlan {
   entity: Entity | undefined;
   /** The list call; without one the screen can only say that it cannot list. */
   call: Call | undefined;
+  /** Whether `call` is the entity's main (first) list call, which requests need not name. */
+  mainCall: boolean;
   /** Whether a create call exists, so that a "New …" link leads somewhere that can save. */
   creatable: boolean;
   /** The screen's columns that name fields of the entity, in order. */
@@ -48,12 +50,21 @@ export interface ListPlan {
 }
 
 /**
+ * The list call a screen shows: the one whose path is the screen's route (`/articles` for the route
+ * `/articles`, not the feed at `/articles/feed`), else the entity's first.
+ */
+export function listCallForRoute(calls: EntityCalls, route: string): Call | undefined {
+  const path = route.replace(/:([A-Za-z_][\w]*)/g, '{$1}');
+  return calls.lists.find((call) => call.path === path) ?? calls.list;
+}
+
+/**
  * Works out a list screen's columns, sorts, filters and paging from the screen and its entity's calls.
  * Anything the screen names that the call cannot do is left out rather than sent and refused.
  */
 export function planList(model: Model, screen: ListScreen, calls: EntityCalls): ListPlan {
   const entity = findEntity(model, screen.entity);
-  const call = calls.list;
+  const call = listCallForRoute(calls, screen.route);
   const columns = screen.columns
     .map((name) => findField(entity, name))
     .filter((field): field is Field => field !== undefined && !field.writeOnly);
@@ -81,6 +92,7 @@ export function planList(model: Model, screen: ListScreen, calls: EntityCalls): 
   return {
     entity,
     call,
+    mainCall: call === calls.list,
     creatable: calls.create !== undefined,
     columns,
     linkColumn,

@@ -140,6 +140,8 @@ export function toListParams(
   }
   return {
     entity: plan.entity?.name ?? '',
+    // Named only when it is not the entity's main list call, which the data layer takes by default.
+    ...(plan.call && !plan.mainCall ? { call: plan.call.name } : {}),
     ...(Object.keys(path).length > 0 ? { path } : {}),
     page: pageRequest(plan, state),
     sort: sort ? [sort] : [],
