@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { importOpenApi } from '@ninefold/openapi';
-import { loadSpec } from '@ninefold/spec';
+import { loadSpec, type Model, toMarkdown } from '@ninefold/spec';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CORPUS, corpusPath } from '../../openapi/test/support/corpus';
 import { main } from '../src/main';
@@ -26,6 +26,54 @@ describe.skipIf(CORPUS === undefined)('ninefold import', () => {
     expect(written.issues.filter((issue) => issue.severity === 'error')).toEqual([]);
     const imported = importOpenApi({ text: readFileSync(conduit, 'utf8'), file: conduit });
     expect(written.model).toEqual(imported.model);
+  });
+
+  it('writes Markdown with --format markdown, and warns about what Markdown cannot hold', async () => {
+    const out = join(dir, 'conduit.md');
+    const terminal = bufferTerminal();
+    expect(await main(['import', conduit, '--format', 'markdown', '-o', out], terminal)).toBe(0);
+    const text = readFileSync(out, 'utf8');
+    expect(text).toMatch(/^<!-- Imported by ninefold from /);
+    const written = loadSpec(text, { file: out });
+    expect(written.issues.filter((issue) => issue.severity === 'error')).toEqual([]);
+    const imported = importOpenApi({ text: readFileSync(conduit, 'utf8'), file: conduit });
+    if (!imported.model) throw new Error('Conduit did not import');
+    // Conduit's path parameters carry descriptions and types, which Markdown has no place for, and its
+    // product has a description but no summary, which Markdown reads back as the summary.
+    const parameters = [
+      'GetProfileByUsername',
+      'FollowUserByUsername',
+      'UnfollowUserByUsername',
+      'GetArticlesFeed',
+      'GetArticles',
+      'GetArticle',
+      'UpdateArticle',
+      'DeleteArticle',
+      'GetArticleComments',
+      'CreateArticleComment',
+      'DeleteArticleComment',
+      'CreateArticleFavorite',
+      'DeleteArticleFavorite',
+    ].map(
+      (call) =>
+        `calls.items[${call}].parameters: Markdown has no column for parameters; only those named in the path ({name}, required text) are kept`,
+    );
+    const lost = toMarkdown(imported.model).lost;
+    expect(lost).toEqual([
+      ...parameters,
+      'product.description: not kept by the Markdown format (reads back as nothing)',
+      'product.summary: not kept by the Markdown format (reads back as "Conduit API documentation")',
+    ]);
+    for (const item of lost) expect(terminal.stderr).toContain(`warning: not written in Markdown: ${item}`);
+    // Everything else is the same model.
+    const withoutLost = (model: Model) => ({
+      ...model,
+      product: { shown: model.product.shown },
+      calls: model.calls.shown
+        ? { ...model.calls, items: model.calls.items.map((call) => ({ ...call, parameters: [] })) }
+        : model.calls,
+    });
+    expect(written.model && withoutLost(written.model)).toEqual(withoutLost(imported.model));
   });
 
   it('prints the specification when no -o is given', async () => {

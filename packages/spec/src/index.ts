@@ -24,3 +24,4 @@ export * from './rules/validate';
 export type { SourceDocument, SpecFormat } from './source';
 export { didYouMean, suggest } from './suggest';
 export { toDocument } from './to-document';
+export { type MarkdownResult, toMarkdown } from './to-markdown';

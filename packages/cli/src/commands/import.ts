@@ -1,22 +1,24 @@
 import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { formatImportReport, looksLikeOpenApi } from '@ninefold/openapi';
-import { toDocument } from '@ninefold/spec';
+import { toDocument, toMarkdown } from '@ninefold/spec';
 import { stringify } from 'yaml';
 import { loadAnySpec } from '../load-any-spec';
 import { readSpecFile } from '../read-spec-file';
 import { printReport } from '../report';
 import type { Terminal } from '../terminal';
 
-export const IMPORT_HELP = `Usage: ninefold import OPENAPI [-o OUT] [--report all]
+export const IMPORT_HELP = `Usage: ninefold import OPENAPI [-o OUT] [--format yaml|markdown] [--report all]
 
 Imports an OpenAPI 2.0, 3.0 or 3.1 document (JSON or YAML, one file or several joined by $ref) into a
-nine-point specification in YAML, which a person can then read and edit. Prints the import report:
+nine-point specification in YAML or Markdown, which a person can then read and edit. Prints the import report:
 what was inferred rather than read, what was left not shown, and what was skipped, each with a JSON
 pointer into the document.
 
 Options:
   -o, --out FILE     write the specification to FILE (default: standard output)
+  --format FORMAT    yaml (the default) or markdown; Markdown cannot hold everything YAML can (call
+                     parameters, a maximum page size, ...): what it leaves out is printed as a warning
   --report all       list every mapped item in the report too, not only the inferred and the missing
   -h, --help         show this help
 
@@ -44,6 +46,11 @@ export async function importCommand(args: string[], terminal: Terminal): Promise
     terminal.err(`ninefold import: --report takes "all", not "${report}".\n`);
     return 2;
   }
+  const format = parsed.values.format;
+  if (format !== 'yaml' && format !== 'markdown') {
+    terminal.err(`ninefold import: --format takes "yaml" or "markdown", not "${format}".\n`);
+    return 2;
+  }
   const [file, ...extra] = parsed.positionals;
   if (file === undefined || extra.length > 0) {
     terminal.err(`ninefold import: give exactly one OPENAPI file.\n\n${IMPORT_HELP}`);
@@ -68,8 +75,18 @@ export async function importCommand(args: string[], terminal: Terminal): Promise
     terminal.err(`ninefold import: ${file} could not be imported without errors; nothing was written.\n`);
     return 1;
   }
-  const header = `# Imported by ninefold from ${file}. What the import inferred rather than read is listed in its\n# report; check those parts before relying on them.\n`;
-  const text = header + stringify(toDocument(result.model), { lineWidth: 0 });
+  let text: string;
+  if (format === 'markdown') {
+    const markdown = toMarkdown(result.model);
+    for (const item of markdown.lost) terminal.err(`warning: not written in Markdown: ${item}\n`);
+    // An HTML comment: the Markdown reader ignores it, so the note changes nothing in the model. `--`
+    // would end it early, so a file name cannot break out of it.
+    const source = file.replace(/[\r\n]+/g, ' ').replaceAll('--', '- -');
+    text = `<!-- Imported by ninefold from ${source}. What the import inferred rather than read is listed in its report; check those parts before relying on them. -->\n\n${markdown.text}`;
+  } else {
+    const header = `# Imported by ninefold from ${file}. What the import inferred rather than read is listed in its\n# report; check those parts before relying on them.\n`;
+    text = header + stringify(toDocument(result.model), { lineWidth: 0 });
+  }
   const out = parsed.values.out;
   if (out === undefined) {
     terminal.out(text);
@@ -93,6 +110,7 @@ function parseImportArgs(args: string[]) {
     options: {
       out: { type: 'string', short: 'o' },
       report: { type: 'string' },
+      format: { type: 'string', default: 'yaml' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
