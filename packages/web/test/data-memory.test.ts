@@ -4,11 +4,9 @@ import { fileURLToPath } from 'node:url';
 import { loadSpec, type Model } from '@ninefold/spec';
 import { describe, expect, it } from 'vitest';
 import type { ApiDescription } from '../src/data/api-description';
-import { dataErrorMessage } from '../src/data/data-error-message';
 import { ApiError, NetworkError } from '../src/data/data-provider';
 import { entityCalls, MissingCallError } from '../src/data/entity-calls';
 import { createMemoryDataProvider } from '../src/data/memory-data-provider';
-import { catalogues } from '../src/i18n/catalogue';
 
 function shopModel(): Model {
   const text = readFileSync(
@@ -193,35 +191,5 @@ describe('memory data provider', () => {
     // OrderLine is embedded: no call exists, so nothing is invented.
     expect(data.calls('OrderLine')).toEqual({ transitions: {}, lists: [] });
     await expect(data.get({ entity: 'OrderLine', id: '1' })).rejects.toBeInstanceOf(MissingCallError);
-  });
-});
-
-describe('generic messages for data failures', () => {
-  it('names a catalogue key for each kind of failure', () => {
-    expect(dataErrorMessage(new NetworkError('offline'))).toMatchObject({
-      kind: 'network',
-      text: 'data.networkText',
-      retry: true,
-    });
-    const server = new ApiError(503, 'Unavailable', undefined, undefined, undefined, [], 'ref-9');
-    expect(dataErrorMessage(server)).toMatchObject({
-      kind: 'status',
-      text: 'data.statusText',
-      vars: { status: 503 },
-      reference: 'ref-9',
-      retry: true,
-    });
-    const refused = new ApiError(403, 'Not allowed', undefined, undefined, undefined, [], undefined);
-    expect(dataErrorMessage(refused).retry).toBe(false);
-    expect(dataErrorMessage(new MissingCallError('Order', 'delete')).kind).toBe('missing-call');
-    // Every key named exists in both catalogues.
-    for (const error of [new NetworkError('x'), server, new MissingCallError('A', 'get')]) {
-      const message = dataErrorMessage(error);
-      for (const key of [message.title, message.text]) {
-        const name = key.slice('data.'.length) as keyof typeof catalogues.en.data;
-        expect(catalogues.en.data[name]).toBeTruthy();
-        expect(catalogues.fr.data[name]).toBeTruthy();
-      }
-    }
   });
 });

@@ -1,15 +1,13 @@
-import { data as enData } from './en/data';
 import { form as enForm } from './en/form';
 import { list as enList } from './en/list';
 import { shell as enShell } from './en/shell';
-import { data as frData } from './fr/data';
 import { form as frForm } from './fr/form';
 import { list as frList } from './fr/list';
 import { shell as frShell } from './fr/shell';
 import type { Catalogue } from './types';
 
 /** The source language: every other catalogue must have exactly its keys (checked by the types). */
-export const english = { shell: enShell, list: enList, form: enForm, data: enData };
+export const english = { shell: enShell, list: enList, form: enForm };
 
 export const LOCALES = ['en', 'fr'] as const;
 export type Locale = (typeof LOCALES)[number];
@@ -18,5 +16,5 @@ export const LOCALE_NAMES: Record<Locale, string> = { en: 'English', fr: 'Franç
 
 export const catalogues: Record<Locale, Catalogue> = {
   en: english,
-  fr: { shell: frShell, list: frList, form: frForm, data: frData },
+  fr: { shell: frShell, list: frList, form: frForm },
 };
