@@ -1,0 +1,42 @@
+import { type Field, findEntity, type JsonValue, type Model } from '@ninefold/spec';
+import { screenFor } from '../app/routes';
+import { recordPath } from '../form/record-path';
+import { useRecord } from '../form/useRecord';
+import { textOf } from './display-props';
+
+export interface ReferenceTarget {
+  /** The referenced record's key as text. */
+  id: string;
+  /** Its display field once read, else the id. */
+  text: string;
+  /** Its detail screen's address, when there is one. */
+  to: string | undefined;
+  loading: boolean;
+}
+
+/**
+ * The record a reference points at: read through `data.get` (cached with every other read of it) unless
+ * the API answered it expanded (`{ id, name }`), named by its display field, with its detail address.
+ */
+export function useReferenceTarget(
+  field: Field & { kind: 'reference' },
+  value: JsonValue,
+  model: Model,
+): ReferenceTarget {
+  const target = findEntity(model, field.entity);
+  const expanded =
+    typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, JsonValue>)
+      : undefined;
+  const id = expanded ? textOf(expanded[target?.key ?? 'id'] ?? '') : textOf(value);
+  const query = useRecord(field.entity, id, { enabled: !expanded && target?.display !== undefined });
+  const record = expanded ?? query.data?.record;
+  const shown = target?.display ? record?.[target.display] : undefined;
+  const detail = screenFor(model, 'detail', field.entity);
+  return {
+    id,
+    text: shown === undefined || shown === null || shown === '' ? id : textOf(shown),
+    to: detail ? recordPath(detail.route, id) : undefined,
+    loading: query.isLoading,
+  };
+}
