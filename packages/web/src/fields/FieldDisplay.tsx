@@ -9,8 +9,9 @@ import { FileDisplay } from './FileDisplay';
 import { ListDisplay } from './ListDisplay';
 import { ObjectDisplay } from './ObjectDisplay';
 import { ReferenceDisplay } from './ReferenceDisplay';
-import { machineFor, StatusBadge } from './StatusBadge';
+import { StatusBadge } from './StatusBadge';
 import { safeHref } from './safe-href';
+import { machineFor } from './state-tone';
 
 export interface FieldDisplayProps {
   field: Field;

@@ -1,5 +1,6 @@
-import { exhaustiveSwitchError, type Field, type JsonValue, type Model, type Tone } from '@ninefold/spec';
+import type { Field, JsonValue, Model, Tone } from '@ninefold/spec';
 import { Link } from 'react-router';
+import { machineFor, TONE_COLORS } from '../fields/state-tone';
 import { useI18n } from '../i18n/I18nProvider';
 import { cellText } from './cell-text';
 import { ReferenceCell } from './ReferenceCell';
@@ -40,7 +41,7 @@ export function CellValue({ model, entity, field, value, recordHref, recordKey }
   const tone = field.kind === 'enum' ? stateTone(model, entity, field.name, value) : undefined;
   if (tone !== undefined) {
     return (
-      <span className="nf-badge" data-color={toneColor(tone)}>
+      <span className="nf-badge" data-color={TONE_COLORS[tone]}>
         {text}
       </span>
     );
@@ -60,25 +61,7 @@ function stateTone(
   field: string,
   value: JsonValue | undefined,
 ): Tone | undefined {
-  if (!model.states.shown || typeof value !== 'string') return undefined;
-  const machine = model.states.machines.find((item) => item.entity === entity && item.field === field);
-  const state = machine?.states.find((item) => item.name === value);
+  if (typeof value !== 'string') return undefined;
+  const state = machineFor(model, entity, field)?.states.find((item) => item.name === value);
   return state ? (state.tone ?? 'neutral') : undefined;
-}
-
-function toneColor(tone: Tone): string {
-  switch (tone) {
-    case 'neutral':
-      return 'gray';
-    case 'info':
-      return 'blue';
-    case 'success':
-      return 'green';
-    case 'warning':
-      return 'yellow';
-    case 'danger':
-      return 'red';
-    default:
-      return exhaustiveSwitchError(tone);
-  }
 }
