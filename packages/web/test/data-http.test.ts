@@ -1,6 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { buildApp, describeApi, openStore, type Store } from '@ninefold/server';
 import { loadSpec, type Model } from '@ninefold/spec';
 import type { FastifyInstance } from 'fastify';
@@ -11,6 +8,7 @@ import { MissingCallError } from '../src/data/entity-calls';
 import { createHttpDataProvider } from '../src/data/http-data-provider';
 import { parseLinkHeader } from '../src/data/link-header';
 import { BodyEncodingError, encodeBody } from '../src/data/request-body';
+import { loadExample } from './support/load-example';
 
 const NOW = new Date('2026-06-01T12:00:00Z');
 
@@ -20,10 +18,7 @@ function load(text: string, file: string): Model {
   return result.model;
 }
 
-const shop = load(
-  readFileSync(join(dirname(fileURLToPath(import.meta.url)), '../../../examples/shop.yaml'), 'utf8'),
-  'shop.yaml',
-);
+const shop = loadExample('shop.yaml');
 
 const opened: Array<{ app: FastifyInstance; store: Store }> = [];
 afterEach(async () => {

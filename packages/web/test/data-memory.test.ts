@@ -1,29 +1,12 @@
-import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { loadSpec, type Model } from '@ninefold/spec';
 import { describe, expect, it } from 'vitest';
 import type { ApiDescription } from '../src/data/api-description';
 import { ApiError, NetworkError } from '../src/data/data-provider';
 import { entityCalls, MissingCallError } from '../src/data/entity-calls';
 import { createMemoryDataProvider } from '../src/data/memory-data-provider';
+import { apiOf, loadExample } from './support/load-example';
 
-function shopModel(): Model {
-  const text = readFileSync(
-    join(dirname(fileURLToPath(import.meta.url)), '../../../examples/shop.yaml'),
-    'utf8',
-  );
-  const result = loadSpec(text, { file: 'shop.yaml' });
-  if (!result.model) throw new Error('shop.yaml must load');
-  return result.model;
-}
-
-const model = shopModel();
-const api: ApiDescription = {
-  base: '/api',
-  conventional: false,
-  calls: model.calls.shown ? model.calls.items : [],
-};
+const model = loadExample('shop.yaml');
+const api: ApiDescription = apiOf(model);
 const NOW = new Date('2026-06-01T12:00:00Z');
 
 const customers = [
