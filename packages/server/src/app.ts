@@ -20,6 +20,7 @@ import {
 } from '@ninefold/spec';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { API_BASE, describeApi } from './api-calls';
+import { encodedBody, preferredCoding } from './encoded-body';
 import { parseListQuery, type QueryValues } from './list-query';
 import {
   clip,
@@ -104,7 +105,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   app.get('/healthz', async () => ({ status: 'ok' }));
-  app.get('/spec.json', async () => ({ model, api }));
+  const spec = encodedBody(JSON.stringify({ model, api }));
+  app.get('/spec.json', (request, reply) => {
+    const coding = preferredCoding(request.headers['accept-encoding']);
+    if (coding !== 'identity') reply.header('content-encoding', coding);
+    return reply
+      .header('vary', 'accept-encoding')
+      .type('application/json; charset=utf-8')
+      .send(spec.body(coding));
+  });
 
   if (hasFileFields(model)) {
     app.get(`${FILES_PATH}/:id`, async (request, reply) => {

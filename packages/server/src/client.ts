@@ -138,6 +138,10 @@ export function registerClient(app: FastifyInstance, options: ClientOptions): vo
     dotfiles: 'ignore',
     immutable: true,
     maxAge: ONE_YEAR_MS,
+    // The runtime's build writes .br and .gz files beside each asset: sent to browsers that accept them.
+    preCompressed: true,
+    // The same URL answers differently by Accept-Encoding; a shared cache must keep them apart.
+    setHeaders: (response) => response.setHeader('vary', 'accept-encoding'),
   });
   const page = (request: FastifyRequest, reply: FastifyReply) => clientPage(options.dir, request, reply);
   app.get('/', page);

@@ -6,6 +6,7 @@ import { type ApiDescription, describeApi } from './api-calls';
 import { buildApp, DEFAULT_BODY_LIMIT } from './app';
 import { registerClient, securityHeaders } from './client';
 import { type ProxyTarget, registerDevProxy } from './dev-proxy';
+import { type EncodedBody, encodedBody, preferredCoding } from './encoded-body';
 import { PROBLEM_CONTENT_TYPE, type Problem, problem } from './problem';
 import { openPrototypeStore, serverErrorLogger } from './serve';
 import type { Store } from './store/store';
@@ -103,6 +104,15 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   let model = options.model;
   let api: ApiDescription = describeApi(model);
   let issues = options.issues;
+  // The model answer, serialized and compressed once per reload rather than per request.
+  let cachedSpec: { model: Model; issues: DevIssue[]; body: EncodedBody } | undefined;
+  const specBody = (): EncodedBody => {
+    if (cachedSpec?.model !== model || cachedSpec.issues !== issues) {
+      const body = encodedBody(JSON.stringify({ model, api, dev: { reload: true, issues } }));
+      cachedSpec = { model, issues, body };
+    }
+    return cachedSpec.body;
+  };
   let closing = false;
   const streams = new Set<ServerResponse>();
 
@@ -173,12 +183,15 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       return;
     }
     if (path === '/spec.json' && (request.method === 'GET' || request.method === 'HEAD')) {
-      const body = JSON.stringify({ model, api, dev: { reload: true, issues } });
+      const coding = preferredCoding(request.headers['accept-encoding']);
+      const body = specBody().body(coding);
       response.writeHead(200, {
         ...headers,
         'content-type': 'application/json; charset=utf-8',
-        'content-length': Buffer.byteLength(body),
+        'content-length': body.length,
         'cache-control': 'no-store',
+        vary: 'accept-encoding',
+        ...(coding === 'identity' ? {} : { 'content-encoding': coding }),
       });
       response.end(request.method === 'HEAD' ? undefined : body);
       return;

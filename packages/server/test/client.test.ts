@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
@@ -21,6 +22,9 @@ function fakeRuntime(): string {
   writeFileSync(join(dir, 'index.html'), INDEX);
   writeFileSync(join(dir, 'assets', 'index-AbC123.js'), 'console.log("client");\n');
   writeFileSync(join(dir, 'assets', 'index-AbC123.css'), 'body{margin:0}\n');
+  // The runtime's build writes compressed copies beside each asset.
+  writeFileSync(join(dir, 'assets', 'index-AbC123.js.br'), brotliCompressSync('console.log("client");\n'));
+  writeFileSync(join(dir, 'assets', 'index-AbC123.js.gz'), gzipSync('console.log("client");\n'));
   writeFileSync(join(dir, 'assets', '.hidden.js'), 'secret\n');
   writeFileSync(join(dir, 'robots.txt'), 'User-agent: *\n');
   writeFileSync(join(dir, '.ninefold-sources'), 'stamp\n');
@@ -72,6 +76,44 @@ describe('the built client served next to the prototype API (app.inject)', () =>
     expect(answer.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect(answer.headers['content-security-policy']).toBe(POLICY);
     expect(answer.body).toBe('console.log("client");\n');
+  });
+
+  it('sends the compressed copy of an asset that the browser accepts, and says so', async () => {
+    const br = await app.inject({
+      method: 'GET',
+      url: '/assets/index-AbC123.js',
+      headers: { 'accept-encoding': 'gzip, deflate, br, zstd' },
+    });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers.vary).toMatch(/accept-encoding/i);
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe('console.log("client");\n');
+    const gz = await app.inject({
+      method: 'GET',
+      url: '/assets/index-AbC123.js',
+      headers: { 'accept-encoding': 'gzip' },
+    });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.rawPayload).toString()).toBe('console.log("client");\n');
+  });
+
+  it('sends the model compressed when the browser accepts it, serialized once', async () => {
+    const plain = await app.inject({ method: 'GET', url: '/spec.json' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const br = await app.inject({
+      method: 'GET',
+      url: '/spec.json',
+      headers: { 'accept-encoding': 'br;q=1, gzip' },
+    });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers.vary).toBe('accept-encoding');
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(plain.body);
+    const refused = await app.inject({
+      method: 'GET',
+      url: '/spec.json',
+      headers: { 'accept-encoding': 'br;q=0, gzip' },
+    });
+    expect(refused.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(refused.rawPayload).toString()).toBe(plain.body);
   });
 
   it.each(['/assets/index-Missing.js', '/assets/.hidden.js', '/.ninefold-sources', '/favicon.ico'])(

@@ -2,7 +2,11 @@
 // own process (see ensureRuntime in ./index.ts): Vite decides between a development and a production
 // bundle from NODE_ENV, which a test runner or a shell may have set to something else, and the bundler's
 // memory should not stay in a long-running server.
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
 import { build } from 'vite';
 
 const [outDir] = process.argv.slice(2);
@@ -16,3 +20,25 @@ await build({
   logLevel: 'warn',
   build: { outDir, emptyOutDir: true },
 });
+
+// Each script and style sheet also as Brotli and gzip, which `ninefold serve` sends to browsers that
+// accept them (@fastify/static's preCompressed): about a quarter of the bytes, at no cost per request.
+const brotli = promisify(brotliCompress);
+const gzipped = promisify(gzip);
+const assets = join(outDir, 'assets');
+await Promise.all(
+  (await readdir(assets))
+    .filter((name) => /\.(?:js|css|svg)$/.test(name))
+    .map(async (name) => {
+      const file = join(assets, name);
+      const content = await readFile(file);
+      if (content.length < 1024) return;
+      const [br, gz] = await Promise.all([
+        brotli(content, {
+          params: { [constants.BROTLI_PARAM_QUALITY]: 9, [constants.BROTLI_PARAM_SIZE_HINT]: content.length },
+        }),
+        gzipped(content, { level: 9 }),
+      ]);
+      await Promise.all([writeFile(`${file}.br`, br), writeFile(`${file}.gz`, gz)]);
+    }),
+);
