@@ -10,16 +10,13 @@
 //
 // Peers are installed on first use into bench/.peers/ (gitignored). Environment: BENCH_LIST_RUNS (runs
 // per side, default 21), BENCH_FORM_ROUNDS (page loads per side, default 5), NINEFOLD_CHROMIUM.
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { CHROMIUM, CHROMIUM_ARGS } from '../e2e/support/browser';
-import { type BuiltPeer, buildPeer } from './client-peers';
-import { type FrontServer, startFront } from './client-server';
+import type { Browser } from 'playwright-core';
+import { buildPeer } from './client-peers';
 import {
   FORM_FIELD_COUNT,
   formJsonSchema,
@@ -28,197 +25,33 @@ import {
   listSpecYaml,
   TYPED_FIELD_LABEL,
 } from './client-specs';
-import { children, cleanUp, cleanups } from './support/clean-up';
+import { cleanUp, cleanups } from './support/clean-up';
+import {
+  freshPage,
+  launchChromium,
+  median,
+  type ProbeGlobals,
+  percentile,
+  round1,
+  scratchDir,
+  sleep,
+  startNinefold,
+  startOrigin,
+  VIEWPORT,
+  write,
+} from './support/client-harness';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
-const RESULTS = join(ROOT, 'bench/results');
-const CLI = join(ROOT, 'bin/ninefold.js');
 const DEMO_SPEC = join(ROOT, 'examples/shop.yaml');
 const LIST_RUNS = Number(process.env.BENCH_LIST_RUNS ?? 21);
 const FORM_ROUNDS = Number(process.env.BENCH_FORM_ROUNDS ?? 5);
 const TYPED_TEXT = 'The quick brown fox jumps over the lazy ';
 // A fast typist's pace (10 characters a second) rather than keys sent back to back.
 const KEY_PAUSE_MS = 100;
-const LOAD_AT_START = loadavg().map((value) => Math.round(value * 100) / 100);
 
-const VIEWPORT = { width: 1280, height: 800 };
 // For the list, a tall window: a page of 50 rows must fit on screen, so that "50 rows on screen" means
 // the same thing for a virtualized table and a plain one.
 const TALL_VIEWPORT = { width: 1280, height: 3000 };
-
-// ------------------------------------------------------------------------------------------ clean-up
-
-function scratchDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'ninefold-bench-client-'));
-  cleanups.push({ name: `remove ${dir}`, run: () => rmSync(dir, { recursive: true, force: true }) });
-  return dir;
-}
-
-// ------------------------------------------------------------------------------------------ our side
-
-interface Ninefold {
-  url: string;
-  output: () => string;
-}
-
-/** `ninefold serve SPEC` on a free port with a database in a scratch directory. */
-async function startNinefold(spec: string, seed: number): Promise<Ninefold> {
-  const dir = scratchDir();
-  const child = spawn(
-    process.execPath,
-    [CLI, 'serve', spec, '--port', '0', '--db', join(dir, 'bench.db'), '--seed', String(seed)],
-    { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  children.add(child);
-  child.once('exit', () => children.delete(child));
-  let output = '';
-  const keep = (chunk: Buffer) => {
-    output = (output + chunk.toString()).slice(-20_000);
-  };
-  child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
-  cleanups.push({ name: 'stop ninefold serve', run: () => stopChild(child) });
-  // The first start in a fresh tree may build the web runtime: hence the long wait.
-  const started = Date.now();
-  while (true) {
-    const match = /(http:\/\/127\.0\.0\.1:\d+)\//.exec(output);
-    if (match?.[1]) return { url: match[1], output: () => output };
-    if (child.exitCode !== null) throw new Error(`ninefold serve exited (${child.exitCode}):\n${output}`);
-    if (Date.now() - started > 300_000) throw new Error(`ninefold serve was not ready:\n${output}`);
-    await sleep(100);
-  }
-}
-
-async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-  await exited;
-  clearTimeout(timer);
-}
-
-/**
- * One origin for our client, the peers and the API: the bench server serves the peers and passes
- * everything else to `ninefold serve`, which serves our built client (building it first when stale).
- */
-async function startOrigin(ninefold: Ninefold, peers: BuiltPeer[]): Promise<FrontServer> {
-  const answer = await fetch(`${ninefold.url}/orders`, { headers: { accept: 'text/html' } });
-  await answer.arrayBuffer();
-  if (!answer.ok || !(answer.headers.get('content-type') ?? '').includes('text/html'))
-    throw new Error(`ninefold serve does not serve the client: GET /orders answered ${answer.status}`);
-  const front = await startFront({
-    backend: ninefold.url,
-    peers: Object.fromEntries(peers.map((peer) => [peer.base, peer.dist])),
-  });
-  cleanups.push({ name: 'stop the bench server', run: () => front.close() });
-  return front;
-}
-
-// ------------------------------------------------------------------------------------------ browser
-
-async function launchChromium(): Promise<Browser> {
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: CHROMIUM_ARGS,
-  });
-  cleanups.push({ name: 'close Chromium', run: () => browser.close() });
-  return browser;
-}
-
-/** A fresh context per load: an empty HTTP cache, as for a first visit. */
-async function freshPage(
-  browser: Browser,
-  viewport = VIEWPORT,
-): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
-  const context = await browser.newContext({ viewport, locale: 'en-GB', timezoneId: 'UTC' });
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (error) => errors.push(error.message));
-  // Console errors name no URL for failed loads: those are recorded from the responses instead.
-  page.on('console', (message) => {
-    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource'))
-      errors.push(message.text());
-  });
-  page.on('response', (response) => {
-    if (response.status() >= 400) errors.push(`${response.status()} ${new URL(response.url()).pathname}`);
-  });
-  page.on('requestfailed', (request) => errors.push(`${request.failure()?.errorText} ${request.url()}`));
-  return { context, page, errors };
-}
-
-/**
- * What the probes leave on the page's window. Predicates of waitForFunction must be functions, not
- * strings: a string is evaluated with eval in the page, which our Content-Security-Policy forbids. They
- * are serialized into the page, so they reach the window through globalThis, not through helpers here.
- */
-interface ProbeGlobals {
-  __bench?: { rowsAt?: number; frameAt?: number };
-  __keys?: number[];
-}
-
-// ------------------------------------------------------------------------------------------ figures
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
-}
-
-/** Nearest-rank percentile. */
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? 0;
-}
-
-const round1 = (value: number) => Math.round(value * 10) / 10;
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-interface Result {
-  metric: string;
-  ours: number;
-  peer: number;
-  peerName: string;
-  ratio: number;
-  unit: string;
-  /** What exactly was measured, so the figure can be read without the code. */
-  notes: string;
-  goal: string;
-  goalMet: boolean;
-  [extra: string]: unknown;
-}
-
-/** The commit measured, and whether the client's and server's sources differed from it. */
-function measuredSources(): { commit: string; uncommittedChanges: boolean } {
-  const git = (args: string[]) => spawnSync('git', args, { cwd: ROOT, encoding: 'utf8' }).stdout.trim();
-  return {
-    commit: git(['rev-parse', 'HEAD']),
-    uncommittedChanges: git(['status', '--porcelain', '--', 'packages', 'examples']) !== '',
-  };
-}
-
-function write(name: string, result: Result, browser: Browser): void {
-  mkdirSync(RESULTS, { recursive: true });
-  const full = {
-    ...result,
-    ...measuredSources(),
-    node: process.version,
-    chromium: browser.version(),
-    date: new Date().toISOString(),
-    cpus: cpus().length,
-    // The machine is shared: its load at the start and at the end says how noisy the figures are.
-    loadAverage: { start: LOAD_AT_START, end: loadavg().map((value) => Math.round(value * 100) / 100) },
-  };
-  writeFileSync(join(RESULTS, `${name}.json`), `${JSON.stringify(full, null, 2)}\n`);
-  console.log(
-    `${result.metric}: ours ${result.ours} ${result.unit}, ${result.peerName} ${result.peer} ${result.unit}, ` +
-      `ratio ${result.ratio.toFixed(2)}; goal ${result.goal}: ${result.goalMet ? 'met' : 'NOT met'}`,
-  );
-}
 
 // ------------------------------------------------------------------------------------------ 1. size
 
