@@ -16,6 +16,14 @@ export interface ImportResult {
   issues: Issue[];
 }
 
+/** The steps of an import after reading, for progress in a long one (GitHub's document takes a second). */
+export type ImportStage = 'map' | 'check';
+
+export interface ImportOptions extends ReadOptions {
+  /** Called as each step after reading starts. */
+  onStage?: (stage: ImportStage) => void;
+}
+
 /**
  * Reads an OpenAPI document (any version, JSON or YAML, one file or several through `readFile`), maps it
  * to the nine-point model and checks the model, as `loadSpec` does for a specification. Never throws.
@@ -28,11 +36,12 @@ export interface ImportResult {
  */
 export function importOpenApi(
   input: { text: string; file: string },
-  options: ReadOptions = {},
+  options: ImportOptions = {},
 ): ImportResult {
   const read = readOpenApi(input, options);
   if (!read.document) return { ok: false, version: read.version, issues: read.issues };
   let mapped: ReturnType<typeof toModel>;
+  options.onStage?.('map');
   try {
     // The mapper checks every value it reads, so it takes the document by a looser structural type.
     mapped = toModel(read.document as unknown as OpenApi3Like, { file: input.file });
@@ -47,6 +56,7 @@ export function importOpenApi(
     };
     return { ok: false, version: read.version, issues: [...read.issues, issue] };
   }
+  options.onStage?.('check');
   const checked = checkModel(mapped.model).map((issue) => ({
     ...issue,
     source: issue.source ?? { file: input.file, line: 1, column: 1 },

@@ -1,6 +1,12 @@
 // The reading side: any OpenAPI text -> one bundled OpenAPI 3.x document.
 
-export { type ImportResult, importOpenApi, looksLikeOpenApi } from './import-openapi';
+export {
+  type ImportOptions,
+  type ImportResult,
+  type ImportStage,
+  importOpenApi,
+  looksLikeOpenApi,
+} from './import-openapi';
 // ---- The mapping side (to-model.ts, map/*): its exports go below this line. ----
 export {
   createReportBuilder,

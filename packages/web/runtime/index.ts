@@ -6,8 +6,12 @@ import { fileURLToPath } from 'node:url';
 
 /** `packages/web/`. */
 const WEB_DIR = fileURLToPath(new URL('..', import.meta.url));
-/** The client bundles the shared rules of `packages/spec`, so their sources count as the client's too. */
+/**
+ * The client bundles the shared rules of `packages/spec` and, in its import worker, the importer of
+ * `packages/openapi`, so their sources count as the client's too.
+ */
 const SPEC_SOURCES = fileURLToPath(new URL('../../spec/src', import.meta.url));
+const OPENAPI_SOURCES = fileURLToPath(new URL('../../openapi/src', import.meta.url));
 const BUILD_SCRIPT = fileURLToPath(new URL('./build-runtime.mjs', import.meta.url));
 /** Written into the built directory: which sources it was built from. A dotfile, so it is never served. */
 const STAMP_FILE = '.ninefold-sources';
@@ -40,7 +44,7 @@ export function runtimeDir(): string {
 
 /**
  * Makes sure the built web runtime is there and current, building it with Vite when it is missing or its
- * sources (the client's and the shared rules of `packages/spec`) changed since, and returns its directory.
+ * sources (the client's, the shared rules of `packages/spec` and the importer) changed since, and returns its directory.
  * So a fresh clone needs no separate build step. Safe to call from several processes at once: one builds
  * while the others wait, and the result appears in one rename.
  *
@@ -104,6 +108,7 @@ export async function sourceStamp(): Promise<string> {
     join(WEB_DIR, 'vite.config.ts'),
     join(WEB_DIR, 'package.json'),
     SPEC_SOURCES,
+    OPENAPI_SOURCES,
   ];
   for (const root of roots) await visit(root, totals);
   return `${totals.files} files, ${totals.bytes} bytes, newest ${Math.trunc(totals.newest)}`;

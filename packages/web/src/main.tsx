@@ -1,9 +1,12 @@
 import '@mantine/core/styles.css';
 import './app/app.css';
+import type { Model } from '@ninefold/spec';
+import { type ReactNode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App, basename, createQueryClient, screenAt } from './app/App';
 import { BootFailure } from './app/BootFailure';
-import type { SpecPayload } from './data/api-description';
+import { IMPORT_PATH } from './app/routes';
+import type { ApiDescription, SpecPayload } from './data/api-description';
 import { createHttpDataProvider } from './data/http-data-provider';
 import { loadScreen } from './screens/registry';
 
@@ -49,7 +52,48 @@ async function boot(): Promise<void> {
       // A failure to load is left to the screen itself, which shows it inside the shell.
     }
   }
-  root.render(<App spec={{ ...payload, data }} queryClient={queryClient} />);
+  const running = { ...payload, data };
+  const openPreview = (document: { file: string; model: Model }) => {
+    void startPreview(document, () => {
+      window.history.replaceState(null, '', new URL(`.${IMPORT_PATH}`, window.document.baseURI));
+      show(<App key={++renders} spec={{ ...running, openPreview }} queryClient={queryClient} />);
+    });
+  };
+  show(<App key={++renders} spec={{ ...running, openPreview }} queryClient={queryClient} />);
+}
+
+/**
+ * Renders a client as a transition: React then renders in slices of a few milliseconds, so that a large
+ * model (GitHub's has 600 screens) never holds the page in one long task.
+ */
+function show(app: ReactNode): void {
+  startTransition(() => root.render(app));
+}
+
+/** Each render of another client (a preview, or back) gets a fresh router and state. */
+let renders = 0;
+
+/**
+ * Replaces the running client with one for an imported model, on records kept in memory: the page has
+ * no API for it, and a preview must not write to the real one.
+ */
+async function startPreview(document: { file: string; model: Model }, end: () => void) {
+  const { createMemoryDataProvider } = await import('./data/memory-data-provider');
+  const { model } = document;
+  const api: ApiDescription = {
+    base: '/api',
+    conventional: false,
+    calls: model.calls.shown ? model.calls.items : [],
+  };
+  const data = createMemoryDataProvider(model, api, {}, { validate: true });
+  window.history.pushState(null, '', new URL('./', window.document.baseURI));
+  show(
+    <App
+      key={++renders}
+      spec={{ model, api, data, preview: { file: document.file, end } }}
+      queryClient={createQueryClient()}
+    />,
+  );
 }
 
 /** How long the first render waits for the first screen's first answer. */

@@ -1,6 +1,8 @@
-import { Alert, List, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, List, Stack, Text, Title } from '@mantine/core';
 import { POINT_KEYS, type PointKey } from '@ninefold/spec';
+import { Link } from 'react-router';
 import { useI18n } from '../i18n/I18nProvider';
+import { IMPORT_PATH } from './routes';
 import { SafeMarkdown } from './SafeMarkdown';
 import { useSpec } from './SpecContext';
 import { useDocumentTitle } from './useDocumentTitle';
@@ -50,6 +52,11 @@ export function AboutPage({ asHome = false }: { asHome?: boolean }) {
           </List>
         </>
       )}
+      <Text size="sm">
+        <Anchor component={Link} to={IMPORT_PATH}>
+          {t('importer.previewLink')}
+        </Anchor>
+      </Text>
     </Stack>
   );
 }

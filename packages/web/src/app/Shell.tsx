@@ -3,6 +3,7 @@ import {
   Alert,
   AppShell,
   Burger,
+  Button,
   Group,
   List,
   NativeSelect,
@@ -75,6 +76,7 @@ export function Shell() {
         />
       </AppShell.Navbar>
       <AppShell.Main id="main" tabIndex={-1}>
+        <PreviewBanner />
         <DevIssues />
         <Suspense fallback={<Text c="dimmed">{t('shell.screenLoading')}</Text>}>
           <Outlet />
@@ -146,6 +148,23 @@ function ThemeToggle() {
     >
       <span aria-hidden="true">{dark ? '☀' : '☾'}</span>
     </ActionIcon>
+  );
+}
+
+/** A preview of an imported document says what it is and how to leave it, on every screen. */
+function PreviewBanner() {
+  const { preview } = useSpec();
+  const { t } = useI18n();
+  if (!preview) return null;
+  return (
+    <Alert color="blue" mb="md" role="region" aria-label={t('importer.previewLink')}>
+      <Group justify="space-between" gap="sm">
+        <Text size="sm">{t('importer.previewBanner', { file: preview.file })}</Text>
+        <Button size="xs" variant="default" onClick={preview.end}>
+          {t('importer.endPreview')}
+        </Button>
+      </Group>
+    </Alert>
   );
 }
 

@@ -1,9 +1,21 @@
+import type { Model } from '@ninefold/spec';
 import { createContext, type ReactNode, useContext } from 'react';
 import type { SpecPayload } from '../data/api-description';
 import type { DataProvider } from '../data/data-provider';
 
 export interface SpecContextValue extends SpecPayload {
   data: DataProvider;
+  /** Present when this client is a preview of an OpenAPI document imported in the page. */
+  preview?: PreviewInfo;
+  /** Replaces the running client with a preview of an imported model; absent where that cannot be done. */
+  openPreview?: (preview: { file: string; model: Model }) => void;
+}
+
+export interface PreviewInfo {
+  /** The imported document's file name. */
+  file: string;
+  /** Returns to the client that was running before the preview. */
+  end(): void;
 }
 
 const SpecContext = createContext<SpecContextValue | null>(null);

@@ -2,6 +2,8 @@ import type { Model, Screen } from '@ninefold/spec';
 
 /** Where the page about the specification (coverage and what it leaves out) lives. */
 export const ABOUT_PATH = '/_/about';
+/** Where any client offers to preview an OpenAPI document imported in the page. */
+export const IMPORT_PATH = '/_/import';
 
 /** The screens of point 2, or none when it is not shown. */
 export function screensOf(model: Model): Screen[] {

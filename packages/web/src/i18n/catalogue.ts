@@ -1,13 +1,15 @@
 import { form as enForm } from './en/form';
+import { importer as enImporter } from './en/importer';
 import { list as enList } from './en/list';
 import { shell as enShell } from './en/shell';
 import { form as frForm } from './fr/form';
+import { importer as frImporter } from './fr/importer';
 import { list as frList } from './fr/list';
 import { shell as frShell } from './fr/shell';
 import type { Catalogue } from './types';
 
 /** The source language: every other catalogue must have exactly its keys (checked by the types). */
-export const english = { shell: enShell, list: enList, form: enForm };
+export const english = { shell: enShell, list: enList, form: enForm, importer: enImporter };
 
 export const LOCALES = ['en', 'fr'] as const;
 export type Locale = (typeof LOCALES)[number];
@@ -16,5 +18,5 @@ export const LOCALE_NAMES: Record<Locale, string> = { en: 'English', fr: 'Franç
 
 export const catalogues: Record<Locale, Catalogue> = {
   en: english,
-  fr: { shell: frShell, list: frList, form: frForm },
+  fr: { shell: frShell, list: frList, form: frForm, importer: frImporter },
 };
