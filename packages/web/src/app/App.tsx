@@ -1,14 +1,14 @@
 import { type CSSVariablesResolver, createTheme, MantineProvider } from '@mantine/core';
-import type { Model, Screen } from '@ninefold/spec';
+import type { Model } from '@ninefold/spec';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { lazy, useMemo } from 'react';
 import {
   createBrowserRouter,
   createMemoryRouter,
-  matchRoutes,
   Navigate,
   type RouteObject,
   RouterProvider,
+  useLocation,
 } from 'react-router';
 import type { Locale } from '../i18n/catalogue';
 import { I18nProvider } from '../i18n/I18nProvider';
@@ -16,9 +16,11 @@ import { AboutPage } from './AboutPage';
 import { NotFound } from './NotFound';
 import { ABOUT_PATH, homeScreen, IMPORT_PATH, screensOf } from './routes';
 import { ScreenCrashed } from './ScreenCrashed';
+import { ScreenParamsProvider } from './ScreenParams';
 import { ScreenRoute } from './ScreenRoute';
 import { Shell } from './Shell';
-import { type SpecContextValue, SpecProvider } from './SpecContext';
+import { type SpecContextValue, SpecProvider, useSpec } from './SpecContext';
+import { createScreenMatcher, type ScreenMatch } from './screen-matcher';
 
 // The importer (the OpenAPI reader and its worker) is loaded only by those who open its page.
 const ImportPage = lazy(() =>
@@ -101,54 +103,64 @@ export function createQueryClient(): QueryClient {
   });
 }
 
-/** What a screen's route carries, so that the screen at an address can be found before rendering. */
-export interface ScreenHandle {
-  screen: Screen;
-}
-
 /**
  * The screen at an address, if any: the client loads its code together with the model, before the
  * first render (see `loadScreen`).
  */
-export function screenAt(
-  model: Model,
-  pathname: string,
-): { screen: Screen; params: Record<string, string> } | undefined {
-  const matches = matchRoutes(buildRoutes(model), pathname) ?? [];
-  const last = matches[matches.length - 1];
-  const handle = last?.route.handle as ScreenHandle | undefined;
-  if (!last || !handle) return undefined;
-  const params: Record<string, string> = {};
-  for (const [name, value] of Object.entries(last.params)) if (value !== undefined) params[name] = value;
-  return { screen: handle.screen, params };
+export function screenAt(model: Model, pathname: string): ScreenMatch | undefined {
+  const home = homeScreen(model);
+  if (home && pathname.replace(/\/+$/, '') === '') return { screen: home, params: {} };
+  return matcherFor(model)(pathname);
 }
 
-/** A route per screen of point 2, the home page, the page about the specification, and not-found. */
+const matchers = new WeakMap<Model, (pathname: string) => ScreenMatch | undefined>();
+
+/** One compiled matcher per model: a model is fixed for the life of a client. */
+function matcherFor(model: Model): (pathname: string) => ScreenMatch | undefined {
+  let matcher = matchers.get(model);
+  if (!matcher) {
+    matcher = createScreenMatcher(screensOf(model));
+    matchers.set(model, matcher);
+  }
+  return matcher;
+}
+
+/** The screen of point 2 at the current address, or not-found. */
+function ModelScreen() {
+  const { model } = useSpec();
+  const { pathname } = useLocation();
+  const match = useMemo(() => matcherFor(model)(pathname), [model, pathname]);
+  if (!match) return <NotFound />;
+  return (
+    <ScreenParamsProvider value={match.params}>
+      <ScreenRoute key={match.screen.name} screen={match.screen} />
+    </ScreenParamsProvider>
+  );
+}
+
+/**
+ * The home page, the page about the specification, the import page, and every other address for the
+ * screens of point 2, which the client finds itself (see `createScreenMatcher`).
+ */
 export function buildRoutes(model: Model): RouteObject[] {
   const home = homeScreen(model);
-  const children: RouteObject[] = screensOf(model)
-    .filter((screen) => screen !== home || screen.route !== '/')
-    .map((screen) => ({
-      path: screen.route,
-      element: <ScreenRoute key={screen.name} screen={screen} />,
-      handle: { screen } satisfies ScreenHandle,
-    }));
-  children.push({
-    index: true,
-    ...(home ? { handle: { screen: home } satisfies ScreenHandle } : {}),
-    element: home ? (
-      home.route === '/' ? (
-        <ScreenRoute key={home.name} screen={home} />
+  const children: RouteObject[] = [
+    {
+      index: true,
+      element: home ? (
+        home.route === '/' ? (
+          <ScreenRoute key={home.name} screen={home} />
+        ) : (
+          <Navigate to={home.route} replace />
+        )
       ) : (
-        <Navigate to={home.route} replace />
-      )
-    ) : (
-      <AboutPage asHome />
-    ),
-  });
-  children.push({ path: ABOUT_PATH, element: <AboutPage /> });
-  children.push({ path: IMPORT_PATH, element: <ImportPage /> });
-  children.push({ path: '*', element: <NotFound /> });
+        <AboutPage asHome />
+      ),
+    },
+    { path: ABOUT_PATH, element: <AboutPage /> },
+    { path: IMPORT_PATH, element: <ImportPage /> },
+    { path: '*', element: <ModelScreen /> },
+  ];
   return [
     {
       path: '/',

@@ -10,8 +10,9 @@ import {
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { FormProvider, useForm } from 'react-hook-form';
-import { Link, useNavigate, useParams } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { screenFor } from '../app/routes';
+import { useScreenParams } from '../app/ScreenParams';
 import { useSpec } from '../app/SpecContext';
 import { useDocumentTitle } from '../app/useDocumentTitle';
 import { ApiError, NetworkError, type VersionedRecord } from '../data/data-provider';
@@ -38,7 +39,7 @@ import { useI18n } from '../i18n/I18nProvider';
 export default function FormScreen({ screen }: { screen: FormScreenType }) {
   const { model, data } = useSpec();
   const { t } = useI18n();
-  const params = useParams();
+  const params = useScreenParams();
   const entity = findEntity(model, screen.entity);
   const editing = screen.kind === 'edit';
   const id = editing ? recordIdFrom(screen.route, params) : undefined;

@@ -1,8 +1,9 @@
 import { Alert, Button, Group, Loader, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
 import { entityLabel, humanize, type SortKey } from '@ninefold/spec';
 import { type ReactNode, useCallback, useMemo } from 'react';
-import { Link, useParams } from 'react-router';
+import { Link } from 'react-router';
 import { routeTo, screenFor } from '../app/routes';
+import { useScreenParams } from '../app/ScreenParams';
 import { useSpec } from '../app/SpecContext';
 import { useDocumentTitle } from '../app/useDocumentTitle';
 import type { ApiRecord } from '../data/data-provider';
@@ -35,7 +36,7 @@ import type { PrefetchContext, ScreenProps } from './screen-props';
 export default function ListScreen({ screen }: ScreenProps<'list'>) {
   const { model, data } = useSpec();
   const { t } = useI18n();
-  const routeParams = useParams();
+  const routeParams = useScreenParams();
   const plan = useMemo(() => planList(model, screen, data.calls(screen.entity)), [model, screen, data]);
   const entity = plan.entity;
   const title = screen.title ?? (entity ? (entity.plural ?? entityLabel(entity)) : humanize(screen.name));
