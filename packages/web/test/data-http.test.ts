@@ -363,6 +363,53 @@ describe('HTTP data provider reading answers', () => {
     expect(error.fieldErrors).toHaveLength(1);
     expect(error.fieldErrors[0].message.length).toBeLessThanOrEqual(301);
   });
+
+  describe('one record wrapped in an object, as Conduit answers it', () => {
+    const articles = load(
+      `title: Articles
+entities:
+  Article:
+    key: slug
+    display: title
+    fields:
+      slug: { kind: text }
+      title: { kind: text }
+      meta: { kind: object, entity: Meta }
+  Meta:
+    embedded: true
+    fields:
+      title: { kind: text }
+calls:
+  operations:
+    getArticle:
+      method: GET
+      path: /articles/{slug}
+      purpose: get
+      entity: Article
+      response: { shape: one, entity: Article }
+`,
+      'articles.yaml',
+    );
+    const reading = (body: unknown) =>
+      createHttpDataProvider(describeApi(articles) as ApiDescription, articles, {
+        fetch: async () => Response.json(body),
+      }).get({ entity: 'Article', id: 'hello' });
+
+    it('reads the record inside the wrapper, whatever undocumented fields sit beside it', async () => {
+      const article = { slug: 'hello', title: 'Hello' };
+      expect((await reading({ article })).record).toEqual(article);
+      expect((await reading({ article, extra: 7, note: { other: true } })).record).toEqual(article);
+    });
+
+    it('keeps a body that has fields of its own, or two candidates, as it is', async () => {
+      // The record itself, with an object field that also looks like the entity: not a wrapper.
+      const own = { slug: 'hello', meta: { title: 'Meta' } };
+      expect((await reading(own)).record).toEqual(own);
+      // Two objects that could each be the record: the client does not pick one.
+      const two = { a: { title: 'A' }, b: { title: 'B' } };
+      expect((await reading(two)).record).toEqual(two);
+    });
+  });
 });
 
 describe('HTTP data provider in every pagination style', () => {

@@ -66,6 +66,33 @@ describe('planList', () => {
     expect(plan.creatable).toBe(true);
   });
 
+  it('links the display field, else the key, else the first column', () => {
+    const withColumns = (display: string | undefined, columns: string[]): Model => {
+      if (!shop.entities.shown || !shop.screens.shown) throw new Error('shop shows entities and screens');
+      return {
+        ...shop,
+        entities: {
+          ...shop.entities,
+          items: shop.entities.items.map((entity) => {
+            if (entity.name !== 'Customer') return entity;
+            const { display: _display, ...rest } = entity;
+            return display === undefined ? rest : { ...rest, display };
+          }),
+        },
+        screens: {
+          ...shop.screens,
+          items: shop.screens.items.map((screen) =>
+            screen.name === 'customers' && screen.kind === 'list' ? { ...screen, columns } : screen,
+          ),
+        },
+      };
+    };
+    expect(planFor(withColumns('name', ['email', 'id', 'name']), 'customers').linkColumn).toBe('name');
+    // An imported entity often has no display field, and a timestamp first: the key names the record.
+    expect(planFor(withColumns(undefined, ['email', 'id', 'name']), 'customers').linkColumn).toBe('id');
+    expect(planFor(withColumns(undefined, ['email', 'name']), 'customers').linkColumn).toBe('email');
+  });
+
   it('drops a sort field the call does not accept, and defaults to the next one the screen names', () => {
     const plan = planFor(shop, 'orders', (call) =>
       call.entity === 'Order' && call.sort

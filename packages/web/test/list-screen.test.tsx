@@ -1,6 +1,6 @@
-import type { Model } from '@ninefold/spec';
+import { loadSpec, type Model } from '@ninefold/spec';
 import { QueryClient } from '@tanstack/react-query';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { App } from '../src/app/App';
@@ -420,6 +420,63 @@ describe('a list screen’s links and actions', () => {
     await userEvent.keyboard('{Enter}');
     await waitFor(() => expect(screen.queryByRole('table', { name: 'Orders' })).toBeNull());
     expect(screen.queryByRole('heading', { level: 1, name: 'Orders' })).toBeNull();
+  });
+
+  // As imported from OpenAI's document: the item path's parameter is not named like the key.
+  const JOBS = `title: Jobs
+entities:
+  Job:
+    key: id
+    fields:
+      id: { kind: text }
+      model: { kind: text }
+  Step:
+    key: id
+    fields:
+      id: { kind: text }
+      job: { kind: text }
+      message: { kind: text }
+screens:
+  jobs: { kind: list, route: /jobs, entity: Job, columns: [id, model] }
+  job: { kind: detail, route: '/jobs/:job_id', entity: Job }
+  steps: { kind: list, route: '/jobs/:job/steps', entity: Step, columns: [id, message] }
+  step: { kind: detail, route: '/jobs/:job/steps/:stepId', entity: Step }
+calls:
+  operations:
+    listJobs: { method: GET, path: /jobs, purpose: list, entity: Job, response: { shape: array } }
+    getJob: { method: GET, path: '/jobs/{job_id}', purpose: get, entity: Job, response: { shape: one } }
+    listSteps:
+      method: GET
+      path: '/jobs/{job}/steps'
+      purpose: list
+      entity: Step
+      response: { shape: array }
+    getStep:
+      method: GET
+      path: '/jobs/{job}/steps/{stepId}'
+      purpose: get
+      entity: Step
+      response: { shape: one }
+`;
+
+  it('links a record through its detail route’s own parameter, and keeps the parents’ ones', async () => {
+    const loaded = loadSpec(JOBS, { file: 'jobs.yaml' });
+    if (!loaded.model) throw new Error(JSON.stringify(loaded.issues));
+    const model = loaded.model;
+    renderList('/jobs', { model, seed: { Job: [{ id: 'ft a/1', model: 'curie' }] } });
+    const jobs = await screen.findByRole('table');
+    const job = await within(jobs).findByRole('link', { name: 'ft a/1' });
+    expect(job.getAttribute('href')).toBe('/jobs/ft%20a%2F1');
+    cleanup();
+
+    // Under a parent, the parent's parameter comes from the address and the key fills the last one.
+    renderList('/jobs/ft%20a/steps', {
+      model,
+      seed: { Step: [{ id: 's1', job: 'ft a', message: 'queued' }] },
+    });
+    const steps = await screen.findByRole('table');
+    const step = await within(steps).findByRole('link', { name: 's1' });
+    expect(step.getAttribute('href')).toBe('/jobs/ft%20a/steps/s1');
   });
 });
 

@@ -1,4 +1,4 @@
-import type { Call, Model } from '@ninefold/spec';
+import { type Call, findEntity, type Model } from '@ninefold/spec';
 import type { ApiDescription } from './api-description';
 import {
   ApiError,
@@ -104,7 +104,8 @@ export function createHttpDataProvider(
       return { record: {}, ...(version === undefined ? {} : { version }) };
     }
     if (!isRecord(answer.body)) throw unexpected(answer, 'a record');
-    return { record: answer.body, ...(version === undefined ? {} : { version }) };
+    const record = unwrapRecord(model, call, answer.body);
+    return { record, ...(version === undefined ? {} : { version }) };
   };
 
   return {
@@ -242,6 +243,26 @@ function readList(call: Call, answer: Answer): ListResult {
     result.hasNext = false;
   }
   return result;
+}
+
+/**
+ * The record in a one-record answer. Many APIs wrap it in an object of one property (Conduit answers
+ * `{"article": {...}}`), a wrapper the model has no place to name for a single record. A body that has
+ * none of the entity's fields but holds exactly one object that has some of them is read as that wrapper;
+ * other properties beside it (fields the document does not list) do not change that. Any other body is
+ * the record itself.
+ */
+function unwrapRecord(model: Model, call: Call, body: ApiRecord): ApiRecord {
+  const entityName = call.response?.entity ?? call.entity;
+  const entity = entityName === undefined ? undefined : findEntity(model, entityName);
+  if (!entity || entity.fields.length === 0) return body;
+  const names = new Set(entity.fields.map((field) => field.name));
+  const hasFields = (value: ApiRecord) => Object.keys(value).some((name) => names.has(name));
+  if (hasFields(body)) return body;
+  const inner = Object.values(body).filter(
+    (value): value is ApiRecord => isRecord(value) && hasFields(value),
+  );
+  return inner.length === 1 && inner[0] !== undefined ? inner[0] : body;
 }
 
 function toCount(value: unknown): number | undefined {

@@ -68,9 +68,11 @@ export function planList(model: Model, screen: ListScreen, calls: EntityCalls): 
   const columns = screen.columns
     .map((name) => findField(entity, name))
     .filter((field): field is Field => field !== undefined && !field.writeOnly);
-  const display = entity?.display;
-  const linkColumn =
-    display !== undefined && columns.some((field) => field.name === display) ? display : columns[0]?.name;
+  // The link reads as the record's name: its display field, else its key (an imported entity often has
+  // no display field, and its first column may be a timestamp), else whatever comes first.
+  const linkColumn = [entity?.display, entity?.key, columns[0]?.name].find(
+    (name) => name !== undefined && columns.some((field) => field.name === name),
+  );
 
   const accepted = new Set(call?.sort?.fields ?? []);
   const sortable = new Map<string, SortKey['direction']>();

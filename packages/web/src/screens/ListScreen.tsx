@@ -57,7 +57,12 @@ export default function ListScreen({ screen }: ScreenProps<'list'>) {
       if (!detail || keyField === undefined) return undefined;
       const key = record[keyField];
       if (typeof key !== 'string' && typeof key !== 'number') return undefined;
-      const href = routeTo(detail.route, { ...path, id: key, [keyField]: key });
+      // The detail screen reads its record's id from its route's last parameter, whatever its name
+      // (`/fine-tunes/:fine_tune_id` for a key named `id`); the ones before it are this list's parents
+      // (`/stores/:id/employees/:employeeId`), which the key must not overwrite.
+      const last = lastRouteParam(detail.route);
+      if (last === undefined) return undefined;
+      const href = routeTo(detail.route, { ...path, [last]: key });
       // A detail route with a parameter this list cannot fill has no address to link to.
       return href.includes('/:') ? undefined : href;
     },
@@ -213,6 +218,10 @@ export async function prefetch({
     queryKey: listQueryKey(listParams),
     queryFn: ({ signal }) => data.list({ ...listParams, signal }),
   });
+}
+
+function lastRouteParam(route: string): string | undefined {
+  return [...route.matchAll(/:([A-Za-z_]\w*)/g)].at(-1)?.[1];
 }
 
 function definedParams(params: Record<string, string | undefined>): Record<string, string> {
