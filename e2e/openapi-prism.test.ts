@@ -307,11 +307,15 @@ describe.skipIf(CORPUS === undefined)(
       expect(await seriousViolations(page)).toEqual([]);
       await screenshot(page, 'prism-openai-detail');
 
-      // The nested list, at the detail's address plus its collection, lists the events of this fine-tune.
+      // The detail links to its sub-resource, the nested list of this fine-tune's events.
       const events = page.waitForResponse(
         (response) => new URL(response.url()).pathname === `/api/fine-tunes/${id}/events`,
       );
-      await page.goto(new URL(`fine-tunes/${id}/events`, dev.url).href);
+      await page
+        .getByRole('navigation', { name: 'Related' })
+        .getByRole('link', { name: 'FineTuneEvent' })
+        .click();
+      await page.waitForURL(new URL(`fine-tunes/${id}/events`, dev.url).href);
       expect((await events).status()).toBe(200);
       await page.getByRole('heading', { level: 1, name: 'FineTuneEvent' }).waitFor();
       const listedEvents = await answer<{ data: Array<{ message: string }> }>(dev, `fine-tunes/${id}/events`);
@@ -320,6 +324,9 @@ describe.skipIf(CORPUS === undefined)(
       for (const event of listedEvents.data)
         await eventTable.getByText(event.message, { exact: true }).first().waitFor();
       expect(await eventTable.getByRole('row').count()).toBe(listedEvents.data.length + 1);
+      // And the nested list links back to the fine-tune it belongs to.
+      const back = page.getByRole('link', { name: `← FineTune ${first.id}` });
+      expect(await back.getAttribute('href')).toBe(`/fine-tunes/${id}`);
       expect(await seriousViolations(page)).toEqual([]);
       await screenshot(page, 'prism-openai-events');
 

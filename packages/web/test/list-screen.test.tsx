@@ -478,6 +478,25 @@ calls:
     const step = await within(steps).findByRole('link', { name: 's1' });
     expect(step.getAttribute('href')).toBe('/jobs/ft%20a/steps/s1');
   });
+
+  it('links a nested list to the record it belongs to, and that record to its nested lists', async () => {
+    const loaded = loadSpec(JOBS, { file: 'jobs.yaml' });
+    if (!loaded.model) throw new Error(JSON.stringify(loaded.issues));
+    const model = loaded.model;
+    // The parent's route names its parameter job_id, the nested list's job: they match by position.
+    renderList('/jobs/ft%20a/steps', { model, seed: { Job: [{ id: 'ft a', model: 'curie' }], Step: [] } });
+    const parent = await screen.findByRole('link', { name: '← Job ft a' });
+    expect(parent.getAttribute('href')).toBe('/jobs/ft%20a');
+    await userEvent.click(parent);
+    const related = await screen.findByRole('navigation', { name: 'Related' });
+    const steps = within(related).getByRole('link', { name: 'Step' });
+    expect(steps.getAttribute('href')).toBe('/jobs/ft%20a/steps');
+    // A list of all jobs belongs to no record.
+    cleanup();
+    renderList('/jobs', { model, seed: { Job: [{ id: 'ft a', model: 'curie' }] } });
+    await screen.findByRole('table');
+    expect(screen.queryByRole('link', { name: /^← / })).toBeNull();
+  });
 });
 
 function withPagination(

@@ -41,3 +41,71 @@ export function screenFor(model: Model, kind: Screen['kind'], entity: string): S
     (screen) => screen.kind === kind && 'entity' in screen && screen.entity === entity,
   );
 }
+
+/**
+ * The lists nested under a detail screen's route, its sub-resources: `/stores/:storeId/employees` under
+ * `/stores/:id` (parameters match by position, whatever their names). Only lists the navigation may
+ * offer (not hidden) whose extra segments are all static.
+ */
+export function nestedLists(model: Model, detailRoute: string): Array<Extract<Screen, { kind: 'list' }>> {
+  return screensOf(model).filter(
+    (screen): screen is Extract<Screen, { kind: 'list' }> =>
+      screen.kind === 'list' && !screen.hidden && extendsRoute(screen.route, detailRoute),
+  );
+}
+
+/**
+ * The detail screen a nested list belongs to: the longest detail route ending with a parameter that the
+ * list's route extends (`/stores/:id` for `/stores/:storeId/employees`).
+ */
+export function parentDetail(model: Model, listRoute: string): Screen | undefined {
+  let best: Screen | undefined;
+  for (const screen of screensOf(model)) {
+    if (screen.kind !== 'detail' || !/\/:[A-Za-z_]\w*$/.test(screen.route)) continue;
+    if (!extendsRoute(listRoute, screen.route)) continue;
+    if (!best || screen.route.length > best.route.length) best = screen;
+  }
+  return best;
+}
+
+/**
+ * Fills a related route's parameters by position from another route's values: the parent's `:id` is
+ * the nested list's `:storeId`.
+ *
+ * @example
+ * ```ts
+ * routeByPosition('/stores/:storeId/employees', '/stores/:id', { id: '7' }); // '/stores/7/employees'
+ * ```
+ */
+export function routeByPosition(
+  target: string,
+  source: string,
+  params: Readonly<Record<string, string>>,
+): string {
+  const values = segmentsOf(source)
+    .filter((segment) => segment.startsWith(':'))
+    .map((segment) => params[segment.slice(1)]);
+  const names = segmentsOf(target).filter((segment) => segment.startsWith(':'));
+  const filled: Record<string, string> = {};
+  names.forEach((name, index) => {
+    const value = values[index];
+    if (value !== undefined) filled[name.slice(1)] = value;
+  });
+  return routeTo(target, filled);
+}
+
+/** Whether `route` goes below `base` by static segments only, parameters matching by position. */
+function extendsRoute(route: string, base: string): boolean {
+  const inner = segmentsOf(route);
+  const outer = segmentsOf(base);
+  if (inner.length <= outer.length) return false;
+  const same = outer.every((segment, index) => {
+    const other = inner[index] ?? '';
+    return segment.startsWith(':') ? other.startsWith(':') : segment.toLowerCase() === other.toLowerCase();
+  });
+  return same && inner.slice(outer.length).every((segment) => !segment.startsWith(':'));
+}
+
+function segmentsOf(route: string): string[] {
+  return route.split('/').filter((segment) => segment !== '');
+}

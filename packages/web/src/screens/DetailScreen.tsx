@@ -1,9 +1,9 @@
-import { Alert, Button, Group, Modal, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Group, List, Modal, Stack, Text, Title } from '@mantine/core';
 import { type Entity, entityLabel, findEntity, type JsonValue } from '@ninefold/spec';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { screenFor } from '../app/routes';
+import { nestedLists, routeByPosition, screenFor } from '../app/routes';
 import { useScreenParams } from '../app/ScreenParams';
 import { useSpec } from '../app/SpecContext';
 import { useDocumentTitle } from '../app/useDocumentTitle';
@@ -83,7 +83,36 @@ export default function DetailScreen({ screen }: ScreenProps<'detail'>) {
         model={model}
         entity={entity.name}
       />
+      <NestedLists route={screen.route} params={params} />
     </Stack>
+  );
+}
+
+/** Links to the record's sub-resources: the lists whose routes extend this screen's. */
+function NestedLists({ route, params }: { route: string; params: Readonly<Record<string, string>> }) {
+  const { model } = useSpec();
+  const { t } = useI18n();
+  const lists = nestedLists(model, route);
+  if (lists.length === 0) return null;
+  return (
+    <nav aria-labelledby="nf-related">
+      <Title order={2} size="h4" id="nf-related" mb="xs">
+        {t('form.related')}
+      </Title>
+      <List>
+        {lists.map((list) => {
+          const entity = findEntity(model, list.entity);
+          const label = list.title ?? (entity ? (entity.plural ?? entityLabel(entity)) : list.name);
+          return (
+            <List.Item key={list.name}>
+              <Anchor component={Link} to={routeByPosition(list.route, route, params)}>
+                {label}
+              </Anchor>
+            </List.Item>
+          );
+        })}
+      </List>
+    </nav>
   );
 }
 

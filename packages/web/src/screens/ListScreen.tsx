@@ -1,8 +1,8 @@
-import { Alert, Button, Group, Loader, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
-import { entityLabel, humanize, type SortKey } from '@ninefold/spec';
+import { Alert, Anchor, Button, Group, Loader, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
+import { entityLabel, findEntity, humanize, type SortKey } from '@ninefold/spec';
 import { type ReactNode, useCallback, useMemo } from 'react';
 import { Link } from 'react-router';
-import { routeTo, screenFor } from '../app/routes';
+import { parentDetail, routeByPosition, routeTo, screenFor } from '../app/routes';
 import { useScreenParams } from '../app/ScreenParams';
 import { useSpec } from '../app/SpecContext';
 import { useDocumentTitle } from '../app/useDocumentTitle';
@@ -75,8 +75,18 @@ export default function ListScreen({ screen }: ScreenProps<'list'>) {
   const createHref = createScreen && plan.creatable ? routeTo(createScreen.route, path) : undefined;
   const plural = entity ? (entity.plural ?? entityLabel(entity)) : title;
 
+  const parent = parentDetail(model, screen.route);
+  const parentEntity = parent?.kind === 'detail' ? findEntity(model, parent.entity) : undefined;
+  const parentHref = parent ? routeByPosition(parent.route, screen.route, path) : undefined;
+  // The parent's own id is the last value its route takes, i.e. the list's parameter at that position.
+  const parentId = parentHref && decodeURIComponent(parentHref.slice(parentHref.lastIndexOf('/') + 1));
   const header = (
     <Group justify="space-between" align="center" wrap="wrap" mb="md" gap="sm">
+      {parentHref !== undefined && !parentHref.includes('/:') && parentEntity ? (
+        <Anchor component={Link} to={parentHref} size="sm" w="100%">
+          ← {t('list.parent', { entity: entityLabel(parentEntity), id: parentId ?? '' })}
+        </Anchor>
+      ) : null}
       <Group gap="sm" wrap="nowrap">
         <Title order={1} size="h2">
           {title}

@@ -58,6 +58,7 @@ export const form = {
   loadNetworkFailed: 'The network failed while loading. Check your connection and try again.',
   retry: 'Try again',
   backToList: 'Back to {list}',
+  related: 'Related',
   edit: 'Edit',
   delete: 'Delete',
   deleteTitle: 'Delete {name}?',

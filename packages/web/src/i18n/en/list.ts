@@ -1,5 +1,7 @@
 /** List screens and the dashboard. */
 export const list = {
+  /** Above a nested list: the record it belongs to. */
+  parent: '{entity} {id}',
   newRecord: 'New {entity}',
   noEntity: 'This list shows “{entity}”, which the specification does not describe.',
   noListCall: 'The specification names no call that lists {entity}, so this list cannot be shown.',

@@ -55,6 +55,7 @@ export const form: Messages<'form'> = {
   loadNetworkFailed: 'Le réseau a échoué pendant le chargement. Vérifiez votre connexion et réessayez.',
   retry: 'Réessayer',
   backToList: 'Retour : {list}',
+  related: 'Voir aussi',
   edit: 'Modifier',
   delete: 'Supprimer',
   deleteTitle: 'Supprimer {name} ?',

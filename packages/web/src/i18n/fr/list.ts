@@ -1,6 +1,7 @@
 import type { Messages } from '../types';
 
 export const list: Messages<'list'> = {
+  parent: '{entity} {id}',
   newRecord: 'Nouveau : {entity}',
   noEntity: 'Cette liste montre « {entity} », que la spécification ne décrit pas.',
   noListCall:
