@@ -104,6 +104,8 @@ interface Context {
   roles: Map<string, Role> | undefined;
   calls: Map<string, Call> | undefined;
   constants: Map<string, Constant> | undefined;
+  /** Each entity's fields by name, built once per check: constraints and screens look fields up often. */
+  fieldMaps: Map<Entity, Map<string, Field>>;
 }
 
 function createContext(model: Model): Context {
@@ -117,6 +119,7 @@ function createContext(model: Model): Context {
     roles: rolesPoint ? byName<Role>(list(rolesPoint.roles)) : undefined,
     calls: byName<Call>(shownList(root.calls, 'items')),
     constants: byName<Constant>(shownList(root.constants, 'items')),
+    fieldMaps: new Map(),
   };
 }
 
@@ -227,7 +230,7 @@ function referField(
   owner: string,
 ): Field | undefined {
   if (entity === undefined || typeof name !== 'string') return undefined;
-  const fields = fieldsOf(entity);
+  const fields = fieldsOf(context, entity);
   const found = fields.get(name);
   if (found !== undefined) return found;
   report(
@@ -277,12 +280,15 @@ function referFieldPath(
   return field;
 }
 
-function fieldsOf(entity: Entity): Map<string, Field> {
+function fieldsOf(context: Context, entity: Entity): Map<string, Field> {
+  const known = context.fieldMaps.get(entity);
+  if (known !== undefined) return known;
   const map = new Map<string, Field>();
   for (const field of list(entity.fields)) {
     const name = isRecord(field) ? text(field.name) : undefined;
     if (name !== undefined && !map.has(name)) map.set(name, field as Field);
   }
+  context.fieldMaps.set(entity, map);
   return map;
 }
 
@@ -564,11 +570,13 @@ function checkEntities(context: Context): void {
         continue;
       }
       fieldNames.add(fieldName);
-      checkFieldType(context, field, fieldBase, fieldOwner, 0);
-      checkCel(context, field.derived, [...fieldBase, 'derived'], `the derived value of ${fieldOwner}`, {
-        entity: name,
-        variables: ['record'],
-      });
+      checkFieldType(context, field, fieldBase, fieldOwner, 0, field.readOnly === true);
+      // Most fields are not derived: their path and message are not built.
+      if (field.derived !== undefined)
+        checkCel(context, field.derived, [...fieldBase, 'derived'], `the derived value of ${fieldOwner}`, {
+          entity: name,
+          variables: ['record'],
+        });
     }
   }
 }
@@ -579,6 +587,7 @@ function checkFieldType(
   base: PathSegment[],
   owner: string,
   depth: number,
+  readOnly: boolean,
 ): void {
   const kind = FIELD_KINDS.find((known) => known === type.kind);
   if (kind === undefined) {
@@ -608,13 +617,16 @@ function checkFieldType(
       const path = [...base, 'entity'];
       const target = refer<Entity>(context, 'entity', type.entity, path, owner);
       if (target === undefined) return;
-      if (kind === 'object' && target.embedded !== true) {
+      // A read-only object of a record's entity is that record as the API answers it (an imported
+      // article's author); a writable one would be a second way to write another entity's records.
+      if (kind === 'object' && target.embedded !== true && !readOnly) {
         report(
           context,
           'kind-mismatch',
           path,
           `${owner} holds an object of entity "${target.name}", which is not embedded. Mark "${target.name}" ` +
-            'as embedded if it is a value stored inside records, or make the field a reference.',
+            'as embedded if it is a value stored inside records, make the field a reference, or make it ' +
+            'read-only if the API answers the whole record here.',
           { severity: 'warning' },
         );
       }
@@ -633,7 +645,7 @@ function checkFieldType(
     case 'list':
       // The model is plain JSON, so lists cannot nest forever; the bound only guards hand-made cycles.
       if (isRecord(type.of) && depth < 16)
-        checkFieldType(context, type.of, [...base, 'of'], owner, depth + 1);
+        checkFieldType(context, type.of, [...base, 'of'], owner, depth + 1, readOnly);
       return;
     default:
       exhaustiveSwitchError(kind);
@@ -1377,7 +1389,7 @@ function describeVariables(variables: readonly ScopeVariable[], withConstants: b
 function reachableFieldNames(context: Context, entity: Entity): string[] {
   const names = new Set<string>();
   const visit = (current: Entity, seen: Set<string>): void => {
-    for (const [name, field] of fieldsOf(current)) {
+    for (const [name, field] of fieldsOf(context, current)) {
       names.add(name);
       const inner = innermostType(field);
       const target = kindOf(inner) === 'object' ? text((inner as { entity?: unknown }).entity) : undefined;
