@@ -9,6 +9,11 @@ export interface ReportEntry {
   /** JSON Pointer into the source document, e.g. `/paths/~1articles/get`; `` for the whole document. */
   pointer: string;
   message: string;
+  /**
+   * Further places the same entry is about: copies of one schema that map to one entity are listed
+   * here rather than as an entry each.
+   */
+  also?: string[];
 }
 
 /**
@@ -30,7 +35,8 @@ export interface ImportReport {
 
 /** A report being written; `finish` counts the entries. */
 export interface ReportBuilder {
-  add(point: PointKey, kind: ReportKind, pointer: string, message: string): void;
+  /** Adds an entry and gives it back, so that later copies can be added to its `also`. */
+  add(point: PointKey, kind: ReportKind, pointer: string, message: string): ReportEntry;
   finish(): ImportReport;
 }
 
@@ -51,7 +57,9 @@ export function createReportBuilder(file: string): ReportBuilder {
   >;
   return {
     add(point, kind, at, message) {
-      points[point].push({ kind, pointer: at, message });
+      const entry: ReportEntry = { kind, pointer: at, message };
+      points[point].push(entry);
+      return entry;
     },
     finish() {
       const counts: Record<ReportKind, number> = { mapped: 0, inferred: 0, 'not-shown': 0, skipped: 0 };
@@ -89,7 +97,10 @@ export function formatImportReport(report: ImportReport, options: { all?: boolea
     lines.push('', `${index + 1}. ${POINT_NAMES[key]}: ${tally.length > 0 ? tally.join(', ') : 'nothing'}`);
     for (const entry of entries) {
       if (entry.kind === 'mapped' && options.all !== true) continue;
-      const at = entry.pointer === '' ? '' : ` (${entry.pointer})`;
+      const more = entry.also?.length
+        ? ` and ${entry.also.length} more ${entry.also.length === 1 ? 'place' : 'places'}`
+        : '';
+      const at = entry.pointer === '' ? '' : ` (${entry.pointer}${more})`;
       lines.push(`   ${entry.kind.padEnd(9)} ${entry.message}${at}`);
     }
   });

@@ -6,10 +6,11 @@ import { isRecord, type OpenApi3Like, text } from './map/document';
 import { createEntityMapper, type ResourceFacts } from './map/entities';
 import { mapErrors } from './map/errors';
 import { readOperations } from './map/operations';
-import { collectDrafts } from './map/schemas';
+import { collectDrafts, namedSchemaIndex } from './map/schemas';
 import { mapScreens } from './map/screens';
 import { mapRoles } from './map/security';
 import { mapStates } from './map/states';
+import { reportUnused } from './map/unused';
 
 export type { OpenApi3Like } from './map/document';
 
@@ -69,9 +70,10 @@ export function toModel(document: OpenApi3Like, options: { file: string }): ToMo
   const drafts =
     guarded(context, ['components', 'schemas'], 'the schemas', () => collectDrafts(context, taken)) ??
     new Map();
+  const named = namedSchemaIndex(drafts);
 
   // 7. calls, phase one: read each operation on its own, so one broken operation loses only itself.
-  const operations = readOperations(context, drafts, (path, method, read) =>
+  const operations = readOperations(context, drafts, named, (path, method, read) =>
     guarded(context, ['paths', path, method], `${method.toUpperCase()} ${path}`, read),
   );
 
@@ -89,24 +91,16 @@ export function toModel(document: OpenApi3Like, options: { file: string }): ToMo
       facts.itemParam.set(info.resource, info.lastParam);
     }
   }
-  const mapper = createEntityMapper(context, drafts, facts, taken);
-  const entityIndex = new Map<string, Entity>();
-  // Calls name inline body schemas as entities, so entities are finished after calls.
-  let finishedEntities: ReturnType<typeof mapper.finish> | undefined;
-  const entitiesNow = (): Map<string, Entity> => entityIndex;
-  // Entities of named schemas are needed for filters and sorting: build them first.
-  const early = guarded(context, ['components', 'schemas'], 'the entities', () => mapper.finish());
-  for (const entity of early?.entities ?? []) entityIndex.set(entity.name, entity);
-
-  const callsResult = mapCalls(context, operations, mapper, entitiesNow, (info, step) =>
+  // Entities are built as the calls use them (records, bodies), then as their fields use others.
+  const mapper = createEntityMapper(context, drafts, facts, taken, named);
+  const callsResult = mapCalls(context, operations, mapper, (info, step) =>
     guarded(context, ['paths', info.path, info.method], `${info.method.toUpperCase()} ${info.path}`, step),
   );
-  // Inline bodies queued by the calls are built now; finish continues where it stopped.
-  finishedEntities = guarded(context, ['components', 'schemas'], 'the inline entities', () =>
-    mapper.finish(),
-  );
-  for (const entity of finishedEntities?.entities ?? []) entityIndex.set(entity.name, entity);
+  const finished = guarded(context, ['components', 'schemas'], 'the entities', () => mapper.finish());
+  const entityIndex = new Map<string, Entity>();
+  for (const entity of finished?.entities ?? []) entityIndex.set(entity.name, entity);
   const entities = [...entityIndex.values()];
+  if (finished !== undefined) reportUnused(context, finished, operations);
 
   if (entities.length > 0) {
     model.entities = { shown: true, items: entities };
@@ -160,7 +154,9 @@ export function toModel(document: OpenApi3Like, options: { file: string }): ToMo
 
   // 4. states
   const machines =
-    guarded(context, ['paths'], 'the states', () => mapStates(context, calls, entityIndex)) ?? [];
+    guarded(context, ['paths'], 'the states', () =>
+      mapStates(context, calls, entityIndex, (name) => mapper.pointerOf(name)),
+    ) ?? [];
   if (machines.length > 0) model.states = { shown: true, machines };
   else {
     model.states = {
@@ -176,8 +172,7 @@ export function toModel(document: OpenApi3Like, options: { file: string }): ToMo
   }
 
   // 5. validation
-  const constraints =
-    finishedEntities === undefined ? (early?.constraints ?? []) : finishedEntities.constraints;
+  const constraints = finished?.constraints ?? [];
   if (constraints.length > 0) model.validation = { shown: true, fields: constraints, rules: [] };
   else {
     model.validation = {
@@ -206,7 +201,7 @@ export function toModel(document: OpenApi3Like, options: { file: string }): ToMo
   }
 
   // 9. constants
-  const constants = [...(finishedEntities?.constants ?? early?.constants ?? []), ...callsResult.constants];
+  const constants = [...(finished?.constants ?? []), ...callsResult.constants];
   if (constants.length > 0) model.constants = { shown: true, items: constants };
   else {
     model.constants = { shown: false, reason: 'Not shown: no maximum page size or maxItems limit.' };

@@ -204,6 +204,198 @@ describe('toModel: entities (point 3) and validation (point 5)', () => {
   });
 });
 
+// A small API whose schemas play every part: records, an envelope and a wrapper of answers, an error
+// body, a schema nothing uses, inline objects written twice, a verbatim copy of a named schema, and a
+// request body named in components.requestBodies.
+const clinic: OpenApi3Like = {
+  openapi: '3.0.3',
+  info: { title: 'Clinic' },
+  paths: {
+    '/pets': {
+      get: {
+        operationId: 'listPets',
+        responses: { ...ok(ref('PetPage')), '404': { description: 'No', ...json(ref('Problem')) } },
+      },
+      post: {
+        operationId: 'createPet',
+        requestBody: { $ref: '#/components/requestBodies/NewPet' },
+        responses: ok(ref('PetEnvelope')),
+      },
+    },
+    '/pets/{petId}': {
+      get: { operationId: 'getPet', parameters: [idParam('petId')], responses: ok(ref('PetEnvelope')) },
+    },
+    '/owners': {
+      get: {
+        operationId: 'listOwners',
+        // A verbatim copy of the Owner schema, as fully dereferenced documents (Netlify's) write answers.
+        responses: ok({
+          type: 'array',
+          items: { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' } } },
+        }),
+      },
+    },
+    '/owners/{ownerId}': {
+      get: { operationId: 'getOwner', parameters: [idParam('ownerId')], responses: ok(ref('Owner')) },
+    },
+    '/vets': { get: { operationId: 'listVets', responses: ok({ type: 'array', items: ref('Vet') }) } },
+  },
+  components: {
+    requestBodies: {
+      NewPet: {
+        content: {
+          'application/json': {
+            schema: { type: 'object', properties: { name: { type: 'string' }, owner: { type: 'integer' } } },
+          },
+        },
+      },
+    },
+    schemas: {
+      Pet: {
+        type: 'object',
+        properties: {
+          id: { type: 'integer' },
+          name: { type: 'string' },
+          owner: ref('Owner'),
+          vet: { allOf: [ref('Vet'), { description: 'Who treats the pet.' }] },
+          collar: { type: 'object', properties: { colour: { type: 'string' } } },
+          either: { oneOf: [{ type: 'string' }, { type: 'object', properties: { x: { type: 'string' } } }] },
+        },
+      },
+      Owner: { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' } } },
+      Vet: {
+        type: 'object',
+        properties: {
+          id: { type: 'integer' },
+          collar: { type: 'object', properties: { colour: { type: 'string' } } },
+        },
+      },
+      PetPage: {
+        type: 'object',
+        properties: { items: { type: 'array', items: ref('Pet') }, total: { type: 'integer' } },
+      },
+      PetEnvelope: { type: 'object', properties: { pet: ref('Pet') } },
+      Problem: { type: 'object', properties: { title: { type: 'string' }, status: { type: 'integer' } } },
+      Orphan: { type: 'object', properties: { lonely: { type: 'boolean' } } },
+    },
+  },
+};
+
+describe('toModel: which schemas become entities (point 3)', () => {
+  const { model, report } = map(clinic);
+  const entities = items<import('@ninefold/spec').Entity>(model.entities);
+  const calls = items<import('@ninefold/spec').Call>(model.calls);
+  const names = entities.map((entity) => entity.name).sort();
+  const entry = (pointer: string) => report.points.entities.find((e) => e.pointer === pointer);
+
+  it('makes entities only of what calls use, through answers, bodies and fields', () => {
+    expect(names).toEqual(['NewPet', 'Owner', 'Pet', 'PetCollar', 'Vet']);
+  });
+
+  it('describes a named envelope or wrapper by the call’s response shape, and reports it', () => {
+    expect(calls.find((c) => c.name === 'listPets')?.response).toEqual({
+      shape: 'envelope',
+      entity: 'Pet',
+      items: 'items',
+      total: 'total',
+    });
+    expect(calls.find((c) => c.name === 'getPet')?.response).toEqual({ shape: 'one', entity: 'Pet' });
+    expect(entry('/components/schemas/PetPage')).toMatchObject({
+      kind: 'inferred',
+      message: expect.stringContaining('wraps the answer of GET /pets'),
+    });
+    expect(entry('/components/schemas/PetEnvelope')?.message).toContain('its "pet" holds the answer');
+    // The model cannot say that the record comes inside "pet": that is reported, not hidden.
+    expect(report.points.calls).toContainEqual(
+      expect.objectContaining({
+        kind: 'not-shown',
+        pointer: '/paths/~1pets~1{petId}/get/responses/200',
+        message: expect.stringContaining('inside "pet"'),
+      }),
+    );
+  });
+
+  it('leaves error bodies to the error catalogue and unused schemas out, each with its pointer', () => {
+    expect(entry('/components/schemas/Problem')).toMatchObject({
+      kind: 'skipped',
+      message: expect.stringContaining('error catalogue (point 8)'),
+    });
+    expect(entry('/components/schemas/Orphan')).toMatchObject({
+      kind: 'skipped',
+      message: expect.stringContaining('no call uses it'),
+    });
+  });
+
+  it('maps one inline schema written in several places to one embedded entity, listing the places', () => {
+    const pet = entities.find((e) => e.name === 'Pet');
+    const vet = entities.find((e) => e.name === 'Vet');
+    expect(pet?.fields.find((f) => f.name === 'collar')).toMatchObject({
+      kind: 'object',
+      entity: 'PetCollar',
+    });
+    expect(vet?.fields.find((f) => f.name === 'collar')).toMatchObject({
+      kind: 'object',
+      entity: 'PetCollar',
+    });
+    expect(entry('/components/schemas/Pet/properties/collar')?.also).toEqual([
+      '/components/schemas/Vet/properties/collar',
+    ]);
+  });
+
+  it('maps a verbatim copy of a named schema to its entity', () => {
+    expect(calls.find((c) => c.name === 'listOwners')).toMatchObject({
+      entity: 'Owner',
+      response: { shape: 'array', entity: 'Owner' },
+    });
+    const screens = items<import('@ninefold/spec').Screen>(model.screens);
+    expect(screens.map((s) => `${s.kind} ${s.route}`)).toContain('list /owners');
+  });
+
+  it('names an inline body after its components.requestBodies entry', () => {
+    expect(calls.find((c) => c.name === 'createPet')?.body).toEqual({ entity: 'NewPet', encoding: 'json' });
+    expect(report.points.entities).toContainEqual(
+      expect.objectContaining({
+        pointer: '/components/requestBodies/NewPet/content/application~1json/schema',
+      }),
+    );
+  });
+
+  it('refers to records that have an item path, and holds others read-only as the API answers them', () => {
+    const pet = entities.find((e) => e.name === 'Pet');
+    expect(pet?.fields.find((f) => f.name === 'owner')).toEqual({
+      name: 'owner',
+      kind: 'reference',
+      entity: 'Owner',
+    });
+    // Vet has records (GET /vets) but no item path to refer to; its description comes from the allOf.
+    expect(pet?.fields.find((f) => f.name === 'vet')).toEqual({
+      name: 'vet',
+      kind: 'object',
+      entity: 'Vet',
+      help: 'Who treats the pet.',
+      readOnly: true,
+    });
+    expect(entities.find((e) => e.name === 'Vet')?.embedded).toBeUndefined();
+    // A read-only object of a record is the record as answered, not a mistake the check warns about.
+    expect(checkModel(model)).toEqual([]);
+  });
+
+  it('leaves no entity behind for a branch of a choice that is not taken', () => {
+    expect(entities.find((e) => e.name === 'Pet')?.fields.some((f) => f.name === 'either')).toBe(false);
+    expect(names.some((name) => name.startsWith('PetEither'))).toBe(false);
+  });
+
+  it('reports each entity’s routine inferences and constraints once, not once per field', () => {
+    const about = (pointer: string) => report.points.entities.filter((e) => e.pointer === pointer);
+    expect(about('/components/schemas/Owner').map((e) => e.kind)).toEqual(['inferred', 'mapped']);
+    expect(about('/components/schemas/Owner')[0]?.message).toMatch(
+      /^key of "Owner" is "id".*; display field/,
+    );
+    const calls = report.points.calls.filter((e) => e.pointer === '/paths/~1owners/get');
+    expect(calls.map((e) => e.kind)).toEqual(['mapped', 'inferred']);
+  });
+});
+
 describe('toModel: calls (point 7) and screens (point 2)', () => {
   it("nests sub-resource screens under their parent with the list call's path parameters", () => {
     const { model } = map(stores);
@@ -551,6 +743,34 @@ describe('toModel: bad input', () => {
       }),
     ]);
     expect(items<import('@ninefold/spec').Call>(model.calls).map((c) => c.name)).toEqual(['fine']);
+  });
+
+  it('turns a failure in one schema into an issue at its pointer, and keeps the calls that use it', () => {
+    const field: Record<string, unknown> = { type: 'string' };
+    Object.defineProperty(field, 'description', {
+      enumerable: true,
+      get: () => {
+        throw new Error('bad schema');
+      },
+    });
+    const { model, issues } = toModel(
+      {
+        openapi: '3.0.0',
+        info: { title: 'B' },
+        paths: { '/boom': { get: { operationId: 'getBoom', responses: ok(ref('Boom')) } } },
+        components: { schemas: { Boom: { type: 'object', properties: { x: field } } } },
+      },
+      { file: 'b.yaml' },
+    );
+    expect(issues).toEqual([
+      expect.objectContaining({
+        severity: 'error',
+        path: ['components', 'schemas', 'Boom'],
+        message: expect.stringContaining('bad schema'),
+      }),
+    ]);
+    expect(items<import('@ninefold/spec').Call>(model.calls)[0]).toMatchObject({ entity: 'Boom' });
+    expect(items<import('@ninefold/spec').Entity>(model.entities)).toEqual([{ name: 'Boom', fields: [] }]);
   });
 
   it('never throws on garbage', () => {

@@ -3,7 +3,6 @@ import type {
   Call,
   CallPurpose,
   Constant,
-  Entity,
   FieldType,
   FilterParam,
   HttpMethod,
@@ -18,12 +17,13 @@ import {
   IDENTIFIER,
   isRecord,
   pascal,
+  schemaRefName,
   schemaTypes,
   text,
   uniqueName,
 } from './document';
 import type { EntityMapper } from './entities';
-import { isActionPath, type OperationInfo, textOf } from './operations';
+import { type OperationInfo, textOf } from './operations';
 
 const CURSOR_PARAMS = [
   'cursor',
@@ -69,6 +69,14 @@ const NEXT_FIELDS = [
   'next_token',
   'continuationToken',
 ];
+/** Query parameters that page or sort, never filter. */
+const PAGING_PARAMS = new Set([
+  ...CURSOR_PARAMS,
+  ...SIZE_PARAMS,
+  ...PAGE_PARAMS,
+  ...OFFSET_PARAMS,
+  ...SORT_PARAMS,
+]);
 const SIGN_IN_SEGMENTS = ['login', 'signin', 'sign-in', 'sign_in', 'session', 'sessions', 'authenticate'];
 const SIGN_OUT_SEGMENTS = ['logout', 'signout', 'sign-out', 'sign_out'];
 
@@ -99,7 +107,6 @@ export function mapCalls(
   context: MapContext,
   operations: OperationInfo[],
   mapper: EntityMapper,
-  entities: () => Map<string, Entity>,
   guard: (info: OperationInfo, step: () => MappedCall | undefined) => MappedCall | undefined,
 ): CallsResult {
   const names = new Set<string>();
@@ -107,9 +114,7 @@ export function mapCalls(
   const calls: MappedCall[] = [];
   const pageMaxima: Array<{ value: number; at: string; target: { pagination: Pagination } }> = [];
   for (const info of operations) {
-    const mapped = guard(info, () =>
-      mapCall(context, info, operations, mapper, entities, names, shapes, pageMaxima),
-    );
+    const mapped = guard(info, () => mapCall(context, info, mapper, names, shapes, pageMaxima));
     if (mapped) calls.push(mapped);
   }
   // The most common maximum page size becomes MAX_PAGE_SIZE; others are named by their value.
@@ -141,9 +146,7 @@ export function mapCalls(
 function mapCall(
   context: MapContext,
   info: OperationInfo,
-  operations: OperationInfo[],
   mapper: EntityMapper,
-  entities: () => Map<string, Entity>,
   names: Set<string>,
   shapes: Set<string>,
   pageMaxima: Array<{ value: number; at: string; target: { pagination: Pagination } }>,
@@ -180,19 +183,16 @@ function mapCall(
         ? camel(operationId)
         : `${info.method}${pascal(info.path) || 'Root'}`;
   const name = uniqueName(/^[A-Za-z_]/.test(wanted) ? wanted : `op${wanted}`, names);
+  // What was inferred about one call is one entry of the report, so that 1,000 calls stay readable.
+  const inferred: string[] = [];
   if (name !== operationId)
-    context.report.add(
-      'calls',
-      'inferred',
-      info.pointer,
-      `${label} is named "${name}"${operationId ? ` (operationId "${operationId}" is not a valid name)` : ' (it has no operationId)'}`,
+    inferred.push(
+      `is named "${name}"${operationId ? ` (operationId "${operationId}" is not a valid name)` : ' (it has no operationId)'}`,
     );
 
-  const entityName = info.resource === undefined ? undefined : mapper.entityOf(info.resource);
-  const entity = entityName === undefined ? undefined : entities().get(entityName);
-  const { purpose, why, action } = purposeOf(info, operations);
-  if (why !== undefined)
-    context.report.add('calls', 'inferred', info.pointer, `${label} has purpose "${purpose}": ${why}`);
+  const entityName = info.resource === undefined ? undefined : mapper.use(info.resource);
+  const { purpose, why, action } = purposeOf(info);
+  if (why !== undefined) inferred.push(`has purpose "${purpose}": ${why}`);
 
   const call: Call = {
     name,
@@ -205,12 +205,7 @@ function mapCall(
   if (entityName !== undefined) {
     call.entity = entityName;
     if (info.resourceInferred !== undefined)
-      context.report.add(
-        'calls',
-        'inferred',
-        info.pointer,
-        `${label} works on "${entityName}": ${info.resourceInferred}`,
-      );
+      inferred.push(`works on "${entityName}": ${info.resourceInferred}`);
   }
   const description = textOf(info.operation.summary) ?? textOf(info.operation.description);
   if (description !== undefined) call.description = description;
@@ -233,12 +228,7 @@ function mapCall(
     const param = segment.slice(1, -1);
     if (!call.parameters.some((p) => p.in === 'path' && p.name === param)) {
       call.parameters.push({ name: param, in: 'path', required: true, type: { kind: 'text' } });
-      context.report.add(
-        'calls',
-        'inferred',
-        info.pointer,
-        `path parameter "${param}" of ${label} is not declared; it is taken as required text`,
-      );
+      inferred.push(`its path parameter "${param}" is not declared; it is taken as required text`);
     }
   }
 
@@ -248,19 +238,28 @@ function mapCall(
   }
   if (info.response.shape !== 'none' || info.responsePointer !== undefined) {
     const response: Call['response'] = { shape: info.response.shape };
-    const recordEntity =
-      info.response.record === undefined ? undefined : mapper.entityOf(info.response.record);
-    const wrapperEntity =
-      info.response.wrapper === undefined ? undefined : mapper.entityOf(info.response.wrapper);
-    if (info.response.shape === 'one' && wrapperEntity !== undefined) response.entity = wrapperEntity;
-    else if (recordEntity !== undefined) response.entity = recordEntity;
+    // A named envelope or wrapper is no entity: the shape (items, total) says where the records are.
+    const recordEntity = info.response.record === undefined ? undefined : mapper.use(info.response.record);
+    if (recordEntity !== undefined) response.entity = recordEntity;
     if (info.response.items !== undefined) response.items = info.response.items;
     if (info.response.total !== undefined) response.total = info.response.total;
     call.response = response;
+    const field = info.response.field;
+    if (info.response.shape === 'one' && field !== undefined) {
+      context.report.add(
+        'calls',
+        'not-shown',
+        info.responsePointer ?? info.pointer,
+        recordEntity === undefined
+          ? `${label} answers a list of values inside "${field}"; the model's response shape holds records, so the answer names no entity`
+          : `${label} answers its "${recordEntity}" inside "${field}" ({ "${field}": ... }); the model's response shape cannot name that field, so it names the record only`,
+      );
+    }
   }
 
+  const entity = entityName === undefined ? undefined : mapper.entity(entityName);
   if (purpose === 'list') {
-    const pagination = paginationOf(context, info, label);
+    const pagination = paginationOf(context, info, label, inferred);
     if (pagination) {
       call.pagination = pagination.pagination;
       if (pagination.maxSize !== undefined)
@@ -285,11 +284,8 @@ function mapCall(
       );
       if (fields.length > 0) {
         call.sort = { param: sortParam.name, fields, style };
-        context.report.add(
-          'calls',
-          'inferred',
-          info.pointer,
-          `${label} sorts by "${sortParam.name}" on ${fields.join(', ')} (the values of the parameter that are fields of "${entity.name}")`,
+        inferred.push(
+          `sorts by "${sortParam.name}" on ${fields.join(', ')} (the values of the parameter that are fields of "${entity.name}")`,
         );
       } else {
         context.report.add(
@@ -301,26 +297,16 @@ function mapCall(
       }
     }
     if (entity) {
-      const paging = new Set([
-        ...CURSOR_PARAMS,
-        ...SIZE_PARAMS,
-        ...PAGE_PARAMS,
-        ...OFFSET_PARAMS,
-        ...SORT_PARAMS,
-      ]);
       for (const parameter of query) {
-        if (paging.has(parameter.name.toLowerCase())) continue;
+        if (PAGING_PARAMS.has(parameter.name.toLowerCase())) continue;
         const field = entity.fields.find((f) => f.name === parameter.name);
         if (field === undefined || field.kind === 'object' || field.kind === 'list') continue;
         const filter: FilterParam = { field: field.name, param: parameter.name, op: 'eq' };
         call.filters.push(filter);
       }
       if (call.filters.length > 0) {
-        context.report.add(
-          'calls',
-          'inferred',
-          info.pointer,
-          `${label} filters on ${call.filters.map((f) => f.field).join(', ')}: query parameters named like fields of "${entity.name}"`,
+        inferred.push(
+          `filters on ${call.filters.map((f) => f.field).join(', ')}: query parameters named like fields of "${entity.name}"`,
         );
       }
     }
@@ -331,6 +317,8 @@ function mapCall(
     info.pointer,
     `${label} -> call "${name}" (${purpose}${entityName ? `, ${entityName}` : ''})`,
   );
+  if (inferred.length > 0)
+    context.report.add('calls', 'inferred', info.pointer, `${label} ${inferred.join('; ')}`);
   const mapped: MappedCall = { call, info };
   if (action !== undefined) mapped.action = action;
   return mapped;
@@ -344,22 +332,20 @@ function pathProblem(path: string): string | undefined {
   const open = (path.match(/\{/g) ?? []).length;
   const close = (path.match(/\}/g) ?? []).length;
   if (open !== close) return 'has unbalanced braces';
-  for (const match of path.matchAll(/\{([^{}]*)\}/g)) {
+  const parameters = /\{([^{}]*)\}/g;
+  for (let match = parameters.exec(path); match !== null; match = parameters.exec(path)) {
     const name = match[1] ?? '';
     if (!CALL_PARAMETER.test(name)) return `has parameter "{${name}}", which is not a plain name`;
     if (seen.has(name)) return `has parameter "{${name}}" twice`;
     seen.add(name);
   }
-  if (path.split('/').some((segment) => segment.startsWith(':'))) return 'has a ":param" segment';
+  if (path.includes('/:')) return 'has a ":param" segment';
   return undefined;
 }
 
-function purposeOf(
-  info: OperationInfo,
-  operations: OperationInfo[],
-): { purpose: CallPurpose; why?: string; action?: string } {
+function purposeOf(info: OperationInfo): { purpose: CallPurpose; why?: string; action?: string } {
   const last = (info.pathSegments[info.pathSegments.length - 1] ?? '').toLowerCase();
-  const action = isActionPath(info, operations);
+  const action = info.isAction;
   switch (info.method) {
     case 'get':
       if (info.response.shape === 'array' || info.response.shape === 'envelope')
@@ -438,13 +424,12 @@ function mapBody(
   if (body === undefined) return undefined;
   const label = `${info.method.toUpperCase()} ${info.path}`;
   const schema = body.schema;
-  const refName =
-    isRecord(schema) && typeof schema.$ref === 'string' ? schema.$ref.split('/').pop() : undefined;
-  let entity =
-    refName === undefined
-      ? undefined
-      : mapper.entityOf(decodeURIComponent(refName.replaceAll('~1', '/').replaceAll('~0', '~')));
-  if (entity === undefined) entity = mapper.inline(schema, `${callName}Body`, `${body.pointer}/schema`);
+  const at = `${body.pointer}/schema`;
+  const refName = schemaRefName(schema);
+  const entity =
+    (refName === undefined ? undefined : mapper.use(refName)) ??
+    mapper.sameAs(schema, at) ??
+    mapper.inline(schema, body.name ?? `${callName}Body`, at);
   if (entity === undefined) {
     const resolved = deref(context.doc, schema);
     const kind = isRecord(resolved) ? schemaTypes(resolved).types.join(', ') || 'untyped' : 'missing';
@@ -463,6 +448,7 @@ function paginationOf(
   context: MapContext,
   info: OperationInfo,
   label: string,
+  inferred: string[],
 ): { pagination: Pagination; maxSize?: number; at: string } | undefined {
   const query = info.parameters.filter((p) => p.value.in === 'query');
   const find = (names: string[]) => query.find((p) => names.includes(String(p.value.name).toLowerCase()));
@@ -476,7 +462,7 @@ function paginationOf(
   const maximum = isRecord(schema) && typeof schema.maximum === 'number' ? schema.maximum : undefined;
   const at = size?.pointer ?? info.pointer;
   const done = (pagination: Pagination, why: string) => {
-    context.report.add('calls', 'inferred', info.pointer, `${label} pages by ${pagination.style}: ${why}`);
+    inferred.push(`pages by ${pagination.style}: ${why}`);
     return maximum === undefined
       ? { pagination, at }
       : { pagination, maxSize: maximum, at: `${at}/schema/maximum` };

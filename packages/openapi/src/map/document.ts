@@ -42,32 +42,74 @@ export function text(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
-export function list(value: unknown): unknown[] {
-  return Array.isArray(value) ? value : [];
+// One empty list for every absent one: most schemas have no allOf, enum or required.
+const NONE: readonly unknown[] = Object.freeze([]);
+
+export function list(value: unknown): readonly unknown[] {
+  return Array.isArray(value) ? value : NONE;
 }
 
 /** JSON Pointer (RFC 6901) from path segments: `['paths', '/articles', 'get']` -> `/paths/~1articles/get`. */
 export function pointer(...segments: Array<string | number>): string {
-  return segments.map((s) => `/${String(s).replaceAll('~', '~0').replaceAll('/', '~1')}`).join('');
+  let out = '';
+  for (const segment of segments) {
+    const text = String(segment);
+    out += `/${text.includes('~') || text.includes('/') ? text.replaceAll('~', '~0').replaceAll('/', '~1') : text}`;
+  }
+  return out;
 }
 
 function unescapeSegment(segment: string): string {
-  return segment.replaceAll('~1', '/').replaceAll('~0', '~');
+  return segment.includes('~') ? segment.replaceAll('~1', '/').replaceAll('~0', '~') : segment;
 }
+
+// A large document names the same few thousand refs hundreds of thousands of times: each is split once.
+const segmentCache = new Map<string, string[] | undefined>();
+const SEGMENT_CACHE_LIMIT = 100_000;
 
 /** The segments of an internal `$ref` (`#/components/schemas/Pet` -> components, schemas, Pet). */
 export function refSegments(ref: string): string[] | undefined {
-  if (!ref.startsWith('#/')) return undefined;
-  try {
-    return ref.slice(2).split('/').map(unescapeSegment).map(decodeURIComponent);
-  } catch {
-    // A malformed percent escape: the ref cannot name anything.
-    return undefined;
+  const cached = segmentCache.get(ref);
+  if (cached !== undefined || segmentCache.has(ref)) return cached;
+  let segments: string[] | undefined;
+  if (ref.startsWith('#/')) {
+    try {
+      segments = ref
+        .slice(2)
+        .split('/')
+        .map((segment) =>
+          segment.includes('%') ? decodeURIComponent(unescapeSegment(segment)) : unescapeSegment(segment),
+        );
+    } catch {
+      // A malformed percent escape: the ref cannot name anything.
+      segments = undefined;
+    }
   }
+  // The cache only saves work; bounding it keeps a long-lived process (the dev server) from growing.
+  if (segmentCache.size >= SEGMENT_CACHE_LIMIT) segmentCache.clear();
+  segmentCache.set(ref, segments);
+  return segments;
 }
+
+// What each ref of a document resolves to, per document: the mapping only reads the document.
+const resolved = new WeakMap<object, Map<string, unknown>>();
 
 /** The value at an internal `$ref`, or undefined when it does not resolve. */
 export function resolvePointer(document: OpenApi3Like, ref: string): unknown {
+  let cache = resolved.get(document);
+  if (cache === undefined) {
+    cache = new Map();
+    resolved.set(document, cache);
+  } else {
+    const hit = cache.get(ref);
+    if (hit !== undefined || cache.has(ref)) return hit;
+  }
+  const value = walkPointer(document, ref);
+  cache.set(ref, value);
+  return value;
+}
+
+function walkPointer(document: OpenApi3Like, ref: string): unknown {
   const segments = refSegments(ref);
   if (segments === undefined) return undefined;
   let current: unknown = document;

@@ -33,26 +33,40 @@ const REASONS: Record<number, string> = {
  */
 export function mapErrors(context: MapContext, operations: OperationInfo[]): ErrorEntry[] {
   const entries = new Map<string, ErrorEntry>();
+  // Documents share error answers (components.responses): each is read once.
+  const read = new Map<unknown, { description: string | undefined; codes: string[] } | null>();
   for (const info of operations) {
     const responses = info.operation.responses;
     if (!isRecord(responses)) continue;
-    for (const [code, raw] of Object.entries(responses)) {
+    for (const code in responses) {
+      const first = code.charCodeAt(0);
+      // '4' or '5': only error answers are read at all.
+      if (first !== 52 && first !== 53) continue;
       const status = /^[45]\d\d$/.test(code)
         ? Number(code)
         : /^[45]XX$/i.test(code)
           ? (`${code[0]}xx` as `${4 | 5}xx`)
           : undefined;
       if (status === undefined) continue;
-      const response = deref(context.doc, raw);
-      if (!isRecord(response)) continue;
-      const at = `${info.pointer}/responses/${code}`;
-      const description = textOf(response.description)?.split('\n')[0];
+      const response = deref(context.doc, responses[code]);
+      let known = read.get(response);
+      if (known === undefined) {
+        known = isRecord(response)
+          ? {
+              description: textOf(response.description)?.split('\n')[0],
+              codes: problemCodes(context, response),
+            }
+          : null;
+        read.set(response, known);
+      }
+      if (known === null) continue;
+      const { description, codes } = known;
       const action = actionFor(status);
-      const codes = problemCodes(context, response);
       const keys = codes.length > 0 ? codes : [undefined];
       for (const problemCode of keys) {
         const key = `${String(status)} ${problemCode ?? ''}`;
         if (entries.has(key)) continue;
+        const at = `${info.pointer}/responses/${code}`;
         const reason = typeof status === 'number' ? REASONS[status] : undefined;
         const message =
           problemCode !== undefined

@@ -6,11 +6,13 @@ import {
   type LowerMethod,
   list,
   pointer,
+  refSegments,
   type SchemaLike,
   schemaRefName,
   schemaTypes,
   text,
 } from './document';
+import type { SameSchemaIndex } from './same-schema';
 import { type EntityDraft, isObjectSchema } from './schemas';
 
 export type Encoding = 'json' | 'form' | 'multipart';
@@ -22,8 +24,10 @@ export interface ResponseRead {
   record?: string;
   /** Why the records were matched by their fields rather than named by a reference. */
   recordInferred?: string;
-  /** Schema name of the answer itself when it is a named wrapper around the record. */
+  /** Schema name of the answer itself when it is a named wrapper (around a record or a list). */
   wrapper?: string;
+  /** The one property of a wrapper that holds the answer (`{ article: Article }` -> `article`). */
+  field?: string;
   items?: string;
   total?: string;
   /** The answer's object schema, to look for a next-cursor field. */
@@ -40,10 +44,18 @@ export interface OperationInfo {
   pathSegments: string[];
   /** The path ends with a `{param}` segment: it names one record. */
   isItem: boolean;
+  /** A literal segment after a record's id, and no GET on the path: an action (`/orders/{id}/cancel`). */
+  isAction: boolean;
   lastParam?: string;
   response: ResponseRead;
   responsePointer?: string;
-  body?: { schema: unknown; encoding: Encoding; pointer: string };
+  body?: {
+    schema: unknown;
+    encoding: Encoding;
+    pointer: string;
+    /** The name of the `components.requestBodies` entry it comes from, which names an inline schema. */
+    name?: string;
+  };
   /** Schema name of the records this operation works on. */
   resource?: string;
   resourceInferred?: string;
@@ -72,10 +84,41 @@ export function pickContent(
 const TOTAL_NAMES =
   /^(?:total|count|totalcount|total_count|totalitems|total_items|totalresults|total_results|.+count)$/i;
 
-/**
- * Reads an answer's schema: a record (`one`), a bare array, an envelope with the records in an array
- * property, or a named one-property wrapper around one record (Conduit's `{ article: Article }`).
- */
+/** The property names of each named schema, and for each name the schemas that have it. */
+interface FieldIndex {
+  names: Map<EntityDraft, Set<string>>;
+  holders: Map<string, EntityDraft[]>;
+}
+
+// Built once per set of drafts: answers are matched against every named schema.
+const fieldIndexes = new WeakMap<Map<string, EntityDraft>, FieldIndex>();
+
+function fieldIndex(drafts: Map<string, EntityDraft>): FieldIndex {
+  let index = fieldIndexes.get(drafts);
+  if (index !== undefined) return index;
+  index = { names: new Map(), holders: new Map() };
+  for (const draft of drafts.values()) {
+    // Most schemas list their properties plainly: they are read without flattening them.
+    const schema = draft.schema;
+    const plain =
+      isRecord(schema.properties) &&
+      schema.allOf === undefined &&
+      schema.oneOf === undefined &&
+      schema.anyOf === undefined
+        ? schema.properties
+        : undefined;
+    const names = new Set(plain === undefined ? draft.flat.properties.keys() : Object.keys(plain));
+    index.names.set(draft, names);
+    for (const name of names) {
+      const holders = index.holders.get(name);
+      if (holders === undefined) index.holders.set(name, [draft]);
+      else holders.push(draft);
+    }
+  }
+  fieldIndexes.set(drafts, index);
+  return index;
+}
+
 /**
  * The named record an inline object stands for: the entity whose fields include all of the object's,
  * with the fewest extra. APIs often list records without their heaviest fields (Conduit lists articles
@@ -88,32 +131,65 @@ function recordByFields(
 ): string | undefined {
   const inline = deref(context.doc, items);
   if (!isRecord(inline) || !isRecord(inline.properties)) return undefined;
-  const names = Object.keys(inline.properties);
-  if (names.length < 2) return undefined;
-  let best: { name: string; extra: number } | undefined;
-  for (const [name, draft] of drafts) {
-    if (!names.every((field) => draft.flat.properties.has(field))) continue;
-    const extra = draft.flat.properties.size - names.length;
-    if (!best || extra < best.extra) best = { name, extra };
+  const wanted = Object.keys(inline.properties);
+  if (wanted.length < 2) return undefined;
+  const index = fieldIndex(drafts);
+  // The schemas that have the rarest of the wanted names are the only candidates.
+  let candidates: EntityDraft[] | undefined;
+  for (const name of wanted) {
+    const holders = index.holders.get(name);
+    if (holders === undefined) return undefined;
+    if (candidates === undefined || holders.length < candidates.length) candidates = holders;
   }
-  return best?.name;
+  let best: { draft: EntityDraft; extra: number } | undefined;
+  for (const draft of candidates ?? []) {
+    const names = index.names.get(draft);
+    if (names === undefined || !wanted.every((name) => names.has(name))) continue;
+    const extra = names.size - wanted.length;
+    if (!best || extra < best.extra) best = { draft, extra };
+  }
+  return best?.draft.schemaName;
 }
 
+/** The named record a schema is: by reference, or as a verbatim copy (a fully dereferenced document). */
+function recordOf(
+  context: MapContext,
+  drafts: Map<string, EntityDraft>,
+  named: SameSchemaIndex<EntityDraft>,
+  schema: unknown,
+): { name: string; copy: boolean } | undefined {
+  const refName = schemaRefName(schema);
+  if (refName !== undefined) return drafts.has(refName) ? { name: refName, copy: false } : undefined;
+  const resolved = deref(context.doc, schema);
+  if (!isRecord(resolved) || !isObjectSchema(context, resolved)) return undefined;
+  const same = named.find(resolved)?.schemaName;
+  return same === undefined ? undefined : { name: same, copy: true };
+}
+
+/**
+ * Reads an answer's schema: a record (`one`), a bare array, an envelope with the records in an array
+ * property, or a one-property wrapper around one record (Conduit's `{ article: Article }`) or around a
+ * list of values (`{ tags: string[] }`). A named envelope or wrapper is described by the call's response
+ * shape, so it is no entity of its own.
+ */
 export function readResponseSchema(
   context: MapContext,
   drafts: Map<string, EntityDraft>,
+  named: SameSchemaIndex<EntityDraft>,
   schema: unknown,
 ): Omit<ResponseRead, 'headers'> {
-  const refName = schemaRefName(schema);
   const resolved = deref(context.doc, schema);
   if (!isRecord(resolved)) return { shape: 'none' };
   const { types } = schemaTypes(resolved);
   if (types.includes('array') || resolved.items !== undefined) {
-    const itemName = schemaRefName(resolved.items);
-    return itemName !== undefined && drafts.has(itemName)
-      ? { shape: 'array', record: itemName }
-      : { shape: 'array' };
+    const item = recordOf(context, drafts, named, resolved.items);
+    if (item === undefined) return { shape: 'array' };
+    const read: Omit<ResponseRead, 'headers'> = { shape: 'array', record: item.name };
+    if (item.copy) read.recordInferred = `its list items are a copy of schema "${item.name}"`;
+    return read;
   }
+  const self = recordOf(context, drafts, named, schema);
+  const refName = self?.name;
   const draft = refName === undefined ? undefined : drafts.get(refName);
   const properties = draft
     ? draft.flat.properties
@@ -121,21 +197,27 @@ export function readResponseSchema(
       ? new Map(Object.entries(resolved.properties))
       : new Map<string, unknown>();
   // An envelope: one array property of records, maybe a total and paging fields beside it.
-  const arrays = [...properties].filter(([, value]) => {
+  let arrays = 0;
+  let envelope: [string, Record<string, unknown>] | undefined;
+  for (const [name, value] of properties) {
     const inner = deref(context.doc, value);
-    if (!isRecord(inner)) return false;
-    const itemName = schemaRefName(inner.items);
+    if (!isRecord(inner)) continue;
     // Records inline in the array (Conduit lists articles without their body) still make an envelope.
-    return itemName !== undefined ? drafts.has(itemName) : isObjectSchema(context, inner.items);
-  });
-  if (arrays.length === 1 && arrays[0] !== undefined) {
-    const [items, value] = arrays[0];
-    const inner = deref(context.doc, value) as Record<string, unknown>;
+    const itemName = schemaRefName(inner.items);
+    if (itemName !== undefined ? drafts.has(itemName) : isObjectSchema(context, inner.items)) {
+      arrays += 1;
+      envelope = [name, inner];
+    }
+  }
+  if (arrays === 1 && envelope !== undefined) {
+    const [items, inner] = envelope;
     const total = [...properties.keys()].find((name) => name !== items && TOTAL_NAMES.test(name));
     const read: Omit<ResponseRead, 'headers'> = { shape: 'envelope', items, body: resolved };
-    const record = schemaRefName(inner.items);
-    if (record !== undefined) read.record = record;
-    else {
+    const record = recordOf(context, drafts, named, inner.items);
+    if (record !== undefined) {
+      read.record = record.name;
+      if (record.copy) read.recordInferred = `its list items are a copy of schema "${record.name}"`;
+    } else {
       const match = recordByFields(context, drafts, inner.items);
       if (match !== undefined) {
         read.record = match;
@@ -146,28 +228,45 @@ export function readResponseSchema(
     if (refName !== undefined) read.wrapper = refName;
     return read;
   }
-  // A wrapper: exactly one property, a record.
-  if (properties.size === 1) {
-    const [only] = [...properties.values()];
-    const innerName = schemaRefName(only);
-    if (innerName !== undefined && drafts.has(innerName)) {
-      const read: Omit<ResponseRead, 'headers'> = { shape: 'one', record: innerName, body: resolved };
+  // A wrapper: exactly one property, holding a record or a list of values.
+  const [single] = properties.size === 1 ? properties : [];
+  if (single !== undefined) {
+    const [field, only] = single;
+    const inner = recordOf(context, drafts, named, only);
+    if (inner !== undefined) {
+      const read: Omit<ResponseRead, 'headers'> = { shape: 'one', record: inner.name, field, body: resolved };
+      if (inner.copy) read.recordInferred = `its "${field}" is a copy of schema "${inner.name}"`;
+      if (refName !== undefined) read.wrapper = refName;
+      return read;
+    }
+    const value = deref(context.doc, only);
+    if (isRecord(value) && schemaTypes(value).types.includes('array')) {
+      const read: Omit<ResponseRead, 'headers'> = { shape: 'one', field, body: resolved };
       if (refName !== undefined) read.wrapper = refName;
       return read;
     }
   }
-  if (refName !== undefined && drafts.has(refName)) return { shape: 'one', record: refName, body: resolved };
+  if (self !== undefined) {
+    const read: Omit<ResponseRead, 'headers'> = { shape: 'one', record: self.name, body: resolved };
+    if (self.copy) read.recordInferred = `its answer is a copy of schema "${self.name}"`;
+    return read;
+  }
   return { shape: 'one', body: resolved };
 }
 
 /** The first success answer of an operation: 200, 201, other 2xx, then `2XX`. */
 function successResponse(responses: unknown): [string, unknown] | undefined {
   if (!isRecord(responses)) return undefined;
-  const codes = Object.keys(responses).filter((code) => /^2(?:\d\d|XX)$/i.test(code));
-  codes.sort(
-    (a, b) => (a.toUpperCase() === '2XX' ? 1 : 0) - (b.toUpperCase() === '2XX' ? 1 : 0) || a.localeCompare(b),
-  );
-  const code = codes[0];
+  // The lowest exact 2xx code, else 2XX: one pass, as this runs for every operation.
+  let exact: string | undefined;
+  let range: string | undefined;
+  for (const code in responses) {
+    if (code.length !== 3 || code.charCodeAt(0) !== 50) continue;
+    if (/^2\d\d$/.test(code)) {
+      if (exact === undefined || code < exact) exact = code;
+    } else if (range === undefined && /^2xx$/i.test(code)) range = code;
+  }
+  const code = exact ?? range;
   return code === undefined ? undefined : [code, responses[code]];
 }
 
@@ -184,6 +283,7 @@ export function paramOf(segment: string | undefined): string | undefined {
 export function readOperations(
   context: MapContext,
   drafts: Map<string, EntityDraft>,
+  named: SameSchemaIndex<EntityDraft>,
   guardedRead: (
     path: string,
     method: string,
@@ -210,18 +310,22 @@ export function readOperations(
       const operation = item[method];
       if (!isRecord(operation)) continue;
       const info = guardedRead(path, method, () =>
-        readOperation(context, drafts, path, item, method, operation),
+        readOperation(context, drafts, named, path, item, method, operation),
       );
       if (info) out.push(info);
     }
   }
   assignResources(out);
+  const listed = new Set<string>();
+  for (const info of out) if (info.method === 'get') listed.add(info.path);
+  for (const info of out) info.isAction = isActionSegments(info.pathSegments) && !listed.has(info.path);
   return out;
 }
 
 function readOperation(
   context: MapContext,
   drafts: Map<string, EntityDraft>,
+  named: SameSchemaIndex<EntityDraft>,
   path: string,
   item: Record<string, unknown>,
   method: LowerMethod,
@@ -237,6 +341,7 @@ function readOperation(
     pointer: at,
     pathSegments,
     isItem: lastParam !== undefined,
+    isAction: false,
     response: { shape: 'none', headers: [] },
     parameters: [],
   };
@@ -263,11 +368,15 @@ function readOperation(
   if (isRecord(requestBody)) {
     const picked = pickContent(requestBody.content);
     if (picked) {
+      // A body shared through components.requestBodies has a name there, and is read there.
+      const name = componentName(operation.requestBody, 'requestBodies');
+      const base = name === undefined ? `${at}/requestBody` : pointer('components', 'requestBodies', name);
       info.body = {
         schema: picked.media.schema,
         encoding: picked.encoding,
-        pointer: `${at}/requestBody/content/${picked.type.replaceAll('~', '~0').replaceAll('/', '~1')}`,
+        pointer: `${base}/content/${picked.type.replaceAll('~', '~0').replaceAll('/', '~1')}`,
       };
+      if (name !== undefined) info.body.name = name;
     } else if (isRecord(requestBody.content)) {
       context.report.add(
         'calls',
@@ -286,11 +395,14 @@ function readOperation(
     if (isRecord(response)) {
       const headers = isRecord(response.headers) ? Object.keys(response.headers) : [];
       const picked = pickContent(response.content);
-      const read =
+      const read: Omit<ResponseRead, 'headers'> =
         picked && picked.media.schema !== undefined
-          ? readResponseSchema(context, drafts, picked.media.schema)
-          : { shape: 'none' as const };
-      info.response = { ...read, headers };
+          ? readResponseSchema(context, drafts, named, picked.media.schema)
+          : { shape: 'none' };
+      // The read is a fresh object: it takes the headers rather than being copied with them.
+      const answer = read as ResponseRead;
+      answer.headers = headers;
+      info.response = answer;
     }
   }
   if (info.response.record !== undefined) {
@@ -328,13 +440,20 @@ function assignResources(operations: OperationInfo[]): void {
   }
 }
 
-/** Whether a literal segment names an action rather than a collection (no GET lists it). */
-export function isActionPath(info: OperationInfo, operations: OperationInfo[]): boolean {
-  const segments = info.pathSegments;
+/** The name of a `#/components/<kind>/Name` ref. */
+function componentName(value: unknown, kind: string): string | undefined {
+  const ref = isRecord(value) ? text(value.$ref) : undefined;
+  const segments = ref === undefined ? undefined : refSegments(ref);
+  return segments?.length === 3 && segments[0] === 'components' && segments[1] === kind
+    ? segments[2]
+    : undefined;
+}
+
+/** Whether the path ends in a literal segment right after a `{param}`: an action unless a GET lists it. */
+function isActionSegments(segments: string[]): boolean {
   const last = segments[segments.length - 1];
   if (last === undefined || paramOf(last) !== undefined) return false;
-  if (paramOf(segments[segments.length - 2]) === undefined) return false;
-  return !operations.some((other) => other.path === info.path && other.method === 'get');
+  return paramOf(segments[segments.length - 2]) !== undefined;
 }
 
 export function textOf(value: unknown): string | undefined {

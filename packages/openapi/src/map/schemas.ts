@@ -13,12 +13,13 @@ import {
   unionBranches,
   uniqueName,
 } from './document';
+import { createSameSchemaIndex, type SameSchemaIndex } from './same-schema';
 
 /** An object schema flattened: `allOf` merged, `oneOf`/`anyOf` branches united. */
 export interface FlatObject {
   properties: Map<string, unknown>;
-  /** Where each property was read, for the report. */
-  pointers: Map<string, string>;
+  /** Pointer of the schema whose `properties` holds each property (see `propertyPointer`). */
+  owners: Map<string, string>;
   required: Set<string>;
   /** The discriminator's property name, when the schema has one. */
   discriminator?: string;
@@ -31,23 +32,89 @@ export interface EntityDraft {
   name: string;
   pointer: string;
   schema: SchemaLike;
-  flat: FlatObject;
+  /** Flattened on first use: most drafts of a large document are never built into entities. */
+  readonly flat: FlatObject;
   /** The component's own name, when it is one. */
   schemaName?: string;
   description?: string;
   title?: string;
 }
 
+/** A draft whose schema is flattened only when its fields are first asked for. */
+export function lazyDraft(
+  context: MapContext,
+  init: Omit<EntityDraft, 'flat'>,
+  source: unknown,
+): EntityDraft {
+  return new LazyDraft(context, init, source);
+}
+
+// A class rather than an object literal with a getter: V8 keeps instances of one class fast.
+class LazyDraft implements EntityDraft {
+  name: string;
+  pointer: string;
+  schema: SchemaLike;
+  schemaName?: string;
+  description?: string;
+  title?: string;
+  #flat: FlatObject | undefined;
+  readonly #context: MapContext;
+  readonly #source: unknown;
+
+  constructor(context: MapContext, init: Omit<EntityDraft, 'flat'>, source: unknown) {
+    this.name = init.name;
+    this.pointer = init.pointer;
+    this.schema = init.schema;
+    if (init.schemaName !== undefined) this.schemaName = init.schemaName;
+    this.#context = context;
+    this.#source = source;
+  }
+
+  get flat(): FlatObject {
+    this.#flat ??= flattenObject(this.#context, this.#source, this.pointer);
+    return this.#flat;
+  }
+}
+
+/** Where a property of a flattened schema was read, for the report. */
+export function propertyPointer(flat: FlatObject, name: string): string | undefined {
+  const owner = flat.owners.get(name);
+  return owner === undefined ? undefined : `${owner}/properties/${escapeSegment(name)}`;
+}
+
+function escapeSegment(segment: string): string {
+  return segment.includes('~') || segment.includes('/')
+    ? segment.replaceAll('~', '~0').replaceAll('/', '~1')
+    : segment;
+}
+
 const MAX_DEPTH = 24;
+
+// Asked of the same schemas many times (every field, every answer); a schema's answer never changes.
+const objectSchemas = new WeakMap<object, boolean>();
 
 /** Whether a schema describes an object with properties (through allOf and unions). */
 export function isObjectSchema(context: MapContext, schema: unknown, depth = 0): boolean {
   const resolved = deref(context.doc, schema);
   if (!isRecord(resolved) || depth > MAX_DEPTH) return false;
-  if (isRecord(resolved.properties) && Object.keys(resolved.properties).length > 0) return true;
-  if (list(resolved.allOf).some((part) => isObjectSchema(context, part, depth + 1))) return true;
-  const branches = unionBranches(resolved);
-  return branches.length > 0 && branches.every((branch) => isObjectSchema(context, branch, depth + 1));
+  const known = objectSchemas.get(resolved);
+  if (known !== undefined) return known;
+  // A schema that reaches itself through allOf or a union is not decided by that path.
+  objectSchemas.set(resolved, false);
+  let answer = false;
+  if (isRecord(resolved.properties) && hasKeys(resolved.properties)) answer = true;
+  else if (list(resolved.allOf).some((part) => isObjectSchema(context, part, depth + 1))) answer = true;
+  else {
+    const branches = unionBranches(resolved);
+    answer = branches.length > 0 && branches.every((branch) => isObjectSchema(context, branch, depth + 1));
+  }
+  objectSchemas.set(resolved, answer);
+  return answer;
+}
+
+function hasKeys(value: Record<string, unknown>): boolean {
+  for (const _ in value) return true;
+  return false;
 }
 
 /**
@@ -60,7 +127,7 @@ export function flattenObject(
   at: string,
   seen: Set<unknown> = new Set(),
 ): FlatObject {
-  const flat: FlatObject = { properties: new Map(), pointers: new Map(), required: new Set() };
+  const flat: FlatObject = { properties: new Map(), owners: new Map(), required: new Set() };
   mergeInto(context, flat, schema, at, seen, true, 0);
   return flat;
 }
@@ -89,7 +156,7 @@ function mergeInto(
     for (const [name, property] of Object.entries(resolved.properties)) {
       if (!flat.properties.has(name)) {
         flat.properties.set(name, property);
-        flat.pointers.set(name, `${here}/properties/${name.replaceAll('~', '~0').replaceAll('/', '~1')}`);
+        flat.owners.set(name, here);
       }
     }
   }
@@ -123,6 +190,13 @@ function mergeInto(
   }
 }
 
+/** The drafts of named schemas, to be found again from verbatim copies of their schemas. */
+export function namedSchemaIndex(drafts: Map<string, EntityDraft>): SameSchemaIndex<EntityDraft> {
+  const index = createSameSchemaIndex<EntityDraft>();
+  for (const draft of drafts.values()) index.add(draft.schema, draft);
+  return index;
+}
+
 /** A valid entity name for a schema name: `simple-user` -> `SimpleUser`. */
 export function entityNameFor(schemaName: string, taken: Set<string>): string {
   let wanted = isDataName(schemaName) ? schemaName : pascal(schemaName);
@@ -154,16 +228,7 @@ export function collectDrafts(context: MapContext, taken: Set<string>): Map<stri
       continue;
     }
     const name = entityNameFor(schemaName, taken);
-    if (name !== schemaName) {
-      context.report.add(
-        'entities',
-        'inferred',
-        at,
-        `schema "${schemaName}" is named entity "${name}": entity names have only letters, digits and _`,
-      );
-    }
-    const flat = flattenObject(context, { $ref: `#${at}` }, at);
-    const draft: EntityDraft = { name, pointer: at, schema, flat, schemaName };
+    const draft = lazyDraft(context, { name, pointer: at, schema, schemaName }, { $ref: `#${at}` });
     const description = text(schema.description);
     if (description !== undefined && description.trim() !== '') draft.description = description.trim();
     const title = text(schema.title);

@@ -20,6 +20,7 @@ export function mapStates(
   context: MapContext,
   calls: MappedCall[],
   entities: Map<string, Entity>,
+  pointerOf: (entity: string) => string | undefined = () => undefined,
 ): StateMachine[] {
   const machines: StateMachine[] = [];
   for (const entity of entities.values()) {
@@ -28,7 +29,7 @@ export function mapStates(
     if (field === undefined || field.kind !== 'enum') continue;
     const states = field.values.map((v) => v.value);
     const actions = calls.filter((c) => c.action !== undefined && c.call.entity === entity.name);
-    const at = pointer('components', 'schemas', entity.name);
+    const at = pointerOf(entity.name) ?? pointer('components', 'schemas', entity.name);
     if (actions.length === 0) {
       context.report.add(
         'states',
