@@ -397,6 +397,49 @@ describe('toModel: which schemas become entities (point 3)', () => {
 });
 
 describe('toModel: calls (point 7) and screens (point 2)', () => {
+  it('filters only where a query parameter carries the same kind of value as the field it is named like', () => {
+    const doc: OpenApi3Like = {
+      openapi: '3.1.0',
+      info: { title: 'Articles', version: '1' },
+      paths: {
+        '/articles': {
+          get: {
+            operationId: 'listArticles',
+            parameters: [
+              // As Conduit: a user name, not the boolean of the same name.
+              { name: 'favorited', in: 'query', schema: { type: 'string' } },
+              { name: 'published', in: 'query', schema: { type: 'boolean' } },
+              { name: 'title', in: 'query', schema: { type: 'string' } },
+            ],
+            responses: ok({ type: 'array', items: ref('Article') }),
+          },
+        },
+      },
+      components: {
+        schemas: {
+          Article: {
+            type: 'object',
+            properties: {
+              id: { type: 'integer' },
+              title: { type: 'string' },
+              favorited: { type: 'boolean' },
+              published: { type: 'boolean' },
+            },
+          },
+        },
+      },
+    };
+    const { model, report } = map(doc);
+    const list = items<import('@ninefold/spec').Call>(model.calls).find((c) => c.name === 'listArticles');
+    expect(list?.filters).toEqual([
+      { field: 'published', param: 'published', op: 'eq' },
+      { field: 'title', param: 'title', op: 'eq' },
+    ]);
+    expect(report.points.calls.map((entry) => entry.message)).toContainEqual(
+      'query parameter "favorited" of GET /articles is not a filter on "Article.favorited": the parameter is text, the field boolean',
+    );
+  });
+
   it("nests sub-resource screens under their parent with the list call's path parameters", () => {
     const { model } = map(stores);
     const screens = items<import('@ninefold/spec').Screen>(model.screens);

@@ -1,13 +1,14 @@
-import type {
-  Amount,
-  Call,
-  CallPurpose,
-  Constant,
-  FieldType,
-  FilterParam,
-  HttpMethod,
-  Pagination,
-  Parameter,
+import {
+  type Amount,
+  type Call,
+  type CallPurpose,
+  type Constant,
+  exhaustiveSwitchError,
+  type FieldType,
+  type FilterParam,
+  type HttpMethod,
+  type Pagination,
+  type Parameter,
 } from '@ninefold/spec';
 import type { MapContext } from './context';
 import {
@@ -301,6 +302,17 @@ function mapCall(
         if (PAGING_PARAMS.has(parameter.name.toLowerCase())) continue;
         const field = entity.fields.find((f) => f.name === parameter.name);
         if (field === undefined || field.kind === 'object' || field.kind === 'list') continue;
+        if (!sameValueKind(field, parameter.type)) {
+          // Conduit's `favorited` parameter takes a user name, while Article.favorited is a boolean: the
+          // same name, another meaning. A filter would send `favorited=true`.
+          context.report.add(
+            'calls',
+            'skipped',
+            info.pointer,
+            `query parameter "${parameter.name}" of ${label} is not a filter on "${entity.name}.${field.name}": the parameter is ${parameter.type.kind}, the field ${field.kind}`,
+          );
+          continue;
+        }
         const filter: FilterParam = { field: field.name, param: parameter.name, op: 'eq' };
         call.filters.push(filter);
       }
@@ -505,4 +517,39 @@ function paginationOf(
     return done(pagination, 'its answer has a Link header');
   }
   return undefined;
+}
+
+/** The kinds of value a field and a query parameter carry: text, number or yes/no. */
+function valueKindOf(type: FieldType): 'text' | 'number' | 'boolean' | undefined {
+  switch (type.kind) {
+    case 'text':
+    case 'markdown':
+    case 'enum':
+    case 'date':
+    case 'datetime':
+      return 'text';
+    case 'integer':
+    case 'number':
+    case 'money':
+      return 'number';
+    case 'boolean':
+      return 'boolean';
+    case 'reference':
+    case 'file':
+    case 'object':
+    case 'list':
+      return undefined;
+    default:
+      return exhaustiveSwitchError(type);
+  }
+}
+
+/**
+ * Whether a query parameter can filter a field: both carry the same kind of value. A reference holds a
+ * key, which may be text or a number.
+ */
+function sameValueKind(field: FieldType, parameter: FieldType): boolean {
+  const given = valueKindOf(parameter);
+  if (field.kind === 'reference') return given === 'text' || given === 'number';
+  return given !== undefined && given === valueKindOf(field);
 }
