@@ -140,3 +140,23 @@ function listCapabilities(model: Model, entity: Entity): { sort: string[]; filte
     .map((field) => field.name);
   return { sort: scalar, filters: scalar };
 }
+
+/** The calls as `/spec.json` sends them: without the list when it is the model's own point 7. */
+export type ApiWire = Omit<ApiDescription, 'calls'> & { calls?: Call[] };
+
+/**
+ * What `/spec.json` holds. The calls of point 7 are in the model already; sending them a second time in
+ * `api` would grow GitHub's model by a third (1,223 calls), which every page load would download and
+ * parse. Only conventional calls, which the model does not hold, travel in `api.calls`.
+ *
+ * @example
+ * ```ts
+ * specPayload(model, describeApi(model)); // { model, api: { base: '/api', conventional: false } }
+ * ```
+ */
+export function specPayload(model: Model, api: ApiDescription): { model: Model; api: ApiWire } {
+  return {
+    model,
+    api: api.conventional ? api : { base: api.base, conventional: false },
+  };
+}

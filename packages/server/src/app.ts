@@ -19,7 +19,7 @@ import {
   validateRecord,
 } from '@ninefold/spec';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { API_BASE, describeApi } from './api-calls';
+import { API_BASE, describeApi, specPayload } from './api-calls';
 import { encodedBody, preferredCoding } from './encoded-body';
 import { parseListQuery, type QueryValues } from './list-query';
 import {
@@ -105,7 +105,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   app.get('/healthz', async () => ({ status: 'ok' }));
-  const spec = encodedBody(JSON.stringify({ model, api }));
+  const spec = encodedBody(JSON.stringify(specPayload(model, api)));
   app.get('/spec.json', (request, reply) => {
     const coding = preferredCoding(request.headers['accept-encoding']);
     if (coding !== 'identity') reply.header('content-encoding', coding);

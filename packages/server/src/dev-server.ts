@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { Model } from '@ninefold/spec';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
-import { type ApiDescription, describeApi } from './api-calls';
+import { type ApiDescription, describeApi, specPayload } from './api-calls';
 import { buildApp, DEFAULT_BODY_LIMIT } from './app';
 import { registerClient, securityHeaders } from './client';
 import { type ProxyTarget, registerDevProxy } from './dev-proxy';
@@ -108,7 +108,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   let cachedSpec: { model: Model; issues: DevIssue[]; body: EncodedBody } | undefined;
   const specBody = (): EncodedBody => {
     if (cachedSpec?.model !== model || cachedSpec.issues !== issues) {
-      const body = encodedBody(JSON.stringify({ model, api, dev: { reload: true, issues } }));
+      const body = encodedBody(JSON.stringify({ ...specPayload(model, api), dev: { reload: true, issues } }));
       cachedSpec = { model, issues, body };
     }
     return cachedSpec.body;

@@ -1,4 +1,4 @@
-export { API_BASE, type ApiDescription, describeApi } from './api-calls';
+export { API_BASE, type ApiDescription, type ApiWire, describeApi, specPayload } from './api-calls';
 export { type AppOptions, buildApp, DEFAULT_BODY_LIMIT, present } from './app';
 export {
   apiOrigin,

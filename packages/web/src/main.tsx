@@ -6,7 +6,7 @@ import { createRoot } from 'react-dom/client';
 import { App, basename, createQueryClient, screenAt } from './app/App';
 import { BootFailure } from './app/BootFailure';
 import { IMPORT_PATH } from './app/routes';
-import type { ApiDescription, SpecPayload } from './data/api-description';
+import { type ApiDescription, type ApiWire, apiOf, type SpecPayload } from './data/api-description';
 import { createHttpDataProvider } from './data/http-data-provider';
 import { loadScreen } from './screens/registry';
 
@@ -14,14 +14,14 @@ const root = createRoot(document.getElementById('root') as HTMLElement);
 
 /** Fetches the checked model next to the page, then renders the client for it. */
 async function boot(): Promise<void> {
-  let payload: SpecPayload;
+  let received: Omit<SpecPayload, 'api'> & { api: ApiWire };
   try {
     const answer = await fetch(new URL('spec.json', document.baseURI), {
       headers: { accept: 'application/json' },
     });
     if (!answer.ok) throw new Error(`the server answered ${answer.status} ${answer.statusText}`.trim());
-    payload = (await answer.json()) as SpecPayload;
-    if (!payload || typeof payload !== 'object' || !payload.model || !payload.api) {
+    received = (await answer.json()) as typeof received;
+    if (!received || typeof received !== 'object' || !received.model || !received.api) {
       throw new Error('it is not a Ninefold model');
     }
   } catch (error) {
@@ -30,6 +30,7 @@ async function boot(): Promise<void> {
     );
     return;
   }
+  const payload: SpecPayload = { ...received, api: apiOf(received.model, received.api) };
   const data = createHttpDataProvider(payload.api, payload.model);
   const queryClient = createQueryClient();
   const first = screenAt(payload.model, routePath(window.location.pathname, basename()));

@@ -1,7 +1,7 @@
 import { cp, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { describeApi } from '@ninefold/server';
+import { describeApi, specPayload } from '@ninefold/server';
 import { ensureRuntime } from '@ninefold/web/runtime';
 import { loadSpecFile } from '../load-spec-file';
 import {
@@ -109,7 +109,7 @@ export async function build(args: string[], terminal: Terminal): Promise<number>
   const html = await readFile(join(runtime, 'index.html'), 'utf8');
   await writeFile(join(target, 'index.html'), staticIndexHtml(html, { base, metaPolicy: policies.meta }));
   const api = { ...describeApi(model), base: apiBase };
-  await writeFile(join(target, 'spec.json'), `${JSON.stringify({ model, api })}\n`);
+  await writeFile(join(target, 'spec.json'), `${JSON.stringify(specPayload(model, api))}\n`);
   await writeFile(join(target, '_headers'), headersFile(base, policies.header));
   await writeFile(join(target, '_redirects'), redirectsFile(base));
 

@@ -9,6 +9,21 @@ export interface ApiDescription {
   calls: Call[];
 }
 
+/**
+ * The calls as `/spec.json` sends them: without `calls` when they are point 7 of the model, which holds
+ * them already (see `apiOf`).
+ */
+export type ApiWire = Omit<ApiDescription, 'calls'> & { calls?: Call[] };
+
+/** The calls a client makes, from the payload: those `api` lists, else the model's own. */
+export function apiOf(model: Model, wire: ApiWire): ApiDescription {
+  return {
+    base: wire.base,
+    conventional: wire.conventional,
+    calls: wire.calls ?? (model.calls.shown ? model.calls.items : []),
+  };
+}
+
 /** What the client boots from: the checked model, the calls, and in `ninefold dev` the check issues. */
 export interface SpecPayload {
   model: Model;
