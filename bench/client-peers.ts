@@ -16,7 +16,7 @@ const INSTALLS = join(BENCH, '.peers');
 const REACT = '19.3.1';
 const VITE = { vite: '8.3.8', '@vitejs/plugin-react': '6.3.0' };
 
-export type PeerName = 'react-admin' | 'minimal-list' | 'rjsf-form';
+export type PeerName = 'react-admin' | 'minimal-list' | 'rjsf-form' | 'swagger-ui';
 
 /** Exact versions: a peer's figure must not change because a newer release appeared. */
 const DEPENDENCIES: Record<PeerName, Record<string, string>> = {
@@ -36,6 +36,8 @@ const DEPENDENCIES: Record<PeerName, Record<string, string>> = {
     '@rjsf/validator-ajv8': '6.11.1',
     ...VITE,
   },
+  // Prebuilt: served as its distribution ships, with no build of ours.
+  'swagger-ui': { 'swagger-ui-dist': '5.35.0' },
 };
 
 export interface BuiltPeer {
@@ -78,7 +80,7 @@ export function installPeer(name: PeerName): string {
   return dir;
 }
 
-function versionIn(dir: string, pkg: string): string {
+export function versionIn(dir: string, pkg: string): string {
   return (
     JSON.parse(readFileSync(join(dir, 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string }
   ).version;

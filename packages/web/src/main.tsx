@@ -20,7 +20,9 @@ async function boot(): Promise<void> {
       headers: { accept: 'application/json' },
     });
     if (!answer.ok) throw new Error(`the server answered ${answer.status} ${answer.statusText}`.trim());
+    performance.mark('ninefold:model-fetched');
     received = (await answer.json()) as typeof received;
+    performance.mark('ninefold:model-parsed');
     if (!received || typeof received !== 'object' || !received.model || !received.api) {
       throw new Error('it is not a Ninefold model');
     }
@@ -68,6 +70,8 @@ async function boot(): Promise<void> {
  * model (GitHub's has 600 screens) never holds the page in one long task.
  */
 function show(app: ReactNode): void {
+  // Marks for the benchmarks (bench/client-openapi.ts), in the page's performance timeline.
+  performance.mark('ninefold:render');
   startTransition(() => root.render(app));
 }
 
