@@ -5,7 +5,7 @@ import { type ReactNode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App, basename, createQueryClient, screenAt } from './app/App';
 import { BootFailure } from './app/BootFailure';
-import { IMPORT_PATH } from './app/routes';
+import { IMPORT_PATH, screensOf } from './app/routes';
 import { type ApiDescription, type ApiWire, apiOf, type SpecPayload } from './data/api-description';
 import { createHttpDataProvider } from './data/http-data-provider';
 import { loadScreen } from './screens/registry';
@@ -62,17 +62,28 @@ async function boot(): Promise<void> {
       show(<App key={++renders} spec={{ ...running, openPreview }} queryClient={queryClient} />);
     });
   };
-  show(<App key={++renders} spec={{ ...running, openPreview }} queryClient={queryClient} />);
+  show(<App key={++renders} spec={{ ...running, openPreview }} queryClient={queryClient} />, {
+    transition: screensOf(payload.model).length > LARGE_MODEL_SCREENS,
+  });
 }
 
 /**
- * Renders a client as a transition: React then renders in slices of a few milliseconds, so that a large
- * model (GitHub's has 600 screens) never holds the page in one long task.
+ * Above this many screens the first render is a transition too: GitHub's 631 render in one task of
+ * 100 to 220 ms on a busy machine, in slices of under 100 ms as a transition, for the same time to the
+ * first screen. A small model's first render is done at once, which paints it a little sooner.
  */
-function show(app: ReactNode): void {
+const LARGE_MODEL_SCREENS = 100;
+
+/**
+ * Renders a client, as a transition unless told otherwise: React then renders in slices of a few
+ * milliseconds, so that a large model never holds the page in one long task. A client swapped in while
+ * the page is in use (a preview of an imported document, of any size) is always a transition.
+ */
+function show(app: ReactNode, { transition = true }: { transition?: boolean } = {}): void {
   // Marks for the benchmarks (bench/client-openapi.ts), in the page's performance timeline.
   performance.mark('ninefold:render');
-  startTransition(() => root.render(app));
+  if (transition) startTransition(() => root.render(app));
+  else root.render(app);
 }
 
 /** Each render of another client (a preview, or back) gets a fresh router and state. */
