@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Group, List, Modal, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Modal, Stack, Text, Title } from '@mantine/core';
 import { type Entity, entityLabel, findEntity, type JsonValue } from '@ninefold/spec';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -77,42 +77,41 @@ export default function DetailScreen({ screen }: ScreenProps<'detail'>) {
         </Group>
       </Stack>
       {screen.description ? <Text c="dimmed">{screen.description}</Text> : null}
+      <NestedLists route={screen.route} params={params} />
       <FieldList
         fields={detailFields(entity, screen.fields)}
         record={record}
         model={model}
         entity={entity.name}
       />
-      <NestedLists route={screen.route} params={params} />
     </Stack>
   );
 }
 
-/** Links to the record's sub-resources: the lists whose routes extend this screen's. */
+/**
+ * Links to the record's sub-resources (the lists whose routes extend this screen's), above its fields:
+ * a record of an API such as GitHub's has a hundred fields, below which the links would be lost.
+ */
 function NestedLists({ route, params }: { route: string; params: Readonly<Record<string, string>> }) {
   const { model } = useSpec();
   const { t } = useI18n();
   const lists = nestedLists(model, route);
   if (lists.length === 0) return null;
   return (
-    <nav aria-labelledby="nf-related">
-      <Title order={2} size="h4" id="nf-related" mb="xs">
+    <Group component="nav" aria-labelledby="nf-related" gap="sm" align="baseline">
+      <Text id="nf-related" size="sm" fw={700}>
         {t('form.related')}
-      </Title>
-      <List>
-        {lists.map((list) => {
-          const entity = findEntity(model, list.entity);
-          const label = list.title ?? (entity ? (entity.plural ?? entityLabel(entity)) : list.name);
-          return (
-            <List.Item key={list.name}>
-              <Anchor component={Link} to={routeByPosition(list.route, route, params)}>
-                {label}
-              </Anchor>
-            </List.Item>
-          );
-        })}
-      </List>
-    </nav>
+      </Text>
+      {lists.map((list) => {
+        const entity = findEntity(model, list.entity);
+        const label = list.title ?? (entity ? (entity.plural ?? entityLabel(entity)) : list.name);
+        return (
+          <Anchor key={list.name} component={Link} to={routeByPosition(list.route, route, params)} size="sm">
+            {label}
+          </Anchor>
+        );
+      })}
+    </Group>
   );
 }
 
