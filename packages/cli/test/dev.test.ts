@@ -9,7 +9,7 @@ import { ensureRuntime } from '@ninefold/web/runtime';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { dev } from '../src/commands/dev';
 import { main } from '../src/main';
-import type { Terminal } from '../src/terminal';
+import { bufferTerminal } from './support/buffer-terminal';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -32,21 +32,6 @@ const WITH_CRATES = `${TINY.replace('title: Tiny Shop', 'title: Tiny Store')}  C
       label: { kind: text }
 `;
 const BROKEN = TINY.replace('title: Tiny Shop', 'title: Tiny Broken').replace('kind: text', 'kind: txet');
-
-function bufferTerminal(): Terminal & { stdout: string; stderr: string } {
-  const terminal = {
-    stdout: '',
-    stderr: '',
-    color: false,
-    out: (text: string) => {
-      terminal.stdout += text;
-    },
-    err: (text: string) => {
-      terminal.stderr += text;
-    },
-  };
-  return terminal;
-}
 
 async function until<T>(check: () => T | undefined | Promise<T | undefined>, what: string, ms = 15_000) {
   const deadline = Date.now() + ms;
