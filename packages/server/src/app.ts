@@ -16,6 +16,7 @@ import {
   type StateMachine,
   type Transition,
   transitionChange,
+  transitionRefusal,
   validateRecord,
 } from '@ninefold/spec';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
@@ -401,13 +402,8 @@ async function transition(
   const now = context.now();
   const verdict = checkTransition(model, machine, step, record, { now });
   if (!verdict.allowed) {
-    const code =
-      verdict.reason === 'state'
-        ? 'ILLEGAL_TRANSITION'
-        : verdict.reason === 'guard'
-          ? 'GUARD_FAILED'
-          : 'FORBIDDEN';
-    throw new ProblemError(problem(verdict.reason === 'role' ? 403 : 409, code, verdict.message));
+    const { status, code } = transitionRefusal(verdict.reason);
+    throw new ProblemError(problem(status, code, verdict.message));
   }
   const computed = transitionChange(model, machine, step, record, { now });
   if (!computed.ok) throw new ProblemError(problem(500, 'EFFECT_FAILED', computed.message));

@@ -1,4 +1,5 @@
 import { evaluateExpression, expressionEnvironment } from '../cel';
+import { exhaustiveSwitchError } from '../exhaustive';
 import { findEntity } from '../lookup';
 import type { JsonValue, Model, StateMachine, Transition } from '../model';
 
@@ -61,6 +62,28 @@ export function checkTransition(
     }
   }
   return { allowed: true };
+}
+
+/**
+ * How a refused transition is answered, the same by the prototype API and the client's in-memory fake:
+ * a 403 for a role that may not take it, a 409 for a record that is not in a state or condition to.
+ *
+ * @example
+ * ```ts
+ * transitionRefusal('guard'); // { status: 409, code: 'GUARD_FAILED' }
+ * ```
+ */
+export function transitionRefusal(reason: 'state' | 'role' | 'guard'): { status: 403 | 409; code: string } {
+  switch (reason) {
+    case 'state':
+      return { status: 409, code: 'ILLEGAL_TRANSITION' };
+    case 'guard':
+      return { status: 409, code: 'GUARD_FAILED' };
+    case 'role':
+      return { status: 403, code: 'FORBIDDEN' };
+    default:
+      return exhaustiveSwitchError(reason);
+  }
 }
 
 export type TransitionChange =

@@ -9,6 +9,7 @@ import {
   type Model,
   type StateMachine,
   transitionChange,
+  transitionRefusal,
   validateRecord,
 } from '@ninefold/spec';
 import type { ApiDescription } from './api-description';
@@ -313,15 +314,10 @@ export function createMemoryDataProvider(
         const at = now();
         const verdict = checkTransition(model, machine, step, row.record, { now: at });
         if (!verdict.allowed) {
-          const code =
-            verdict.reason === 'state'
-              ? 'ILLEGAL_TRANSITION'
-              : verdict.reason === 'guard'
-                ? 'GUARD_FAILED'
-                : 'FORBIDDEN';
+          const { status, code } = transitionRefusal(verdict.reason);
           throw new ApiError(
-            verdict.reason === 'role' ? 403 : 409,
-            'Conflict',
+            status,
+            status === 403 ? 'Forbidden' : 'Conflict',
             verdict.message,
             code,
             undefined,
