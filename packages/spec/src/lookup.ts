@@ -55,6 +55,14 @@ export function entityLabel(entity: Pick<Entity, 'name' | 'label'>): string {
 }
 
 /**
+ * How a person names an entity's records together: its `plural`, else its label. No plural is made up
+ * from English rules; a specification that wants "Categories" says so.
+ */
+export function entityPlural(entity: Pick<Entity, 'name' | 'label' | 'plural'>): string {
+  return entity.plural ?? entityLabel(entity);
+}
+
+/**
  * Whether an entity's records are identified by numbers: an integer key, or, for an entity without a
  * key, the number the store assigns (unless a field named `id` says otherwise). Keys arrive as text in
  * URLs and query strings; this says which to turn into numbers.

@@ -1,6 +1,6 @@
 import { evaluateExpression, expressionEnvironment } from '../cel';
 import { exhaustiveSwitchError } from '../exhaustive';
-import { entityLabel, findEntity } from '../lookup';
+import { entityPlural, findEntity } from '../lookup';
 import type { CrudAction, Grant, JsonValue, Model, Screen } from '../model';
 
 /**
@@ -68,7 +68,7 @@ export function checkAction(
     return { allowed: false, reason: 'not-signed-in', message: `Sign in to ${verb(action)} ${things}.` };
   }
   const grant = grantFor(model, principal.role, entity);
-  if (!grant || !grant.actions.includes(action)) {
+  if (!grant?.actions.includes(action)) {
     return {
       allowed: false,
       reason: 'no-grant',
@@ -204,7 +204,7 @@ function roleLabel(model: Model, role: string): string {
 function pluralOf(model: Model, name: string): string {
   const entity = findEntity(model, name);
   if (!entity) return name;
-  return (entity.plural ?? `${entityLabel(entity)}s`).toLowerCase();
+  return entityPlural(entity).toLowerCase();
 }
 
 function verb(action: CrudAction): string {

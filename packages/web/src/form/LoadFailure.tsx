@@ -1,5 +1,5 @@
 import { Alert, Anchor, Button, Stack, Text, Title } from '@mantine/core';
-import { type Entity, entityLabel } from '@ninefold/spec';
+import { type Entity, entityLabel, entityPlural } from '@ninefold/spec';
 import { Link } from 'react-router';
 import { screenFor } from '../app/routes';
 import { useSpec } from '../app/SpecContext';
@@ -27,7 +27,7 @@ export function LoadFailure({
   const list = screenFor(model, 'list', entity.name);
   const back = list ? (
     <Anchor component={Link} to={list.route}>
-      {t('form.backToList', { list: list.title ?? entity.plural ?? entityLabel(entity) })}
+      {t('form.backToList', { list: list.title ?? entityPlural(entity) })}
     </Anchor>
   ) : null;
   const name = entityLabel(entity);

@@ -1,5 +1,5 @@
 import { Anchor, Button, Card, Skeleton, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
-import { entityLabel, findEntity, type ListScreen } from '@ninefold/spec';
+import { entityPlural, findEntity, type ListScreen } from '@ninefold/spec';
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
@@ -16,7 +16,7 @@ export function DashboardTile({ screen }: { screen: ListScreen }) {
   const i18n = useI18n();
   const { t, format } = i18n;
   const entity = findEntity(model, screen.entity);
-  const title = screen.title ?? (entity ? (entity.plural ?? entityLabel(entity)) : screen.name);
+  const title = screen.title ?? (entity ? entityPlural(entity) : screen.name);
   const call = data.calls(screen.entity).list;
   // A list below a parameterized route (a nested collection) has no single count to show here.
   const countable = call !== undefined && !screen.route.includes(':');

@@ -1,5 +1,5 @@
 import { Alert, Anchor, Button, Group, Modal, Stack, Text, Title } from '@mantine/core';
-import { type Entity, entityLabel, findEntity, type JsonValue } from '@ninefold/spec';
+import { type Entity, entityLabel, entityPlural, findEntity, type JsonValue } from '@ninefold/spec';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
@@ -104,7 +104,7 @@ function NestedLists({ route, params }: { route: string; params: Readonly<Record
       </Text>
       {lists.map((list) => {
         const entity = findEntity(model, list.entity);
-        const label = list.title ?? (entity ? (entity.plural ?? entityLabel(entity)) : list.name);
+        const label = list.title ?? (entity ? entityPlural(entity) : list.name);
         return (
           <Anchor key={list.name} component={Link} to={routeByPosition(list.route, route, params)} size="sm">
             {label}

@@ -1,5 +1,5 @@
 import { Alert, Anchor, Button, Group, Loader, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
-import { entityLabel, findEntity, humanize, type SortKey } from '@ninefold/spec';
+import { entityLabel, entityPlural, findEntity, humanize, type SortKey } from '@ninefold/spec';
 import { type ReactNode, useCallback, useMemo } from 'react';
 import { Link } from 'react-router';
 import { parentDetail, routeByPosition, routeTo, screenFor } from '../app/routes';
@@ -39,7 +39,7 @@ export default function ListScreen({ screen }: ScreenProps<'list'>) {
   const routeParams = useScreenParams();
   const plan = useMemo(() => planList(model, screen, data.calls(screen.entity)), [model, screen, data]);
   const entity = plan.entity;
-  const title = screen.title ?? (entity ? (entity.plural ?? entityLabel(entity)) : humanize(screen.name));
+  const title = screen.title ?? (entity ? entityPlural(entity) : humanize(screen.name));
   useDocumentTitle(title);
 
   const { state, update } = useListState(plan);
@@ -73,7 +73,7 @@ export default function ListScreen({ screen }: ScreenProps<'list'>) {
   const busy = query.isFetching && query.isPlaceholderData;
   const createScreen = entity ? screenFor(model, 'create', entity.name) : undefined;
   const createHref = createScreen && plan.creatable ? routeTo(createScreen.route, path) : undefined;
-  const plural = entity ? (entity.plural ?? entityLabel(entity)) : title;
+  const plural = entity ? entityPlural(entity) : title;
 
   const parent = parentDetail(model, screen.route);
   const parentEntity = parent?.kind === 'detail' ? findEntity(model, parent.entity) : undefined;
