@@ -18,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { loadSpec } from '@ninefold/spec';
 import { openStore } from '../packages/server/src/store/open-store';
 import { children, cleanUp, cleanups } from './support/clean-up';
+import { median } from './support/figures';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const RESULTS = fileURLToPath(new URL('./results/', import.meta.url));
@@ -317,12 +318,6 @@ async function measure(
     `  ${label.padEnd(28)} ${run.rps.toFixed(0).padStart(6)} req/s  p50 ${run.p50} ms  p99 ${run.p99} ms  (${run.requests} requests)`,
   );
   return run;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
 }
 
 function summary(runs: Run[]) {

@@ -20,15 +20,8 @@ import type { Browser } from 'playwright-core';
 import { installPeer, versionIn } from './client-peers';
 import { startFront } from './client-server';
 import { cleanUp, cleanups } from './support/clean-up';
-import {
-  freshPage,
-  launchChromium,
-  median,
-  round1,
-  sleep,
-  startNinefold,
-  write,
-} from './support/client-harness';
+import { freshPage, launchChromium, round1, sleep, startNinefold, write } from './support/client-harness';
+import { median } from './support/figures';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const GITHUB = join(ROOT, '../shared/corpus/openapi/github/api.github.com.octokit-23.0.2.json');

@@ -29,9 +29,7 @@ import { cleanUp, cleanups } from './support/clean-up';
 import {
   freshPage,
   launchChromium,
-  median,
   type ProbeGlobals,
-  percentile,
   round1,
   scratchDir,
   sleep,
@@ -40,6 +38,7 @@ import {
   VIEWPORT,
   write,
 } from './support/client-harness';
+import { median, percentile } from './support/figures';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const DEMO_SPEC = join(ROOT, 'examples/shop.yaml');

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { loadSpec } from '@ninefold/spec';
 import { parse as parseYaml } from 'yaml';
 import { generateSpecYaml } from './generate-spec';
+import { median } from './support/figures';
 
 const RESULTS = fileURLToPath(new URL('./results/', import.meta.url));
 
@@ -17,12 +18,6 @@ interface Result {
   unit: string;
   /** What exactly was measured, so the figure can be read without the code. */
   notes: string;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
 }
 
 /** Runs both sides alternately so that drift in machine load hits them equally. */

@@ -132,18 +132,6 @@ export interface ProbeGlobals {
 
 // ------------------------------------------------------------------------------------------ figures
 
-export function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
-}
-
-/** Nearest-rank percentile. */
-export function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? 0;
-}
-
 export const round1 = (value: number) => Math.round(value * 10) / 10;
 
 export function sleep(ms: number): Promise<void> {
