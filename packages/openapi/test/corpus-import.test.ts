@@ -1,33 +1,21 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { importOpenApi } from '../src/index';
-import { CORPUS } from './support/corpus';
+import { CORPUS, corpusDocuments, readCorpusFile } from './support/corpus';
 
 const corpus = CORPUS ?? '';
-const readFile = (path: string) => (existsSync(path) ? readFileSync(path, 'utf8') : undefined);
-
-/** Every document of the corpus, of every version; fragments of multi-file documents come through their root. */
-function documents(): string[] {
-  const found: string[] = [];
-  const visit = (folder: string) => {
-    for (const name of readdirSync(folder).sort()) {
-      const path = join(folder, name);
-      if (statSync(path).isDirectory()) visit(path);
-      else if (/\.(json|ya?ml)$/.test(name) && !name.includes('postman_collection')) found.push(path);
-    }
-  };
-  visit(corpus);
-  return found.filter((path) => !/petstore-separate\/(common|spec)\/(?!swagger\.)/.test(path));
-}
 
 describe.skipIf(CORPUS === undefined)('importing the whole corpus (read, map, check)', () => {
   it('imports every document or ends with issues that point into it; none is an empty client without a reason', () => {
     const rows: string[] = [];
     const tally = { clean: 0, issues: 0, failed: 0 };
-    for (const path of documents()) {
+    for (const path of corpusDocuments()) {
       const name = relative(corpus, path);
-      const result = importOpenApi({ text: readFileSync(path, 'utf8'), file: path }, { readFile });
+      const result = importOpenApi(
+        { text: readFileSync(path, 'utf8'), file: path },
+        { readFile: readCorpusFile },
+      );
       const errors = result.issues.filter((issue) => issue.severity === 'error');
       if (!result.model) {
         tally.failed++;

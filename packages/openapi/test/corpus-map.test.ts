@@ -1,17 +1,10 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { relative } from 'node:path';
 import { checkModel, type Model } from '@ninefold/spec';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { toModel } from '../src/to-model';
-import { CORPUS } from './support/corpus';
-
-function files(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? files(path) : [path];
-  });
-}
+import { CORPUS, corpusDocuments } from './support/corpus';
 
 function load(path: string): unknown {
   const text = readFileSync(path, 'utf8');
@@ -19,8 +12,7 @@ function load(path: string): unknown {
 }
 
 const root = CORPUS ?? '';
-const documents = (CORPUS === undefined ? [] : files(root))
-  .filter((path) => /\.(json|ya?ml)$/.test(path) && !path.includes('postman'))
+const documents = corpusDocuments()
   .map((path) => ({ path, name: relative(root, path), doc: load(path) as Record<string, unknown> }))
   // Swagger 2.0 and multi-file documents need the reader (conversion, bundling); fragments are not documents.
   .filter(({ doc }) => typeof doc.openapi === 'string' && String(doc.openapi).startsWith('3.'));

@@ -1,35 +1,22 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { toPointer } from '@ninefold/spec';
 import { describe, expect, it } from 'vitest';
 import { readOpenApi } from '../src/index';
-import { CORPUS } from './support/corpus';
+import { CORPUS, corpusDocuments, readCorpusFile } from './support/corpus';
 
 const corpus = CORPUS ?? '';
-
-/** Every document of the corpus; fragments of multi-file documents are read through their root. */
-function documents(): string[] {
-  const found: string[] = [];
-  const visit = (folder: string) => {
-    for (const name of readdirSync(folder).sort()) {
-      const path = join(folder, name);
-      if (statSync(path).isDirectory()) visit(path);
-      else if (/\.(json|ya?ml)$/.test(name) && !name.includes('postman_collection')) found.push(path);
-    }
-  };
-  visit(corpus);
-  return found.filter((path) => !/petstore-separate\/(common|spec)\/(?!swagger\.)/.test(path));
-}
-
-const readFile = (path: string) => (existsSync(path) ? readFileSync(path, 'utf8') : undefined);
 
 describe.skipIf(CORPUS === undefined)('the OpenAPI corpus', () => {
   it('reads every document without throwing; each reads ok or has issues with pointers', () => {
     const rows: string[] = [];
     let clean = 0;
-    for (const path of documents()) {
+    for (const path of corpusDocuments()) {
       const started = performance.now();
-      const result = readOpenApi({ text: readFileSync(path, 'utf8'), file: path }, { readFile });
+      const result = readOpenApi(
+        { text: readFileSync(path, 'utf8'), file: path },
+        { readFile: readCorpusFile },
+      );
       const ms = performance.now() - started;
       const name = relative(corpus, path);
       if (result.ok) {
@@ -64,7 +51,10 @@ describe.skipIf(CORPUS === undefined)('the OpenAPI corpus', () => {
   it('reads the multi-file petstore (JSON and YAML) into one document with internal references', () => {
     for (const format of ['json', 'yaml']) {
       const root = join(corpus, `oai-examples/v2.0/${format}/petstore-separate/spec/swagger.${format}`);
-      const result = readOpenApi({ text: readFileSync(root, 'utf8'), file: root }, { readFile });
+      const result = readOpenApi(
+        { text: readFileSync(root, 'utf8'), file: root },
+        { readFile: readCorpusFile },
+      );
       expect(result.issues).toEqual([]);
       const schemas = result.document?.components?.schemas ?? {};
       expect(Object.keys(schemas).sort()).toEqual(['Error', 'NewPet', 'Pet']);

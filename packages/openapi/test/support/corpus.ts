@@ -1,5 +1,5 @@
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 
 /**
  * The shared corpus of real OpenAPI documents (never copied into the project). It sits beside the
@@ -22,4 +22,27 @@ if (CORPUS === undefined) {
 /** A path inside the corpus; only called by tests that run when the corpus exists. */
 export function corpusPath(path: string): string {
   return resolve(CORPUS ?? '/nonexistent-corpus', path);
+}
+
+/**
+ * Every document of the corpus, sorted, of every version; the fragments of multi-file documents are
+ * left out (they are read through their root), and so are Postman collections. Empty without a corpus.
+ */
+export function corpusDocuments(): string[] {
+  if (CORPUS === undefined) return [];
+  const found: string[] = [];
+  const visit = (folder: string) => {
+    for (const name of readdirSync(folder).sort()) {
+      const path = join(folder, name);
+      if (statSync(path).isDirectory()) visit(path);
+      else if (/\.(json|ya?ml)$/.test(name) && !name.includes('postman_collection')) found.push(path);
+    }
+  };
+  visit(CORPUS);
+  return found.filter((path) => !/petstore-separate\/(common|spec)\/(?!swagger\.)/.test(path));
+}
+
+/** Reads another file of a multi-file corpus document, as the reader's `readFile` option wants. */
+export function readCorpusFile(path: string): string | undefined {
+  return existsSync(path) ? readFileSync(path, 'utf8') : undefined;
 }
