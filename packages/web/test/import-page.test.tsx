@@ -102,9 +102,7 @@ describe('the import page', () => {
     const { openPreview } = renderImportPage();
     const input = await screen.findByLabelText('OpenAPI document');
     await userEvent.upload(input, new File([PETS], 'pets.json', { type: 'application/json' }));
-    expect(
-      await screen.findByText('pets.json imported (OpenAPI 3.0) in 0.0 s', { exact: false }),
-    ).toBeTruthy();
+    expect(await screen.findByText(/^pets\.json imported \(OpenAPI 3\.0\) in \d+\.\d s$/)).toBeTruthy();
     expect(screen.getByText(/1 entities, \d+ screens and 3 calls/)).toBeTruthy();
     expect(InPageWorker.started).toHaveLength(1);
     await userEvent.click(screen.getByRole('button', { name: 'Open the preview' }));
