@@ -5,7 +5,6 @@ import {
   Burger,
   Button,
   Group,
-  List,
   NativeSelect,
   NavLink,
   Text,
@@ -19,6 +18,7 @@ import { Suspense } from 'react';
 import { Link, matchPath, Outlet, useLocation } from 'react-router';
 import { LOCALE_NAMES, LOCALES, type Locale } from '../i18n/catalogue';
 import { useI18n } from '../i18n/I18nProvider';
+import { IssueItems } from './IssueItems';
 import { ABOUT_PATH, navigationScreens } from './routes';
 import { useSpec } from './SpecContext';
 import { useLiveReload } from './useLiveReload';
@@ -179,17 +179,7 @@ function DevIssues() {
       title={`${t('shell.devIssuesTitle')} (${tn('shell.devIssuesCount', dev.issues.length)})`}
       mb="md"
     >
-      <List size="sm">
-        {dev.issues.map((issue, index) => (
-          // Issues have no identity of their own; their order is stable within one load.
-          // biome-ignore lint/suspicious/noArrayIndexKey: see above
-          <List.Item key={index}>
-            {issue.source ? <code>{issue.source}</code> : null}{' '}
-            {issue.severity === 'error' ? t('shell.severityError') : t('shell.severityWarning')}:{' '}
-            {issue.message}
-          </List.Item>
-        ))}
-      </List>
+      <IssueItems issues={dev.issues} />
     </Alert>
   );
 }

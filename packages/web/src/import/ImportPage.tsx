@@ -3,7 +3,6 @@ import {
   Button,
   Group,
   Input,
-  List,
   Paper,
   Progress,
   Stack,
@@ -14,6 +13,7 @@ import {
 import { exhaustiveSwitchError, type Issue } from '@ninefold/spec';
 import { type DragEvent, type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
+import { IssueItems } from '../app/IssueItems';
 import { useSpec } from '../app/SpecContext';
 import { useDocumentTitle } from '../app/useDocumentTitle';
 import { useI18n } from '../i18n/I18nProvider';
@@ -253,21 +253,14 @@ function IssueList({ issues }: { issues: Issue[] }) {
       <Title order={2} size="h4">
         {t('importer.issuesTitle')}
       </Title>
-      <List size="sm" aria-label={t('importer.issuesTitle')}>
-        {issues.slice(0, LISTED_ISSUES).map((issue, index) => (
-          // Issues have no identity of their own; the list is fixed once the import is done.
-          // biome-ignore lint/suspicious/noArrayIndexKey: see above
-          <List.Item key={index}>
-            {issue.source ? (
-              <code>
-                {issue.source.file}:{issue.source.line}:{issue.source.column}
-              </code>
-            ) : null}{' '}
-            {issue.severity === 'error' ? t('shell.severityError') : t('shell.severityWarning')}:{' '}
-            {issue.message}
-          </List.Item>
-        ))}
-      </List>
+      <IssueItems
+        label={t('importer.issuesTitle')}
+        issues={issues.slice(0, LISTED_ISSUES).map(({ severity, message, source }) => ({
+          severity,
+          message,
+          ...(source ? { source: `${source.file}:${source.line}:${source.column}` } : {}),
+        }))}
+      />
     </>
   );
 }
