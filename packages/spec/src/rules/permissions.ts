@@ -1,4 +1,4 @@
-import { evaluateExpression, expressionEnvironment } from '../cel';
+import { type ExpressionEnvironment, evaluateExpression, expressionEnvironment } from '../cel';
 import { exhaustiveSwitchError } from '../exhaustive';
 import { entityPlural, findEntity } from '../lookup';
 import type { CrudAction, Grant, JsonValue, Model, Screen } from '../model';
@@ -184,6 +184,26 @@ export function writeViolations(
 }
 
 /** A condition that cannot be evaluated (a user without the field it reads) does not hold. */
+/**
+ * One CEL environment per model and entity: a list asks about every record it answers, and building the
+ * environment (types of every field, the constants) costs far more than an evaluation.
+ */
+const environments = new WeakMap<Model, Map<string, ExpressionEnvironment>>();
+
+function conditionEnvironment(model: Model, entity: string): ExpressionEnvironment {
+  let byEntity = environments.get(model);
+  if (!byEntity) {
+    byEntity = new Map();
+    environments.set(model, byEntity);
+  }
+  let env = byEntity.get(entity);
+  if (!env) {
+    env = expressionEnvironment(model, { entity, variables: ['record', 'user'] });
+    byEntity.set(entity, env);
+  }
+  return env;
+}
+
 function conditionHolds(
   model: Model,
   grant: Grant,
@@ -191,7 +211,7 @@ function conditionHolds(
   principal: Principal,
 ): boolean {
   if (grant.where === undefined) return true;
-  const env = expressionEnvironment(model, { entity: grant.entity, variables: ['record', 'user'] });
+  const env = conditionEnvironment(model, grant.entity);
   const result = evaluateExpression(grant.where, env, { record, user: principal.user ?? {} });
   return result.ok && result.value === true;
 }
