@@ -1,7 +1,7 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { startWatched } from './watched-process';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -12,7 +12,7 @@ export interface NinefoldProcess {
   dir: string;
   output(): string;
   /** SIGTERM, then waits for a clean exit and returns its code. */
-  stop(): Promise<number | null>;
+  stop(): Promise<number | string | null>;
 }
 
 /**
@@ -30,54 +30,24 @@ export async function startNinefold(
   const args = [join(ROOT, 'bin/ninefold.js'), command, resolve(ROOT, spec), '--port', '0'];
   if (command === 'serve' || !extra.includes('--api')) args.push('--db', join(dir, 'e2e.db'));
   args.push(...extra);
-  const child = spawn(process.execPath, args, {
+  const watched = await startWatched(process.execPath, args, {
     cwd: ROOT,
     env: { ...process.env, NO_COLOR: '1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  child.stderr?.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  const url = await new Promise<string>((resolveUrl, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`ninefold ${command} printed no URL within ${timeoutMs} ms:\n${output}`));
-    }, timeoutMs);
-    const poll = setInterval(() => {
-      const match = /http:\/\/127\.0\.0\.1:\d+\//.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        clearInterval(poll);
-        resolveUrl(match[0]);
-      }
-    }, 50);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      clearInterval(poll);
-      reject(new Error(`ninefold ${command} exited with ${code} before it was ready:\n${output}`));
-    });
+    ready: /http:\/\/127\.0\.0\.1:\d+\//,
+    name: `ninefold ${command}`,
+    timeoutMs,
+  }).catch((error: Error) => {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
   });
   return {
-    url,
+    url: watched.ready[0],
     dir,
-    output: () => output,
-    stop: () => stopProcess(child, dir),
+    output: watched.output,
+    stop: async () => {
+      const code = await watched.stop();
+      rmSync(dir, { recursive: true, force: true });
+      return code;
+    },
   };
-}
-
-async function stopProcess(child: ChildProcess, dir: string): Promise<number | null> {
-  const exited = new Promise<number | null>((resolveExit) => {
-    if (child.exitCode !== null) resolveExit(child.exitCode);
-    else child.once('exit', (code) => resolveExit(code));
-  });
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-  const code = await exited;
-  clearTimeout(timer);
-  rmSync(dir, { recursive: true, force: true });
-  return code;
 }

@@ -1,7 +1,7 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { ROOT } from './ninefold';
+import { startWatched } from './watched-process';
 
 /** A port nobody listens on right now, found by letting the system pick one and closing it again. */
 export async function freePort(): Promise<number> {
@@ -48,55 +48,21 @@ export async function startPrism(
 ): Promise<PrismProcess> {
   const args = ['mock', document, '--host', '127.0.0.1', '--port', String(port)];
   if (seed !== undefined) args.push('--dynamic', '--seed', seed);
-  const child = spawn(join(ROOT, 'node_modules/.bin/prism'), args, {
+  const prism = await startWatched(join(ROOT, 'node_modules/.bin/prism'), args, {
     cwd: ROOT,
     env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    ready: /Prism is listening/,
+    name: 'Prism',
+    timeoutMs,
   });
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  child.stderr?.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  await new Promise<void>((resolveReady, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`Prism was not listening within ${timeoutMs} ms:\n${output}`));
-    }, timeoutMs);
-    const poll = setInterval(() => {
-      if (output.includes('Prism is listening')) {
-        clearTimeout(timer);
-        clearInterval(poll);
-        resolveReady();
-      }
-    }, 50);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      clearInterval(poll);
-      reject(new Error(`Prism exited with ${code} before it was listening:\n${output}`));
-    });
-  });
+  const output = prism.output;
   return {
     url: `http://127.0.0.1:${port}`,
-    output: () => output,
+    output,
     requests: () =>
-      [...output.matchAll(/\[HTTP SERVER\] (\w+) (\S+) .*Request received/g)].map(
+      [...output().matchAll(/\[HTTP SERVER\] (\w+) (\S+) .*Request received/g)].map(
         (match) => `${match[1]?.toUpperCase()} ${match[2]}`,
       ),
-    stop: () => stopChild(child),
+    stop: prism.stop,
   };
-}
-
-async function stopChild(child: ChildProcess): Promise<number | string | null> {
-  if (child.exitCode !== null || child.signalCode !== null) return child.exitCode ?? child.signalCode;
-  const exited = new Promise<number | string | null>((resolveExit) =>
-    child.once('exit', (code, signal) => resolveExit(code ?? signal)),
-  );
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-  const result = await exited;
-  clearTimeout(timer);
-  return result;
 }
