@@ -1,15 +1,4 @@
-import {
-  Alert,
-  Button,
-  Group,
-  Input,
-  Paper,
-  Progress,
-  Stack,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Alert, Button, Group, Input, Paper, Progress, Stack, Text, TextInput, Title } from '@mantine/core';
 import { exhaustiveSwitchError, type Issue } from '@ninefold/spec';
 import { type DragEvent, type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
