@@ -577,6 +577,23 @@ function checkEntities(context: Context): void {
           entity: name,
           variables: ['record'],
         });
+      if (field.setOnCreate !== undefined) {
+        checkCel(
+          context,
+          field.setOnCreate,
+          [...fieldBase, 'setOnCreate'],
+          `the value set on create of ${fieldOwner}`,
+          { entity: name, variables: ['user', 'now'] },
+        );
+        // A value the client could send and the server then overwrites would be lost without a word.
+        if (field.readOnly !== true)
+          report(
+            context,
+            'invalid-value',
+            [...fieldBase, 'setOnCreate'],
+            `${fieldOwner} is set on create by the API, so it must be read only. Add "Read only: yes".`,
+          );
+      }
     }
   }
 }

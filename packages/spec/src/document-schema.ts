@@ -152,6 +152,9 @@ const fieldCommon = {
   writeOnly: z.boolean().optional(),
   derived: z.string().optional().meta({ description: 'CEL expression that computes the value.' }),
   default: z.json().optional(),
+  setOnCreate: z.string().optional().meta({
+    description: 'CEL over user and now, set by the API on create (read-only fields), e.g. user.id.',
+  }),
 };
 
 const field = z

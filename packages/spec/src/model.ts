@@ -262,6 +262,11 @@ export type Field = FieldType & {
   /** Computed from other fields by the given CEL expression; implies read-only. */
   derived?: string;
   default?: JsonValue;
+  /**
+   * CEL over `user` and `now` that the API evaluates when a record is created, e.g. `user.id` for the
+   * person who entered it. Only for read-only fields: nobody sends it, the server sets it.
+   */
+  setOnCreate?: string;
 };
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };

@@ -197,6 +197,7 @@ interface FieldLike extends TypeDocument {
   writeOnly?: boolean;
   derived?: string;
   default?: Field['default'];
+  setOnCreate?: string;
 }
 
 function toField(name: string, doc: FieldLike): Field {
@@ -211,6 +212,7 @@ function toField(name: string, doc: FieldLike): Field {
     ...optional('writeOnly', doc.writeOnly),
     ...optional('derived', doc.derived),
     ...optional('default', doc.default),
+    ...optional('setOnCreate', doc.setOnCreate),
   };
 }
 

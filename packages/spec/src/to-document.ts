@@ -159,6 +159,7 @@ function fromField(field: Field): TypeDocument {
     ...optional('writeOnly', field.writeOnly),
     ...optional('derived', field.derived),
     ...optional('default', field.default),
+    ...optional('setOnCreate', field.setOnCreate),
   } as TypeDocument;
 }
 

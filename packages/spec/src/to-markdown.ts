@@ -264,6 +264,7 @@ function writeEntity(entity: Entity): string[] {
       'Write only': yesNo(field.writeOnly),
       Derived: code(field.derived),
       Default: defaultValue(field.default),
+      'Set on create': code(field.setOnCreate),
     }));
     blocks.push(
       table(
@@ -278,6 +279,7 @@ function writeEntity(entity: Entity): string[] {
           'Write only',
           'Derived',
           'Default',
+          'Set on create',
         ],
         ['Field', 'Kind'],
         rows,

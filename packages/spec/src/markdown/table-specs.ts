@@ -141,6 +141,7 @@ export const TABLES = {
       col('writeOnly', 'yesno'),
       col('derived', 'text'),
       col('default', 'custom'),
+      col('setOnCreate', 'text'),
     ],
   },
   states: {
