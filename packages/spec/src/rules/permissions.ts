@@ -1,7 +1,7 @@
 import { type ExpressionEnvironment, evaluateExpression, expressionEnvironment } from '../cel';
 import { exhaustiveSwitchError } from '../exhaustive';
 import { entityPlural, findEntity } from '../lookup';
-import type { CrudAction, Grant, JsonValue, Model, Screen } from '../model';
+import type { CrudAction, Grant, JsonValue, Model, Screen, StateMachine, Transition } from '../model';
 
 /**
  * Who is asking: the role of the signed-in user and the user as conditions see it (`user.id`,
@@ -119,6 +119,41 @@ export function checkScreen(model: Model, principal: Principal, screen: Screen):
   }
 }
 
+/**
+ * Whether a principal's role may take a transition of this record at all, before its state and guard are
+ * asked (`checkTransition`): a transition that names its roles is for those roles only, and they must be
+ * able to see the record; one that names none is for whoever may update the record.
+ *
+ * @example
+ * ```ts
+ * transitionAccess(model, { role: 'warehouse', user: { id: 'u3' } }, machine, ship, order);
+ * // { allowed: true }: Ship names the warehouse, which may read orders
+ * ```
+ */
+export function transitionAccess(
+  model: Model,
+  principal: Principal,
+  machine: StateMachine,
+  transition: Transition,
+  record?: Record<string, JsonValue>,
+): AccessVerdict {
+  if (transition.roles === undefined || !model.roles.shown) {
+    return checkAction(model, principal, machine.entity, 'update', record);
+  }
+  const name = transition.label ?? transition.name;
+  if (principal.role === undefined) {
+    return { allowed: false, reason: 'not-signed-in', message: `Sign in to "${name}".` };
+  }
+  if (!transition.roles.includes(principal.role)) {
+    return {
+      allowed: false,
+      reason: 'role',
+      message: `The role ${roleLabel(model, principal.role)} may not "${name}".`,
+    };
+  }
+  return checkAction(model, principal, machine.entity, 'read', record);
+}
+
 /** The fields of an entity a principal may not read, and those it may read but not write. */
 export interface FieldAccess {
   hidden: ReadonlySet<string>;
@@ -183,7 +218,6 @@ export function writeViolations(
   return violations;
 }
 
-/** A condition that cannot be evaluated (a user without the field it reads) does not hold. */
 /**
  * One CEL environment per model and entity: a list asks about every record it answers, and building the
  * environment (types of every field, the constants) costs far more than an evaluation.
@@ -204,6 +238,7 @@ function conditionEnvironment(model: Model, entity: string): ExpressionEnvironme
   return env;
 }
 
+/** A condition that cannot be evaluated (a user without the field it reads) does not hold. */
 function conditionHolds(
   model: Model,
   grant: Grant,
