@@ -16,6 +16,59 @@ export interface ApiDescription {
   base: string;
   conventional: boolean;
   calls: Call[];
+  /** The prototype API's own session calls, when point 6 names a sign-in (see `prototypeApi`). */
+  auth?: PrototypeAuth;
+}
+
+/** Paths relative to the base: who the credentials are, a fresh token, and signing out. */
+export interface PrototypeAuth {
+  session: string;
+  refresh?: string;
+  signOut: string;
+}
+
+export const SESSION_PATH = '/auth/session';
+export const REFRESH_PATH = '/auth/refresh';
+export const SIGN_OUT_PATH = '/auth/sign-out';
+export const SIGN_IN_PATH = '/auth/sign-in';
+
+/**
+ * The calls the prototype API serves: those of `describeApi`, and when point 6 names a sign-in its own
+ * session calls, plus a conventional password sign-in call if point 7 names none (password sign-in needs
+ * one, and the prototype API documents the one it serves rather than leaving the client without).
+ *
+ * @example
+ * ```ts
+ * prototypeApi(shop).auth; // { session: '/auth/session', refresh: '/auth/refresh', signOut: '/auth/sign-out' }
+ * ```
+ */
+export function prototypeApi(model: Model): ApiDescription {
+  const api = describeApi(model);
+  const signIn = model.roles.shown ? model.roles.signIn : undefined;
+  if (!signIn || signIn.kind === 'none') return api;
+  const needsCall = signIn.kind === 'password' && !api.calls.some((call) => call.purpose === 'sign-in');
+  const calls: Call[] = needsCall
+    ? [
+        ...api.calls,
+        {
+          name: 'signIn',
+          method: 'POST',
+          path: SIGN_IN_PATH,
+          purpose: 'sign-in',
+          parameters: [],
+          filters: [],
+        },
+      ]
+    : api.calls;
+  return {
+    ...api,
+    calls,
+    auth: {
+      session: SESSION_PATH,
+      ...(signIn.kind === 'password' ? { refresh: REFRESH_PATH } : {}),
+      signOut: SIGN_OUT_PATH,
+    },
+  };
 }
 
 /**
@@ -155,8 +208,10 @@ export type ApiWire = Omit<ApiDescription, 'calls'> & { calls?: Call[] };
  * ```
  */
 export function specPayload(model: Model, api: ApiDescription): { model: Model; api: ApiWire } {
+  const own = model.calls.shown ? model.calls.items : [];
+  const extra = api.conventional || api.calls.length !== own.length;
   return {
     model,
-    api: api.conventional ? api : { base: api.base, conventional: false },
+    api: extra ? api : { base: api.base, conventional: false, ...(api.auth ? { auth: api.auth } : {}) },
   };
 }

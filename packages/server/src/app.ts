@@ -6,21 +6,37 @@ import {
   derivedValues,
   type Entity,
   entityLabel,
+  evaluateExpression,
   exhaustiveSwitchError,
+  expressionEnvironment,
   fieldLabel,
   findEntity,
   hasNumericKey,
   type JsonValue,
   type Model,
+  permissionsApply,
   resolveAmount,
   type StateMachine,
   type Transition,
+  transitionAccess,
   transitionChange,
   transitionRefusal,
   validateRecord,
 } from '@ninefold/spec';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { API_BASE, describeApi, specPayload } from './api-calls';
+import {
+  enforce,
+  principalOf,
+  readableList,
+  refuseForbiddenFields,
+  refuseHiddenQuery,
+  rememberAuthentication,
+  requireAction,
+  visibleTo,
+} from './access';
+import { API_BASE, prototypeApi, specPayload } from './api-calls';
+import { registerAuthRoutes } from './auth/auth-routes';
+import { type Authenticator, type AuthOptions, createAuthenticator } from './auth/authenticate';
 import { encodedBody, preferredCoding } from './encoded-body';
 import { parseListQuery, type QueryValues } from './list-query';
 import {
@@ -55,6 +71,8 @@ export interface AppOptions {
   now?: () => Date;
   /** Where server errors are reported (with their reference); never request bodies or headers. */
   onServerError?: (reference: string, error: unknown) => void;
+  /** Point 6's sign-in: the token secret and lifetime, an OpenID Connect verifier. */
+  auth?: AuthOptions;
 }
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -81,7 +99,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // decode) must be problems too.
     frameworkErrors: (error, _request, reply) => sendProblem(reply, toProblem(error, options.onServerError)),
   });
-  const api = describeApi(model);
+  const api = prototypeApi(model);
+  const authenticator = createAuthenticator(model, store, options.auth);
   const limits: BodyLimits = {
     fieldSize: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     fileLimit: options.fileLimit ?? DEFAULT_FILE_LIMIT,
@@ -96,7 +115,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   );
 
   app.setErrorHandler((error, _request, reply) => {
-    sendProblem(reply, toProblem(error, options.onServerError));
+    sendProblem(reply, toProblem(error, options.onServerError), authenticator);
+  });
+  // Before the body is read: a request with bad credentials is answered without parsing what it sends.
+  app.addHook('onRequest', async (request, reply) => {
+    if (!request.url.startsWith(`${API_BASE}/`)) return;
+    const who = await authenticator.authenticate({ headers: request.headers, ip: request.ip });
+    if (who.kind === 'refused') {
+      if (who.retryAfterSeconds !== undefined) reply.header('retry-after', String(who.retryAfterSeconds));
+      throw new ProblemError(problem(who.code === 'TOO_MANY_ATTEMPTS' ? 429 : 401, who.code, who.message));
+    }
+    rememberAuthentication(request, who);
   });
   app.setNotFoundHandler((request, reply) => {
     sendProblem(
@@ -119,6 +148,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   if (hasFileFields(model)) {
     app.get(`${FILES_PATH}/:id`, async (request, reply) => {
       const { id } = request.params as { id: string };
+      // Files belong to records a role may or may not read; at least, nobody unknown fetches them.
+      if (permissionsApply(model) && principalOf(request).role === undefined) {
+        throw new ProblemError(problem(401, 'NOT_SIGNED_IN', 'Sign in to fetch files.'));
+      }
       const file = /^[0-9a-f-]{36}$/.test(id) ? await store.getFile(id) : undefined;
       if (!file) throw new ProblemError(problem(404, 'NOT_FOUND', `There is no file ${clip(id)}.`));
       // User content: always a download, never sniffed or run as a page of this origin.
@@ -133,7 +166,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   }
 
   const transitions = transitionsByCall(model, api.calls, api.conventional);
+  registerAuthRoutes(app, api, authenticator);
   for (const call of api.calls) {
+    // Sign-in and sign-out calls are the session routes above.
+    if (call.purpose === 'sign-in' || call.purpose === 'sign-out') continue;
     const url = `${API_BASE}${call.path.replace(/\{([^}]+)\}/g, ':$1')}`;
     const handler = handlerFor(call, { model, store, now, transitions, limits });
     app.route({ method: call.method, url, handler });
@@ -189,9 +225,11 @@ function recordHandler(
       return (request, reply) => list(call, entity, context, request, reply);
     case 'get':
       return async (request, reply) => {
+        requireAction(context.model, request, entity, 'read');
         const { record } = await load(entity, context, keyOf(call, request));
+        requireAction(context.model, request, entity, 'read', record);
         reply.header('etag', etag(await context.store.version(entity.name, keyValue(entity, record))));
-        return present(context.model, entity, record);
+        return visibleTo(context.model, request, entity, present(context.model, entity, record));
       };
     case 'create':
       return (request, reply) => create(call, entity, context, request, reply);
@@ -199,7 +237,12 @@ function recordHandler(
       return (request, reply) => update(call, entity, context, request, reply);
     case 'delete':
       return async (request, reply) => {
+        requireAction(context.model, request, entity, 'delete');
         const key = keyOf(call, request);
+        if (permissionsApply(context.model)) {
+          const { record } = await load(entity, context, key);
+          requireAction(context.model, request, entity, 'delete', record);
+        }
         const result = await context.store.delete(entity.name, coerceKey(entity, key));
         if (!result.ok) throw new ProblemError(writeProblem(result.failure, entity, key));
         return reply.code(204).send();
@@ -226,6 +269,7 @@ async function list(
   request: FastifyRequest,
   reply: FastifyReply,
 ) {
+  requireAction(context.model, request, entity, 'read');
   const values = { ...(request.query as QueryValues) };
   const parsed = parseListQuery(
     context.model,
@@ -235,8 +279,11 @@ async function list(
     (request.params ?? {}) as Record<string, string>,
   );
   if ('problem' in parsed) throw new ProblemError(parsed.problem);
-  const result = await context.store.list(entity.name, parsed.query);
-  const items = result.items.map((record) => present(context.model, entity, record));
+  refuseHiddenQuery(context.model, request, entity, parsed.query);
+  const result = await readableList(context.model, request, entity, context.store, parsed.query);
+  const items = result.items.map((record) =>
+    visibleTo(context.model, request, entity, present(context.model, entity, record)),
+  );
   const response = call.response ?? { shape: 'array' as const };
   if (result.total !== undefined) reply.header('x-total-count', String(result.total));
   if (parsed.page.style === 'link-header' && parsed.page.page !== undefined) {
@@ -284,11 +331,13 @@ async function create(
   reply: FastifyReply,
 ) {
   const { model, store } = context;
+  requireAction(model, request, entity, 'create');
   const {
     values: body,
     files,
     errors: uploadErrors,
   } = await readRequestBody(model, call, entity, request, context.limits);
+  refuseForbiddenFields(model, request, entity, body);
   const machine = machineOf(model, entity);
   if (machine && body[machine.field] !== undefined && body[machine.field] !== machine.initial) {
     throw new ProblemError(
@@ -309,6 +358,7 @@ async function create(
   if (referenceErrors.length) throw new ProblemError(validationProblem(referenceErrors));
 
   const values = withDefaults(entity, result.record, true);
+  Object.assign(values, setOnCreate(model, entity, request, context.now()));
   if (machine) values[machine.field] = machine.initial;
   // Derived values are stored too, so that lists can sort and filter on them.
   Object.assign(values, derivedValues(model, entity.name, values));
@@ -327,7 +377,7 @@ async function create(
     .code(201)
     .header('etag', etag(1))
     .header('location', `${pathOf(request.url)}/${encodeURIComponent(String(key))}`);
-  return present(model, entity, created.value);
+  return visibleTo(model, request, entity, present(model, entity, created.value));
 }
 
 async function update(
@@ -338,13 +388,16 @@ async function update(
   reply: FastifyReply,
 ) {
   const { model, store } = context;
+  requireAction(model, request, entity, 'update');
   const key = keyOf(call, request);
   const { record: old } = await load(entity, context, key);
+  requireAction(model, request, entity, 'update', old);
   const {
     values: change,
     files,
     errors: uploadErrors,
   } = await readRequestBody(model, call, entity, request, context.limits);
+  refuseForbiddenFields(model, request, entity, change);
   const machine = machineOf(model, entity);
   if (machine && change[machine.field] !== undefined && change[machine.field] !== old[machine.field]) {
     throw new ProblemError(
@@ -365,6 +418,8 @@ async function update(
     pick(result.record, Object.keys(change)),
   );
   if (referenceErrors.length) throw new ProblemError(validationProblem(referenceErrors));
+  // A change may not move a record out of what the role may change (another customer's, say).
+  requireAction(model, request, entity, 'update', { ...old, ...result.record });
 
   const expected = ifMatch(request);
   const stored = { ...change, ...derivedValues(model, entity.name, result.record) };
@@ -380,7 +435,7 @@ async function update(
     throw new ProblemError(writeProblem(updated.failure, entity, key));
   }
   reply.header('etag', etag(await store.version(entity.name, coerceKey(entity, key))));
-  return present(model, entity, updated.value);
+  return visibleTo(model, request, entity, present(model, entity, updated.value));
 }
 
 async function transition(
@@ -397,10 +452,17 @@ async function transition(
       problem(501, 'NOT_IMPLEMENTED', `No transition of point 4 is taken by ${call.name}.`),
     );
   const { machine, transition: step } = found;
+  const principal = principalOf(request);
+  enforce(transitionAccess(model, principal, machine, step));
   const key = keyOf(call, request);
   const { record } = await load(entity, context, key);
+  enforce(transitionAccess(model, principal, machine, step, record));
   const now = context.now();
-  const verdict = checkTransition(model, machine, step, record, { now });
+  const verdict = checkTransition(model, machine, step, record, {
+    now,
+    ...(principal.role === undefined ? {} : { role: principal.role }),
+    ...(principal.user === undefined ? {} : { user: principal.user }),
+  });
   if (!verdict.allowed) {
     const { status, code } = transitionRefusal(verdict.reason);
     throw new ProblemError(problem(status, code, verdict.message));
@@ -415,7 +477,7 @@ async function transition(
   if (!updated.ok) throw new ProblemError(writeProblem(updated.failure, entity, key));
   // The new version, so that the client's next change can say which one it read.
   reply.header('etag', etag(await store.version(entity.name, coerceKey(entity, key))));
-  return present(model, entity, updated.value);
+  return visibleTo(model, request, entity, present(model, entity, updated.value));
 }
 
 // ------------------------------------------------------------------------------------------ helpers
@@ -456,6 +518,19 @@ export function present(model: Model, entity: Entity, record: StoredRecord): Sto
   // Computed again on the way out, so an answer is right even for rows stored before a formula changed.
   Object.assign(out, derivedValues(model, entity.name, record));
   if (!entity.key && record.id !== undefined) out.id = record.id;
+  return out;
+}
+
+/** The values of fields set on create (`user.id` for who entered it), for the one creating the record. */
+function setOnCreate(model: Model, entity: Entity, request: FastifyRequest, now: Date): StoredRecord {
+  const out: StoredRecord = {};
+  for (const field of entity.fields) {
+    if (field.setOnCreate === undefined) continue;
+    const env = expressionEnvironment(model, { entity: entity.name, variables: ['user', 'now'] });
+    const result = evaluateExpression(field.setOnCreate, env, { user: principalOf(request).user ?? {}, now });
+    // Nobody signed in (no permissions) leaves it empty rather than failing the create.
+    if (result.ok && result.value !== undefined) out[field.name] = result.value as JsonValue;
+  }
   return out;
 }
 
@@ -565,7 +640,14 @@ function toProblem(error: unknown, report: AppOptions['onServerError']): Problem
   return problem(500, 'SERVER_ERROR', 'The server could not complete this request.', { reference });
 }
 
-function sendProblem(reply: FastifyReply, body: Problem): void {
+function sendProblem(reply: FastifyReply, body: Problem, auth?: Authenticator): void {
+  // Bearer only: a Basic challenge would make browsers open their own password dialog over the page.
+  if (body.status === 401 && (auth?.kind === 'password' || auth?.kind === 'oidc')) {
+    reply.header(
+      'www-authenticate',
+      `Bearer realm="ninefold"${body.code === 'NOT_SIGNED_IN' ? '' : ', error="invalid_token"'}`,
+    );
+  }
   reply.code(body.status).type(PROBLEM_CONTENT_TYPE).send(body);
 }
 

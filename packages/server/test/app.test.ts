@@ -5,6 +5,7 @@ import { buildApp } from '../src/app';
 import { openStore } from '../src/store/open-store';
 import type { Store } from '../src/store/store';
 import { dropSchema, exampleModel, testDatabases, uniqueSchema } from './support/databases';
+import { signInAs } from './support/sign-in';
 
 const databases = await testDatabases();
 const model = exampleModel();
@@ -26,12 +27,15 @@ for (const database of databases) {
     let app: FastifyInstance;
     let store: Store;
     let schema: string | undefined;
+    /** The shop's owner may do everything: these tests are about the API, not about permissions. */
+    let owner: { authorization: string };
 
     beforeEach(async () => {
       schema = database.postgres ? uniqueSchema('app') : undefined;
       store = await openStore({ model, url: database.url, ...(schema ? { schema } : {}) });
       expect((await store.migrate({ allowDestructive: false })).ok).toBe(true);
       app = await buildApp({ model, store, now: () => NOW });
+      owner = await signInAs(app, store, 'owner');
     });
     afterEach(async () => {
       await app.close();
@@ -39,7 +43,8 @@ for (const database of databases) {
       if (schema) await dropSchema(schema);
     });
 
-    const send = (options: InjectOptions) => app.inject(options);
+    const send = (options: InjectOptions) =>
+      app.inject({ ...options, headers: { authorization: owner.authorization, ...options.headers } });
     const post = (url: string, payload: unknown) => send({ method: 'POST', url, payload: payload as object });
     const patch = (url: string, payload: unknown, headers: Record<string, string> = {}) =>
       send({ method: 'PATCH', url, payload: payload as object, headers });
@@ -73,7 +78,11 @@ for (const database of databases) {
       const spec = (await get('/spec.json')).json();
       expect(spec.model.title).toBe('Harbor Supply');
       // The calls are point 7 of the model: they are not sent a second time.
-      expect(spec.api).toEqual({ base: '/api', conventional: false });
+      expect(spec.api).toEqual({
+        base: '/api',
+        conventional: false,
+        auth: { session: '/auth/session', refresh: '/auth/refresh', signOut: '/auth/sign-out' },
+      });
       expect(spec.model.calls.items.map((call: { name: string }) => call.name)).toContain('listOrders');
     });
 
@@ -244,13 +253,15 @@ for (const database of databases) {
       expect(answer.json().code).toBe('STILL_REFERENCED');
     });
 
-    it('says plainly that it does not implement sign-in yet, instead of pretending', async () => {
-      const answer = await post('/api/auth/sign-in', { email: 'a@example.com', password: 'x' });
-      expect(answer.statusCode).toBe(501);
+    it('signs in through the call point 7 names, and refuses a wrong password without saying which part', async () => {
+      const answer = await post('/api/auth/sign-in', { email: 'owner@shop.test', password: 'x' });
+      expect(answer.statusCode).toBe(401);
       expect(answer.json()).toMatchObject({
-        code: 'NOT_IMPLEMENTED',
-        detail: 'The prototype API does not implement sign-in calls yet (signIn).',
+        code: 'SIGN_IN_FAILED',
+        detail: 'The email or the password is not right.',
       });
+      const unknown = await post('/api/auth/sign-in', { email: 'nobody@shop.test', password: 'x' });
+      expect(unknown.json().detail).toBe(answer.json().detail);
     });
 
     it('stores SQL metacharacters and Unicode in text literally', async () => {

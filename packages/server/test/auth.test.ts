@@ -34,10 +34,10 @@ describe('session tokens', () => {
   const tokens = createTokenIssuer({ secret, ttlSeconds: 3600, now: () => clock });
 
   it('carry the user and role until they expire', async () => {
-    const { token, expiresAt } = await tokens.issue({ id: '7', role: 'clerk' });
+    const { token, expiresAt, tokenId } = await tokens.issue({ id: '7', role: 'clerk' });
     expect(await tokens.verify(token)).toEqual({
       ok: true,
-      claims: { userId: '7', role: 'clerk', expiresAt },
+      claims: { userId: '7', role: 'clerk', expiresAt, tokenId },
     });
     clock += 3601_000;
     expect(await tokens.verify(token)).toEqual({ ok: false, reason: 'expired' });

@@ -8,6 +8,7 @@ import type { KyselyStore } from '../src/store/kysely-store';
 import { openStore } from '../src/store/open-store';
 import type { Store } from '../src/store/store';
 import { dropSchema, exampleModel, testDatabases, uniqueSchema } from './support/databases';
+import { signInAs } from './support/sign-in';
 
 const databases = await testDatabases();
 const model = exampleModel();
@@ -40,12 +41,17 @@ for (const database of databases) {
     let app: FastifyInstance;
     let store: Store;
     let schema: string | undefined;
+    /** The shop's owner may do everything: these tests are about uploads, not permissions. */
+    let owner: { authorization: string };
+    const send = (options: InjectOptions) =>
+      app.inject({ ...options, headers: { authorization: owner.authorization, ...options.headers } });
 
     beforeEach(async () => {
       schema = database.postgres ? uniqueSchema('upload') : undefined;
       store = await openStore({ model, url: database.url, ...(schema ? { schema } : {}) });
       expect((await store.migrate({ allowDestructive: false })).ok).toBe(true);
       app = await buildApp({ model, store, now: () => NOW });
+      owner = await signInAs(app, store, 'owner');
     });
     afterEach(async () => {
       await app.close();
@@ -64,8 +70,8 @@ for (const database of databases) {
     }
 
     async function references() {
-      const c = (await app.inject({ method: 'POST', url: '/api/customers', payload: customer })).json();
-      const p = (await app.inject({ method: 'POST', url: '/api/products', payload: product })).json();
+      const c = (await send({ method: 'POST', url: '/api/customers', payload: customer })).json();
+      const p = (await send({ method: 'POST', url: '/api/products', payload: product })).json();
       return { customer: String(c.id), product: p.id as number };
     }
 
@@ -78,7 +84,7 @@ for (const database of databases) {
 
     it('stores a file part and serves it back as a download of its own type', async () => {
       const ids = await references();
-      const answer = await app.inject({
+      const answer = await send({
         method: 'POST',
         url: '/api/orders',
         ...(await multipart([
@@ -103,11 +109,11 @@ for (const database of databases) {
       });
       const { id, url } = order.attachment;
       expect(url).toBe(`/api/_files/${id}`);
-      expect((await app.inject({ url: `/api/orders/${order.id}` })).json().attachment).toEqual(
+      expect((await send({ url: `/api/orders/${order.id}` })).json().attachment).toEqual(
         order.attachment,
       );
 
-      const download = await app.inject({ url });
+      const download = await send({ url });
       expect(download.statusCode).toBe(200);
       expect(download.body).toBe('%PDF-1.4 order');
       expect(download.headers['content-type']).toBe('application/pdf');
@@ -121,7 +127,7 @@ for (const database of databases) {
     it('refuses a file over the size bound of point 5 with a field error, and keeps no bytes', async () => {
       const ids = await references();
       const big = new Uint8Array(5 * MB + 10);
-      const answer = await app.inject({
+      const answer = await send({
         method: 'POST',
         url: '/api/orders',
         ...(await multipart([
@@ -134,12 +140,12 @@ for (const database of databases) {
         expect.objectContaining({ pointer: '/attachment', code: 'max' }),
       ]);
       expect(await fileCount()).toBe(0);
-      expect((await app.inject({ url: '/api/orders' })).json().total).toBe(0);
+      expect((await send({ url: '/api/orders' })).json().total).toBe(0);
     });
 
     it('refuses a type the field does not accept, and text parts that do not fit, with pointers', async () => {
       const ids = await references();
-      const answer = await app.inject({
+      const answer = await send({
         method: 'POST',
         url: '/api/orders',
         ...(await multipart([
@@ -152,7 +158,7 @@ for (const database of databases) {
       expect(pointers.sort()).toEqual(['/attachment', '/lines/0/quantity']);
       expect(await fileCount()).toBe(0);
 
-      const wrongType = await app.inject({
+      const wrongType = await send({
         method: 'POST',
         url: '/api/orders',
         ...(await multipart([
@@ -171,7 +177,7 @@ for (const database of databases) {
 
     it('updates with a new file under If-Match; a stale version keeps no bytes', async () => {
       const ids = await references();
-      const created = await app.inject({
+      const created = await send({
         method: 'POST',
         url: '/api/orders',
         ...(await multipart(orderParts(ids))),
@@ -182,7 +188,7 @@ for (const database of databases) {
       const file = { name: 'po.png', type: 'image/png', bytes: new Uint8Array([0x89, 0x50, 0x4e, 0x47]) };
 
       const staleBody = await multipart([['attachment', file]]);
-      const stale = await app.inject({
+      const stale = await send({
         method: 'PATCH',
         url: `/api/orders/${order.id}`,
         payload: staleBody.payload,
@@ -195,7 +201,7 @@ for (const database of databases) {
         ['attachment', file],
         ['notes', ''],
       ]);
-      const updated = await app.inject({
+      const updated = await send({
         method: 'PATCH',
         url: `/api/orders/${order.id}`,
         payload: body.payload,
@@ -206,14 +212,14 @@ for (const database of databases) {
       // An empty text part clears the field, as null does in JSON.
       expect(updated.json()).not.toHaveProperty('notes');
       expect(updated.json().attachment).toMatchObject({ name: 'po.png', type: 'image/png', size: 4 });
-      const download = await app.inject({ url: updated.json().attachment.url });
+      const download = await send({ url: updated.json().attachment.url });
       expect([...download.rawPayload]).toEqual([0x89, 0x50, 0x4e, 0x47]);
       expect(await fileCount()).toBe(1);
     });
 
     it('still takes JSON on a multipart call, and only JSON on a JSON call', async () => {
       const ids = await references();
-      const json = await app.inject({
+      const json = await send({
         method: 'POST',
         url: '/api/orders',
         payload: {
@@ -223,7 +229,7 @@ for (const database of databases) {
       });
       expect(json.statusCode).toBe(201);
 
-      const asMultipart = await app.inject({
+      const asMultipart = await send({
         method: 'POST',
         url: '/api/customers',
         ...(await multipart([
@@ -236,18 +242,18 @@ for (const database of databases) {
         code: 'UNSUPPORTED_MEDIA_TYPE',
         detail: 'Send the body as application/json.',
       });
-      const asForm = await app.inject({
+      const asForm = await send({
         method: 'POST',
         url: '/api/customers',
         payload: 'name=Bo&email=bo%40example.com',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
       });
       expect(asForm.statusCode).toBe(415);
-      expect((await app.inject({ url: '/api/customers' })).json().total).toBe(1);
+      expect((await send({ url: '/api/customers' })).json().total).toBe(1);
     });
 
     it('refuses a field given twice, a broken body, and an unknown file, as problems', async () => {
-      const twice = await app.inject({
+      const twice = await send({
         method: 'POST',
         url: '/api/orders',
         ...(await multipart([
@@ -258,7 +264,7 @@ for (const database of databases) {
       expect(twice.statusCode).toBe(400);
       expect(twice.json().code).toBe('DUPLICATE_FIELD');
 
-      const broken = await app.inject({
+      const broken = await send({
         method: 'POST',
         url: '/api/orders',
         payload: '--x\r\nContent-Disposition: form-data; name="notes"\r\n\r\nunterminated',
@@ -267,7 +273,7 @@ for (const database of databases) {
       expect(broken.statusCode).toBe(400);
       expect(broken.headers['content-type']).toContain('application/problem+json');
 
-      const noBoundary = await app.inject({
+      const noBoundary = await send({
         method: 'POST',
         url: '/api/orders',
         payload: 'x',
@@ -275,14 +281,14 @@ for (const database of databases) {
       });
       expect(noBoundary.statusCode).toBe(400);
 
-      const unknown = await app.inject({ url: '/api/_files/00000000-0000-0000-0000-000000000000' });
+      const unknown = await send({ url: '/api/_files/00000000-0000-0000-0000-000000000000' });
       expect(unknown.statusCode).toBe(404);
       expect(unknown.json().code).toBe('NOT_FOUND');
     });
 
     it('keeps no bytes of a file sent for a field that takes none', async () => {
       const ids = await references();
-      const answer = await app.inject({
+      const answer = await send({
         method: 'POST',
         url: '/api/orders',
         ...(await multipart([

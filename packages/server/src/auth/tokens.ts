@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { errors, jwtVerify, SignJWT } from 'jose';
 
 /** What a session token says: who, in which role, until when. */
@@ -7,6 +8,8 @@ export interface SessionClaims {
   role: string;
   /** Seconds since the epoch. */
   expiresAt: number;
+  /** The token's own id (`jti`), so that signing out can revoke this token and no other. */
+  tokenId: string;
 }
 
 export type TokenCheck = { ok: true; claims: SessionClaims } | { ok: false; reason: 'expired' | 'invalid' };
@@ -23,7 +26,7 @@ export interface TokenIssuerOptions {
 }
 
 export interface TokenIssuer {
-  issue(user: { id: string; role: string }): Promise<{ token: string; expiresAt: number }>;
+  issue(user: { id: string; role: string }): Promise<{ token: string; expiresAt: number; tokenId: string }>;
   verify(token: string): Promise<TokenCheck>;
 }
 
@@ -39,7 +42,7 @@ const DEFAULT_ISSUER = 'ninefold-prototype-api';
  * ```ts
  * const tokens = createTokenIssuer({ secret: randomBytes(32), ttlSeconds: 3600 });
  * const { token } = await tokens.issue({ id: '7', role: 'clerk' });
- * await tokens.verify(token); // { ok: true, claims: { userId: '7', role: 'clerk', expiresAt: ... } }
+ * await tokens.verify(token); // { ok: true, claims: { userId: '7', role: 'clerk', expiresAt, tokenId } }
  * ```
  */
 export function createTokenIssuer(options: TokenIssuerOptions): TokenIssuer {
@@ -52,6 +55,7 @@ export function createTokenIssuer(options: TokenIssuerOptions): TokenIssuer {
     async issue(user) {
       const issuedAt = seconds();
       const expiresAt = issuedAt + options.ttlSeconds;
+      const tokenId = randomUUID();
       const token = await new SignJWT({ role: user.role })
         .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
         .setSubject(user.id)
@@ -59,8 +63,9 @@ export function createTokenIssuer(options: TokenIssuerOptions): TokenIssuer {
         .setAudience(issuer)
         .setIssuedAt(issuedAt)
         .setExpirationTime(expiresAt)
+        .setJti(tokenId)
         .sign(options.secret);
-      return { token, expiresAt };
+      return { token, expiresAt, tokenId };
     },
     async verify(token) {
       try {
@@ -69,16 +74,25 @@ export function createTokenIssuer(options: TokenIssuerOptions): TokenIssuer {
           issuer,
           audience: issuer,
           currentDate: new Date(now()),
-          requiredClaims: ['sub', 'exp', 'iat'],
+          requiredClaims: ['sub', 'exp', 'iat', 'jti'],
         });
         if (
           typeof payload.sub !== 'string' ||
           typeof payload.role !== 'string' ||
+          typeof payload.jti !== 'string' ||
           payload.exp === undefined
         ) {
           return { ok: false, reason: 'invalid' };
         }
-        return { ok: true, claims: { userId: payload.sub, role: payload.role, expiresAt: payload.exp } };
+        return {
+          ok: true,
+          claims: {
+            userId: payload.sub,
+            role: payload.role,
+            expiresAt: payload.exp,
+            tokenId: payload.jti,
+          },
+        };
       } catch (error) {
         return { ok: false, reason: error instanceof errors.JWTExpired ? 'expired' : 'invalid' };
       }

@@ -10,15 +10,19 @@ import type {
   ListResult,
   MigrationResult,
   NewFile,
+  NewUser,
   RecordKey,
   Store,
   StoredFile,
   StoredRecord,
+  StoredUser,
+  UserLookup,
   WriteFailure,
   WriteResult,
 } from './store';
 import type { PlannedColumn, PlannedTable, TablePlan } from './table-plan';
 import type { TotalsCache } from './totals-cache';
+import { countUsers, ensureUserTable, insertUser, selectUser } from './user-table';
 import { ValueCodec } from './value-codec';
 
 /** What a store and the stores bound to its transactions share. */
@@ -41,6 +45,7 @@ export interface StoreContext {
 type Row = Record<string, unknown>;
 
 const fileTables = new WeakMap<StoreContext, Promise<void>>();
+const userTables = new WeakMap<StoreContext, Promise<void>>();
 
 /** `existing` asks for keys in chunks, well below both dialects' limits on bound parameters. */
 const KEYS_PER_QUERY = 500;
@@ -328,6 +333,33 @@ export class KyselyStore implements Store {
       fileTables.set(this.context, ready);
       // A failure (a dropped connection) is not remembered: the next upload tries again.
       ready.catch(() => fileTables.delete(this.context));
+    }
+    return ready;
+  }
+
+  async createUser(user: NewUser): Promise<StoredUser | 'exists'> {
+    await this.userTable();
+    return insertUser(this.kysely, this.context.sql, randomUUID(), user);
+  }
+
+  async findUser(by: UserLookup): Promise<StoredUser | undefined> {
+    await this.userTable();
+    return selectUser(this.kysely, this.context.sql, by);
+  }
+
+  async countUsers(): Promise<number> {
+    await this.userTable();
+    return countUsers(this.kysely, this.context.sql);
+  }
+
+  /** Like the files table: made on first use, once per database. */
+  private userTable(): Promise<void> {
+    if (this.inTransaction) return ensureUserTable(this.kysely, this.context.sql, true);
+    let ready = userTables.get(this.context);
+    if (!ready) {
+      ready = ensureUserTable(this.kysely, this.context.sql, false);
+      userTables.set(this.context, ready);
+      ready.catch(() => userTables.delete(this.context));
     }
     return ready;
   }

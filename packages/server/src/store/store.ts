@@ -88,6 +88,10 @@ export interface Store {
   getFile(id: string): Promise<StoredFile | undefined>;
   /** Forgets a file (one stored for a write that then failed, or one a record no longer holds). */
   deleteFile(id: string): Promise<void>;
+  /** Adds a user of the prototype API's own sign-in; `exists` when the email is taken. */
+  createUser(user: NewUser): Promise<StoredUser | 'exists'>;
+  findUser(by: UserLookup): Promise<StoredUser | undefined>;
+  countUsers(): Promise<number>;
   /** Runs `work` in one transaction (seeding, multi-row changes). */
   transaction<T>(work: (store: Store) => Promise<T>): Promise<T>;
   close(): Promise<void>;
@@ -105,6 +109,25 @@ export interface StoredFile extends NewFile {
   id: string;
   size: number;
 }
+
+/** A user of the prototype API's own sign-in: secrets are kept only as hashes. */
+export interface NewUser {
+  email: string;
+  /** A role of point 6. */
+  role: string;
+  /** `hashPassword`'s output; absent for a user who signs in only with an API key. */
+  passwordHash?: string;
+  /** SHA-256 of the user's API key, hex. */
+  apiKeyHash?: string;
+  /** What permission conditions read besides `user.id`, `user.email` and `user.role`, e.g. `customerId`. */
+  attributes: Record<string, JsonValue>;
+}
+
+export interface StoredUser extends NewUser {
+  id: string;
+}
+
+export type UserLookup = { id: string } | { email: string } | { apiKeyHash: string };
 
 export interface StoreOptions {
   model: Model;

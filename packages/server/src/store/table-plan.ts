@@ -55,6 +55,8 @@ export const META_COLUMNS = ['_version', '_created_at', '_updated_at'] as const;
 export const SCHEMA_TABLE = '_ninefold_schema';
 /** Uploaded files' bytes live in the database, so a PostgreSQL deployment shares them across servers. */
 export const FILES_TABLE = '_ninefold_files';
+/** The prototype API's own users (point 6), in the database so a PostgreSQL deployment shares them. */
+export const USERS_TABLE = '_ninefold_users';
 /** The column of the key the store adds to an entity that names none. */
 export const HIDDEN_KEY = 'id';
 /** PostgreSQL truncates longer identifiers, which would make two names collide silently. */
@@ -127,7 +129,7 @@ function planTable(entity: Entity, entities: Map<string, Entity>): PlannedTable 
       throw new Error(`Entity "${entity.name}": the field name "${field.name}" is reserved by the store`);
     }
   }
-  if (entity.name === SCHEMA_TABLE || entity.name === FILES_TABLE) {
+  if (entity.name === SCHEMA_TABLE || entity.name === FILES_TABLE || entity.name === USERS_TABLE) {
     throw new Error(`The entity name "${entity.name}" is reserved by the store`);
   }
   const keyName =

@@ -7,6 +7,18 @@ export interface ApiDescription {
   /** True when point 7 is not shown and the prototype API serves conventional REST calls instead. */
   conventional: boolean;
   calls: Call[];
+  /** Present when the API is Ninefold's prototype API and point 6 names a sign-in: its session calls. */
+  auth?: PrototypeAuth;
+}
+
+/**
+ * The prototype API's own session calls, relative to `base`: `session` answers who the credentials
+ * belong to (`{ user, expiresAt? }`), `refresh` trades a live token for a fresh one, `signOut` revokes it.
+ */
+export interface PrototypeAuth {
+  session: string;
+  refresh?: string;
+  signOut: string;
 }
 
 /**
@@ -21,6 +33,7 @@ export function apiOf(model: Model, wire: ApiWire): ApiDescription {
     base: wire.base,
     conventional: wire.conventional,
     calls: wire.calls ?? (model.calls.shown ? model.calls.items : []),
+    ...(wire.auth ? { auth: wire.auth } : {}),
   };
 }
 

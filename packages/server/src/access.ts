@@ -1,0 +1,180 @@
+import {
+  type AccessVerdict,
+  type CrudAction,
+  checkAction,
+  type Entity,
+  exhaustiveSwitchError,
+  type Model,
+  type Principal,
+  permissionsApply,
+  visibleRecord,
+  writeViolations,
+} from '@ninefold/spec';
+import type { FastifyRequest } from 'fastify';
+import type { Authentication } from './auth/authenticate';
+import { type Problem, ProblemError, problem } from './problem';
+import type { ListQuery, ListResult, Store, StoredRecord } from './store/store';
+
+/** Who each request is, found once before its handler runs (see `buildApp`). */
+const authentications = new WeakMap<FastifyRequest, Authentication>();
+
+export function rememberAuthentication(request: FastifyRequest, authentication: Authentication): void {
+  authentications.set(request, authentication);
+}
+
+export function authenticationOf(request: FastifyRequest): Authentication {
+  return authentications.get(request) ?? { kind: 'anonymous' };
+}
+
+/** The principal the permission rules of `packages/spec` are asked about: `{}` for nobody. */
+export function principalOf(request: FastifyRequest): Principal {
+  const found = authenticationOf(request);
+  return found.kind === 'user' ? found.principal : {};
+}
+
+/** A refusal of the shared rules as an answer: 401 for nobody signed in, 403 for a role or condition. */
+export function denialProblem(verdict: Exclude<AccessVerdict, { allowed: true }>): Problem {
+  switch (verdict.reason) {
+    case 'not-signed-in':
+      return problem(401, 'NOT_SIGNED_IN', verdict.message);
+    case 'role':
+    case 'no-grant':
+    case 'condition':
+      return problem(403, 'FORBIDDEN', verdict.message);
+    default:
+      return exhaustiveSwitchError(verdict.reason);
+  }
+}
+
+/** Throws the answer to a refused verdict. */
+export function enforce(verdict: AccessVerdict): void {
+  if (!verdict.allowed) throw new ProblemError(denialProblem(verdict));
+}
+
+export function requireAction(
+  model: Model,
+  request: FastifyRequest,
+  entity: Entity,
+  action: CrudAction,
+  record?: StoredRecord,
+): void {
+  enforce(checkAction(model, principalOf(request), entity.name, action, record));
+}
+
+/** Refuses a body that sets fields the role may not read or may not write: never dropped silently. */
+export function refuseForbiddenFields(
+  model: Model,
+  request: FastifyRequest,
+  entity: Entity,
+  body: Record<string, unknown>,
+): void {
+  const violations = writeViolations(model, principalOf(request), entity.name, body);
+  if (violations.length === 0) return;
+  throw new ProblemError(
+    problem(
+      403,
+      'FORBIDDEN_FIELDS',
+      violations.length === 1
+        ? (violations[0]?.message ?? 'A field may not be set.')
+        : `${violations.length} fields may not be set by your role.`,
+      {
+        errors: violations.map((violation) => ({
+          pointer: `/${violation.field}`,
+          code: 'forbidden',
+          detail: violation.message,
+        })),
+      },
+    ),
+  );
+}
+
+/**
+ * Refuses filtering or sorting on a field the role may not read: the answers would tell its values
+ * even though the field itself is never sent.
+ */
+export function refuseHiddenQuery(model: Model, request: FastifyRequest, entity: Entity, query: ListQuery) {
+  const fields = [...query.filters.map((filter) => filter.field), ...query.sort.map((key) => key.field)];
+  const probe = Object.fromEntries(fields.map((field) => [field, null]));
+  const hidden = writeViolations(model, principalOf(request), entity.name, probe).filter(
+    (violation) => violation.reason === 'hidden',
+  );
+  if (hidden.length === 0) return;
+  throw new ProblemError(
+    problem(403, 'FORBIDDEN_FIELDS', `Your role may not filter or sort on ${hidden[0]?.field}.`, {
+      errors: hidden.map((violation) => ({
+        pointer: `/${violation.field}`,
+        code: 'forbidden',
+        detail: 'Your role may not read this field.',
+      })),
+    }),
+  );
+}
+
+/** What the role may see of a record: the fields its grant hides are left out. */
+export function visibleTo(
+  model: Model,
+  request: FastifyRequest,
+  entity: Entity,
+  record: StoredRecord,
+): StoredRecord {
+  return visibleRecord(model, principalOf(request), entity.name, record);
+}
+
+/** How many records one scan of a conditional list reads at a time. */
+const SCAN_BATCH = 500;
+
+/**
+ * A list of only the records the role may read. When the grant has a condition it is a CEL expression
+ * the database cannot run, so the matching records are read in batches and the condition is asked of
+ * each: pages and totals then count only what the role may see, and no record outside it is ever sent.
+ * Cursor pages hold up to their size (fewer when records in between are not readable).
+ */
+export async function readableList(
+  model: Model,
+  request: FastifyRequest,
+  entity: Entity,
+  store: Store,
+  query: ListQuery,
+): Promise<ListResult> {
+  const principal = principalOf(request);
+  const conditional =
+    permissionsApply(model) &&
+    principal.role !== undefined &&
+    model.roles.shown &&
+    model.roles.grants.some(
+      (grant) => grant.role === principal.role && grant.entity === entity.name && grant.where,
+    );
+  if (!conditional) return store.list(entity.name, query);
+  const readable = (record: StoredRecord) =>
+    checkAction(model, principal, entity.name, 'read', record).allowed;
+  if (query.cursor !== undefined || query.offset === undefined) {
+    const page = await store.list(entity.name, { ...query, withTotal: false });
+    const items = page.items.filter(readable);
+    if (query.cursor === undefined && !query.withTotal) return { ...page, items };
+    return { ...page, items, ...(query.withTotal ? { total: await countReadable() } : {}) };
+  }
+  const matching: StoredRecord[] = [];
+  let total = 0;
+  const start = query.offset;
+  const end = start + query.limit;
+  for (let offset = 0; ; offset += SCAN_BATCH) {
+    const batch = await store.list(entity.name, { ...query, offset, limit: SCAN_BATCH, withTotal: false });
+    for (const record of batch.items) {
+      if (!readable(record)) continue;
+      if (total >= start && total < end) matching.push(record);
+      total += 1;
+    }
+    if (batch.items.length < SCAN_BATCH) break;
+  }
+  return { items: matching, ...(query.withTotal ? { total } : {}) };
+
+  async function countReadable(): Promise<number> {
+    let count = 0;
+    const { cursor: _cursor, ...rest } = query;
+    for (let offset = 0; ; offset += SCAN_BATCH) {
+      const batch = await store.list(entity.name, { ...rest, offset, limit: SCAN_BATCH, withTotal: false });
+      count += batch.items.filter(readable).length;
+      if (batch.items.length < SCAN_BATCH) return count;
+    }
+  }
+}

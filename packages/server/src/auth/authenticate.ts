@@ -1,0 +1,300 @@
+import { randomBytes } from 'node:crypto';
+import {
+  exhaustiveSwitchError,
+  type JsonValue,
+  type Model,
+  type Principal,
+  type SignIn,
+} from '@ninefold/spec';
+import type { Store, StoredUser } from '../store/store';
+import { verifyPassword } from './passwords';
+import { createSignInThrottle, type SignInThrottle } from './sign-in-throttle';
+import { createTokenIssuer, type TokenIssuer } from './tokens';
+import { apiKeyHash, userView } from './users';
+
+/** Who a request comes from, as the prototype API found out from its credentials. */
+export type Authentication =
+  /** No credentials were sent. */
+  | { kind: 'anonymous' }
+  | {
+      kind: 'user';
+      principal: Principal & { role: string; user: Record<string, JsonValue> };
+      /** The session token that was sent (password sign-in), for refresh and sign-out. */
+      session?: { tokenId: string; expiresAt: number };
+    }
+  /** Credentials were sent and are not good: always a 401, whatever the call. */
+  | { kind: 'refused'; code: RefusalCode; message: string; retryAfterSeconds?: number };
+
+export type RefusalCode = 'INVALID_TOKEN' | 'SESSION_EXPIRED' | 'SIGN_IN_FAILED' | 'TOO_MANY_ATTEMPTS';
+
+/** Checks an access token of an OpenID Connect provider (see `createOidcVerifier`). */
+export interface TokenVerifier {
+  verify(
+    token: string,
+  ): Promise<
+    | { ok: true; principal: { role?: string; user: Record<string, JsonValue> }; expiresAt?: number }
+    | { ok: false; code: 'INVALID_TOKEN' | 'SESSION_EXPIRED'; message: string }
+  >;
+}
+
+export interface AuthOptions {
+  /** Signs the session tokens; a fresh random one by default, so tokens end with the process. */
+  secret?: Uint8Array;
+  /** How long a session token is good for, in seconds; the client refreshes it while in use. */
+  tokenSeconds?: number;
+  /** The clock, in milliseconds. */
+  now?: () => number;
+  /** For sign-in kind `oidc`: checks the provider's tokens. */
+  oidc?: TokenVerifier;
+}
+
+export const DEFAULT_TOKEN_SECONDS = 15 * 60;
+
+/** What a request carries that identifies it: its headers and the address it comes from. */
+export interface Credentials {
+  headers: Record<string, string | string[] | undefined>;
+  ip: string;
+}
+
+export interface Authenticator {
+  /** The sign-in kind point 6 names; `none` when it names none or is not shown. */
+  readonly kind: SignIn['kind'];
+  authenticate(credentials: Credentials): Promise<Authentication>;
+  /** Password sign-in: a session token for the user, or why not (throttled per email and address). */
+  signIn(
+    email: string,
+    password: string,
+    ip: string,
+  ): Promise<
+    | { ok: true; token: string; expiresAt: number; user: Record<string, JsonValue> }
+    | { ok: false; code: 'SIGN_IN_FAILED' | 'TOO_MANY_ATTEMPTS'; message: string; retryAfterSeconds?: number }
+  >;
+  /** A fresh token for a live session (the old one is revoked). */
+  refresh(
+    user: Record<string, JsonValue> & { id: string; role: string },
+    session: { tokenId: string; expiresAt: number },
+  ): Promise<{ token: string; expiresAt: number }>;
+  /** Ends a session: its token is refused from now on. */
+  revoke(session: { tokenId: string; expiresAt: number }): void;
+}
+
+/**
+ * The prototype API's side of point 6: reads the credentials the specification's sign-in kind uses
+ * (a session token from password sign-in, HTTP basic, an API key, or an OpenID Connect access token),
+ * and finds the user and role behind them. Users live in the store; passwords are scrypt hashes, API
+ * keys SHA-256, and tokens are signed with `jose` and expire.
+ *
+ * @example
+ * ```ts
+ * const auth = createAuthenticator(model, store);
+ * const who = await auth.authenticate({ headers: request.headers, ip: request.ip });
+ * if (who.kind === 'user') checkAction(model, who.principal, 'Order', 'read');
+ * ```
+ */
+export function createAuthenticator(model: Model, store: Store, options: AuthOptions = {}): Authenticator {
+  const signIn: SignIn = model.roles.shown ? model.roles.signIn : { kind: 'none' };
+  const now = options.now ?? Date.now;
+  const tokens: TokenIssuer = createTokenIssuer({
+    secret: options.secret ?? randomBytes(32),
+    ttlSeconds: options.tokenSeconds ?? DEFAULT_TOKEN_SECONDS,
+    now,
+  });
+  const throttle: SignInThrottle = createSignInThrottle({ now });
+  /** Revoked token ids, until the moment they would have expired anyway. */
+  const revoked = new Map<string, number>();
+
+  const principalOf = (user: StoredUser) => {
+    const view = userView(user);
+    return { role: user.role, user: view };
+  };
+
+  const checkPassword = async (email: string, password: string, ip: string) => {
+    const key = `${email.toLowerCase()}|${ip}`;
+    const allowed = throttle.check(key);
+    if (!allowed.allowed) {
+      return {
+        ok: false as const,
+        code: 'TOO_MANY_ATTEMPTS' as const,
+        message: `Too many failed sign-ins. Wait ${allowed.retryAfterSeconds} s before trying again.`,
+        retryAfterSeconds: allowed.retryAfterSeconds,
+      };
+    }
+    const user = await store.findUser({ email });
+    // A missing user costs a hash too, so that timing does not tell which emails have accounts.
+    const good = await verifyPassword(password, user?.passwordHash ?? DUMMY_HASH);
+    if (!user || !good) {
+      throttle.failed(key);
+      return {
+        ok: false as const,
+        code: 'SIGN_IN_FAILED' as const,
+        message: 'The email or the password is not right.',
+      };
+    }
+    throttle.succeeded(key);
+    return { ok: true as const, user };
+  };
+
+  const bearer = async (token: string): Promise<Authentication> => {
+    const checked = await tokens.verify(token);
+    if (!checked.ok) {
+      return checked.reason === 'expired'
+        ? { kind: 'refused', code: 'SESSION_EXPIRED', message: 'Your session has ended. Sign in again.' }
+        : { kind: 'refused', code: 'INVALID_TOKEN', message: 'The session token is not one this API gave.' };
+    }
+    const { claims } = checked;
+    if (revoked.has(claims.tokenId)) {
+      return {
+        kind: 'refused',
+        code: 'SESSION_EXPIRED',
+        message: 'This session was signed out. Sign in again.',
+      };
+    }
+    const user = await store.findUser({ id: claims.userId });
+    // A user removed, or given another role, since the token was issued: the token no longer holds.
+    if (!user || user.role !== claims.role) {
+      return { kind: 'refused', code: 'SESSION_EXPIRED', message: 'Your account changed. Sign in again.' };
+    }
+    return {
+      kind: 'user',
+      principal: principalOf(user),
+      session: { tokenId: claims.tokenId, expiresAt: claims.expiresAt },
+    };
+  };
+
+  return {
+    kind: signIn.kind,
+
+    async authenticate({ headers, ip }) {
+      const authorization = single(headers.authorization);
+      switch (signIn.kind) {
+        case 'none':
+          return { kind: 'anonymous' };
+        case 'password': {
+          const token = bearerToken(authorization);
+          if (token === undefined) return authorization ? wrongScheme('Bearer') : { kind: 'anonymous' };
+          return bearer(token);
+        }
+        case 'basic': {
+          if (authorization === undefined) return { kind: 'anonymous' };
+          const pair = basicPair(authorization);
+          if (!pair) return wrongScheme('Basic');
+          const checked = await checkPassword(pair.email, pair.password, ip);
+          if (!checked.ok) return { kind: 'refused', ...checked };
+          return { kind: 'user', principal: principalOf(checked.user) };
+        }
+        case 'api-key': {
+          const key = apiKeyFrom(signIn, headers);
+          if (key === undefined) return { kind: 'anonymous' };
+          const user = await store.findUser({ apiKeyHash: apiKeyHash(key) });
+          if (!user) return { kind: 'refused', code: 'INVALID_TOKEN', message: 'This API key is not known.' };
+          return { kind: 'user', principal: principalOf(user) };
+        }
+        case 'oidc': {
+          const token = bearerToken(authorization);
+          if (token === undefined) return authorization ? wrongScheme('Bearer') : { kind: 'anonymous' };
+          if (!options.oidc) {
+            return {
+              kind: 'refused',
+              code: 'INVALID_TOKEN',
+              message: 'This API cannot check OpenID tokens.',
+            };
+          }
+          const checked = await options.oidc.verify(token);
+          if (!checked.ok) return { kind: 'refused', code: checked.code, message: checked.message };
+          const role = checked.principal.role;
+          if (role === undefined) {
+            return {
+              kind: 'refused',
+              code: 'INVALID_TOKEN',
+              message: 'The token names no role of this application.',
+            };
+          }
+          return { kind: 'user', principal: { role, user: { ...checked.principal.user, role } } };
+        }
+        case 'oauth2':
+          // Plain OAuth2 says nothing about how to check a token; only the real API can.
+          return authorization === undefined
+            ? { kind: 'anonymous' }
+            : {
+                kind: 'refused',
+                code: 'INVALID_TOKEN',
+                message:
+                  'The prototype API cannot check tokens of an OAuth2 server: run ninefold dev --api URL against the real API, or describe an OpenID Connect issuer.',
+              };
+        default:
+          return exhaustiveSwitchError(signIn);
+      }
+    },
+
+    async signIn(email, password, ip) {
+      const checked = await checkPassword(email, password, ip);
+      if (!checked.ok) return checked;
+      const issued = await tokens.issue({ id: checked.user.id, role: checked.user.role });
+      return { ok: true, token: issued.token, expiresAt: issued.expiresAt, user: userView(checked.user) };
+    },
+
+    async refresh(user, session) {
+      const issued = await tokens.issue({ id: user.id, role: user.role });
+      this.revoke(session);
+      return { token: issued.token, expiresAt: issued.expiresAt };
+    },
+
+    revoke(session) {
+      const seconds = Math.floor(now() / 1000);
+      for (const [id, expiresAt] of revoked) if (expiresAt < seconds) revoked.delete(id);
+      revoked.set(session.tokenId, session.expiresAt);
+    },
+  };
+}
+
+/** A valid scrypt hash of a random password, so a sign-in for an unknown email takes as long. */
+const DUMMY_HASH = `scrypt$32768$8$1$${'A'.repeat(22)}$${'A'.repeat(43)}`;
+
+function single(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function bearerToken(authorization: string | undefined): string | undefined {
+  const match = authorization ? /^Bearer\s+([A-Za-z0-9._~+/=-]+)$/i.exec(authorization) : null;
+  return match?.[1];
+}
+
+function basicPair(authorization: string): { email: string; password: string } | undefined {
+  const match = /^Basic\s+([A-Za-z0-9+/=]+)$/i.exec(authorization);
+  if (!match?.[1]) return undefined;
+  const decoded = Buffer.from(match[1], 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon <= 0) return undefined;
+  return { email: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+}
+
+function apiKeyFrom(
+  signIn: Extract<SignIn, { kind: 'api-key' }>,
+  headers: Credentials['headers'],
+): string | undefined {
+  switch (signIn.in) {
+    case 'header':
+      return single(headers[signIn.name.toLowerCase()]);
+    case 'cookie': {
+      const cookies = single(headers.cookie) ?? '';
+      for (const part of cookies.split(';')) {
+        const [name, ...value] = part.trim().split('=');
+        if (name === signIn.name) return decodeURIComponent(value.join('='));
+      }
+      return undefined;
+    }
+    case 'query':
+      // Keys in addresses end up in logs and histories: the prototype API does not read them there.
+      return undefined;
+    default:
+      return exhaustiveSwitchError(signIn.in);
+  }
+}
+
+function wrongScheme(scheme: string): Authentication {
+  return {
+    kind: 'refused',
+    code: 'INVALID_TOKEN',
+    message: `Send the credentials as "Authorization: ${scheme} …".`,
+  };
+}

@@ -1,0 +1,28 @@
+import type { JsonValue } from '@ninefold/spec';
+import type { FastifyInstance } from 'fastify';
+import { addUser } from '../../src/auth/users';
+import type { Store } from '../../src/store/store';
+
+export const TEST_PASSWORD = 'correct horse battery';
+
+/**
+ * Adds a user of a role and signs in through the prototype API's own sign-in call, as a client would;
+ * answers the header that later requests carry.
+ */
+export async function signInAs(
+  app: FastifyInstance,
+  store: Store,
+  role: string,
+  attributes: Record<string, JsonValue> = {},
+  email = `${role}@shop.test`,
+): Promise<{ authorization: string; userId: string }> {
+  const added = await addUser(store, { email, role, attributes }, { password: TEST_PASSWORD });
+  if (!added.ok) throw new Error(added.message);
+  const answer = await app.inject({
+    method: 'POST',
+    url: '/api/auth/sign-in',
+    payload: { email, password: TEST_PASSWORD },
+  });
+  if (answer.statusCode !== 200) throw new Error(`sign-in answered ${answer.statusCode}: ${answer.body}`);
+  return { authorization: `Bearer ${answer.json().token}`, userId: added.user.id };
+}
