@@ -69,6 +69,32 @@ async function getJson(url: string, init?: RequestInit): Promise<Answer> {
 
 const shopYaml = readFileSync(join(root, 'examples/shop.yaml'), 'utf8');
 
+/** The password `serve` printed for a user it made at start (it prints it once, on standard output). */
+async function printedPassword(server: Running, email: string): Promise<string> {
+  for (let waited = 0; waited < 10_000; waited += 50) {
+    const own = new RegExp(`${email.replace('.', '\\.')} \\([a-z]+\\), password: (\\S+)`).exec(
+      server.stdout(),
+    );
+    const demo = /password for this start: (\S+)/.exec(server.stdout());
+    const found = email.endsWith('@demo.test') ? demo?.[1] : own?.[1];
+    if (found) return found;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`no password printed for ${email}: ${server.stdout()}`);
+}
+
+/** Signs in through the API's own sign-in call; answers the headers later calls carry. */
+async function signIn(server: Running, email: string, password: string): Promise<Record<string, string>> {
+  const answer = await fetch(`${server.url}/api/auth/sign-in`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
+  if (answer.status !== 200) throw new Error(`sign-in answered ${answer.status}`);
+  const { token } = (await answer.json()) as { token: string };
+  return { authorization: `Bearer ${token}` };
+}
+
 describe('ninefold serve (real process)', () => {
   it('serves the rich example on SQLite next to the spec, seeded, and stops cleanly on SIGTERM', async () => {
     const spec = tempSpec(shopYaml);
@@ -77,16 +103,30 @@ describe('ninefold serve (real process)', () => {
     expect(server.stdout()).toContain('Ninefold prototype API for Harbor Supply on SQLite');
     expect(server.stdout()).toContain('shop.ninefold.db');
     expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
-    const orders = await getJson(`${server.url}/api/orders?limit=5&sort=-placedOn`);
+    // --seed makes a demo user per role, with a password printed for this start only.
+    const password = await printedPassword(server, 'owner@demo.test');
+    expect(server.stdout()).toContain(
+      'owner@demo.test, clerk@demo.test, warehouse@demo.test, customer@demo.test',
+    );
+    expect(server.stderr()).not.toContain(password);
+    expect((await fetch(`${server.url}/api/orders`)).status).toBe(401);
+    const headers = await signIn(server, 'owner@demo.test', password);
+    const orders = await getJson(`${server.url}/api/orders?limit=5&sort=-placedOn`, { headers });
     expect(orders.total).toBe(20);
     expect(orders.items).toHaveLength(5);
     // Derived totals are stored for seeded orders too, so sorting by them works.
-    const byTotal = await getJson(`${server.url}/api/orders?limit=100&sort=-total`);
+    const byTotal = await getJson(`${server.url}/api/orders?limit=100&sort=-total`, { headers });
     const totals = (byTotal.items ?? []).map((order) => order.total as number);
     expect(totals.every((total) => typeof total === 'number')).toBe(true);
     expect(totals).toEqual([...totals].sort((a, b) => b - a));
-    const customers = await getJson(`${server.url}/api/customers?limit=100`);
+    const customers = await getJson(`${server.url}/api/customers?limit=100`, { headers });
     expect(customers.total).toBe(20);
+    // The demo customer is linked to a customer, so their condition shows them their own orders only.
+    const customer = await signIn(server, 'customer@demo.test', password);
+    const theirs = await getJson(`${server.url}/api/orders?limit=100`, { headers: customer });
+    expect(theirs.total).toBeGreaterThan(0);
+    expect(theirs.total).toBeLessThan(20);
+    expect(new Set((theirs.items ?? []).map((order) => order.customer)).size).toBe(1);
 
     server.child.kill('SIGTERM');
     expect(await server.exited).toBe(0);
@@ -95,8 +135,9 @@ describe('ninefold serve (real process)', () => {
 
   it('migrates additive changes, and refuses a change that would drop data unless allowed', async () => {
     const spec = tempSpec(shopYaml);
-    const first = await start([spec, '--seed', '5']);
+    const first = await start([spec, '--seed', '5', '--user', 'ann@shop.test:owner']);
     if ('failed' in first) throw new Error(first.stderr);
+    const password = await printedPassword(first, 'ann@shop.test');
     // Regression: a signal right as the URL appears used to kill the process before its handlers were
     // installed (exit by signal, database not closed).
     first.child.kill('SIGINT');
@@ -110,14 +151,17 @@ describe('ninefold serve (real process)', () => {
         '      description: { kind: markdown }\n      barcode: { kind: text }',
       ),
     );
-    const second = await start([spec]);
+    const second = await start([spec, '--user', 'ann@shop.test:owner']);
     if ('failed' in second) throw new Error(second.stderr);
     expect(second.stderr()).toContain('add column');
-    const products = await getJson(`${second.url}/api/products`);
+    // The user made at the first start is kept, with the password printed then.
+    await expect.poll(() => second.stdout()).toContain('ann@shop.test (owner): exists already');
+    const headers = await signIn(second, 'ann@shop.test', password);
+    const products = await getJson(`${second.url}/api/products`, { headers });
     expect(products.total).toBe(5);
     const patched = await getJson(`${second.url}/api/products/1`, {
       method: 'PATCH',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', ...headers },
       body: JSON.stringify({ barcode: '4006381333931' }),
     });
     expect(patched.barcode).toBe('4006381333931');
@@ -135,11 +179,22 @@ describe('ninefold serve (real process)', () => {
 
     const allowed = await start([spec, '--allow-destructive']);
     if ('failed' in allowed) throw new Error(allowed.stderr);
-    const customer = await getJson(`${allowed.url}/api/customers/1`);
+    const customer = await getJson(`${allowed.url}/api/customers/1`, {
+      headers: await signIn(allowed, 'ann@shop.test', password),
+    });
     expect(customer.phone).toBeUndefined();
     expect(customer.name).toBeTruthy();
     allowed.child.kill('SIGTERM');
     expect(await allowed.exited).toBe(0);
+  });
+
+  it('refuses a --user of a role point 6 does not name, before touching the database', async () => {
+    const spec = tempSpec(shopYaml);
+    const result = await start([spec, '--user', 'ann@shop.test:admin']);
+    expect('failed' in result && result.failed).toBe(2);
+    expect('failed' in result ? result.stderr : '').toContain(
+      '"admin" is not a role of point 6. Use one of: owner, clerk, warehouse, customer.',
+    );
   });
 
   it('refuses to start on a specification with errors, with the check report', async () => {
@@ -162,7 +217,12 @@ describe('ninefold serve (real process)', () => {
         const server = await start([join(root, 'examples/shop.md'), '--db', url.toString(), '--seed', '20']);
         if ('failed' in server) throw new Error(server.stderr);
         expect(server.stdout()).toContain(`on PostgreSQL (${url.host}/${database})`);
-        const orders = await getJson(`${server.url}/api/orders?status=draft`);
+        const headers = await signIn(
+          server,
+          'owner@demo.test',
+          await printedPassword(server, 'owner@demo.test'),
+        );
+        const orders = await getJson(`${server.url}/api/orders?status=draft`, { headers });
         expect(orders.total).toBeGreaterThan(0);
         server.child.kill('SIGTERM');
         expect(await server.exited).toBe(0);

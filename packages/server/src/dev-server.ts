@@ -1,9 +1,12 @@
+import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Model } from '@ninefold/spec';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
-import { type ApiDescription, describeApi, specPayload } from './api-calls';
+import { type ApiDescription, describeApi, prototypeApi, specPayload } from './api-calls';
 import { buildApp, DEFAULT_BODY_LIMIT } from './app';
+import { type ProvisionResult, provisionUsers } from './auth/provision';
+import type { UserRequest } from './auth/users';
 import { registerClient, securityHeaders } from './client';
 import { type ProxyTarget, registerDevProxy } from './dev-proxy';
 import { type EncodedBody, encodedBody, preferredCoding } from './encoded-body';
@@ -38,6 +41,8 @@ export type DevApi =
       seed?: number;
       allowDestructive?: boolean;
       bodyLimit?: number;
+      /** Users to create at start when missing (`--user`); with `seed`, demo users too. */
+      users?: UserRequest[];
     }
   | { kind: 'proxy'; target: ProxyTarget };
 
@@ -69,6 +74,8 @@ export interface DevServer {
   update(next: { model?: Model; issues: DevIssue[] }): Promise<DevUpdate>;
   /** Tells every open page to reload. */
   reload(): void;
+  /** The users made at start with their new secrets (prototype API only): for the terminal, never a log. */
+  readonly users?: Extract<ProvisionResult, { ok: true }>;
   /** How many pages listen for reloads. */
   readonly listeners: number;
   /** Ends the event streams, lets requests in flight finish, closes the apps and the database. */
@@ -102,7 +109,8 @@ interface Generation {
 export async function startDevServer(options: DevServerOptions): Promise<DevServerResult> {
   const { api: apiKind, clientDir, log } = options;
   let model = options.model;
-  let api: ApiDescription = describeApi(model);
+  const apiFor = (next: Model) => (apiKind.kind === 'proxy' ? describeApi(next) : prototypeApi(next));
+  let api: ApiDescription = apiFor(model);
   let issues = options.issues;
   // The model answer, serialized and compressed once per reload rather than per request.
   let cachedSpec: { model: Model; issues: DevIssue[]; body: EncodedBody } | undefined;
@@ -115,6 +123,8 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   };
   let closing = false;
   const streams = new Set<ServerResponse>();
+  const authSecret = randomBytes(32);
+  let users: Extract<ProvisionResult, { ok: true }> | undefined;
 
   async function makeGeneration(
     next: Model,
@@ -134,11 +144,24 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     });
     if (!opened.ok) return opened;
     try {
+      if (first) {
+        const provisioned = await provisionUsers(opened.store, next, {
+          users: apiKind.users ?? [],
+          demo: (apiKind.seed ?? 0) > 0,
+        });
+        if (!provisioned.ok) {
+          await opened.store.close();
+          return provisioned;
+        }
+        users = provisioned;
+      }
       const app = await buildApp({
         model: next,
         store: opened.store,
         bodyLimit: apiKind.bodyLimit ?? DEFAULT_BODY_LIMIT,
         onServerError: serverErrorLogger(log),
+        // One secret for every generation: editing the specification does not sign anybody out.
+        auth: { secret: authSecret },
       });
       registerClient(app, { dir: clientDir });
       await app.ready();
@@ -256,7 +279,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     if (apiKind.kind === 'proxy') {
       // The real API does not change with the specification; only what the page is told does.
       model = next.model;
-      api = describeApi(model);
+      api = apiFor(model);
       return { ok: true, rebuilt: false };
     }
     const made = await makeGeneration(next.model, false);
@@ -272,7 +295,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     const previous = current;
     current = made.generation;
     model = next.model;
-    api = describeApi(model);
+    api = apiFor(model);
     retire(previous);
     return { ok: true, rebuilt: true };
   };
@@ -280,6 +303,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   let closed: Promise<void> | undefined;
   const devServer: DevServer = {
     url: `http://${host}:${address.port}/`,
+    ...(users ? { users } : {}),
     update(next) {
       const run = queue.then(() => apply(next));
       queue = run.catch(() => undefined);

@@ -2,6 +2,9 @@ import { basename, dirname, extname, join } from 'node:path';
 import { derivedValues, type Model } from '@ninefold/spec';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, DEFAULT_BODY_LIMIT } from './app';
+import type { AuthOptions } from './auth/authenticate';
+import { type ProvisionResult, provisionUsers } from './auth/provision';
+import type { UserRequest } from './auth/users';
 import { registerClient } from './client';
 import { openStore } from './store/open-store';
 import type { MigrationStep, Store } from './store/store';
@@ -24,7 +27,11 @@ export interface ServeOptions {
    * its Content-Security-Policy; without it, only the API, the model and the health check are served.
    */
   clientDir?: string;
-  /** Progress and errors, one line each; never request data. */
+  /** Users to create when missing (`--user`); with `seed`, a demo user per role is made as well. */
+  users?: UserRequest[];
+  /** Point 6's session tokens and OpenID Connect verifier. */
+  auth?: AuthOptions;
+  /** Progress and errors, one line each; never request data, never a secret. */
   log: (line: string) => void;
 }
 
@@ -32,6 +39,8 @@ export interface RunningServer {
   url: string;
   app: FastifyInstance;
   store: Store;
+  /** The users made at start, with their new secrets: for the terminal only, never for a log. */
+  users: Extract<ProvisionResult, { ok: true }>;
   /** Stops taking requests, lets those in flight finish, then closes the database. */
   close(): Promise<void>;
 }
@@ -58,11 +67,20 @@ export async function serve(options: ServeOptions): Promise<ServeResult> {
   if (!opened.ok) return opened;
   const { store } = opened;
   try {
+    const users = await provisionUsers(store, options.model, {
+      users: options.users ?? [],
+      demo: (options.seed ?? 0) > 0,
+    });
+    if (!users.ok) {
+      await store.close();
+      return users;
+    }
     const app = await buildApp({
       model: options.model,
       store,
       bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
       onServerError: serverErrorLogger(options.log),
+      ...(options.auth ? { auth: options.auth } : {}),
     });
     if (options.clientDir !== undefined) registerClient(app, { dir: options.clientDir });
     const address = await app.listen({
@@ -76,6 +94,7 @@ export async function serve(options: ServeOptions): Promise<ServeResult> {
         url: `${address}/`,
         app,
         store,
+        users,
         close: () => {
           closing ??= app.close().then(() => store.close());
           return closing;

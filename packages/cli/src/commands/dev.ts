@@ -7,7 +7,9 @@ import {
   databaseUrl,
   describeDatabase,
   parseProxyTarget,
+  parseUserOption,
   startDevServer,
+  type UserRequest,
 } from '@ninefold/server';
 import { loadSpec } from '@ninefold/spec';
 import { ensureRuntime } from '@ninefold/web/runtime';
@@ -17,6 +19,7 @@ import { readSpecFile } from '../read-spec-file';
 import { printReport } from '../report';
 import { listenForStop } from '../stop-signals';
 import { paint, type Terminal } from '../terminal';
+import { usersBanner } from '../users-banner';
 import { watchFile } from '../watch-file';
 
 export const DEV_HELP = `Usage: ninefold dev SPEC [options]
@@ -33,7 +36,10 @@ Options:
   --db URL              the prototype API's database, as for serve (default: SQLite next to SPEC)
   --port P              port to listen on (default ${DEV_DEFAULT_PORT}; 0 picks a free one)
   --host H              address to listen on (default 127.0.0.1)
-  --seed N              fill each empty entity with N generated records at start
+  --seed N              fill each empty entity with N generated records at start, and make a demo user
+                        per role of point 6 with a new password at each start
+  --user EMAIL:ROLE[:NAME=VALUE,...]
+                        create a user of point 6's sign-in if missing (repeatable), as for serve
   --allow-destructive   apply schema changes that drop or narrow stored data
   -h, --help            show this help
 
@@ -108,6 +114,24 @@ export async function dev(
 
   const loaded = await loadSpecFile(file, 'dev', terminal);
   if (!loaded.ok) return loaded.exitCode;
+  if (parsed.values.user?.length) {
+    if (api.kind === 'proxy') {
+      terminal.err(
+        'ninefold dev: --user makes users of the prototype API; with --api the real API has its own.\n',
+      );
+      return 2;
+    }
+    const users: UserRequest[] = [];
+    for (const text of parsed.values.user) {
+      const user = parseUserOption(text, loaded.result.model);
+      if (!user.ok) {
+        terminal.err(`ninefold dev: ${user.message}\n`);
+        return 2;
+      }
+      users.push(user.user);
+    }
+    api = { ...api, users };
+  }
   const stop = listenForStop(signals);
   const log = (line: string) => terminal.err(`${line}\n`);
   try {
@@ -145,6 +169,7 @@ export async function dev(
         `  ${server.url}api  (${calls}; the model at /spec.json)\n` +
         `Watching ${basename(file)}: open pages reload when it changes.\n`,
     );
+    if (server.users) terminal.out(usersBanner(server.users));
 
     const watcher = watchSpec(file, server, terminal);
     const signal = await stop.wait();
@@ -219,6 +244,7 @@ function parseDevArgs(args: string[]) {
       port: { type: 'string' },
       host: { type: 'string' },
       seed: { type: 'string' },
+      user: { type: 'string', multiple: true },
       'allow-destructive': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },

@@ -1,9 +1,17 @@
 import { parseArgs } from 'node:util';
-import { DEFAULT_PORT, databaseUrl, describeDatabase, serve as startServer } from '@ninefold/server';
+import {
+  DEFAULT_PORT,
+  databaseUrl,
+  describeDatabase,
+  parseUserOption,
+  serve as startServer,
+  type UserRequest,
+} from '@ninefold/server';
 import { ensureRuntime } from '@ninefold/web/runtime';
 import { loadSpecFile } from '../load-spec-file';
 import { listenForStop } from '../stop-signals';
 import { paint, type Terminal } from '../terminal';
+import { usersBanner } from '../users-banner';
 
 export const SERVE_HELP = `Usage: ninefold serve SPEC [options]
 
@@ -16,7 +24,11 @@ Options:
   --db URL              postgres://user@host:port/db, sqlite:FILE, FILE, or :memory:
   --port P              port to listen on (default ${DEFAULT_PORT}; 0 picks a free one)
   --host H              address to listen on (default 127.0.0.1)
-  --seed N              fill each empty entity with N generated records (the same N gives the same data)
+  --seed N              fill each empty entity with N generated records (the same N gives the same data),
+                        and make a demo user per role of point 6 with a new password at each start
+  --user EMAIL:ROLE[:NAME=VALUE,...]
+                        create a user of point 6's sign-in if missing (repeatable); its password (or API
+                        key) is printed once. NAME=VALUE sets what conditions read as user.NAME
   --allow-destructive   apply schema changes that drop or narrow stored data
   --body-limit BYTES    largest request body accepted (default 1048576)
   --no-client           serve only the API, the model and the health check
@@ -66,6 +78,15 @@ export async function serve(
   const loaded = await loadSpecFile(file, 'serve', terminal);
   if (!loaded.ok) return loaded.exitCode;
   const model = loaded.result.model;
+  const users: UserRequest[] = [];
+  for (const text of parsed.values.user ?? []) {
+    const user = parseUserOption(text, model);
+    if (!user.ok) {
+      terminal.err(`ninefold serve: ${user.message}\n`);
+      return 2;
+    }
+    users.push(user.user);
+  }
   const database = databaseUrl(parsed.values.db, file);
   const withClient = !parsed.values['no-client'];
   const stop = listenForStop(signals);
@@ -91,6 +112,7 @@ export async function serve(
       allowDestructive: parsed.values['allow-destructive'],
       bodyLimit: numbers['body-limit'],
       clientDir,
+      users,
       log,
     });
     if (!started.ok) {
@@ -105,6 +127,7 @@ export async function serve(
     terminal.out(
       `${paint(terminal, 'bold', `Ninefold prototype API for ${title}`)} on ${describeDatabase(database)}\n${where}`,
     );
+    terminal.out(usersBanner(server.users));
     const signal = await stop.wait();
     terminal.err(`\n${signal}: finishing requests in flight and closing the database…\n`);
     await server.close();
@@ -128,6 +151,7 @@ function parseServeArgs(args: string[]) {
       'allow-destructive': { type: 'boolean', default: false },
       'body-limit': { type: 'string' },
       'no-client': { type: 'boolean', default: false },
+      user: { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });

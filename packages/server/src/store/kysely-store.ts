@@ -22,7 +22,7 @@ import type {
 } from './store';
 import type { PlannedColumn, PlannedTable, TablePlan } from './table-plan';
 import type { TotalsCache } from './totals-cache';
-import { countUsers, ensureUserTable, insertUser, selectUser } from './user-table';
+import { countUsers, ensureUserTable, insertUser, selectUser, updateUserSecrets } from './user-table';
 import { ValueCodec } from './value-codec';
 
 /** What a store and the stores bound to its transactions share. */
@@ -350,6 +350,11 @@ export class KyselyStore implements Store {
   async countUsers(): Promise<number> {
     await this.userTable();
     return countUsers(this.kysely, this.context.sql);
+  }
+
+  async setUserSecrets(id: string, secrets: Pick<NewUser, 'passwordHash' | 'apiKeyHash'>): Promise<void> {
+    await this.userTable();
+    await updateUserSecrets(this.kysely, this.context.sql, id, secrets);
   }
 
   /** Like the files table: made on first use, once per database. */

@@ -92,6 +92,8 @@ export interface Store {
   createUser(user: NewUser): Promise<StoredUser | 'exists'>;
   findUser(by: UserLookup): Promise<StoredUser | undefined>;
   countUsers(): Promise<number>;
+  /** Replaces a user's password and API key hashes (a demo user's new password at each start). */
+  setUserSecrets(id: string, secrets: Pick<NewUser, 'passwordHash' | 'apiKeyHash'>): Promise<void>;
   /** Runs `work` in one transaction (seeding, multi-row changes). */
   transaction<T>(work: (store: Store) => Promise<T>): Promise<T>;
   close(): Promise<void>;

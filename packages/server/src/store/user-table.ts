@@ -64,6 +64,19 @@ export async function selectUser(
   return row ? fromRow(row) : undefined;
 }
 
+export async function updateUserSecrets(
+  db: DynamicKysely,
+  dialect: DialectSql,
+  id: string,
+  secrets: Pick<NewUser, 'passwordHash' | 'apiKeyHash'>,
+): Promise<void> {
+  await sql`
+    UPDATE ${dialect.tableRef(USERS_TABLE)}
+    SET "password_hash" = ${secrets.passwordHash ?? null}, "api_key_hash" = ${secrets.apiKeyHash ?? null}
+    WHERE "id" = ${id}
+  `.execute(db);
+}
+
 export async function countUsers(db: DynamicKysely, dialect: DialectSql): Promise<number> {
   const result = await sql<{ count: number | string }>`
     SELECT COUNT(*) AS "count" FROM ${dialect.tableRef(USERS_TABLE)}
