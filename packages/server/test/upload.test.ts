@@ -109,9 +109,7 @@ for (const database of databases) {
       });
       const { id, url } = order.attachment;
       expect(url).toBe(`/api/_files/${id}`);
-      expect((await send({ url: `/api/orders/${order.id}` })).json().attachment).toEqual(
-        order.attachment,
-      );
+      expect((await send({ url: `/api/orders/${order.id}` })).json().attachment).toEqual(order.attachment);
 
       const download = await send({ url });
       expect(download.statusCode).toBe(200);

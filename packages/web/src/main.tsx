@@ -9,6 +9,7 @@ import { IMPORT_PATH, screensOf } from './app/routes';
 import { type ApiDescription, type ApiWire, apiOf, type SpecPayload } from './data/api-description';
 import { createHttpDataProvider } from './data/http-data-provider';
 import { loadScreen } from './screens/registry';
+import { createSessionStore } from './session/session-store';
 
 const root = createRoot(document.getElementById('root') as HTMLElement);
 
@@ -33,7 +34,12 @@ async function boot(): Promise<void> {
     return;
   }
   const payload: SpecPayload = { ...received, api: apiOf(received.model, received.api) };
-  const data = createHttpDataProvider(payload.api, payload.model);
+  // The session comes first: every request asks it for credentials, and tells it of every 401.
+  const session = createSessionStore(payload.model, payload.api);
+  const data = createHttpDataProvider(payload.api, payload.model, {
+    authHeaders: session.authHeaders,
+    onUnauthorized: session.unauthorized,
+  });
   const queryClient = createQueryClient();
   const first = screenAt(payload.model, routePath(window.location.pathname, basename()));
   if (first) {
@@ -49,6 +55,7 @@ async function boot(): Promise<void> {
         queryClient,
         params: first.params,
         search: window.location.search,
+        session: session.getSnapshot(),
       });
       if (answered) await Promise.race([answered, delay(FIRST_ANSWER_WAIT_MS)]);
     } catch {
@@ -59,12 +66,22 @@ async function boot(): Promise<void> {
   const openPreview = (document: { file: string; model: Model }) => {
     void startPreview(document, () => {
       window.history.replaceState(null, '', new URL(`.${IMPORT_PATH}`, window.document.baseURI));
-      show(<App key={++renders} spec={{ ...running, openPreview }} queryClient={queryClient} />);
+      show(
+        <App
+          key={++renders}
+          spec={{ ...running, openPreview }}
+          queryClient={queryClient}
+          session={session}
+        />,
+      );
     });
   };
-  show(<App key={++renders} spec={{ ...running, openPreview }} queryClient={queryClient} />, {
-    transition: screensOf(payload.model).length > LARGE_MODEL_SCREENS,
-  });
+  show(
+    <App key={++renders} spec={{ ...running, openPreview }} queryClient={queryClient} session={session} />,
+    {
+      transition: screensOf(payload.model).length > LARGE_MODEL_SCREENS,
+    },
+  );
 }
 
 /**

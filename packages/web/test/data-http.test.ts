@@ -1,4 +1,4 @@
-import { buildApp, describeApi, openStore, type Store } from '@ninefold/server';
+import { buildApp, describeApi, openStore, provisionUsers, type Store } from '@ninefold/server';
 import { loadSpec, type Model } from '@ninefold/spec';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -75,8 +75,28 @@ async function serve(model: Model) {
     });
   };
   const api = describeApi(model) as ApiDescription;
-  const data = createHttpDataProvider(api, model, { fetch });
+  const authorization = await ownerAuthorization(app, store, model);
+  const data = createHttpDataProvider(api, model, {
+    fetch,
+    ...(authorization ? { authHeaders: () => ({ authorization }) } : {}),
+  });
   return { app, store, data, sent };
+}
+
+/**
+ * Where point 6 restricts the API (the rich example), these tests act as its owner, who may do
+ * everything: they are about the calls, not about permissions.
+ */
+async function ownerAuthorization(app: FastifyInstance, store: Store, model: Model) {
+  if (!model.roles.shown || !model.roles.roles.some((role) => role.name === 'owner')) return undefined;
+  const email = 'owner@shop.test';
+  const made = await provisionUsers(store, model, {
+    users: [{ email, role: 'owner', attributes: {} }],
+    demo: false,
+  });
+  const password = made.ok ? made.users[0]?.secret : undefined;
+  const answer = await app.inject({ method: 'POST', url: '/api/auth/sign-in', payload: { email, password } });
+  return `Bearer ${answer.json().token}`;
 }
 
 const address = { street: '1 Quay', city: 'Portsmouth', postcode: 'PO1 3LJ', country: 'GB' };
@@ -203,7 +223,15 @@ describe('HTTP data provider against the prototype API', () => {
       attachment: { name: 'po 7.pdf', type: 'application/pdf', size: 23 },
     });
     const attachment = created.record.attachment as { url: string; id: string };
-    const download = await app.inject({ url: attachment.url });
+    // A plain link carries no credentials: the API refuses it, and the provider fetches with them.
+    expect((await app.inject({ url: attachment.url })).statusCode).toBe(401);
+    const bytes = await data.download?.(attachment.url);
+    expect(await bytes?.text()).toBe('%PDF-1.4 purchase order');
+    expect(sent.at(-1)?.headers.authorization).toMatch(/^Bearer /);
+    const download = await app.inject({
+      url: attachment.url,
+      headers: { authorization: sent.at(-1)?.headers.authorization ?? '' },
+    });
     expect(download.statusCode).toBe(200);
     expect(download.body).toBe('%PDF-1.4 purchase order');
     expect(download.headers['content-type']).toBe('application/pdf');

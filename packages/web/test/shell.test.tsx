@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { App } from '../src/app/App';
 import { createMemoryDataProvider } from '../src/data/memory-data-provider';
+import { createSessionStore } from '../src/session/session-store';
 import { apiOf, loadExample } from './support/load-example';
 
 const shop = loadExample('shop.yaml');
@@ -76,9 +77,13 @@ describe('the shell', () => {
     expect(await screen.findByText('La spécification décrit les neuf points.')).toBeTruthy();
   });
 
-  it('says that a sign-in screen cannot sign in yet instead of drawing a form that pretends to', async () => {
-    renderApp(shop, '/sign-in');
-    expect(await screen.findByText(/this version of the client cannot sign in yet/)).toBeTruthy();
-    expect(screen.queryByRole('textbox')).toBeNull();
+  it('draws the sign-in screen of point 2 as a real form for the password sign-in of point 6', async () => {
+    const api = apiOf(shop);
+    const session = createSessionStore(shop, api, { fetch: () => Promise.reject(new Error('offline')) });
+    const data = createMemoryDataProvider(shop, api);
+    render(<App spec={{ model: shop, api, data }} initialPath="/sign-in" session={session} locale="en" />);
+    expect(await screen.findByLabelText(/^Email/)).toBeTruthy();
+    expect(screen.getByLabelText(/^Password/)).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Sign in' })).toBeTruthy();
   });
 });

@@ -12,9 +12,12 @@ import {
 } from 'react-router';
 import type { Locale } from '../i18n/catalogue';
 import { I18nProvider } from '../i18n/I18nProvider';
+import { signInOf, signInPath } from '../session/return-path';
+import { SessionProvider } from '../session/SessionProvider';
+import type { SessionStore } from '../session/session-store';
 import { AboutPage } from './AboutPage';
 import { NotFound } from './NotFound';
-import { ABOUT_PATH, homeScreen, IMPORT_PATH, screensOf } from './routes';
+import { ABOUT_PATH, homeScreen, IMPORT_PATH, OIDC_CALLBACK_PATH, SIGN_IN_PATH, screensOf } from './routes';
 import { ScreenCrashed } from './ScreenCrashed';
 import { ScreenParamsProvider } from './ScreenParams';
 import { ScreenRoute } from './ScreenRoute';
@@ -25,6 +28,13 @@ import { createScreenMatcher, type ScreenMatch } from './screen-matcher';
 // The importer (the OpenAPI reader and its worker) is loaded only by those who open its page.
 const ImportPage = lazy(() =>
   import('../import/ImportPage').then((module) => ({ default: module.ImportPage })),
+);
+// Signing in is loaded by those who sign in; the code exchange of a provider's sign-in even more rarely.
+const SignInPage = lazy(() =>
+  import('../session/SignInPage').then((module) => ({ default: module.SignInPage })),
+);
+const OidcCallback = lazy(() =>
+  import('../session/OidcCallback').then((module) => ({ default: module.OidcCallback })),
 );
 
 export const theme = createTheme({
@@ -63,10 +73,15 @@ export interface AppProps {
   initialPath?: string;
   locale?: Locale;
   queryClient?: QueryClient;
+  /**
+   * The session whose credentials `spec.data` sends (see `createSessionStore`). Without one the client
+   * has nothing to sign in to: a preview, or tests of other screens.
+   */
+  session?: SessionStore;
 }
 
 /** The whole client for one specification: providers, then the routes built from point 2. */
-export function App({ spec, initialPath, locale, queryClient }: AppProps) {
+export function App({ spec, initialPath, locale, queryClient, session }: AppProps) {
   const client = useMemo(() => queryClient ?? createQueryClient(), [queryClient]);
   const router = useMemo(() => {
     const routes = buildRoutes(spec.model);
@@ -79,7 +94,9 @@ export function App({ spec, initialPath, locale, queryClient }: AppProps) {
       <I18nProvider locale={locale}>
         <QueryClientProvider client={client}>
           <SpecProvider value={spec}>
-            <RouterProvider router={router} />
+            <SessionProvider {...(session ? { session } : {})}>
+              <RouterProvider router={router} />
+            </SessionProvider>
           </SpecProvider>
         </QueryClientProvider>
       </I18nProvider>
@@ -159,6 +176,7 @@ export function buildRoutes(model: Model): RouteObject[] {
     },
     { path: ABOUT_PATH, element: <AboutPage /> },
     { path: IMPORT_PATH, element: <ImportPage /> },
+    ...signInRoutes(model),
     { path: '*', element: <ModelScreen /> },
   ];
   return [
@@ -169,4 +187,18 @@ export function buildRoutes(model: Model): RouteObject[] {
       children: [{ errorElement: <ScreenCrashed />, children }],
     },
   ];
+}
+
+/**
+ * The built-in sign-in page when point 6 names a sign-in and point 2 has no sign-in screen, and the
+ * address a provider's sign-in comes back to for oidc and oauth2.
+ */
+function signInRoutes(model: Model): RouteObject[] {
+  const kind = signInOf(model).kind;
+  if (kind === 'none') return [];
+  const routes: RouteObject[] = [];
+  if (signInPath(model) === SIGN_IN_PATH) routes.push({ path: SIGN_IN_PATH, element: <SignInPage /> });
+  if (kind === 'oidc' || kind === 'oauth2')
+    routes.push({ path: OIDC_CALLBACK_PATH, element: <OidcCallback /> });
+  return routes;
 }

@@ -1,9 +1,32 @@
 import type { Screen } from '@ninefold/spec';
-import { exhaustiveSwitchError } from '@ninefold/spec';
+import { checkScreen, exhaustiveSwitchError } from '@ninefold/spec';
+import { useI18n } from '../i18n/I18nProvider';
+import { settle } from '../screens/access-policy';
+import { refusalText, screenAction } from '../screens/access-text';
+import { NotAllowed } from '../screens/NotAllowed';
 import { screenComponents } from '../screens/registry';
+import { useSession } from '../session/SessionContext';
+import { useSpec } from './SpecContext';
 
-/** Renders a screen with the component registered for its kind. */
+/**
+ * Renders a screen with the component registered for its kind, or, when the person's role may not see
+ * it, a plain refusal in its place. The refusal comes before the screen's code, so a refused screen
+ * makes no call of its own.
+ */
 export function ScreenRoute({ screen }: { screen: Screen }) {
+  const { model } = useSpec();
+  const session = useSession();
+  const { principal } = session;
+  const i18n = useI18n();
+  const verdict = settle(checkScreen(model, principal, screen), session);
+  if (!verdict.allowed) {
+    const entity = 'entity' in screen ? screen.entity : undefined;
+    const reason = refusalText(i18n, model, principal, verdict.reason, {
+      entity,
+      action: screenAction(screen),
+    });
+    return <NotAllowed reason={reason} signIn={verdict.reason === 'not-signed-in'} />;
+  }
   switch (screen.kind) {
     case 'list': {
       const Component = screenComponents.list;

@@ -13,25 +13,41 @@ import {
   useMantineColorScheme,
 } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import type { Screen } from '@ninefold/spec';
-import { Suspense } from 'react';
-import { Link, matchPath, Outlet, useLocation } from 'react-router';
+import { checkScreen, type Model, type Principal, type Screen } from '@ninefold/spec';
+import { Suspense, useMemo } from 'react';
+import { Link, matchPath, Navigate, Outlet, useLocation } from 'react-router';
 import { LOCALE_NAMES, LOCALES, type Locale } from '../i18n/catalogue';
 import { useI18n } from '../i18n/I18nProvider';
+import { signInRedirect } from '../session/return-path';
+import { type SessionState, useSession } from '../session/SessionContext';
+import { SessionExpiredDialog } from '../session/SessionExpiredDialog';
+import { SessionHeader } from '../session/SessionHeader';
 import { IssueItems } from './IssueItems';
-import { ABOUT_PATH, navigationScreens } from './routes';
+import { ABOUT_PATH, homeScreen, navigationScreens, screensOf } from './routes';
 import { useSpec } from './SpecContext';
+import { createScreenMatcher, type ScreenMatch } from './screen-matcher';
 import { useLiveReload } from './useLiveReload';
 
-/** The frame around every screen: the product's name, navigation built from the screens, and the settings. */
+/**
+ * The frame around every screen: the product's name, navigation built from the screens the person may
+ * open, the session, and the settings. A screen that needs signing in, opened while nobody is signed in,
+ * sends the person to the sign-in page and back.
+ */
 export function Shell() {
   const { model, dev } = useSpec();
   const { t } = useI18n();
+  const { state, principal } = useSession();
   const [opened, { toggle, close }] = useDisclosure(false);
   const location = useLocation();
   useLiveReload(dev?.reload ?? false);
-  const screens = navigationScreens(model);
+  const all = useMemo(() => navigationScreens(model), [model]);
+  const screens = useMemo(
+    () => openableScreens(model, state, principal, all),
+    [model, state, principal, all],
+  );
   const current = currentScreen(screens, location.pathname);
+  const here = `${location.pathname}${location.search}${location.hash}`;
+  const redirect = signInRedirect(model, state, principal, screenAt(model, location.pathname)?.screen, here);
   return (
     <AppShell
       header={{ height: 56 }}
@@ -57,6 +73,7 @@ export function Shell() {
             </Text>
           </Group>
           <Group gap="xs" wrap="nowrap">
+            <SessionHeader />
             <LanguagePicker />
             <ThemeToggle />
           </Group>
@@ -79,11 +96,45 @@ export function Shell() {
         <PreviewBanner />
         <DevIssues />
         <Suspense fallback={<Text c="dimmed">{t('shell.screenLoading')}</Text>}>
-          <Outlet />
+          {redirect === undefined ? <Outlet /> : <Navigate to={redirect} replace />}
         </Suspense>
       </AppShell.Main>
+      <SessionExpiredDialog />
     </AppShell>
   );
+}
+
+/**
+ * The entries a person may open. With a session, entries the rules refuse are left out; a person signed
+ * in with a role the API did not tell keeps those refused only for want of a role, which the API
+ * decides. Without any sign-in, nobody could ever have a role, so nothing is left out.
+ */
+function openableScreens(
+  model: Model,
+  state: SessionState,
+  principal: Principal,
+  screens: Screen[],
+): Screen[] {
+  if (state.status === 'none') return screens;
+  const roleUnknown = state.status === 'signed-in' && principal.role === undefined;
+  return screens.filter((screen) => {
+    const verdict = checkScreen(model, principal, screen);
+    return verdict.allowed || (roleUnknown && verdict.reason === 'not-signed-in');
+  });
+}
+
+const matchers = new WeakMap<Model, (pathname: string) => ScreenMatch | undefined>();
+
+/** The screen of point 2 at an address (the home screen at `/`), with one compiled matcher per model. */
+function screenAt(model: Model, pathname: string): ScreenMatch | undefined {
+  const home = homeScreen(model);
+  if (home && pathname.replace(/\/+$/, '') === '') return { screen: home, params: {} };
+  let matcher = matchers.get(model);
+  if (!matcher) {
+    matcher = createScreenMatcher(screensOf(model));
+    matchers.set(model, matcher);
+  }
+  return matcher(pathname);
 }
 
 /**

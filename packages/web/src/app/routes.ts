@@ -4,6 +4,10 @@ import type { Model, Screen } from '@ninefold/spec';
 export const ABOUT_PATH = '/_/about';
 /** Where any client offers to preview an OpenAPI document imported in the page. */
 export const IMPORT_PATH = '/_/import';
+/** The sign-in page when point 6 names a sign-in but point 2 has no sign-in screen of its own. */
+export const SIGN_IN_PATH = '/_/sign-in';
+/** Where an OpenID Connect or OAuth2 provider sends the person back with the authorization code. */
+export const OIDC_CALLBACK_PATH = '/_/oidc-callback';
 
 /** The screens of point 2, or none when it is not shown. */
 export function screensOf(model: Model): Screen[] {

@@ -106,6 +106,11 @@ export interface DataProvider {
   update(params: UpdateParams): Promise<VersionedRecord>;
   delete(params: DeleteParams): Promise<void>;
   transition(params: TransitionParams): Promise<VersionedRecord>;
+  /**
+   * A stored file's bytes, fetched with the session's credentials: a plain link cannot carry them, and
+   * they never go in the address. Absent where files are plain links (no sign-in, in-memory data).
+   */
+  download?(url: string): Promise<Blob>;
 }
 
 /** One field problem in an API answer, already mapped to a JSON Pointer into the record. */

@@ -20,6 +20,16 @@ export interface HttpDataProviderOptions {
   fetch?: typeof fetch;
   /** How long a request may take before it fails as a `NetworkError`. */
   timeoutMs?: number;
+  /**
+   * The headers that carry the credentials, asked anew for every request (a refreshed token is used at
+   * once). Credentials go in headers only, never in the URL.
+   */
+  authHeaders?: () => Readonly<Record<string, string>>;
+  /**
+   * Told of every 401 answer, with the credential headers that request carried, before the request
+   * rejects with its `ApiError`: the session asks the person to sign in again without leaving the page.
+   */
+  onUnauthorized?: (error: ApiError, sent: Readonly<Record<string, string>>) => void;
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -34,7 +44,8 @@ const PLACEHOLDER_ORIGIN = 'http://base.invalid';
  * shape and `X-Total-Count`; `ETag` is the version and goes back as `If-Match`; bodies are JSON, form or
  * multipart as the call says (see `encodeBody` for the convention). A non-success answer rejects with an
  * `ApiError`; no answer (refused, offline, timed out) with a `NetworkError`; the caller's own abort with
- * the abort's reason.
+ * the abort's reason. Credentials come from `authHeaders` on every request, and a 401 is told to
+ * `onUnauthorized` first.
  *
  * @example
  * ```ts
@@ -60,7 +71,11 @@ export function createHttpDataProvider(
     url: string,
     init: { body?: BodyInit; contentType?: string; ifMatch?: string; signal?: AbortSignal },
   ): Promise<Answer> => {
-    const headers: Record<string, string> = { accept: 'application/json, application/problem+json' };
+    const credentials = options.authHeaders?.() ?? {};
+    const headers: Record<string, string> = {
+      ...credentials,
+      accept: 'application/json, application/problem+json',
+    };
     if (init.contentType) headers['content-type'] = init.contentType;
     if (init.ifMatch) headers['if-match'] = init.ifMatch;
     const timeout = AbortSignal.timeout(timeoutMs);
@@ -75,7 +90,14 @@ export function createHttpDataProvider(
       const text = await response.text();
       const body = parseJson(text);
       if (!response.ok) {
-        throw apiErrorFrom(response.status, response.statusText, response.headers.get('content-type'), body);
+        const error = apiErrorFrom(
+          response.status,
+          response.statusText,
+          response.headers.get('content-type'),
+          body,
+        );
+        if (response.status === 401) options.onUnauthorized?.(error, credentials);
+        throw error;
       }
       return { status: response.status, headers: response.headers, body, url };
     } catch (error) {
@@ -185,6 +207,30 @@ export function createHttpDataProvider(
         ...(params.version ? { ifMatch: params.version } : {}),
       });
       return readOne(call, answer);
+    },
+
+    async download(url) {
+      const credentials = options.authHeaders?.() ?? {};
+      const timeout = AbortSignal.timeout(timeoutMs);
+      let response: Response;
+      try {
+        response = await doFetch(url, { headers: { ...credentials }, signal: timeout });
+      } catch (error) {
+        if (timeout.aborted) throw new NetworkError(`No answer within ${Math.round(timeoutMs / 1000)} s.`);
+        throw new NetworkError(clipText(error instanceof Error ? error.message : String(error)));
+      }
+      if (!response.ok) {
+        const text = await response.text();
+        const error = apiErrorFrom(
+          response.status,
+          response.statusText,
+          response.headers.get('content-type'),
+          parseJson(text),
+        );
+        if (response.status === 401) options.onUnauthorized?.(error, credentials);
+        throw error;
+      }
+      return response.blob();
     },
   };
 }

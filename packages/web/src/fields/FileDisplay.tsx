@@ -1,14 +1,24 @@
 import { Anchor, Text } from '@mantine/core';
+import { type MouseEvent, useState } from 'react';
+import { useSpec } from '../app/SpecContext';
 import { isStoredFile } from '../form/form-values';
 import { useI18n } from '../i18n/I18nProvider';
+import { useSession } from '../session/SessionContext';
 import type { DisplayProps } from './display-props';
 import { textOf } from './display-props';
 import { formatBytes } from './format-bytes';
 import { safeHref } from './safe-href';
 
-/** A stored file: its name and size, and a download link when the API gives an address for it. */
+/**
+ * A stored file: its name and size, and a download link when the API gives an address for it. While
+ * someone is signed in, the link fetches the file with the session's credentials (which a plain link
+ * cannot send, and which never go in the address) and saves what came back.
+ */
 export function FileDisplay({ value }: DisplayProps<'file'>) {
   const { t, locale } = useI18n();
+  const { data } = useSpec();
+  const { state } = useSession();
+  const [failure, setFailure] = useState<string>();
   if (!isStoredFile(value)) return <Text span>{textOf(value)}</Text>;
   const text =
     typeof value.size === 'number'
@@ -16,9 +26,49 @@ export function FileDisplay({ value }: DisplayProps<'file'>) {
       : value.name;
   const href = value.url ? safeHref(value.url, { sameSite: true }) : undefined;
   if (!href) return <Text span>{text}</Text>;
+  const download = data.download;
+  const onClick =
+    state.status === 'signed-in' && download
+      ? (event: MouseEvent<HTMLAnchorElement>) => {
+          event.preventDefault();
+          setFailure(undefined);
+          download(href)
+            .then((blob) => saveBlob(blob, value.name))
+            .catch((error: unknown) =>
+              setFailure(
+                t('form.downloadFailed', {
+                  name: value.name,
+                  reason: error instanceof Error ? error.message : String(error),
+                }),
+              ),
+            );
+        }
+      : undefined;
   return (
-    <Anchor href={href} download={value.name} aria-label={t('form.download', { name: value.name })}>
-      {text}
-    </Anchor>
+    <>
+      <Anchor
+        href={href}
+        download={value.name}
+        aria-label={t('form.download', { name: value.name })}
+        {...(onClick ? { onClick } : {})}
+      >
+        {text}
+      </Anchor>
+      {failure ? (
+        <Text span c="red" role="alert" ml="xs">
+          {failure}
+        </Text>
+      ) : null}
+    </>
   );
+}
+
+function saveBlob(blob: Blob, name: string): void {
+  const address = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = address;
+  link.download = name;
+  link.click();
+  // The browser has taken the bytes once the click is handled.
+  setTimeout(() => URL.revokeObjectURL(address), 1000);
 }

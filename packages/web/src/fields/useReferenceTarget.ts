@@ -1,7 +1,9 @@
-import { type Field, findEntity, type JsonValue, type Model } from '@ninefold/spec';
+import { checkAction, checkScreen, type Field, findEntity, type JsonValue, type Model } from '@ninefold/spec';
 import { screenFor } from '../app/routes';
 import { recordPath } from '../form/record-path';
 import { useRecord } from '../form/useRecord';
+import { settle } from '../screens/access-policy';
+import { useSession } from '../session/SessionContext';
 import { textOf } from './display-props';
 
 export interface ReferenceTarget {
@@ -17,6 +19,8 @@ export interface ReferenceTarget {
 /**
  * The record a reference points at: read through `data.get` (cached with every other read of it) unless
  * the API answered it expanded (`{ id, name }`), named by its display field, with its detail address.
+ * A role that may not read the target entity gets its id alone: no read the API would refuse, and no
+ * link to a page it may not see.
  */
 export function useReferenceTarget(
   field: Field & { kind: 'reference' },
@@ -29,10 +33,16 @@ export function useReferenceTarget(
       ? (value as Record<string, JsonValue>)
       : undefined;
   const id = expanded ? textOf(expanded[target?.key ?? 'id'] ?? '') : textOf(value);
-  const query = useRecord(field.entity, id, { enabled: !expanded && target?.display !== undefined });
+  const session = useSession();
+  const readable = settle(checkAction(model, session.principal, field.entity, 'read'), session).allowed;
+  const query = useRecord(field.entity, id, {
+    enabled: readable && !expanded && target?.display !== undefined,
+  });
   const record = expanded ?? query.data?.record;
   const shown = target?.display ? record?.[target.display] : undefined;
-  const detail = screenFor(model, 'detail', field.entity);
+  const found = screenFor(model, 'detail', field.entity);
+  const detail =
+    found && settle(checkScreen(model, session.principal, found), session).allowed ? found : undefined;
   return {
     id,
     text: shown === undefined || shown === null || shown === '' ? id : textOf(shown),

@@ -1,15 +1,26 @@
+import { access as enAccess } from './en/access';
 import { form as enForm } from './en/form';
 import { importer as enImporter } from './en/importer';
 import { list as enList } from './en/list';
+import { session as enSession } from './en/session';
 import { shell as enShell } from './en/shell';
+import { access as frAccess } from './fr/access';
 import { form as frForm } from './fr/form';
 import { importer as frImporter } from './fr/importer';
 import { list as frList } from './fr/list';
+import { session as frSession } from './fr/session';
 import { shell as frShell } from './fr/shell';
 import type { Catalogue } from './types';
 
 /** The source language: every other catalogue must have exactly its keys (checked by the types). */
-export const english = { shell: enShell, list: enList, form: enForm, importer: enImporter };
+export const english = {
+  shell: enShell,
+  list: enList,
+  form: enForm,
+  importer: enImporter,
+  access: enAccess,
+  session: enSession,
+};
 
 export const LOCALES = ['en', 'fr'] as const;
 export type Locale = (typeof LOCALES)[number];
@@ -18,5 +29,12 @@ export const LOCALE_NAMES: Record<Locale, string> = { en: 'English', fr: 'Franç
 
 export const catalogues: Record<Locale, Catalogue> = {
   en: english,
-  fr: { shell: frShell, list: frList, form: frForm, importer: frImporter },
+  fr: {
+    shell: frShell,
+    list: frList,
+    form: frForm,
+    importer: frImporter,
+    access: frAccess,
+    session: frSession,
+  },
 };

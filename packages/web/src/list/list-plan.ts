@@ -20,6 +20,8 @@ import type { EntityCalls } from '../data/data-provider';
  */
 export const DEFAULT_PAGE_SIZE = 25;
 
+const NONE_HIDDEN: ReadonlySet<string> = new Set();
+
 /** A filter the screen offers and the list call can carry. */
 export interface FilterPlan {
   field: Field;
@@ -60,13 +62,22 @@ export function listCallForRoute(calls: EntityCalls, route: string): Call | unde
 
 /**
  * Works out a list screen's columns, sorts, filters and paging from the screen and its entity's calls.
- * Anything the screen names that the call cannot do is left out rather than sent and refused.
+ * Anything the screen names that the call cannot do is left out rather than sent and refused, and so is
+ * anything on a field the role may not read (`hidden`, from `fieldAccess`): the API never sends those
+ * values, and sorting or filtering on them would tell what they hold.
  */
-export function planList(model: Model, screen: ListScreen, calls: EntityCalls): ListPlan {
+export function planList(
+  model: Model,
+  screen: ListScreen,
+  calls: EntityCalls,
+  hidden: ReadonlySet<string> = NONE_HIDDEN,
+): ListPlan {
   const entity = findEntity(model, screen.entity);
   const call = listCallForRoute(calls, screen.route);
+  const readable = (name: string): Field | undefined =>
+    hidden.has(name) ? undefined : findField(entity, name);
   const columns = screen.columns
-    .map((name) => findField(entity, name))
+    .map(readable)
     .filter((field): field is Field => field !== undefined && !field.writeOnly);
   // The link reads as the record's name: its display field, else its key (an imported entity often has
   // no display field, and its first column may be a timestamp), else whatever comes first.
@@ -77,7 +88,7 @@ export function planList(model: Model, screen: ListScreen, calls: EntityCalls): 
   const accepted = new Set(call?.sort?.fields ?? []);
   const sortable = new Map<string, SortKey['direction']>();
   for (const key of screen.sort) {
-    if (accepted.has(key.field) && findField(entity, key.field) && !sortable.has(key.field)) {
+    if (accepted.has(key.field) && readable(key.field) && !sortable.has(key.field)) {
       sortable.set(key.field, key.direction);
     }
   }
@@ -85,7 +96,7 @@ export function planList(model: Model, screen: ListScreen, calls: EntityCalls): 
 
   const filters: FilterPlan[] = [];
   for (const name of screen.filters) {
-    const field = findField(entity, name);
+    const field = readable(name);
     const param = call?.filters.find((filter) => filter.field === name);
     if (field && param && filterWidgetKind(field) !== undefined) filters.push({ field, op: param.op });
   }

@@ -1,23 +1,32 @@
 import { SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { humanize, type ListScreen } from '@ninefold/spec';
+import { checkScreen, humanize, type ListScreen } from '@ninefold/spec';
 import { screensOf } from '../app/routes';
 import { useSpec } from '../app/SpecContext';
 import { useDocumentTitle } from '../app/useDocumentTitle';
 import { useI18n } from '../i18n/I18nProvider';
 import { DashboardTile } from '../list/DashboardTile';
+import { useSession } from '../session/SessionContext';
+import { settle } from './access-policy';
 import type { ScreenProps } from './screen-props';
 
-/** A dashboard of point 2: one tile per list screen it names, each with its count and a link to it. */
+/**
+ * A dashboard of point 2: one tile per list screen it names, each with its count and a link to it;
+ * a list the role may not see has no tile (and its count is not asked for).
+ */
 export default function DashboardScreen({ screen }: ScreenProps<'dashboard'>) {
   const { model } = useSpec();
+  const session = useSession();
   const { t } = useI18n();
   const title = screen.title ?? humanize(screen.name);
   useDocumentTitle(title);
   const screens = screensOf(model);
   // A tile names a list screen; a name that is not one is reported by the check, not guessed at here.
-  const tiles = screen.tiles
+  const named = screen.tiles
     .map((name) => screens.find((candidate) => candidate.name === name))
     .filter((candidate): candidate is ListScreen => candidate?.kind === 'list');
+  const tiles = named.filter(
+    (candidate) => settle(checkScreen(model, session.principal, candidate), session).allowed,
+  );
   return (
     <Stack gap="md">
       <Title order={1} size="h2">
@@ -25,7 +34,7 @@ export default function DashboardScreen({ screen }: ScreenProps<'dashboard'>) {
       </Title>
       {screen.description ? <Text c="dimmed">{screen.description}</Text> : null}
       {tiles.length === 0 ? (
-        <Text>{t('list.tilesEmpty')}</Text>
+        <Text>{named.length === 0 ? t('list.tilesEmpty') : t('access.tilesNoneForRole')}</Text>
       ) : (
         <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="md">
           {tiles.map((tile) => (

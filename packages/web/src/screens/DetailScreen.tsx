@@ -1,7 +1,15 @@
 import { Alert, Anchor, Button, Group, Modal, Stack, Text, Title } from '@mantine/core';
-import { type Entity, entityLabel, entityPlural, findEntity, type JsonValue } from '@ninefold/spec';
+import {
+  checkScreen,
+  type Entity,
+  entityLabel,
+  entityPlural,
+  fieldAccess,
+  findEntity,
+  type JsonValue,
+} from '@ninefold/spec';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { nestedLists, routeByPosition, screenFor } from '../app/routes';
 import { useScreenParams } from '../app/ScreenParams';
@@ -11,22 +19,35 @@ import { ApiError, NetworkError } from '../data/data-provider';
 import { textOf } from '../fields/display-props';
 import { FieldList } from '../fields/FieldList';
 import { StatusBadge } from '../fields/StatusBadge';
+import { type ActionReason, ActionReasons } from '../form/ActionReasons';
+import { type ActionOffer, actionOffer } from '../form/action-offer';
 import { detailFields } from '../form/form-fields';
 import { LoadFailure } from '../form/LoadFailure';
 import { invalidateEntity } from '../form/query-keys';
 import { RecordLoading } from '../form/RecordLoading';
 import { recordIdFrom, recordPath } from '../form/record-path';
+import { TransitionActions } from '../form/TransitionActions';
 import { useRecord } from '../form/useRecord';
 import { useI18n } from '../i18n/I18nProvider';
+import { useSession } from '../session/SessionContext';
+import { settle } from './access-policy';
+import { refusalText } from './access-text';
 import type { ScreenProps } from './screen-props';
 
 /**
  * One record (point 2's detail screen): its fields as a description list, its state as a badge, and
- * the actions whose screen and call the specification gives: Edit, and Delete after a confirmation.
+ * the actions whose screen and call the specification gives: Edit, Delete after a confirmation, and the
+ * transitions of point 4. For a role (point 6) only the fields it may read are shown, actions it has no
+ * grant of are left out, and those its grant's condition refuses for this record are disabled, with
+ * the reason beside them.
  */
 export default function DetailScreen({ screen }: ScreenProps<'detail'>) {
   const { model, data } = useSpec();
-  const { t } = useI18n();
+  const i18n = useI18n();
+  const { t } = i18n;
+  const session = useSession();
+  const { principal } = session;
+  const actionsId = useId();
   const params = useScreenParams();
   const entity = findEntity(model, screen.entity);
   const id = recordIdFrom(screen.route, params);
@@ -46,10 +67,38 @@ export default function DetailScreen({ screen }: ScreenProps<'detail'>) {
   const machine = model.states.shown
     ? model.states.machines.find((m) => m.entity === entity.name)
     : undefined;
-  const state = machine ? record[machine.field] : undefined;
+  const { hidden } = fieldAccess(model, principal, entity.name);
+  const state = machine && !hidden.has(machine.field) ? record[machine.field] : undefined;
   const edit = screenFor(model, 'edit', entity.name);
-  const editTo = edit && data.calls(entity.name).update ? recordPath(edit.route, id) : undefined;
-  const canDelete = data.calls(entity.name).delete !== undefined;
+  const editTo =
+    edit && data.calls(entity.name).update && settle(checkScreen(model, principal, edit), session).allowed
+      ? recordPath(edit.route, id)
+      : undefined;
+  const editOffer: ActionOffer = editTo
+    ? actionOffer(model, session, entity.name, 'update', record)
+    : { kind: 'hidden' };
+  const deleteOffer: ActionOffer = data.calls(entity.name).delete
+    ? actionOffer(model, session, entity.name, 'delete', record)
+    : { kind: 'hidden' };
+  const reasonId = (action: string) => `${actionsId}-${action}`;
+  const reasons: ActionReason[] = [];
+  if (editOffer.kind === 'disabled') {
+    reasons.push({
+      id: reasonId('edit'),
+      action: t('form.edit'),
+      text: refusalText(i18n, model, principal, editOffer.reason, { entity: entity.name, action: 'update' }),
+    });
+  }
+  if (deleteOffer.kind === 'disabled') {
+    reasons.push({
+      id: reasonId('delete'),
+      action: t('form.delete'),
+      text: refusalText(i18n, model, principal, deleteOffer.reason, {
+        entity: entity.name,
+        action: 'delete',
+      }),
+    });
+  }
 
   return (
     <Stack gap="md" maw={760}>
@@ -64,22 +113,43 @@ export default function DetailScreen({ screen }: ScreenProps<'detail'>) {
             </Title>
             {machine && typeof state === 'string' ? <StatusBadge machine={machine} value={state} /> : null}
           </Group>
-          {editTo || canDelete ? (
+          {editOffer.kind !== 'hidden' || deleteOffer.kind !== 'hidden' ? (
             <Group gap="xs" role="group" aria-label={t('form.actions')}>
-              {editTo ? (
+              {editTo && editOffer.kind === 'enabled' ? (
                 <Button component={Link} to={editTo} variant="default">
                   {t('form.edit')}
                 </Button>
+              ) : editOffer.kind === 'disabled' ? (
+                // A button, not a link: a link cannot be disabled for every way of following it.
+                <Button variant="default" disabled aria-describedby={reasonId('edit')}>
+                  {t('form.edit')}
+                </Button>
               ) : null}
-              {canDelete ? <DeleteAction entity={entity} id={id} name={title ?? id} /> : null}
+              {deleteOffer.kind === 'enabled' ? (
+                <DeleteAction entity={entity} id={id} name={title ?? id} />
+              ) : deleteOffer.kind === 'disabled' ? (
+                <Button color="red" variant="light" disabled aria-describedby={reasonId('delete')}>
+                  {t('form.delete')}
+                </Button>
+              ) : null}
             </Group>
           ) : null}
         </Group>
+        <ActionReasons reasons={reasons} />
       </Stack>
+      {machine ? (
+        <TransitionActions
+          entity={entity}
+          machine={machine}
+          id={id}
+          record={record}
+          version={query.data?.version}
+        />
+      ) : null}
       {screen.description ? <Text c="dimmed">{screen.description}</Text> : null}
       <NestedLists route={screen.route} params={params} />
       <FieldList
-        fields={detailFields(entity, screen.fields)}
+        fields={detailFields(entity, screen.fields, hidden)}
         record={record}
         model={model}
         entity={entity.name}
@@ -95,7 +165,10 @@ export default function DetailScreen({ screen }: ScreenProps<'detail'>) {
 function NestedLists({ route, params }: { route: string; params: Readonly<Record<string, string>> }) {
   const { model } = useSpec();
   const { t } = useI18n();
-  const lists = nestedLists(model, route);
+  const session = useSession();
+  const lists = nestedLists(model, route).filter(
+    (list) => settle(checkScreen(model, session.principal, list), session).allowed,
+  );
   if (lists.length === 0) return null;
   return (
     <Group component="nav" aria-labelledby="nf-related" gap="sm" align="baseline">

@@ -1,8 +1,10 @@
 import { Alert, Button, Group, List, Stack, Text, Title } from '@mantine/core';
 import {
+  checkAction,
   type Entity,
   entityLabel,
   type FormScreen as FormScreenType,
+  fieldAccess,
   findEntity,
   type JsonValue,
   validateRecord,
@@ -30,6 +32,10 @@ import { RecordLoading } from '../form/RecordLoading';
 import { recordIdFrom, recordPath } from '../form/record-path';
 import { useRecord } from '../form/useRecord';
 import { useI18n } from '../i18n/I18nProvider';
+import { useSession } from '../session/SessionContext';
+import { settle } from './access-policy';
+import { refusalText } from './access-text';
+import { NotAllowed } from './NotAllowed';
 
 /**
  * A create or edit screen (point 2) for one entity. Edit loads the record and keeps the version it was
@@ -38,7 +44,10 @@ import { useI18n } from '../i18n/I18nProvider';
  */
 export default function FormScreen({ screen }: { screen: FormScreenType }) {
   const { model, data } = useSpec();
-  const { t } = useI18n();
+  const i18n = useI18n();
+  const { t } = i18n;
+  const session = useSession();
+  const { principal } = session;
   const params = useScreenParams();
   const entity = findEntity(model, screen.entity);
   const editing = screen.kind === 'edit';
@@ -55,6 +64,15 @@ export default function FormScreen({ screen }: { screen: FormScreenType }) {
     return <LoadFailure error={loaded.error} entity={entity} id={id} onRetry={() => loaded.refetch()} />;
   }
   if (loaded.isPending) return <RecordLoading />;
+  // The screen is the role's, but its grant's condition may exclude this record ("own records only").
+  const verdict = settle(checkAction(model, principal, entity.name, 'update', loaded.data.record), session);
+  if (!verdict.allowed) {
+    const reason = refusalText(i18n, model, principal, verdict.reason, {
+      entity: entity.name,
+      action: 'update',
+    });
+    return <NotAllowed reason={reason} signIn={verdict.reason === 'not-signed-in'} />;
+  }
   // One form per record: moving to another record's edit screen starts afresh.
   return <RecordForm key={id} screen={screen} entity={entity} id={id} loaded={loaded.data} />;
 }
@@ -77,6 +95,7 @@ interface RecordFormProps {
 function RecordForm({ screen, entity, id, loaded }: RecordFormProps) {
   const { model, data } = useSpec();
   const { t } = useI18n();
+  const { principal } = useSession();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const titleId = useId();
@@ -85,7 +104,9 @@ function RecordForm({ screen, entity, id, loaded }: RecordFormProps) {
   // sent, so a later background refresh cannot silently overwrite someone else's change.
   const [original] = useState(loaded);
   const stored = original?.record;
-  const layout = useMemo(() => formLayout(entity, screen), [entity, screen]);
+  // Fixed when the form opens, like its values: a form must not lose inputs while the person types.
+  const [limits] = useState(() => fieldAccess(model, principal, entity.name));
+  const layout = useMemo(() => formLayout(entity, screen, limits), [entity, screen, limits]);
   const [defaultValues] = useState(() => toFormValues(model, layout.inputs, stored, { defaults: !editing }));
   const methods = useForm({
     defaultValues,

@@ -1,5 +1,13 @@
 import { Alert, Anchor, Button, Group, Loader, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
-import { entityLabel, entityPlural, findEntity, humanize, type SortKey } from '@ninefold/spec';
+import {
+  checkScreen,
+  entityLabel,
+  entityPlural,
+  fieldAccess,
+  findEntity,
+  humanize,
+  type SortKey,
+} from '@ninefold/spec';
 import { type ReactNode, useCallback, useMemo } from 'react';
 import { Link } from 'react-router';
 import { parentDetail, routeByPosition, routeTo, screenFor } from '../app/routes';
@@ -27,17 +35,31 @@ import {
 } from '../list/list-state';
 import { useListQuery } from '../list/useListQuery';
 import { useListState } from '../list/useListState';
+import { type SessionValue, useSession } from '../session/SessionContext';
+import { settle } from './access-policy';
 import type { PrefetchContext, ScreenProps } from './screen-props';
 
 /**
  * A list screen of point 2: the records of an entity a page at a time, sorted, filtered and paged by the
- * API as its list call allows, with the whole state in the address.
+ * API as its list call allows, with the whole state in the address. A role (point 6) sees no column or
+ * filter of a field it may not read, and the "New …" button only if it may create.
  */
 export default function ListScreen({ screen }: ScreenProps<'list'>) {
   const { model, data } = useSpec();
   const { t } = useI18n();
+  const session = useSession();
+  const { principal } = session;
   const routeParams = useScreenParams();
-  const plan = useMemo(() => planList(model, screen, data.calls(screen.entity)), [model, screen, data]);
+  // Field access depends on the role alone; keyed on it, the plan survives a new principal object.
+  const role = principal.role;
+  const { hidden } = useMemo(
+    () => fieldAccess(model, role === undefined ? {} : { role }, screen.entity),
+    [model, role, screen.entity],
+  );
+  const plan = useMemo(
+    () => planList(model, screen, data.calls(screen.entity), hidden),
+    [model, screen, data, hidden],
+  );
   const entity = plan.entity;
   const title = screen.title ?? (entity ? entityPlural(entity) : humanize(screen.name));
   useDocumentTitle(title);
@@ -50,7 +72,9 @@ export default function ListScreen({ screen }: ScreenProps<'list'>) {
     entity !== undefined && plan.call !== undefined && plan.columns.length > 0,
   );
 
-  const detail = entity ? screenFor(model, 'detail', entity.name) : undefined;
+  const found = entity ? screenFor(model, 'detail', entity.name) : undefined;
+  // A row links to a detail screen only if the role may see it.
+  const detail = found && settle(checkScreen(model, principal, found), session).allowed ? found : undefined;
   const keyField = entity?.key;
   const recordHref = useCallback(
     (record: ApiRecord): string | undefined => {
@@ -72,7 +96,10 @@ export default function ListScreen({ screen }: ScreenProps<'list'>) {
 
   const busy = query.isFetching && query.isPlaceholderData;
   const createScreen = entity ? screenFor(model, 'create', entity.name) : undefined;
-  const createHref = createScreen && plan.creatable ? routeTo(createScreen.route, path) : undefined;
+  const createHref =
+    createScreen && plan.creatable && settle(checkScreen(model, principal, createScreen), session).allowed
+      ? routeTo(createScreen.route, path)
+      : undefined;
   const plural = entity ? entityPlural(entity) : title;
 
   const parent = parentDetail(model, screen.route);
@@ -211,7 +238,8 @@ function EmptyList({
 
 /**
  * Starts the first page's call as soon as the screen's code is loaded, with the same parameters and
- * query key the screen will ask for, so that the call and the first render overlap.
+ * query key the screen will ask for, so that the call and the first render overlap. Nothing is asked
+ * for a screen the principal may not see: it will show a refusal, not the records.
  */
 export async function prefetch({
   model,
@@ -220,8 +248,11 @@ export async function prefetch({
   queryClient,
   params,
   search,
+  session = UNKNOWN_SESSION,
 }: PrefetchContext<'list'>): Promise<void> {
-  const plan = planList(model, screen, data.calls(screen.entity));
+  if (!settle(checkScreen(model, session.principal, screen), session).allowed) return;
+  const { hidden } = fieldAccess(model, session.principal, screen.entity);
+  const plan = planList(model, screen, data.calls(screen.entity), hidden);
   if (plan.entity === undefined || plan.call === undefined || plan.columns.length === 0) return;
   const listParams = toListParams(plan, parseListState(new URLSearchParams(search), plan), params);
   await queryClient.prefetchQuery({
@@ -229,6 +260,8 @@ export async function prefetch({
     queryFn: ({ signal }) => data.list({ ...listParams, signal }),
   });
 }
+
+const UNKNOWN_SESSION: SessionValue = { state: { status: 'none' }, principal: {} };
 
 function lastRouteParam(route: string): string | undefined {
   return [...route.matchAll(/:([A-Za-z_]\w*)/g)].at(-1)?.[1];

@@ -1,6 +1,7 @@
 import type { FormScreen, Model, Screen, ScreenKind } from '@ninefold/spec';
 import type { QueryClient } from '@tanstack/react-query';
 import type { DataProvider } from '../data/data-provider';
+import type { SessionValue } from '../session/SessionContext';
 
 /** The screen type of a kind; create and edit screens share one type. */
 export type ScreenOfKind<K extends ScreenKind> = K extends 'create' | 'edit'
@@ -22,4 +23,9 @@ export interface PrefetchContext<K extends ScreenKind> {
   params: Record<string, string>;
   /** The address's query string, e.g. `?page=2&sort=-total`. */
   search: string;
+  /**
+   * The session as it stands before the first render, so that a screen the person may not see asks for
+   * nothing ahead. Absent means not known, which refuses nothing (as a session of status `none`).
+   */
+  session?: SessionValue;
 }

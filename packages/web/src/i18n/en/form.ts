@@ -6,6 +6,7 @@ export const form = {
   notSet: 'Not set',
   fileDescription: '{name} ({size})',
   download: 'Download {name}',
+  downloadFailed: 'Could not download {name}: {reason}',
   itemNumber: '{item} {number}',
   // Hints and counters
   characters_one: '{count} character',

@@ -40,8 +40,6 @@ export const shell = {
     'Something in this screen went wrong. Your other screens still work. Reference: {reference}',
   customScreenMissing:
     'This screen uses a custom component, “{component}”, that this build does not include.',
-  signInNotAvailable:
-    'Sign-in is described by the specification, but this version of the client cannot sign in yet.',
   severityError: 'error',
   severityWarning: 'warning',
   devIssuesTitle: 'The specification has issues',

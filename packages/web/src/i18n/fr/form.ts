@@ -6,6 +6,7 @@ export const form: Messages<'form'> = {
   notSet: 'Non renseigné',
   fileDescription: '{name} ({size})',
   download: 'Télécharger {name}',
+  downloadFailed: 'Impossible de télécharger {name} : {reason}',
   itemNumber: '{item} {number}',
   characters_one: '{count} caractère',
   characters_other: '{count} caractères',

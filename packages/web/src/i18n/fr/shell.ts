@@ -41,8 +41,6 @@ export const shell: Messages<'shell'> = {
     'Un problème est survenu dans cet écran. Les autres écrans fonctionnent toujours. Référence : {reference}',
   customScreenMissing:
     'Cet écran utilise un composant personnalisé, « {component} », que cette version n’inclut pas.',
-  signInNotAvailable:
-    'La spécification décrit une connexion, mais cette version du client ne sait pas encore se connecter.',
   severityError: 'erreur',
   severityWarning: 'avertissement',
   devIssuesTitle: 'La spécification comporte des problèmes',

@@ -1,0 +1,80 @@
+import { Badge, Button, Group, Text } from '@mantine/core';
+import { exhaustiveSwitchError, type Model } from '@ninefold/spec';
+import { useState } from 'react';
+import { Link, useLocation } from 'react-router';
+import { useSpec } from '../app/SpecContext';
+import { useI18n } from '../i18n/I18nProvider';
+import { isSignInAddress, signInAddress } from './return-path';
+import { useSession } from './SessionContext';
+import { useSessionStore, useSignOut } from './SessionProvider';
+
+/**
+ * The session in the header: who is signed in, in which role, and sign-out; or the way to sign in.
+ * Nothing when the specification names no sign-in.
+ */
+export function SessionHeader() {
+  const { model } = useSpec();
+  const { t } = useI18n();
+  const { state } = useSession();
+  const store = useSessionStore();
+  const signOut = useSignOut();
+  const location = useLocation();
+  const [leaving, setLeaving] = useState(false);
+  switch (state.status) {
+    case 'none':
+      return null;
+    case 'signed-in': {
+      const who = state.user.email ?? state.user.id ?? t('session.signedIn');
+      const role =
+        state.user.role === undefined ? t('session.roleUnknown') : roleLabel(model, state.user.role);
+      return (
+        <Group gap="xs" wrap="nowrap" role="group" aria-label={t('session.session')}>
+          <Text size="sm" truncate="end" maw={{ base: 120, sm: 240 }} title={who}>
+            {who}
+          </Text>
+          <Badge variant="light" tt="none" data-testid="session-role">
+            {role}
+          </Badge>
+          <Button
+            size="xs"
+            variant="default"
+            loading={leaving}
+            onClick={() => {
+              setLeaving(true);
+              void signOut().finally(() => setLeaving(false));
+            }}
+          >
+            {t('session.signOut')}
+          </Button>
+        </Group>
+      );
+    }
+    case 'signed-out': {
+      // After a session ended mid-work, signing in happens over the page, never by leaving it.
+      if (state.expired) {
+        return (
+          <Button size="xs" onClick={store.openPrompt}>
+            {t('session.signIn')}
+          </Button>
+        );
+      }
+      if (isSignInAddress(model, location.pathname)) return null;
+      const here = `${location.pathname}${location.search}${location.hash}`;
+      return (
+        <Button size="xs" component={Link} to={signInAddress(model, here)}>
+          {t('session.signIn')}
+        </Button>
+      );
+    }
+    default:
+      return exhaustiveSwitchError(state);
+  }
+}
+
+/** A role's label from point 6, else its name. */
+export function roleLabel(model: Model, role: string): string {
+  const found = model.roles.shown
+    ? model.roles.roles.find((candidate) => candidate.name === role)
+    : undefined;
+  return found?.label ?? role;
+}
