@@ -4,6 +4,7 @@ import { screenshot } from './support/artifacts';
 import { seriousViolations } from './support/axe';
 import { type Browser, launchBrowser, type WatchedPage } from './support/browser';
 import { type NinefoldProcess, startNinefold } from './support/ninefold';
+import { apiAs, signInAs } from './support/sign-in';
 
 let browser: Browser;
 let server: NinefoldProcess;
@@ -14,7 +15,8 @@ beforeAll(async () => {
     launchBrowser(),
     startNinefold('serve', 'examples/shop.md', ['--seed', '30']),
   ]);
-  api = (path, init) => fetch(new URL(`api${path}`, server.url), init);
+  // The owner may do everything the records below need; the checks read what was saved as them.
+  api = await apiAs(server, 'owner');
 });
 afterAll(async () => {
   await browser?.close();
@@ -51,6 +53,7 @@ describe('records of the rich example, used as a person uses them', () => {
   let watched: WatchedPage;
   beforeAll(async () => {
     watched = await browser.newPage();
+    await signInAs(watched.page, server, 'owner');
   });
   afterAll(() => {
     expect(watched?.problems ?? []).toEqual([]);

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { screenshot } from './support/artifacts';
 import { type Browser, launchBrowser } from './support/browser';
 import { type NinefoldProcess, ROOT, startNinefold } from './support/ninefold';
+import { signInAs } from './support/sign-in';
 
 let browser: Browser;
 let server: NinefoldProcess;
@@ -15,7 +16,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'ninefold-dev-e2e-'));
   spec = join(dir, 'shop.md');
   copyFileSync(join(ROOT, 'examples/shop.md'), spec);
-  [browser, server] = await Promise.all([launchBrowser(), startNinefold('dev', spec)]);
+  [browser, server] = await Promise.all([launchBrowser(), startNinefold('dev', spec, ['--seed', '3'])]);
 });
 afterAll(async () => {
   await browser?.close();
@@ -26,7 +27,7 @@ afterAll(async () => {
 describe('ninefold dev', () => {
   it('reloads the open page when the specification changes, and shows its issues in the page', async () => {
     const { page, problems } = await browser.newPage();
-    await page.goto(`${server.url}products`);
+    await signInAs(page, server, 'warehouse', '/products');
     await page.getByRole('link', { name: 'Harbor Supply' }).waitFor();
 
     const original = readFileSync(spec, 'utf8');

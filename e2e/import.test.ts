@@ -4,6 +4,7 @@ import { screenshot } from './support/artifacts';
 import { seriousViolations } from './support/axe';
 import { type Browser, launchBrowser } from './support/browser';
 import { type NinefoldProcess, startNinefold } from './support/ninefold';
+import { signInAs } from './support/sign-in';
 
 // The page any client offers at /_/import: an OpenAPI document read and imported in a Web Worker, with
 // its progress in view, then a preview of the client it yields on records kept in memory.
@@ -11,7 +12,10 @@ describe.skipIf(CORPUS === undefined)('importing an OpenAPI document in the brow
   let browser: Browser;
   let server: NinefoldProcess;
   beforeAll(async () => {
-    [browser, server] = await Promise.all([launchBrowser(), startNinefold('serve', 'examples/shop.md')]);
+    [browser, server] = await Promise.all([
+      launchBrowser(),
+      startNinefold('serve', 'examples/shop.md', ['--seed', '1']),
+    ]);
   });
   afterAll(async () => {
     await browser?.close();
@@ -20,6 +24,8 @@ describe.skipIf(CORPUS === undefined)('importing an OpenAPI document in the brow
 
   it('imports Conduit from a chosen file and previews its client, then returns to the running one', async () => {
     const { page, problems } = await browser.newPage();
+    // Signed in as the shop's owner, so that the running client's navigation is whole to come back to.
+    await signInAs(page, server, 'owner');
     await page.goto(`${server.url}_/about`);
     await page.getByRole('link', { name: 'Preview an OpenAPI document' }).click();
     await page.getByRole('heading', { name: 'Preview an OpenAPI document' }).waitFor();

@@ -4,16 +4,18 @@ import { screenshot } from './support/artifacts';
 import { seriousViolations } from './support/axe';
 import { type Browser, launchBrowser } from './support/browser';
 import { type NinefoldProcess, startNinefold } from './support/ninefold';
+import { apiAs, signInAs } from './support/sign-in';
 
 let browser: Browser;
 let server: NinefoldProcess;
-const api = (path: string) => fetch(new URL(`api${path}`, server.url));
+let api: (path: string) => Promise<Response>;
 
 beforeAll(async () => {
   [browser, server] = await Promise.all([
     launchBrowser(),
     startNinefold('serve', 'examples/shop.md', ['--seed', '12']),
   ]);
+  api = await apiAs(server, 'owner');
 });
 afterAll(async () => {
   await browser?.close();
@@ -35,6 +37,8 @@ describe('an order of the rich example: references, nested lines, an address and
     const product = products[0] as { id: number; name: string };
 
     const { page, problems } = await browser.newPage({ width: 1280, height: 1000 });
+    // A counter clerk takes the order: the draft is theirs (ownerId), which the API stamps.
+    await signInAs(page, server, 'clerk');
     const requests: string[] = [];
     page.on('request', (request) => {
       if (request.method() === 'POST') requests.push(request.headers()['content-type'] ?? '');
@@ -94,7 +98,8 @@ describe('an order of the rich example: references, nested lines, an address and
       lines: [{ product: product.id, quantity: 3, unitPrice: 12.5 }],
       attachment: { name: 'po-17.pdf', type: 'application/pdf', size: pdf.length },
     });
-    const download = await fetch(new URL(stored.attachment.url, server.url));
+    expect(stored.ownerId).toEqual(expect.any(String));
+    const download = await api(stored.attachment.url.replace(/^\/api/, ''));
     expect(Buffer.from(await download.arrayBuffer()).equals(pdf)).toBe(true);
     expect(problems).toEqual([]);
     await page.close();

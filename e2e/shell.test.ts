@@ -3,6 +3,7 @@ import { screenshot } from './support/artifacts';
 import { seriousViolations } from './support/axe';
 import { type Browser, launchBrowser } from './support/browser';
 import { type NinefoldProcess, startNinefold } from './support/ninefold';
+import { signInAs } from './support/sign-in';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -93,6 +94,7 @@ describe('the shell of the rich example', () => {
 
   it('navigates by the screens of point 2, says what is not there, and keeps working from the keyboard', async () => {
     const { page, problems } = await browser.newPage();
+    await signInAs(page, server, 'owner');
     await page.goto(server.url);
     const navigation = page.getByRole('navigation', { name: 'Navigation' });
     await navigation.getByRole('link', { name: 'Orders' }).waitFor();
@@ -147,6 +149,7 @@ describe('the shell of the rich example', () => {
 
   it('is usable at 360 px: the navigation opens from its button', async () => {
     const { page, problems } = await browser.newPage({ width: 360, height: 740 });
+    await signInAs(page, server, 'warehouse');
     await page.goto(`${server.url}_/about`);
     const open = page.getByRole('button', { name: 'Open navigation' });
     await open.waitFor();

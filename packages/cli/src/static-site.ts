@@ -1,5 +1,5 @@
 import { API_BASE, apiOrigin, contentSecurityPolicy } from '@ninefold/server';
-import type { Model } from '@ninefold/spec';
+import type { Model, SignIn } from '@ninefold/spec';
 
 /**
  * Where a static client calls its API: `--api-base` when given, else the specification's `calls.baseUrl`,
@@ -39,12 +39,13 @@ export function normalizeBasePath(path: string): string | undefined {
 }
 
 /** The full policy (a header can carry `frame-ancestors`) and the one a `<meta>` element can carry. */
-export function staticPolicies(apiBase: string): { header: string; meta: string } {
+export function staticPolicies(apiBase: string, signIn?: SignIn): { header: string; meta: string } {
   const origin = apiOrigin(apiBase);
   const connect = origin === undefined ? [] : [origin];
+  const provider = signIn ? { signIn } : {};
   return {
-    header: contentSecurityPolicy({ connect }),
-    meta: contentSecurityPolicy({ connect, meta: true }),
+    header: contentSecurityPolicy({ connect, ...provider }),
+    meta: contentSecurityPolicy({ connect, meta: true, ...provider }),
   };
 }
 

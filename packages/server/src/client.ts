@@ -1,12 +1,15 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
+import { exhaustiveSwitchError, type Model, type SignIn } from '@ninefold/spec';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { PROBLEM_CONTENT_TYPE, problem } from './problem';
 
 export interface CspOptions {
   /** Origins the client calls directly besides its own: a real API on another host. */
   connect?: string[];
+  /** Point 6's sign-in: an OpenID Connect or OAuth 2 provider the client calls is allowed too. */
+  signIn?: SignIn;
   /**
    * For a `<meta http-equiv>` policy, which cannot carry `frame-ancestors` (browsers ignore it there and
    * warn); a static host sends that one in a header (`_headers`).
@@ -18,7 +21,8 @@ export interface CspOptions {
  * The client's Content-Security-Policy. Scripts come only from the client's own files: never inline,
  * never `eval`, so nothing can compile code from strings at run time. Styles allow inline because
  * Mantine injects `<style>` elements. Calls go to the client's own origin (the prototype API and the dev
- * proxy live there) plus, when it calls one directly, the real API's origin.
+ * proxy live there) plus, when it calls one directly, the real API's origin, and the sign-in provider's
+ * (see {@link signInOrigins}).
  *
  * @example
  * ```ts
@@ -27,7 +31,7 @@ export interface CspOptions {
  * ```
  */
 export function contentSecurityPolicy(options: CspOptions = {}): string {
-  const connect = ["'self'", ...new Set(options.connect ?? [])];
+  const connect = ["'self'", ...new Set([...(options.connect ?? []), ...signInOrigins(options.signIn)])];
   const directives: Array<[string, string[]]> = [
     ['default-src', ["'self'"]],
     ['script-src', ["'self'"]],
@@ -60,6 +64,44 @@ export function apiOrigin(base: string): string | undefined {
     return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : undefined;
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * The origins a client calls to sign in, for `connect-src`: for OpenID Connect the issuer's (its discovery
+ * document and, at most providers, its token endpoint), for OAuth 2 the token URL's. The authorization
+ * page is visited, not called, so it needs no entry. A provider whose discovery document puts the token
+ * endpoint on another origin needs that origin passed in `connect` as well.
+ *
+ * @example
+ * ```ts
+ * signInOrigins({ kind: 'oidc', issuer: 'https://id.example.com/realms/shop', clientId: 'shop',
+ *   scopes: ['openid'], session: 'memory' }); // ['https://id.example.com']
+ * ```
+ */
+export function signInOrigins(signIn: SignIn | undefined): string[] {
+  if (signIn === undefined) return [];
+  switch (signIn.kind) {
+    case 'oidc':
+      return httpOrigins(signIn.issuer);
+    case 'oauth2':
+      return httpOrigins(signIn.tokenUrl);
+    case 'none':
+    case 'password':
+    case 'api-key':
+    case 'basic':
+      return [];
+    default:
+      return exhaustiveSwitchError(signIn);
+  }
+}
+
+function httpOrigins(url: string): string[] {
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? [parsed.origin] : [];
+  } catch {
+    return [];
   }
 }
 
@@ -103,6 +145,8 @@ export interface ClientOptions {
   dir: string;
   /** Origins the client calls directly, for the policy's `connect-src`. */
   connect?: string[];
+  /** Point 6's sign-in, when shown: its provider is allowed in `connect-src` (see {@link signInOrigins}). */
+  signIn?: SignIn;
 }
 
 /** Long enough to count as forever: asset names carry a hash of their content. */
@@ -125,7 +169,9 @@ const ROOT_FILE = /^\/([A-Za-z0-9][A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]+)+)$/;
  * ```
  */
 export function registerClient(app: FastifyInstance, options: ClientOptions): void {
-  const headers = securityHeaders(contentSecurityPolicy({ connect: options.connect }));
+  const headers = securityHeaders(
+    contentSecurityPolicy({ connect: options.connect, signIn: options.signIn }),
+  );
   app.addHook('onRequest', async (_request, reply) => {
     reply.headers(headers);
   });
@@ -181,4 +227,9 @@ function pathOf(url: string): string {
   } catch {
     return '/';
   }
+}
+
+/** Point 6's sign-in, for the page's policy: an OpenID provider must be reachable from the page. */
+export function signInOption(model: Model): { signIn?: SignIn } {
+  return model.roles.shown ? { signIn: model.roles.signIn } : {};
 }

@@ -7,7 +7,7 @@ import { type ApiDescription, describeApi, prototypeApi, specPayload } from './a
 import { buildApp, DEFAULT_BODY_LIMIT } from './app';
 import { type ProvisionResult, provisionUsers } from './auth/provision';
 import type { UserRequest } from './auth/users';
-import { registerClient, securityHeaders } from './client';
+import { registerClient, securityHeaders, signInOption } from './client';
 import { type ProxyTarget, registerDevProxy } from './dev-proxy';
 import { type EncodedBody, encodedBody, preferredCoding } from './encoded-body';
 import { PROBLEM_CONTENT_TYPE, type Problem, problem } from './problem';
@@ -131,7 +131,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     first: boolean,
   ): Promise<{ ok: true; generation: Generation } | { ok: false; message: string }> {
     if (apiKind.kind === 'proxy') {
-      const app = proxyApp(apiKind.target, clientDir);
+      const app = proxyApp(apiKind.target, clientDir, next);
       await app.ready();
       return { ok: true, generation: { app, active: 0, retired: false } };
     }
@@ -163,7 +163,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
         // One secret for every generation: editing the specification does not sign anybody out.
         auth: { secret: authSecret },
       });
-      registerClient(app, { dir: clientDir });
+      registerClient(app, { dir: clientDir, ...signInOption(next) });
       await app.ready();
       return { ok: true, generation: { app, store: opened.store, active: 0, retired: false } };
     } catch (error) {
@@ -337,14 +337,14 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
 }
 
 /** The app behind the listener with `--api URL`: the client, `/healthz`, and `/api` to the real API. */
-function proxyApp(target: ProxyTarget, clientDir: string): FastifyInstance {
+function proxyApp(target: ProxyTarget, clientDir: string, model: Model): FastifyInstance {
   const app = Fastify({
     logger: false,
     return503OnClosing: true,
     frameworkErrors: (_error, _request, reply) =>
       sendReplyProblem(reply, problem(400, 'BAD_REQUEST', 'The request could not be read.')),
   });
-  registerClient(app, { dir: clientDir });
+  registerClient(app, { dir: clientDir, ...signInOption(model) });
   app.setErrorHandler((error, _request, reply) => {
     const status = (error as { statusCode?: number }).statusCode;
     if (typeof status === 'number' && status >= 400 && status < 500)

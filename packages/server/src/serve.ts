@@ -5,7 +5,7 @@ import { buildApp, DEFAULT_BODY_LIMIT } from './app';
 import type { AuthOptions } from './auth/authenticate';
 import { type ProvisionResult, provisionUsers } from './auth/provision';
 import type { UserRequest } from './auth/users';
-import { registerClient } from './client';
+import { registerClient, signInOption } from './client';
 import { openStore } from './store/open-store';
 import type { MigrationStep, Store } from './store/store';
 
@@ -82,7 +82,8 @@ export async function serve(options: ServeOptions): Promise<ServeResult> {
       onServerError: serverErrorLogger(options.log),
       ...(options.auth ? { auth: options.auth } : {}),
     });
-    if (options.clientDir !== undefined) registerClient(app, { dir: options.clientDir });
+    if (options.clientDir !== undefined)
+      registerClient(app, { dir: options.clientDir, ...signInOption(options.model) });
     const address = await app.listen({
       host: options.host ?? '127.0.0.1',
       port: options.port ?? DEFAULT_PORT,

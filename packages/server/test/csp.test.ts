@@ -1,5 +1,12 @@
+import type { SignIn } from '@ninefold/spec';
 import { describe, expect, it } from 'vitest';
-import { apiOrigin, contentSecurityPolicy, securityHeaders, wantsClientPage } from '../src/client';
+import {
+  apiOrigin,
+  contentSecurityPolicy,
+  securityHeaders,
+  signInOrigins,
+  wantsClientPage,
+} from '../src/client';
 
 describe('contentSecurityPolicy', () => {
   it('is the strict policy: scripts only from the client itself, never inline or eval', () => {
@@ -39,6 +46,66 @@ describe('contentSecurityPolicy', () => {
       'x-content-type-options': 'nosniff',
       'referrer-policy': 'no-referrer',
     });
+  });
+});
+
+describe('signInOrigins', () => {
+  const oidc: SignIn = {
+    kind: 'oidc',
+    issuer: 'https://id.example.com/realms/shop',
+    clientId: 'shop',
+    scopes: ['openid'],
+    session: 'memory',
+  };
+  const oauth2: SignIn = {
+    kind: 'oauth2',
+    authorizationUrl: 'https://login.example.com/authorize',
+    tokenUrl: 'https://tokens.example.com/oauth/token',
+    clientId: 'shop',
+    scopes: [],
+    session: 'memory',
+  };
+
+  it('lets the client call the OpenID Connect issuer, for its discovery document and token endpoint', () => {
+    expect(signInOrigins(oidc)).toEqual(['https://id.example.com']);
+    expect(contentSecurityPolicy({ signIn: oidc })).toContain("connect-src 'self' https://id.example.com;");
+  });
+
+  it('lets the client call the OAuth 2 token URL, and not the authorization page, which it only visits', () => {
+    expect(signInOrigins(oauth2)).toEqual(['https://tokens.example.com']);
+    const policy = contentSecurityPolicy({ signIn: oauth2, connect: ['https://api.example.com'] });
+    expect(policy).toContain("connect-src 'self' https://api.example.com https://tokens.example.com;");
+    expect(policy).not.toContain('login.example.com');
+  });
+
+  it('names a provider on the API origin once', () => {
+    const policy = contentSecurityPolicy({ signIn: oidc, connect: ['https://id.example.com'] });
+    expect(policy).toContain("connect-src 'self' https://id.example.com;");
+  });
+
+  it.each<SignIn>([
+    { kind: 'none' },
+    { kind: 'password', session: 'memory' },
+    { kind: 'basic', session: 'session' },
+    { kind: 'api-key', in: 'header', name: 'X-Key', session: 'memory' },
+  ])('adds nothing for sign-in kind $kind, which calls only the API', (signIn) => {
+    expect(signInOrigins(signIn)).toEqual([]);
+    expect(contentSecurityPolicy({ signIn })).toBe(contentSecurityPolicy());
+  });
+
+  it('never writes anything but an http(s) origin into the policy', () => {
+    for (const issuer of [
+      'javascript:alert(1)',
+      'not a url',
+      "https://id.example.com/'unsafe-eval'; script-src *",
+    ]) {
+      const policy = contentSecurityPolicy({ signIn: { ...oidc, issuer } as SignIn });
+      expect(policy).not.toContain('unsafe-eval');
+      expect(policy).not.toContain('javascript');
+      expect(policy.split('; ').filter((directive) => directive.startsWith('script-src'))).toEqual([
+        "script-src 'self'",
+      ]);
+    }
   });
 });
 

@@ -103,7 +103,9 @@ describe('password sign-in', () => {
       vi.spyOn(console, level).mockImplementation(() => {}),
     );
     const { sent, fetch } = fakeFetch({ 'POST /auth/sign-in': () => signInAnswer('tok-1') });
-    const store = storeFor(shop, prototypeApi, { fetch });
+    // The rich example allows the tab's storage; this specification keeps the session in memory.
+    const inMemory = withSignIn(shop, { kind: 'password', call: 'signIn', session: 'memory' });
+    const store = storeFor(inMemory, prototypeApi, { fetch });
     expect(store.getSnapshot().state).toEqual({ status: 'signed-out', expired: false });
     expect(store.authHeaders()).toEqual({});
 

@@ -23,4 +23,8 @@ if (!('ResizeObserver' in window)) {
   };
 }
 
-afterEach(() => cleanup());
+afterEach(() => {
+  cleanup();
+  // A session kept in the tab's storage (the rich example allows it) must not sign in the next test.
+  window.sessionStorage.clear();
+});

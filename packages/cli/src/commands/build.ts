@@ -100,7 +100,7 @@ export async function build(args: string[], terminal: Terminal): Promise<number>
     return 1;
   }
 
-  const policies = staticPolicies(apiBase);
+  const policies = staticPolicies(apiBase, model.roles.shown ? model.roles.signIn : undefined);
   const target = resolve(out);
   await mkdir(target, { recursive: true });
   // A previous build's hashed assets would pile up: they are replaced as a whole.

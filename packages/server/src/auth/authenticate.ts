@@ -6,7 +6,9 @@ import {
   type Principal,
   type SignIn,
 } from '@ninefold/spec';
+import { ProblemError, problem } from '../problem';
 import type { Store, StoredUser } from '../store/store';
+import { oidcVerifierFor } from './oidc';
 import { verifyPassword } from './passwords';
 import { createSignInThrottle, type SignInThrottle } from './sign-in-throttle';
 import { createTokenIssuer, type TokenIssuer } from './tokens';
@@ -100,6 +102,7 @@ export function createAuthenticator(model: Model, store: Store, options: AuthOpt
     now,
   });
   const throttle: SignInThrottle = createSignInThrottle({ now });
+  const oidc = options.oidc ?? oidcVerifierFor(model);
   /** Revoked token ids, until the moment they would have expired anyway. */
   const revoked = new Map<string, number>();
 
@@ -192,14 +195,23 @@ export function createAuthenticator(model: Model, store: Store, options: AuthOpt
         case 'oidc': {
           const token = bearerToken(authorization);
           if (token === undefined) return authorization ? wrongScheme('Bearer') : { kind: 'anonymous' };
-          if (!options.oidc) {
+          if (!oidc) {
             return {
               kind: 'refused',
               code: 'INVALID_TOKEN',
               message: 'This API cannot check OpenID tokens.',
             };
           }
-          const checked = await options.oidc.verify(token);
+          const checked = await oidc.verify(token).catch(() => {
+            // The provider could not be asked: the token may be good, so this is no 401.
+            throw new ProblemError(
+              problem(
+                503,
+                'SIGN_IN_UNAVAILABLE',
+                'The sign-in provider cannot be reached to check this session. Try again in a moment.',
+              ),
+            );
+          });
           if (!checked.ok) return { kind: 'refused', code: checked.code, message: checked.message };
           const role = checked.principal.role;
           if (role === undefined) {
