@@ -1035,6 +1035,7 @@ function checkRoles(context: Context): void {
         { hint: typeof action === 'string' ? didYouMean(action, CRUD_ACTIONS) : undefined },
       );
     }
+    checkGrantOffered(context, grant, roleName, entityName, base, owner);
     for (const field of list(grant.hidden)) referField(context, entity, field, [...base, 'hidden'], owner);
     for (const field of list(grant.readOnly))
       referField(context, entity, field, [...base, 'readOnly'], owner);
@@ -1045,6 +1046,46 @@ function checkRoles(context: Context): void {
       `the condition of ${owner}`,
       { entity: entityName, variables: ['record', 'user'] },
       true,
+    );
+  }
+}
+
+/**
+ * A grant the client never offers: the role may create or change records in the API, but every form of
+ * point 2 for that names other roles. The client and the API would then disagree on what the role may
+ * do, unseen; say so, and let the author choose which is meant.
+ */
+function checkGrantOffered(
+  context: Context,
+  grant: Record<string, unknown>,
+  role: string,
+  entity: string,
+  base: PathSegment[],
+  owner: string,
+): void {
+  const screens = shown(context.model.screens);
+  if (!screens) return;
+  const actions = list(grant.actions);
+  for (const [action, kind] of [
+    ['create', 'create'],
+    ['update', 'edit'],
+  ] as const) {
+    if (!actions.includes(action)) continue;
+    const forms = list(screens.items).filter(
+      (screen): screen is Record<string, unknown> =>
+        isRecord(screen) && screen.kind === kind && screen.entity === entity,
+    );
+    const closed = (screen: Record<string, unknown>) =>
+      Array.isArray(screen.roles) && !screen.roles.includes(role);
+    if (forms.length === 0 || !forms.every(closed)) continue;
+    report(
+      context,
+      'unoffered-grant',
+      [...base, 'actions'],
+      `${owner} lets it ${action} records, but every ${kind} screen of "${entity}" in point 2 is for other ` +
+        `roles: the API allows what the client never offers. Add "${role}" to the roles of ${kind === 'edit' ? 'an' : 'a'} ${kind} screen, or ` +
+        `take ${action} from the grant.`,
+      { severity: 'warning' },
     );
   }
 }

@@ -73,6 +73,7 @@ export const ISSUE_CODES = [
   'not-shown-reference',
   'kind-mismatch',
   'invalid-pattern',
+  'unoffered-grant',
 ] as const;
 export type IssueCode = (typeof ISSUE_CODES)[number];
 

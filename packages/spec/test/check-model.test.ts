@@ -1426,6 +1426,22 @@ describe('point 6: roles', () => {
     ]);
   });
 
+  it('warns of a grant to create or change that no form of point 2 offers the role', () => {
+    // Regression: the rich example once let the warehouse update products that only the owner's edit
+    // screen could change, so the API allowed what the client never showed.
+    const closed = rich((model) => {
+      const edit = model.screens.items.find((screen) => screen.name === 'editOrder');
+      if (edit) edit.roles = ['manager'];
+    });
+    const issues = checkModel(closed).filter((issue) => issue.code === 'unoffered-grant');
+    expect(issues.map(summary)).toEqual([
+      { code: 'unoffered-grant', severity: 'warning', path: grantPath('clerk', 'Order', 'actions') },
+    ]);
+    expect(issues[0]?.message).toContain('lets it update records, but every edit screen of "Order"');
+    // A form without roles is for every role: nothing to warn of.
+    expect(checkModel(richModel()).filter((issue) => issue.code === 'unoffered-grant')).toEqual([]);
+  });
+
   it('reports duplicate roles and grants', () => {
     expect(summaries(rich((model) => void model.roles.roles.push({ name: 'clerk' })))).toEqual([
       { code: 'duplicate-name', severity: 'error', path: ['roles', 'roles', 'clerk'] },
