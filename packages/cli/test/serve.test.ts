@@ -159,9 +159,11 @@ describe('ninefold serve (real process)', () => {
     const headers = await signIn(second, 'ann@shop.test', password);
     const products = await getJson(`${second.url}/api/products`, { headers });
     expect(products.total).toBe(5);
+    // An update names the version it read (If-Match), as the client does.
+    const read = await fetch(`${second.url}/api/products/1`, { headers });
     const patched = await getJson(`${second.url}/api/products/1`, {
       method: 'PATCH',
-      headers: { 'content-type': 'application/json', ...headers },
+      headers: { 'content-type': 'application/json', 'if-match': read.headers.get('etag') ?? '', ...headers },
       body: JSON.stringify({ barcode: '4006381333931' }),
     });
     expect(patched.barcode).toBe('4006381333931');

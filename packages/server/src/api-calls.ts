@@ -18,6 +18,11 @@ export interface ApiDescription {
   calls: Call[];
   /** The prototype API's own session calls, when point 6 names a sign-in (see `prototypeApi`). */
   auth?: PrototypeAuth;
+  /**
+   * Where the prototype API answers a record's transitions, relative to the base, when point 4 is shown:
+   * `GET {history}/{Entity}/{id}`.
+   */
+  history?: string;
 }
 
 /** Paths relative to the base: who the credentials are, a fresh token, and signing out. */
@@ -31,19 +36,32 @@ export const SESSION_PATH = '/auth/session';
 export const REFRESH_PATH = '/auth/refresh';
 export const SIGN_OUT_PATH = '/auth/sign-out';
 export const SIGN_IN_PATH = '/auth/sign-in';
+/** The prototype API's transition history (point 4); the underscore keeps it clear of call paths. */
+export const HISTORY_PATH = '/_history';
 
 /**
  * The calls the prototype API serves: those of `describeApi`, and when point 6 names a sign-in its own
  * session calls, plus a conventional password sign-in call if point 7 names none (password sign-in needs
- * one, and the prototype API documents the one it serves rather than leaving the client without).
+ * one, and the prototype API documents the one it serves rather than leaving the client without). When
+ * point 4 is shown, also where it answers the history of transitions.
  *
  * @example
  * ```ts
  * prototypeApi(shop).auth; // { session: '/auth/session', refresh: '/auth/refresh', signOut: '/auth/sign-out' }
+ * prototypeApi(shop).history; // '/_history'
  * ```
  */
 export function prototypeApi(model: Model): ApiDescription {
-  const api = describeApi(model);
+  const api = withSession(model, describeApi(model));
+  return keepsHistory(model) ? { ...api, history: HISTORY_PATH } : api;
+}
+
+/** Whether point 4 is shown with a machine, whose transitions the prototype API then records. */
+export function keepsHistory(model: Model): boolean {
+  return model.states.shown && model.states.machines.length > 0;
+}
+
+function withSession(model: Model, api: ApiDescription): ApiDescription {
   const signIn = model.roles.shown ? model.roles.signIn : undefined;
   if (!signIn || signIn.kind === 'none') return api;
   const needsCall = signIn.kind === 'password' && !api.calls.some((call) => call.purpose === 'sign-in');
@@ -212,6 +230,13 @@ export function specPayload(model: Model, api: ApiDescription): { model: Model; 
   const extra = api.conventional || api.calls.length !== own.length;
   return {
     model,
-    api: extra ? api : { base: api.base, conventional: false, ...(api.auth ? { auth: api.auth } : {}) },
+    api: extra
+      ? api
+      : {
+          base: api.base,
+          conventional: false,
+          ...(api.auth ? { auth: api.auth } : {}),
+          ...(api.history ? { history: api.history } : {}),
+        },
   };
 }

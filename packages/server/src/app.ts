@@ -1,7 +1,8 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import multipart from '@fastify/multipart';
 import {
   type Call,
+  checkAction,
   checkTransition,
   derivedValues,
   type Entity,
@@ -34,10 +35,11 @@ import {
   requireAction,
   visibleTo,
 } from './access';
-import { API_BASE, prototypeApi, specPayload } from './api-calls';
+import { API_BASE, keepsHistory, prototypeApi, specPayload } from './api-calls';
 import { registerAuthRoutes } from './auth/auth-routes';
 import { type Authenticator, type AuthOptions, createAuthenticator } from './auth/authenticate';
 import { encodedBody, preferredCoding } from './encoded-body';
+import { claimIdempotency, IdempotentReplay, registerIdempotency, sendReplay } from './idempotency';
 import { parseListQuery, type QueryValues } from './list-query';
 import {
   clip,
@@ -58,7 +60,7 @@ import {
   readRequestBody,
   saveFiles,
 } from './request-body';
-import type { RecordKey, Store, StoredRecord, WriteFailure } from './store/store';
+import type { RecordKey, Store, StoredRecord, VersionedRecord, WriteFailure } from './store/store';
 
 export interface AppOptions {
   model: Model;
@@ -115,8 +117,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   );
 
   app.setErrorHandler((error, _request, reply) => {
+    if (error instanceof IdempotentReplay) {
+      sendReplay(reply, error.answer);
+      return;
+    }
+    if (error instanceof ProblemError) {
+      for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
+    }
     sendProblem(reply, toProblem(error, options.onServerError), authenticator);
   });
+  registerIdempotency(app, store, (error) => options.onServerError?.(randomUUID(), error));
   // Before the body is read: a request with bad credentials is answered without parsing what it sends.
   app.addHook('onRequest', async (request, reply) => {
     if (!request.url.startsWith(`${API_BASE}/`)) return;
@@ -166,6 +176,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   }
 
   const transitions = transitionsByCall(model, api.calls, api.conventional);
+  if (api.history && keepsHistory(model)) {
+    app.get(`${API_BASE}${api.history}/:entity/:id`, (request) =>
+      history(request, { model, store, now, transitions, limits }),
+    );
+  }
   registerAuthRoutes(app, api, authenticator);
   for (const call of api.calls) {
     // Sign-in and sign-out calls are the session routes above.
@@ -226,9 +241,9 @@ function recordHandler(
     case 'get':
       return async (request, reply) => {
         requireAction(context.model, request, entity, 'read');
-        const { record } = await load(entity, context, keyOf(call, request));
+        const { record, version } = await load(entity, context, keyOf(call, request));
         requireAction(context.model, request, entity, 'read', record);
-        reply.header('etag', etag(await context.store.version(entity.name, keyValue(entity, record))));
+        reply.header('etag', etag(version));
         return visibleTo(context.model, request, entity, present(context.model, entity, record));
       };
     case 'create':
@@ -337,6 +352,17 @@ async function create(
     files,
     errors: uploadErrors,
   } = await readRequestBody(model, call, entity, request, context.limits);
+  // Before anything is checked or stored: a repeat is answered as the first was, refusals included.
+  await claimIdempotency(store, request, context.now().getTime(), {
+    values: body,
+    files: files.map((file) => ({
+      field: file.field,
+      index: file.index ?? null,
+      name: file.name,
+      type: file.type,
+      sha256: createHash('sha256').update(file.bytes).digest('hex'),
+    })),
+  });
   refuseForbiddenFields(model, request, entity, body);
   const machine = machineOf(model, entity);
   if (machine && body[machine.field] !== undefined && body[machine.field] !== machine.initial) {
@@ -390,8 +416,21 @@ async function update(
   const { model, store } = context;
   requireAction(model, request, entity, 'update');
   const key = keyOf(call, request);
-  const { record: old } = await load(entity, context, key);
+  const { record: old, version } = await load(entity, context, key);
   requireAction(model, request, entity, 'update', old);
+  // Lost updates: a change must say which version it was made on, and is refused when that is stale,
+  // before its values are looked at (they were chosen looking at another version).
+  const expected = ifMatch(request);
+  if (expected === undefined) {
+    throw new ProblemError(
+      problem(
+        428,
+        'PRECONDITION_REQUIRED',
+        `Send If-Match with the ETag of the ${entityLabel(entity)} you changed, so that nobody's changes are lost.`,
+      ),
+    );
+  }
+  if (expected !== version) throw await changedSinceRead(entity, context, request, key);
   const {
     values: change,
     files,
@@ -421,7 +460,6 @@ async function update(
   // A change may not move a record out of what the role may change (another customer's, say).
   requireAction(model, request, entity, 'update', { ...old, ...result.record });
 
-  const expected = ifMatch(request);
   const stored = { ...change, ...derivedValues(model, entity.name, result.record) };
   const fileIds = await saveFiles(store, files, stored);
   const updated = await store
@@ -432,9 +470,10 @@ async function update(
     });
   if (!updated.ok) {
     await forgetFiles(store, fileIds);
-    throw new ProblemError(writeProblem(updated.failure, entity, key));
+    throw await writeFailure(updated.failure, entity, context, request, key);
   }
-  reply.header('etag', etag(await store.version(entity.name, coerceKey(entity, key))));
+  // The update was made over `expected`, which it moved on by one.
+  reply.header('etag', etag(expected + 1));
   return visibleTo(model, request, entity, present(model, entity, updated.value));
 }
 
@@ -452,43 +491,130 @@ async function transition(
       problem(501, 'NOT_IMPLEMENTED', `No transition of point 4 is taken by ${call.name}.`),
     );
   const { machine, transition: step } = found;
+  const now = context.now();
+  // A transition takes no values: a repeat is what the key, the path and any body sent say it is.
+  await claimIdempotency(store, request, now.getTime(), request.body ?? null);
   const principal = principalOf(request);
   enforce(transitionAccess(model, principal, machine, step));
   const key = keyOf(call, request);
-  const { record } = await load(entity, context, key);
-  enforce(transitionAccess(model, principal, machine, step, record));
-  const now = context.now();
-  const verdict = checkTransition(model, machine, step, record, {
-    now,
-    ...(principal.role === undefined ? {} : { role: principal.role }),
-    ...(principal.user === undefined ? {} : { user: principal.user }),
-  });
-  if (!verdict.allowed) {
-    const { status, code } = transitionRefusal(verdict.reason);
-    throw new ProblemError(problem(status, code, verdict.message));
+  // If-Match is optional here: the machine itself refuses a transition from a state the record left.
+  const expected = ifMatch(request);
+  const user = principal.user;
+  const by =
+    user?.id === undefined
+      ? null
+      : { id: String(user.id), email: typeof user.email === 'string' ? user.email : null };
+  for (let attempt = 1; ; attempt++) {
+    const { record, version } = await load(entity, context, key);
+    enforce(transitionAccess(model, principal, machine, step, record));
+    if (expected !== undefined && expected !== version) {
+      throw await changedSinceRead(entity, context, request, key);
+    }
+    const verdict = checkTransition(model, machine, step, record, {
+      now,
+      ...(principal.role === undefined ? {} : { role: principal.role }),
+      ...(principal.user === undefined ? {} : { user: principal.user }),
+    });
+    if (!verdict.allowed) {
+      const { status, code } = transitionRefusal(verdict.reason);
+      throw new ProblemError(problem(status, code, verdict.message));
+    }
+    const computed = transitionChange(model, machine, step, record, { now });
+    if (!computed.ok) throw new ProblemError(problem(500, 'EFFECT_FAILED', computed.message));
+    const change = {
+      ...computed.change,
+      ...derivedValues(model, entity.name, { ...record, ...computed.change }),
+    };
+    // Written only over the version the checks were made on, so two requests racing cannot both take it.
+    const updated = await store.applyTransition(entity.name, coerceKey(entity, key), change, version, {
+      transition: step.name,
+      from: String(record[machine.field]),
+      to: step.to,
+      by,
+      at: now.toISOString(),
+    });
+    if (updated.ok) {
+      // The new version, so that the client's next change can say which one it read.
+      reply.header('etag', etag(version + 1));
+      return visibleTo(model, request, entity, present(model, entity, updated.value));
+    }
+    // Changed between the read and the write. A client that named no version meant "from whatever state
+    // it is in": the transition is checked again on the new version (a second `place` is then refused
+    // as illegal, never taken twice).
+    const again = updated.failure.kind === 'version-mismatch' && expected === undefined && attempt < 3;
+    if (!again) throw await writeFailure(updated.failure, entity, context, request, key);
   }
-  const computed = transitionChange(model, machine, step, record, { now });
-  if (!computed.ok) throw new ProblemError(problem(500, 'EFFECT_FAILED', computed.message));
-  const change = {
-    ...computed.change,
-    ...derivedValues(model, entity.name, { ...record, ...computed.change }),
-  };
-  const updated = await store.update(entity.name, coerceKey(entity, key), change, ifMatch(request));
-  if (!updated.ok) throw new ProblemError(writeProblem(updated.failure, entity, key));
-  // The new version, so that the client's next change can say which one it read.
-  reply.header('etag', etag(await store.version(entity.name, coerceKey(entity, key))));
-  return visibleTo(model, request, entity, present(model, entity, updated.value));
+}
+
+// ------------------------------------------------------------------------------------------ history
+
+/**
+ * `GET /api/_history/{Entity}/{id}`: the transitions a record went through, newest first, for whoever
+ * may read the record (the same 401 and 403 as reading it).
+ */
+async function history(request: FastifyRequest, context: Context) {
+  const { model } = context;
+  const { entity: name, id } = request.params as { entity: string; id: string };
+  const entity = findEntity(model, name);
+  if (!entity || entity.embedded || !machineOf(model, entity)) {
+    throw new ProblemError(
+      problem(404, 'NOT_FOUND', `${clip(name)} is not an entity with a state machine (point 4).`),
+    );
+  }
+  requireAction(model, request, entity, 'read');
+  const { record } = await load(entity, context, id);
+  requireAction(model, request, entity, 'read', record);
+  return { items: await context.store.history(entity.name, keyValue(entity, record)) };
 }
 
 // ------------------------------------------------------------------------------------------ helpers
 
-async function load(entity: Entity, context: Context, key: string): Promise<{ record: StoredRecord }> {
-  const record = Number.isNaN(coerceKey(entity, key))
+/** The record and its version, read together; 404 when there is none. */
+async function load(entity: Entity, context: Context, key: string): Promise<VersionedRecord> {
+  const found = Number.isNaN(coerceKey(entity, key))
     ? undefined
-    : await context.store.get(entity.name, coerceKey(entity, key));
-  if (!record)
+    : await context.store.getVersioned(entity.name, coerceKey(entity, key));
+  if (!found)
     throw new ProblemError(problem(404, 'NOT_FOUND', `There is no ${entityLabel(entity)} ${clip(key)}.`));
-  return { record };
+  return found;
+}
+
+/**
+ * The 412 for a change made on a version that is no longer the record's. It carries the record as it is
+ * now (the fields the role may read; nothing if it may not read the record) and that version's ETag, so
+ * that the client can show both versions without asking again.
+ */
+async function changedSinceRead(
+  entity: Entity,
+  context: Context,
+  request: FastifyRequest,
+  key: string,
+): Promise<ProblemError> {
+  const { model } = context;
+  const found = await context.store.getVersioned(entity.name, coerceKey(entity, key));
+  if (!found) return new ProblemError(writeProblem({ kind: 'not-found', entity: entity.name }, entity, key));
+  const readable = checkAction(model, principalOf(request), entity.name, 'read', found.record).allowed;
+  return new ProblemError(
+    problem(
+      412,
+      'CHANGED_SINCE_READ',
+      `${entityLabel(entity)} ${clip(key)} was changed by someone else since you read it.`,
+      readable ? { current: visibleTo(model, request, entity, present(model, entity, found.record)) } : {},
+    ),
+    { etag: etag(found.version) },
+  );
+}
+
+/** A write the store refused; a stale version is answered with the record as it is now. */
+async function writeFailure(
+  failure: WriteFailure,
+  entity: Entity,
+  context: Context,
+  request: FastifyRequest,
+  key: string,
+): Promise<ProblemError> {
+  if (failure.kind === 'version-mismatch') return changedSinceRead(entity, context, request, key);
+  return new ProblemError(writeProblem(failure, entity, key));
 }
 
 function keyOf(call: Call, request: FastifyRequest): string {

@@ -1,4 +1,4 @@
-import type { FieldError } from '@ninefold/spec';
+import type { FieldError, JsonValue } from '@ninefold/spec';
 
 /** An RFC 9457 problem details answer, with field errors as JSON pointers into the request body. */
 export interface Problem {
@@ -11,6 +11,8 @@ export interface Problem {
   errors?: Array<{ pointer: string; code: string; detail: string }>;
   /** For 500s: a reference the person can quote; the server's log has the details under it. */
   reference?: string;
+  /** For 412s: the record as it is now (the fields the role may read); its ETag is in the `etag` header. */
+  current?: Record<string, JsonValue>;
 }
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
@@ -47,7 +49,7 @@ export function problem(
   status: number,
   code: string,
   detail: string,
-  extra: Pick<Problem, 'errors' | 'reference'> = {},
+  extra: Pick<Problem, 'errors' | 'reference' | 'current'> = {},
 ): Problem {
   return {
     type: `/problems/${code.toLowerCase().replaceAll('_', '-')}`,
@@ -59,22 +61,36 @@ export function problem(
   };
 }
 
-/** A 422 whose field errors came from the shared validation rules. */
+/**
+ * A 422 whose field errors came from the shared validation rules. An error of a rule that names a code
+ * (point 5) carries that code; when every error does and it is one code, so does the problem, for the
+ * error catalogue to match (`CREDIT_LIMIT`). Otherwise the problem is `VALIDATION_FAILED`.
+ */
 export function validationProblem(errors: FieldError[]): Problem {
   const count = errors.length;
+  const ruleCodes = new Set(errors.map((error) => error.ruleCode));
+  const [only] = ruleCodes;
   return problem(
     422,
-    'VALIDATION_FAILED',
+    count > 0 && ruleCodes.size === 1 && only !== undefined ? only : 'VALIDATION_FAILED',
     count === 1 ? (errors[0]?.message ?? 'A value is not valid.') : `${count} values are not valid.`,
     {
-      errors: errors.map((error) => ({ pointer: error.pointer, code: error.code, detail: error.message })),
+      errors: errors.map((error) => ({
+        pointer: error.pointer,
+        code: error.ruleCode ?? error.code,
+        detail: error.message,
+      })),
     },
   );
 }
 
 /** Thrown inside a handler to answer with a problem; the error handler turns it into the response. */
 export class ProblemError extends Error {
-  constructor(readonly problem: Problem) {
+  constructor(
+    readonly problem: Problem,
+    /** Headers the answer carries besides the problem (`retry-after`, the `etag` of a 412). */
+    readonly headers: Record<string, string> = {},
+  ) {
     super(problem.detail);
     this.name = 'ProblemError';
   }

@@ -82,6 +82,7 @@ for (const database of databases) {
         base: '/api',
         conventional: false,
         auth: { session: '/auth/session', refresh: '/auth/refresh', signOut: '/auth/sign-out' },
+        history: '/_history',
       });
       expect(spec.model.calls.items.map((call: { name: string }) => call.name)).toContain('listOrders');
     });
@@ -198,14 +199,18 @@ for (const database of databases) {
         lines: [{ product: p.id, quantity: 10, unitPrice: 24.5 }],
       });
       expect(big.json().total).toBe(245);
-      await patch(`/api/orders/${order.id}`, { lines: [{ product: p.id, quantity: 20, unitPrice: 24.5 }] });
+      await patch(
+        `/api/orders/${order.id}`,
+        { lines: [{ product: p.id, quantity: 20, unitPrice: 24.5 }] },
+        { 'if-match': '"1"' },
+      );
       const sorted = (await get('/api/orders?sort=-total')).json();
       expect(sorted.items.map((o: { total: number }) => o.total)).toEqual([490, 245]);
     });
 
     it('refuses a stale update with 412', async () => {
       await post('/api/products', product);
-      await patch('/api/products/1', { stock: 5 });
+      await patch('/api/products/1', { stock: 5 }, { 'if-match': '"1"' });
       const stale = await patch('/api/products/1', { stock: 6 }, { 'if-match': '"1"' });
       expect(stale.statusCode).toBe(412);
       expect(stale.json().code).toBe('CHANGED_SINCE_READ');
@@ -214,7 +219,7 @@ for (const database of databases) {
 
     it('walks the state machine: allowed transitions, refused ones, guards and effects', async () => {
       const { order } = await setUp();
-      const direct = await patch(`/api/orders/${order.id}`, { status: 'paid' });
+      const direct = await patch(`/api/orders/${order.id}`, { status: 'paid' }, { 'if-match': '"1"' });
       expect(direct.statusCode).toBe(409);
       expect(direct.json().code).toBe('USE_A_TRANSITION');
 

@@ -62,13 +62,20 @@ describe('attacks on the prototype API’s permissions', () => {
     await store.close();
   });
 
-  const call = (authorization: string | undefined, method: string, url: string, payload?: object) =>
-    app.inject({
+  const call = async (authorization: string | undefined, method: string, url: string, payload?: object) => {
+    // Updates need the order's ETag; these attacks are on permissions, so they send the current one.
+    const order = method === 'PATCH' ? /^\/api\/orders\/(\d+)$/.exec(url)?.[1] : undefined;
+    const version = order === undefined ? undefined : await store.version('Order', Number(order));
+    return app.inject({
       method: method as 'GET',
       url,
-      headers: authorization === undefined ? {} : { authorization },
+      headers: {
+        ...(authorization === undefined ? {} : { authorization }),
+        ...(version === undefined ? {} : { 'if-match': `"${version}"` }),
+      },
       ...(payload === undefined ? {} : { payload }),
     });
+  };
   const newOrder = (customer: StoredRecord | undefined) => ({
     customer: customer?.id,
     shippingAddress: address,

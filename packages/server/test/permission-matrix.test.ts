@@ -110,13 +110,21 @@ for (const variant of variants)
       if (!found) throw new Error(`no user for ${role}`);
       return found;
     };
-    const send = (role: string, method: string, url: string, payload?: object) =>
-      app.inject({
+    const send = async (role: string, method: string, url: string, payload?: object) => {
+      // Updates need the record's ETag; the matrix compares permissions, so it sends the current one.
+      const target = method === 'PATCH' ? /^\/api\/([a-z]+)s\/(\d+)$/.exec(url) : null;
+      const entity = ['Order', 'Customer', 'Product'].find((name) => name.toLowerCase() === target?.[1]);
+      const version = entity ? await store.version(entity, Number(target?.[2])) : undefined;
+      return app.inject({
         method: method as 'GET',
         url,
-        headers: { authorization: as(role).authorization },
+        headers: {
+          authorization: as(role).authorization,
+          ...(version === undefined ? {} : { 'if-match': `"${version}"` }),
+        },
         ...(payload === undefined ? {} : { payload }),
       });
+    };
     const allowedBy = (answer: LightMyRequestResponse) => answer.statusCode < 400;
     const refusedAs = (answer: LightMyRequestResponse) =>
       answer.statusCode === 403 ? 'refused' : `answered ${answer.statusCode} ${answer.body.slice(0, 200)}`;

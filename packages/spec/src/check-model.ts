@@ -908,10 +908,33 @@ function checkValidation(context: Context): void {
     const entityName = text(rule.entity);
     const entity = refer<Entity>(context, 'entity', rule.entity, [...base, 'entity'], owner);
     referField(context, entity, rule.field, [...base, 'field'], owner);
+    const code = text(rule.code);
+    // The code is matched against the catalogue's codes and sent as the problem's code: one spelling.
+    if (code !== undefined && !RULE_CODE.test(code)) {
+      report(
+        context,
+        'invalid-value',
+        [...base, 'code'],
+        `The code "${code}" of ${owner} is not written in SCREAMING_SNAKE like the codes of the error ` +
+          `catalogue. Write it as ${screamingSnake(code) || 'CREDIT_LIMIT'}.`,
+      );
+    }
     const scope: ExpressionScope = { variables: ['record', 'old', 'now'] };
     if (entityName !== undefined) scope.entity = entityName;
     checkCel(context, rule.check, [...base, 'check'], `the check of ${owner}`, scope, true);
   });
+}
+
+/** `CREDIT_LIMIT`, `OUT_OF_STOCK`, `E42`: upper-case words joined by single underscores. */
+const RULE_CODE = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*$/;
+
+/** `creditLimit` -> `CREDIT_LIMIT`, `out-of-stock` -> `OUT_OF_STOCK`: the spelling the check suggests. */
+function screamingSnake(code: string): string {
+  return code
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .replace(/[^A-Za-z0-9]+/g, '_')
+    .replace(/^[^A-Za-z]+|_+$/g, '')
+    .toUpperCase();
 }
 
 function patternProblem(pattern: string): string | undefined {

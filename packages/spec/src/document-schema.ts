@@ -227,6 +227,10 @@ const rule = z.strictObject({
   check: z.string().meta({ description: 'CEL over record, old, now and constants; true means valid.' }),
   message: z.string(),
   field: identifier.optional(),
+  code: z
+    .string()
+    .optional()
+    .meta({ description: 'The problem code a refusal carries, in SCREAMING_SNAKE, e.g. CREDIT_LIMIT.' }),
   on: z.array(z.enum(['create', 'update'])).optional(),
 });
 

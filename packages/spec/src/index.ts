@@ -19,6 +19,7 @@ export { readYaml } from './read-yaml';
 export * from './rules/constants';
 export * from './rules/derived';
 export { boundsOf, entitySchema, type JsonSchema } from './rules/entity-schema';
+export * from './rules/errors';
 export * from './rules/permissions';
 export * from './rules/transitions';
 export * from './rules/validate';

@@ -357,6 +357,11 @@ export interface Rule {
   message: string;
   /** The field the message belongs to. */
   field?: string;
+  /**
+   * The problem code a refusal by this rule carries (SCREAMING_SNAKE, e.g. `CREDIT_LIMIT`), so that an
+   * entry of the error catalogue (point 8) can match it; without one the refusal is `VALIDATION_FAILED`.
+   */
+  code?: string;
   /** When the rule applies: on create, on update, or both. */
   on: Array<'create' | 'update'>;
 }

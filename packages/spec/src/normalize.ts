@@ -324,6 +324,7 @@ function toValidation(doc: ValidationDocument): Validation {
       check: rule.check,
       message: rule.message,
       ...optional('field', rule.field),
+      ...optional('code', rule.code),
       on: rule.on ?? ['create', 'update'],
     })),
   };

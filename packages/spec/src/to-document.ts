@@ -242,6 +242,7 @@ function fromValidation(validation: Validation): ValidationDocument {
       check: rule.check,
       message: rule.message,
       ...optional('field', rule.field),
+      ...optional('code', rule.code),
       on: rule.on,
     })),
   } as ValidationDocument;

@@ -394,12 +394,13 @@ function writeValidation(validation: Validation): string[] {
       Check: code(rule.check),
       Message: inline(rule.message),
       Field: text(rule.field),
+      Code: text(rule.code),
       // Empty means both, the default; the order of the words is kept otherwise.
       On: rule.on.length === 2 && rule.on[0] === 'create' && rule.on[1] === 'update' ? '' : list(rule.on),
     }));
     blocks.push(
       table(
-        ['Rule', 'Entity', 'Check', 'Message', 'Field', 'On'],
+        ['Rule', 'Entity', 'Check', 'Message', 'Field', 'Code', 'On'],
         ['Rule', 'Entity', 'Check', 'Message'],
         rows,
       ),

@@ -127,6 +127,7 @@ describe('validateRecord', () => {
         pointer: '/lines',
         code: 'rule',
         message: 'An order may total at most 50,000 EUR; split it into two orders.',
+        ruleCode: 'ORDER_TOTAL_LIMIT',
       },
     ]);
     const future = create('Order', { ...order, placedOn: '2027-01-01' });

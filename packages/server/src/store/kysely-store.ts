@@ -3,9 +3,14 @@ import { type RawBuilder, sql } from 'kysely';
 import { type ConstraintViolation, constraintViolation } from './constraint-violation';
 import type { DialectSql } from './dialect-sql';
 import { ensureFileTable, insertFile, removeFile, selectFile } from './file-table';
+import { deleteHistory, ensureHistoryTable, insertHistory, selectHistory } from './history-table';
+import { claimKey, completeKey, ensureIdempotencyTable, purgeKeys, releaseKey } from './idempotency-table';
 import { planList } from './list-query';
 import { type DynamicKysely, syncSchema } from './schema-sync';
 import type {
+  HistoryEntry,
+  IdempotencyClaim,
+  IdempotencyEntry,
   ListQuery,
   ListResult,
   MigrationResult,
@@ -13,10 +18,12 @@ import type {
   NewUser,
   RecordKey,
   Store,
+  StoredAnswer,
   StoredFile,
   StoredRecord,
   StoredUser,
   UserLookup,
+  VersionedRecord,
   WriteFailure,
   WriteResult,
 } from './store';
@@ -46,6 +53,12 @@ type Row = Record<string, unknown>;
 
 const fileTables = new WeakMap<StoreContext, Promise<void>>();
 const userTables = new WeakMap<StoreContext, Promise<void>>();
+const historyTables = new WeakMap<StoreContext, Promise<void>>();
+const idempotencyTables = new WeakMap<StoreContext, Promise<void>>();
+/** When expired idempotency keys were last swept, per database. */
+const lastPurges = new WeakMap<StoreContext, number>();
+/** Expired keys are swept at most this often; until then a claim takes over an expired key by itself. */
+const PURGE_INTERVAL_MS = 10 * 60 * 1000;
 
 /** `existing` asks for keys in chunks, well below both dialects' limits on bound parameters. */
 const KEYS_PER_QUERY = 500;
@@ -166,6 +179,17 @@ export class KyselyStore implements Store {
     return row ? this.codec.read(table, row) : undefined;
   }
 
+  async getVersioned(entity: string, key: RecordKey): Promise<VersionedRecord | undefined> {
+    const table = this.table(entity);
+    const value = this.keyValue(table, key);
+    if (value === undefined) return undefined;
+    const result = await sql<Row>`
+      SELECT ${this.columns(table)}, "_version" FROM ${this.ref(table)} WHERE ${sql.id(table.key.column)} = ${value}
+    `.execute(this.kysely);
+    const row = result.rows[0];
+    return row ? { record: this.codec.read(table, row), version: Number(row._version) } : undefined;
+  }
+
   async existing(entity: string, keys: RecordKey[]): Promise<Set<string>> {
     const table = this.table(entity);
     const column = this.keyColumn(table);
@@ -272,6 +296,19 @@ export class KyselyStore implements Store {
   }
 
   async delete(entity: string, key: RecordKey): Promise<WriteResult<true>> {
+    await this.historyTable();
+    return this.transaction(async (store) => {
+      const self = store as KyselyStore;
+      const result = await self.deleteRow(entity, key);
+      if (result.ok) {
+        const keyValue = self.keyValue(self.table(entity), key);
+        await deleteHistory(self.kysely, self.context.sql, entity, keyValue as RecordKey);
+      }
+      return result;
+    });
+  }
+
+  private async deleteRow(entity: string, key: RecordKey): Promise<WriteResult<true>> {
     this.wrote(entity);
     const table = this.table(entity);
     const keyValue = this.keyValue(table, key);
@@ -304,6 +341,76 @@ export class KyselyStore implements Store {
     `.execute(this.kysely);
     const version = result.rows[0]?.version;
     return version === undefined ? undefined : Number(version);
+  }
+
+  async applyTransition(
+    entity: string,
+    key: RecordKey,
+    values: StoredRecord,
+    expectedVersion: number | undefined,
+    entry: HistoryEntry,
+  ): Promise<WriteResult<StoredRecord>> {
+    await this.historyTable();
+    return this.transaction(async (store) => {
+      const self = store as KyselyStore;
+      const updated = await self.update(entity, key, values, expectedVersion);
+      if (updated.ok) {
+        const keyValue = self.keyValue(self.table(entity), key);
+        await insertHistory(self.kysely, self.context.sql, entity, keyValue as RecordKey, entry);
+      }
+      return updated;
+    });
+  }
+
+  async history(entity: string, key: RecordKey): Promise<HistoryEntry[]> {
+    await this.historyTable();
+    const keyValue = this.keyValue(this.table(entity), key);
+    if (keyValue === undefined) return [];
+    return selectHistory(this.kysely, this.context.sql, entity, keyValue as RecordKey);
+  }
+
+  private historyTable(): Promise<void> {
+    return this.ownTable(historyTables, ensureHistoryTable);
+  }
+
+  async claimIdempotencyKey(claim: IdempotencyClaim): Promise<'claimed' | IdempotencyEntry> {
+    await this.ownTable(idempotencyTables, ensureIdempotencyTable);
+    const last = lastPurges.get(this.context);
+    if (last === undefined || claim.now - last >= PURGE_INTERVAL_MS || claim.now < last) {
+      lastPurges.set(this.context, claim.now);
+      await purgeKeys(this.kysely, this.context.sql, claim.now);
+    }
+    return claimKey(this.kysely, this.context.sql, claim);
+  }
+
+  async completeIdempotencyKey(id: string, token: string, answer: StoredAnswer): Promise<void> {
+    await this.ownTable(idempotencyTables, ensureIdempotencyTable);
+    await completeKey(this.kysely, this.context.sql, id, token, answer);
+  }
+
+  async releaseIdempotencyKey(id: string, token: string): Promise<void> {
+    await this.ownTable(idempotencyTables, ensureIdempotencyTable);
+    await releaseKey(this.kysely, this.context.sql, id, token);
+  }
+
+  /**
+   * One of the store's own tables, made on first use, once per database (shared with transactions'
+   * stores). Inside a transaction the table made could be rolled back with it: it is made there only
+   * when not known to exist, and not remembered.
+   */
+  private ownTable(
+    made: WeakMap<StoreContext, Promise<void>>,
+    ensure: (db: DynamicKysely, dialect: DialectSql, inTransaction: boolean) => Promise<void>,
+  ): Promise<void> {
+    let ready = made.get(this.context);
+    if (this.inTransaction) return ready ?? ensure(this.kysely, this.context.sql, true);
+    if (!ready) {
+      ready = ensure(this.kysely, this.context.sql, false);
+      made.set(this.context, ready);
+      // A failure (a dropped connection) is not remembered: the next use tries again.
+      ready.catch(() => made.delete(this.context));
+    }
+    return ready;
   }
 
   async putFile(file: NewFile): Promise<string> {

@@ -70,6 +70,8 @@ export interface Store {
   migrate(options: { allowDestructive: boolean }): Promise<MigrationResult>;
   list(entity: string, query: ListQuery): Promise<ListResult>;
   get(entity: string, key: RecordKey): Promise<StoredRecord | undefined>;
+  /** The record and its version, read together (so an ETag sent with a record is that record's). */
+  getVersioned(entity: string, key: RecordKey): Promise<VersionedRecord | undefined>;
   /** Which of these keys exist (for reference checks), in one query. */
   existing(entity: string, keys: RecordKey[]): Promise<Set<string>>;
   create(entity: string, values: StoredRecord): Promise<WriteResult<StoredRecord>>;
@@ -80,7 +82,30 @@ export interface Store {
     values: StoredRecord,
     expectedVersion?: number,
   ): Promise<WriteResult<StoredRecord>>;
+  /** Deletes a record, and the history of its transitions with it. */
   delete(entity: string, key: RecordKey): Promise<WriteResult<true>>;
+  /**
+   * A transition of point 4: `update`, and in the same transaction its entry in the history, so that a
+   * record never changes state unrecorded.
+   */
+  applyTransition(
+    entity: string,
+    key: RecordKey,
+    values: StoredRecord,
+    expectedVersion: number | undefined,
+    entry: HistoryEntry,
+  ): Promise<WriteResult<StoredRecord>>;
+  /** The transitions a record went through, newest first. */
+  history(entity: string, key: RecordKey): Promise<HistoryEntry[]>;
+  /**
+   * Claims an idempotency key before its call is handled: `claimed` for the one request that handles it,
+   * else the key's entry (its stored answer, or none while another request handles it).
+   */
+  claimIdempotencyKey(claim: IdempotencyClaim): Promise<'claimed' | IdempotencyEntry>;
+  /** Stores the answer of a claimed key (only the claim with this token may). */
+  completeIdempotencyKey(id: string, token: string, answer: StoredAnswer): Promise<void>;
+  /** Forgets a claim whose call failed on the server's side, so that a retry runs it again. */
+  releaseIdempotencyKey(id: string, token: string): Promise<void>;
   /** The record's version (bumped on every write), for ETags. */
   version(entity: string, key: RecordKey): Promise<number | undefined>;
   /** Stores an uploaded file's bytes; answers the id it is served under. */
@@ -97,6 +122,48 @@ export interface Store {
   /** Runs `work` in one transaction (seeding, multi-row changes). */
   transaction<T>(work: (store: Store) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+}
+
+export interface VersionedRecord {
+  record: StoredRecord;
+  version: number;
+}
+
+/** One transition taken; `by` is null when nobody was signed in (no permissions apply). */
+export interface HistoryEntry {
+  transition: string;
+  from: string;
+  to: string;
+  by: { id: string; email: string | null } | null;
+  /** ISO 8601. */
+  at: string;
+}
+
+export interface IdempotencyClaim {
+  /** Hash of the key, who sends it, the method and the path. */
+  id: string;
+  /** Tells this claim from a later one of the same key (after a lease ran out). */
+  token: string;
+  /** Hash of what the request asks: the same key with another fingerprint is a mistake. */
+  fingerprint: string;
+  /** Milliseconds since the epoch, like the two below. */
+  now: number;
+  /** Until when the claim is being handled; after, a process that died is assumed. */
+  leaseUntil: number;
+  expiresAt: number;
+}
+
+export interface IdempotencyEntry {
+  fingerprint: string;
+  /** Absent while the first request is still being handled. */
+  answer?: StoredAnswer;
+}
+
+/** An answer as it is replayed: status, the headers that matter, and the body's bytes. */
+export interface StoredAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: Uint8Array;
 }
 
 /** An uploaded file's bytes and what the client said about them. */

@@ -57,6 +57,18 @@ export const SCHEMA_TABLE = '_ninefold_schema';
 export const FILES_TABLE = '_ninefold_files';
 /** The prototype API's own users (point 6), in the database so a PostgreSQL deployment shares them. */
 export const USERS_TABLE = '_ninefold_users';
+/** The answers to POST calls sent with an `Idempotency-Key`, kept for a day so a retry is answered alike. */
+export const IDEMPOTENCY_TABLE = '_ninefold_idempotency';
+/** Every transition of point 4 taken: who, when, from and to. */
+export const HISTORY_TABLE = '_ninefold_history';
+/** The tables the store keeps for itself: no entity may be named like one. */
+const RESERVED_TABLES: readonly string[] = [
+  SCHEMA_TABLE,
+  FILES_TABLE,
+  USERS_TABLE,
+  IDEMPOTENCY_TABLE,
+  HISTORY_TABLE,
+];
 /** The column of the key the store adds to an entity that names none. */
 export const HIDDEN_KEY = 'id';
 /** PostgreSQL truncates longer identifiers, which would make two names collide silently. */
@@ -129,7 +141,7 @@ function planTable(entity: Entity, entities: Map<string, Entity>): PlannedTable 
       throw new Error(`Entity "${entity.name}": the field name "${field.name}" is reserved by the store`);
     }
   }
-  if (entity.name === SCHEMA_TABLE || entity.name === FILES_TABLE || entity.name === USERS_TABLE) {
+  if (RESERVED_TABLES.includes(entity.name)) {
     throw new Error(`The entity name "${entity.name}" is reserved by the store`);
   }
   const keyName =

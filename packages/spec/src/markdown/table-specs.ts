@@ -184,6 +184,7 @@ export const TABLES = {
       col('check', 'text', { required: true }),
       col('message', 'text', { required: true }),
       col('field', 'text'),
+      col('code', 'text'),
       col('on', 'events'),
     ],
   },

@@ -12,6 +12,11 @@ export interface FieldError {
   pointer: string;
   code: FieldErrorCode;
   message: string;
+  /**
+   * For a cross-field rule of point 5 that names a code (`CREDIT_LIMIT`): that code, which the prototype
+   * API sends as the error's `code` and, when every error has the same one, as the problem's `code`.
+   */
+  ruleCode?: string;
 }
 
 export type FieldErrorCode =
@@ -343,6 +348,7 @@ function checkRules(
         pointer: rule.field ? toPointer([rule.field]) : '',
         code: 'rule',
         message: rule.message,
+        ...(rule.code === undefined ? {} : { ruleCode: rule.code }),
       });
     }
   }
@@ -411,7 +417,8 @@ function isObject(value: unknown): value is Record<string, JsonValue> {
 function dedupe(errors: FieldError[]): FieldError[] {
   const seen = new Set<string>();
   return errors.filter((error) => {
-    const key = `${error.pointer}|${error.code}`;
+    // Rules of different codes on one field are different refusals, each matched on its own.
+    const key = `${error.pointer}|${error.code}|${error.ruleCode ?? ''}`;
     if (seen.has(key)) return false;
     seen.add(key);
     return true;

@@ -9,6 +9,11 @@ export interface ApiDescription {
   calls: Call[];
   /** Present when the API is Ninefold's prototype API and point 6 names a sign-in: its session calls. */
   auth?: PrototypeAuth;
+  /**
+   * Present when the API is Ninefold's prototype API and point 4 is shown: where it answers a record's
+   * transitions, relative to `base` (`GET {history}/{Entity}/{id}` gives `{ items: [...] }`, newest first).
+   */
+  history?: string;
 }
 
 /**
@@ -34,6 +39,7 @@ export function apiOf(model: Model, wire: ApiWire): ApiDescription {
     conventional: wire.conventional,
     calls: wire.calls ?? (model.calls.shown ? model.calls.items : []),
     ...(wire.auth ? { auth: wire.auth } : {}),
+    ...(wire.history ? { history: wire.history } : {}),
   };
 }
 

@@ -1,0 +1,120 @@
+// Rule codes (point 5): a 422 whose errors all come from rules of one code carries that code, for the
+// error catalogue to match; each field error carries its rule's code; otherwise VALIDATION_FAILED.
+import type { Model, Rule } from '@ninefold/spec';
+import type { FastifyInstance } from 'fastify';
+import { afterEach, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app';
+import { openStore } from '../src/store/open-store';
+import type { Store } from '../src/store/store';
+import { exampleModel } from './support/databases';
+import { signInAs } from './support/sign-in';
+
+const address = { street: '1 Quay', city: 'Portsmouth', postcode: 'PO1 3LJ', country: 'GB' };
+/** No more than three lines, as a second rule with a code of its own. */
+const fewLines: Rule = {
+  name: 'few-lines',
+  entity: 'Order',
+  check: 'record.lines.size() <= 3',
+  message: 'Take at most three lines.',
+  field: 'lines',
+  code: 'TOO_MANY_LINES',
+  on: ['create', 'update'],
+};
+
+/** The rich example with these codes on its rules and no others; `extra` rules are added after them. */
+function withCodes(codes: Record<string, string>, extra: Rule[] = []): Model {
+  const model = structuredClone(exampleModel());
+  if (!model.validation.shown) throw new Error('point 5 is shown in the shop');
+  for (const rule of model.validation.rules) {
+    const code = rule.name === undefined ? undefined : codes[rule.name];
+    // Only the codes named here: the shop's own code on its order total rule is replaced or removed.
+    if (code !== undefined) rule.code = code;
+    else delete rule.code;
+  }
+  model.validation.rules.push(...extra);
+  return model;
+}
+
+describe('rule codes in the prototype API’s answers', () => {
+  let app: FastifyInstance | undefined;
+  let store: Store | undefined;
+  afterEach(async () => {
+    await app?.close();
+    await store?.close();
+  });
+
+  /** Posts an order of `lines` lines of 600 x 99 EUR (over MAX_ORDER_TOTAL from one line). */
+  async function postOrder(model: Model, lines: number, unitPrice = 99) {
+    store = await openStore({ model, url: 'sqlite::memory:' });
+    expect((await store.migrate({ allowDestructive: false })).ok).toBe(true);
+    app = await buildApp({ model, store });
+    const owner = await signInAs(app, store, 'owner');
+    const customer = await store.create('Customer', {
+      name: 'Anna Berg',
+      email: 'anna@example.com',
+      country: 'SE',
+      creditLimit: 9,
+      active: true,
+    });
+    const product = await store.create('Product', {
+      sku: 'RG-1001',
+      name: 'Line',
+      category: 'rigging',
+      price: 5,
+      stock: 9,
+    });
+    if (!customer.ok || !product.ok) throw new Error('set-up failed');
+    return app.inject({
+      method: 'POST',
+      url: '/api/orders',
+      headers: { authorization: owner.authorization },
+      payload: {
+        customer: customer.value.id,
+        shippingAddress: address,
+        lines: Array.from({ length: lines }, () => ({ product: product.value.id, quantity: 600, unitPrice })),
+      },
+    });
+  }
+
+  it('answers the rule’s code when the rule that refused names one', async () => {
+    const answer = await postOrder(withCodes({ 'total-within-limit': 'ORDER_TOTAL_LIMIT' }), 1);
+    expect(answer.statusCode).toBe(422);
+    expect(answer.json()).toEqual({
+      type: '/problems/order-total-limit',
+      title: 'Invalid values',
+      status: 422,
+      detail: 'An order may total at most 50,000 EUR; split it into two orders.',
+      code: 'ORDER_TOTAL_LIMIT',
+      errors: [
+        {
+          pointer: '/lines',
+          code: 'ORDER_TOTAL_LIMIT',
+          detail: 'An order may total at most 50,000 EUR; split it into two orders.',
+        },
+      ],
+    });
+  });
+
+  it('stays VALIDATION_FAILED for a rule without a code, and for rules of different codes', async () => {
+    const plain = await postOrder(withCodes({}), 1);
+    expect(plain.json()).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      errors: [{ pointer: '/lines', code: 'rule' }],
+    });
+    await app?.close();
+    await store?.close();
+
+    const two = await postOrder(withCodes({ 'total-within-limit': 'ORDER_TOTAL_LIMIT' }, [fewLines]), 4);
+    expect(two.json().code).toBe('VALIDATION_FAILED');
+    expect(two.json().errors.map((error: { code: string }) => error.code)).toEqual([
+      'ORDER_TOTAL_LIMIT',
+      'TOO_MANY_LINES',
+    ]);
+    await app?.close();
+    await store?.close();
+
+    // Only the second rule refuses: its code alone.
+    const one = await postOrder(withCodes({ 'total-within-limit': 'ORDER_TOTAL_LIMIT' }, [fewLines]), 4, 1);
+    expect(one.json()).toMatchObject({ code: 'TOO_MANY_LINES', errors: [{ code: 'TOO_MANY_LINES' }] });
+  });
+});
