@@ -312,7 +312,9 @@ describe('HTTP data provider without an answer', () => {
   const api = describeApi(shop) as ApiDescription;
 
   it('turns a failed fetch into a NetworkError', async () => {
+    // Without retries: their backoff is tested in retry.test.ts, and would only slow this down.
     const data = createHttpDataProvider(api, shop, {
+      retry: false,
       fetch: async () => {
         throw new TypeError('Failed to fetch');
       },
@@ -329,7 +331,7 @@ describe('HTTP data provider without an answer', () => {
     });
 
   it('turns a timeout into a NetworkError', async () => {
-    const data = createHttpDataProvider(api, shop, { fetch: silent, timeoutMs: 20 });
+    const data = createHttpDataProvider(api, shop, { fetch: silent, timeoutMs: 20, retry: false });
     await expect(data.get({ entity: 'Customer', id: '1' })).rejects.toBeInstanceOf(NetworkError);
   });
 

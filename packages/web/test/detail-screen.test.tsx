@@ -79,8 +79,8 @@ describe('detail screen', () => {
     renderAt('/orders/1');
     expect(await screen.findByRole('heading', { name: 'SO-1001' })).toBeTruthy();
     expect(document.title).toBe('SO-1001 · Harbor Supply');
-    // The state of point 4, with its label, next to the title and in the fields.
-    expect(screen.getAllByText('Placed').length).toBe(2);
+    // The state of point 4, with its label: next to the title, in the fields, and in the diagram.
+    expect(screen.getAllByText('Placed').length).toBe(3);
 
     const customer = await within(shownFor('Customer')).findByRole('link');
     expect(customer.textContent).toBe('Anna Berg');
@@ -179,7 +179,8 @@ describe('detail screen', () => {
   it('says clearly when the record does not exist', async () => {
     renderAt('/customers/99');
     expect(await screen.findByRole('heading', { name: 'Customer not found' })).toBeTruthy();
-    expect(screen.getByText('There is no Customer with the id 99. It may have been deleted.')).toBeTruthy();
+    // The words of the rich example's error catalogue for a 404 (point 8).
+    expect(screen.getByText('This record no longer exists.')).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Back to Customers' }).getAttribute('href')).toBe('/customers');
   });
 

@@ -55,6 +55,8 @@ describe('create form', () => {
             active: true,
             tags: ['trade'],
           },
+          // One key per form, so that a save sent twice (a retry, a double click) creates one record.
+          idempotencyKey: expect.any(String),
         },
       },
     ]);
@@ -111,12 +113,12 @@ describe('create form', () => {
     await waitFor(() => expect(email.getAttribute('aria-invalid')).toBe('true'));
     expect(describedBy(email)).toContain('This email is already in use.');
     expect(document.activeElement).toBe(email);
-    expect(screen.getByRole('alert').textContent).toContain('Invalid values');
+    expect(screen.getByRole('alert').textContent).toContain('Some values were not accepted.');
     expect(email).toHaveProperty('value', 'anna@example.com');
     expect(creates(data)).toHaveLength(1);
   });
 
-  it('shows a problem without field errors as an alert with its title and detail', async () => {
+  it('shows a problem without field errors as an alert, in the words of the error catalogue', async () => {
     const { data, user } = renderAt('/customers/new');
     data.failNext(
       'create',
@@ -125,8 +127,9 @@ describe('create form', () => {
     await fillCustomer(user);
     await user.click(screen.getByRole('button', { name: 'Save' }));
     const alert = await screen.findByRole('alert');
-    expect(alert.textContent).toContain('Too many requests');
-    expect(alert.textContent).toContain('Wait a moment.');
+    expect(alert.textContent).toContain('The record could not be saved');
+    // The rich example's error catalogue has words for a 429 (point 8): they replace the API's.
+    expect(alert.textContent).toContain('Too many requests; wait a moment.');
     expect(document.activeElement).toBe(alert);
   });
 

@@ -125,8 +125,8 @@ describe('edit form', () => {
     await user.type(await screen.findByLabelText(/^Phone/), '+47 555');
     await user.click(screen.getByRole('button', { name: 'Save' }));
     const alert = await screen.findByRole('alert');
-    expect(alert.textContent).toContain('Precondition failed');
-    expect(alert.textContent).toContain('changed by someone else');
+    expect(alert.textContent).toContain('Your changes to this Customer were not saved');
+    expect(alert.textContent).toContain('Someone else changed this record while you were editing it.');
     expect(screen.getByLabelText(/^Phone/)).toHaveProperty('value', '+47 555');
   });
 

@@ -171,7 +171,8 @@ describe('a session that ends in the middle of work', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(screen.getByLabelText(/^Name/)).toHaveProperty('value', 'Kept');
 
-    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    // The header's button (the form's error notice offers one too).
+    await user.click(within(screen.getByRole('banner')).getByRole('button', { name: 'Sign in' }));
     expect(await screen.findByRole('dialog', { name: 'Your session has ended' })).toBeTruthy();
     expect(screen.getByLabelText(/^Name/)).toHaveProperty('value', 'Kept');
   });

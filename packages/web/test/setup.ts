@@ -25,6 +25,8 @@ if (!('ResizeObserver' in window)) {
 
 afterEach(() => {
   cleanup();
-  // A session kept in the tab's storage (the rich example allows it) must not sign in the next test.
+  // A session kept in the tab's storage (the rich example allows it) must not sign in the next test,
+  // nor a form draft one test leaves be offered to the next.
   window.sessionStorage.clear();
+  window.localStorage.clear();
 });

@@ -113,8 +113,9 @@ export function basename(): string {
 export function createQueryClient(): QueryClient {
   return new QueryClient({
     defaultOptions: {
-      // Errors are shown where they happen; a failed read is retried once, writes never automatically.
-      queries: { retry: 1, staleTime: 5_000, refetchOnWindowFocus: false },
+      // Errors are shown where they happen. The data layer already retries what is safe to retry (reads,
+      // keyed writes) with backoff and Retry-After; a second layer of retries here would multiply them.
+      queries: { retry: false, staleTime: 5_000, refetchOnWindowFocus: false },
       mutations: { retry: false },
     },
   });

@@ -16,6 +16,7 @@ import { useDisclosure } from '@mantine/hooks';
 import { checkScreen, type Model, type Principal, type Screen } from '@ninefold/spec';
 import { Suspense, useMemo } from 'react';
 import { Link, matchPath, Navigate, Outlet, useLocation } from 'react-router';
+import { OfflineBanner } from '../errors/OfflineBanner';
 import { LOCALE_NAMES, LOCALES, type Locale } from '../i18n/catalogue';
 import { useI18n } from '../i18n/I18nProvider';
 import { signInRedirect } from '../session/return-path';
@@ -94,6 +95,7 @@ export function Shell() {
       </AppShell.Navbar>
       <AppShell.Main id="main" tabIndex={-1}>
         <PreviewBanner />
+        <OfflineBanner />
         <DevIssues />
         <Suspense fallback={<Text c="dimmed">{t('shell.screenLoading')}</Text>}>
           {redirect === undefined ? <Outlet /> : <Navigate to={redirect} replace />}

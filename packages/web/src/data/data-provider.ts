@@ -1,4 +1,5 @@
 import type { Call, FilterParam, JsonValue, SortKey } from '@ninefold/spec';
+import type { NetworkStatus } from './network-status';
 
 /** A stored record as the API answers it: field name -> value. */
 export type ApiRecord = Record<string, JsonValue>;
@@ -50,6 +51,13 @@ export interface CreateParams {
   entity: string;
   /** Field values; `File` objects for file fields, sent as multipart when the call says so. */
   values: Record<string, unknown>;
+  /**
+   * Sent as `Idempotency-Key` (1 to 200 visible ASCII characters). The same key for every try of the same
+   * save (a double click, a retry, a save again after a reload) makes the API create the record once and
+   * answer the others with that first answer. With a key the create is retried after a lost answer;
+   * without one it never is.
+   */
+  idempotencyKey?: string;
 }
 
 export interface UpdateParams {
@@ -71,6 +79,8 @@ export interface TransitionParams {
   id: string;
   transition: string;
   version?: string;
+  /** As for `CreateParams`: the transition is taken once, and retried only with a key. */
+  idempotencyKey?: string;
 }
 
 /** A record with the version (ETag) it was read at. */
@@ -111,6 +121,8 @@ export interface DataProvider {
    * they never go in the address. Absent where files are plain links (no sign-in, in-memory data).
    */
   download?(url: string): Promise<Blob>;
+  /** Whether the API answered lately, as this provider's requests found it: the shell's offline banner. */
+  readonly network?: NetworkStatus;
 }
 
 /** One field problem in an API answer, already mapped to a JSON Pointer into the record. */
@@ -120,12 +132,25 @@ export interface ApiFieldError {
   code?: string;
 }
 
+/** What some answers carry beside the problem's text. */
+export interface ApiErrorExtras {
+  /** A 412's record as it is now (the fields the role may read), from the problem's `current` member. */
+  current?: ApiRecord;
+  /** The version (ETag) of `current`, from the 412's `ETag` header: send it to overwrite on purpose. */
+  currentVersion?: string;
+  /** How long the API asked to wait before trying again (`Retry-After`), in seconds. */
+  retryAfterSeconds?: number;
+}
+
 /**
  * A non-success answer. Only the parts of the problem a person may see are kept (strings, clipped);
  * the raw body is never shown.
  */
 export class ApiError extends Error {
   override readonly name = 'ApiError';
+  readonly current?: ApiRecord;
+  readonly currentVersion?: string;
+  readonly retryAfterSeconds?: number;
   constructor(
     readonly status: number,
     readonly title: string,
@@ -135,8 +160,12 @@ export class ApiError extends Error {
     readonly fieldErrors: ApiFieldError[],
     /** A server error's reference, for the user to quote. */
     readonly reference: string | undefined,
+    extras: ApiErrorExtras = {},
   ) {
     super(detail ?? title);
+    if (extras.current !== undefined) this.current = extras.current;
+    if (extras.currentVersion !== undefined) this.currentVersion = extras.currentVersion;
+    if (extras.retryAfterSeconds !== undefined) this.retryAfterSeconds = extras.retryAfterSeconds;
   }
 }
 

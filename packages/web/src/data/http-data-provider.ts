@@ -12,8 +12,10 @@ import {
 import { entityCallsLookup, requireCall, requireListCall, requireTransitionCall } from './entity-calls';
 import { parseLinkHeader } from './link-header';
 import { fillPath, listSearchParams } from './list-request';
+import { createNetworkStatus, type NetworkStatus } from './network-status';
 import { apiErrorFrom, clipText } from './problem-reader';
 import { encodeBody } from './request-body';
+import { type RetryOptions, withRetries } from './retry';
 
 export interface HttpDataProviderOptions {
   /** The fetch to use; tests route it to the prototype API in process. */
@@ -30,6 +32,17 @@ export interface HttpDataProviderOptions {
    * rejects with its `ApiError`: the session asks the person to sign in again without leaving the page.
    */
   onUnauthorized?: (error: ApiError, sent: Readonly<Record<string, string>>) => void;
+  /**
+   * Retries of calls that are safe to repeat (see `createHttpDataProvider`), or `false` for none. Tests
+   * give a seeded `random` and a `sleep` that returns at once.
+   */
+  retry?: RetryOptions | false;
+  /** Where reachability is told; one of its own when absent. */
+  network?: NetworkStatus;
+  /** The clock, in milliseconds since the epoch, to read a `Retry-After` date. */
+  now?: () => number;
+  /** The signal that ends one try after `timeoutMs`; tests give one they abort themselves. */
+  timeoutSignal?: (ms: number) => AbortSignal;
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -47,6 +60,14 @@ const PLACEHOLDER_ORIGIN = 'http://base.invalid';
  * the abort's reason. Credentials come from `authHeaders` on every request, and a 401 is told to
  * `onUnauthorized` first.
  *
+ * Calls that are safe to repeat are retried with backoff after a failure that may pass (no answer, a
+ * timeout, 408, 429 and 503 after their `Retry-After`, 500, 502, 504; see `retryDelay`): reads; a create or
+ * transition given an `idempotencyKey` (sent as `Idempotency-Key`, so the API does it once and replays its
+ * answer); an update with a `version` (sent as `If-Match`). Others, whose first try may have been done
+ * with its answer lost, never are. An update's retry answered 412 may be its own first try having been
+ * saved: when the record as it now is (the 412's `current`) holds every value sent, the update is taken as
+ * done and resolves with that record and version; otherwise the 412 rejects, for the person to choose.
+ *
  * @example
  * ```ts
  * const data = createHttpDataProvider(api, model);
@@ -62,15 +83,14 @@ export function createHttpDataProvider(
   const callsOf = entityCallsLookup(api, model);
   const doFetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const timeoutSignal = options.timeoutSignal ?? ((ms: number) => AbortSignal.timeout(ms));
+  const now = options.now ?? Date.now;
+  const network = options.network ?? createNetworkStatus();
   const base = api.base.replace(/\/+$/, '');
   /** Next-page links a link-header API gave, by the request they continue. */
   const nextLinks = new Map<string, string>();
 
-  const send = async (
-    call: Call,
-    url: string,
-    init: { body?: BodyInit; contentType?: string; ifMatch?: string; signal?: AbortSignal },
-  ): Promise<Answer> => {
+  const sendOnce = async (call: Call, url: string, init: SendInit): Promise<Answer> => {
     const credentials = options.authHeaders?.() ?? {};
     const headers: Record<string, string> = {
       ...credentials,
@@ -78,7 +98,8 @@ export function createHttpDataProvider(
     };
     if (init.contentType) headers['content-type'] = init.contentType;
     if (init.ifMatch) headers['if-match'] = init.ifMatch;
-    const timeout = AbortSignal.timeout(timeoutMs);
+    if (init.idempotencyKey) headers['idempotency-key'] = init.idempotencyKey;
+    const timeout = timeoutSignal(timeoutMs);
     const signal = init.signal ? anySignal([init.signal, timeout]) : timeout;
     try {
       const response = await doFetch(url, {
@@ -88,6 +109,7 @@ export function createHttpDataProvider(
         ...(init.body === undefined ? {} : { body: init.body }),
       });
       const text = await response.text();
+      network.answered();
       const body = parseJson(text);
       if (!response.ok) {
         const error = apiErrorFrom(
@@ -95,6 +117,8 @@ export function createHttpDataProvider(
           response.statusText,
           response.headers.get('content-type'),
           body,
+          response.headers,
+          now,
         );
         if (response.status === 401) options.onUnauthorized?.(error, credentials);
         throw error;
@@ -104,9 +128,22 @@ export function createHttpDataProvider(
       if (error instanceof ApiError) throw error;
       // The caller's own abort (a screen left, a query cancelled) is not a network failure.
       if (init.signal?.aborted) throw init.signal.reason ?? error;
+      network.unanswered();
       if (timeout.aborted) throw new NetworkError(`No answer within ${Math.round(timeoutMs / 1000)} s.`);
       throw new NetworkError(clipText(error instanceof Error ? error.message : String(error)));
     }
+  };
+
+  /** One call, tried again while `retry` allows and the failure may pass; `tries` counts the tries made. */
+  const send = (call: Call, url: string, init: SendInit, tries?: { count: number }): Promise<Answer> => {
+    if (!init.retry || options.retry === false) return sendOnce(call, url, init);
+    return withRetries(
+      (attempt) => {
+        if (tries) tries.count = attempt;
+        return sendOnce(call, url, init);
+      },
+      { ...options.retry, ...(init.signal ? { signal: init.signal } : {}) },
+    );
   };
 
   const urlOf = (
@@ -147,7 +184,10 @@ export function createHttpDataProvider(
       const linked =
         params.page.style === 'link-header' ? nextLinks.get(pageKey(params.page.page)) : undefined;
       const url = linked ?? urlOf(call, params.path, undefined, listSearchParams(model, call, params));
-      const answer = await send(call, url, params.signal ? { signal: params.signal } : {});
+      const answer = await send(call, url, {
+        retry: true,
+        ...(params.signal ? { signal: params.signal } : {}),
+      });
       const result = readList(call, answer);
       if (params.page.style === 'link-header') {
         const next = sameOriginLink(base, answer.url, parseLinkHeader(answer.headers.get('link')).next);
@@ -167,11 +207,10 @@ export function createHttpDataProvider(
 
     async get(params) {
       const call = requireCall(callsOf(params.entity), params.entity, 'get');
-      const answer = await send(
-        call,
-        urlOf(call, undefined, params.id),
-        params.signal ? { signal: params.signal } : {},
-      );
+      const answer = await send(call, urlOf(call, undefined, params.id), {
+        retry: true,
+        ...(params.signal ? { signal: params.signal } : {}),
+      });
       return readOne(call, answer);
     },
 
@@ -181,6 +220,8 @@ export function createHttpDataProvider(
       const answer = await send(call, urlOf(call, undefined), {
         body: encoded.body,
         ...(encoded.contentType ? { contentType: encoded.contentType } : {}),
+        ...(params.idempotencyKey ? { idempotencyKey: params.idempotencyKey } : {}),
+        retry: params.idempotencyKey !== undefined,
       });
       return readOne(call, answer);
     },
@@ -188,34 +229,62 @@ export function createHttpDataProvider(
     async update(params) {
       const call = requireCall(callsOf(params.entity), params.entity, 'update');
       const encoded = encodeBody(call.body, params.values);
-      const answer = await send(call, urlOf(call, undefined, params.id), {
-        body: encoded.body,
-        ...(encoded.contentType ? { contentType: encoded.contentType } : {}),
-        ...(params.version ? { ifMatch: params.version } : {}),
-      });
-      return readOne(call, answer);
+      const tries = { count: 1 };
+      try {
+        const answer = await send(
+          call,
+          urlOf(call, undefined, params.id),
+          {
+            body: encoded.body,
+            ...(encoded.contentType ? { contentType: encoded.contentType } : {}),
+            ...(params.version ? { ifMatch: params.version } : {}),
+            retry: params.version !== undefined,
+          },
+          tries,
+        );
+        return readOne(call, answer);
+      } catch (error) {
+        // A retry refused as stale after a try whose answer was lost: that try may be what changed it.
+        if (
+          error instanceof ApiError &&
+          error.status === 412 &&
+          tries.count > 1 &&
+          error.current !== undefined &&
+          holdsValues(error.current, params.values)
+        ) {
+          return {
+            record: error.current,
+            ...(error.currentVersion === undefined ? {} : { version: error.currentVersion }),
+          };
+        }
+        throw error;
+      }
     },
 
     async delete(params) {
       const call = requireCall(callsOf(params.entity), params.entity, 'delete');
-      await send(call, urlOf(call, undefined, params.id), {});
+      await send(call, urlOf(call, undefined, params.id), { retry: false });
     },
 
     async transition(params) {
       const call = requireTransitionCall(callsOf(params.entity), params.entity, params.transition);
       const answer = await send(call, urlOf(call, undefined, params.id), {
         ...(params.version ? { ifMatch: params.version } : {}),
+        ...(params.idempotencyKey ? { idempotencyKey: params.idempotencyKey } : {}),
+        retry: params.idempotencyKey !== undefined,
       });
       return readOne(call, answer);
     },
 
     async download(url) {
       const credentials = options.authHeaders?.() ?? {};
-      const timeout = AbortSignal.timeout(timeoutMs);
+      const timeout = timeoutSignal(timeoutMs);
       let response: Response;
       try {
         response = await doFetch(url, { headers: { ...credentials }, signal: timeout });
+        network.answered();
       } catch (error) {
+        network.unanswered();
         if (timeout.aborted) throw new NetworkError(`No answer within ${Math.round(timeoutMs / 1000)} s.`);
         throw new NetworkError(clipText(error instanceof Error ? error.message : String(error)));
       }
@@ -226,13 +295,61 @@ export function createHttpDataProvider(
           response.statusText,
           response.headers.get('content-type'),
           parseJson(text),
+          response.headers,
+          now,
         );
         if (response.status === 401) options.onUnauthorized?.(error, credentials);
         throw error;
       }
       return response.blob();
     },
+
+    network,
   };
+}
+
+interface SendInit {
+  body?: BodyInit;
+  contentType?: string;
+  ifMatch?: string;
+  idempotencyKey?: string;
+  signal?: AbortSignal;
+  /** Whether the call is safe to try again: a read, or a write the API can tell it has seen. */
+  retry: boolean;
+}
+
+/**
+ * Whether a record holds every value an update sent. A file sent cannot be compared with the stored
+ * one's description, so an update that sent one never counts as held.
+ */
+function holdsValues(record: ApiRecord, values: Record<string, unknown>): boolean {
+  return Object.entries(values).every(
+    ([name, value]) => value === undefined || sameJson(record[name], value),
+  );
+}
+
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return (
+      Array.isArray(a) &&
+      Array.isArray(b) &&
+      a.length === b.length &&
+      a.every((item, index) => sameJson(item, b[index]))
+    );
+  }
+  if (!isPlainObject(a) || !isPlainObject(b)) return false;
+  const keys = Object.keys(b).filter((key) => b[key] !== undefined);
+  return (
+    keys.length === Object.keys(a).filter((key) => a[key] !== undefined).length &&
+    keys.every((key) => sameJson(a[key], b[key]))
+  );
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
 }
 
 interface Answer {

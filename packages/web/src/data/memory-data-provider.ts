@@ -23,13 +23,14 @@ import {
   type GetParams,
   type ListParams,
   type ListResult,
-  type NetworkError,
+  NetworkError,
   type PageRequest,
   type TransitionParams,
   type UpdateParams,
   type VersionedRecord,
 } from './data-provider';
 import { entityCallsLookup, requireCall, requireListCall, requireTransitionCall } from './entity-calls';
+import { createNetworkStatus, type NetworkStatus } from './network-status';
 
 export type DataMethod = 'list' | 'get' | 'create' | 'update' | 'delete' | 'transition';
 
@@ -57,6 +58,8 @@ export interface MemoryDataProvider extends DataProvider {
   failNext(method: DataMethod, error: ApiError | NetworkError): void;
   /** A copy of the records stored for an entity, in the order they were created. */
   records(entity: string): ApiRecord[];
+  /** Told when a call fails with a `NetworkError` and when one succeeds, like the HTTP provider's. */
+  readonly network: NetworkStatus;
 }
 
 /** Page size for a link-header request that names none, as the prototype API's default. */
@@ -65,7 +68,9 @@ const DEFAULT_PAGE_SIZE = 25;
 /**
  * A `DataProvider` that keeps records in memory: sorts, filters (eq, contains, gte, lte, in), pages in
  * every request style, assigns keys, keeps a version per record (refusing a stale `version` with a 412
- * like the prototype API), takes transitions with the shared rules, and logs every call. `calls(entity)`
+ * like the prototype API, with the record as it is now), takes transitions with the shared rules, does a
+ * create or transition given an `idempotencyKey` once and answers its repeats with the first answer (or
+ * refusal), and logs every call. `calls(entity)`
  * answers exactly as the HTTP provider does, and a method whose call the specification does not name
  * rejects the same way.
  *
@@ -88,6 +93,12 @@ export function createMemoryDataProvider(
   const log: LoggedCall[] = [];
   const failures = new Map<DataMethod, Array<ApiError | NetworkError>>();
   const tables = new Map<string, Table>();
+  const network = createNetworkStatus();
+  /** First answers (or refusals) of keyed calls, by method, entity, record and key. */
+  const replays = new Map<
+    string,
+    { sent: string } & ({ outcome: 'done'; value: unknown } | { outcome: 'failed'; error: unknown })
+  >();
   let fileCount = 0;
 
   const table = (name: string): Table => {
@@ -117,9 +128,49 @@ export function createMemoryDataProvider(
     signal?.throwIfAborted();
     const queued = failures.get(method);
     const failure = queued?.shift();
-    if (failure) throw failure;
+    if (failure) {
+      if (failure instanceof NetworkError) network.unanswered();
+      else network.answered();
+      throw failure;
+    }
+    network.answered();
     return body();
   };
+
+  /**
+   * A keyed call runs once; a repeat with the same key and values gets a copy of the first outcome, and
+   * with other values the prototype API's refusal.
+   */
+  const once = <T>(replayKey: string | undefined, values: unknown, body: () => T): T => {
+    if (replayKey === undefined) return body();
+    const sent = JSON.stringify(values ?? null);
+    const known = replays.get(replayKey);
+    if (known && known.sent !== sent) {
+      throw new ApiError(
+        422,
+        'Idempotency key reused',
+        'This idempotency key was used for another request.',
+        'IDEMPOTENCY_KEY_REUSED',
+        undefined,
+        [],
+        undefined,
+      );
+    }
+    if (known?.outcome === 'done') return clone(known.value as JsonValue) as T;
+    if (known?.outcome === 'failed') throw known.error;
+    try {
+      const value = body();
+      replays.set(replayKey, { sent, outcome: 'done', value: clone(value as JsonValue) });
+      return value;
+    } catch (error) {
+      // A 5xx is not kept, as the prototype API does not: a repeat runs again.
+      if (!(error instanceof ApiError && error.status >= 500))
+        replays.set(replayKey, { sent, outcome: 'failed', error });
+      throw error;
+    }
+  };
+  const keyOf = (parts: string[], key: string | undefined) =>
+    key === undefined ? undefined : JSON.stringify([...parts, key]);
 
   const entityOf = (name: string): Entity => {
     const entity = findEntity(model, name);
@@ -163,6 +214,7 @@ export function createMemoryDataProvider(
         undefined,
         [],
         undefined,
+        { current: clone(row.record), currentVersion: etag(row.version) },
       );
     }
   };
@@ -214,6 +266,7 @@ export function createMemoryDataProvider(
 
   return {
     log,
+    network,
     failNext(method, error) {
       const queued = failures.get(method) ?? [];
       queued.push(error);
@@ -249,21 +302,23 @@ export function createMemoryDataProvider(
     },
 
     create(params: CreateParams) {
-      return run('create', params, () => {
-        requireCall(callsOf(params.entity), params.entity, 'create');
-        const entity = entityOf(params.entity);
-        const values = toValues(params.values);
-        validate(entity, values);
-        const record: ApiRecord = { ...defaults(entity), ...values };
-        const machine = machineOf(model, entity);
-        if (machine) record[machine.field] = machine.initial;
-        Object.assign(record, derivedValues(model, entity.name, record));
-        const rows = table(entity.name);
-        assignKey(entity, rows, record);
-        const row = { record, version: 1 };
-        rows.rows.push(row);
-        return versioned(row);
-      });
+      return run('create', params, () =>
+        once(keyOf(['create', params.entity], params.idempotencyKey), params.values, () => {
+          requireCall(callsOf(params.entity), params.entity, 'create');
+          const entity = entityOf(params.entity);
+          const values = toValues(params.values);
+          validate(entity, values);
+          const record: ApiRecord = { ...defaults(entity), ...values };
+          const machine = machineOf(model, entity);
+          if (machine) record[machine.field] = machine.initial;
+          Object.assign(record, derivedValues(model, entity.name, record));
+          const rows = table(entity.name);
+          assignKey(entity, rows, record);
+          const row = { record, version: 1 };
+          rows.rows.push(row);
+          return versioned(row);
+        }),
+      );
     },
 
     update(params: UpdateParams) {
@@ -293,56 +348,62 @@ export function createMemoryDataProvider(
     },
 
     transition(params: TransitionParams) {
-      return run('transition', params, () => {
-        requireTransitionCall(callsOf(params.entity), params.entity, params.transition);
-        const entity = entityOf(params.entity);
-        const machine = machineOf(model, entity);
-        const step = machine?.transitions.find((candidate) => candidate.name === params.transition);
-        if (!machine || !step) {
-          throw new ApiError(
-            501,
-            'Not implemented',
-            `No transition ${params.transition}.`,
-            'NOT_IMPLEMENTED',
-            undefined,
-            [],
-            undefined,
-          );
-        }
-        const row = find(entity, params.id);
-        checkVersion(row, params.version, entity, params.id);
-        const at = now();
-        const verdict = checkTransition(model, machine, step, row.record, { now: at });
-        if (!verdict.allowed) {
-          const { status, code } = transitionRefusal(verdict.reason);
-          throw new ApiError(
-            status,
-            status === 403 ? 'Forbidden' : 'Conflict',
-            verdict.message,
-            code,
-            undefined,
-            [],
-            undefined,
-          );
-        }
-        const computed = transitionChange(model, machine, step, row.record, { now: at });
-        if (!computed.ok) {
-          throw new ApiError(
-            500,
-            'Server error',
-            computed.message,
-            'EFFECT_FAILED',
-            undefined,
-            [],
-            undefined,
-          );
-        }
-        const record = { ...row.record, ...computed.change };
-        Object.assign(record, derivedValues(model, entity.name, record));
-        row.record = record;
-        row.version += 1;
-        return versioned(row);
-      });
+      return run('transition', params, () =>
+        once(
+          keyOf(['transition', params.entity, params.id, params.transition], params.idempotencyKey),
+          null,
+          () => {
+            requireTransitionCall(callsOf(params.entity), params.entity, params.transition);
+            const entity = entityOf(params.entity);
+            const machine = machineOf(model, entity);
+            const step = machine?.transitions.find((candidate) => candidate.name === params.transition);
+            if (!machine || !step) {
+              throw new ApiError(
+                501,
+                'Not implemented',
+                `No transition ${params.transition}.`,
+                'NOT_IMPLEMENTED',
+                undefined,
+                [],
+                undefined,
+              );
+            }
+            const row = find(entity, params.id);
+            checkVersion(row, params.version, entity, params.id);
+            const at = now();
+            const verdict = checkTransition(model, machine, step, row.record, { now: at });
+            if (!verdict.allowed) {
+              const { status, code } = transitionRefusal(verdict.reason);
+              throw new ApiError(
+                status,
+                status === 403 ? 'Forbidden' : 'Conflict',
+                verdict.message,
+                code,
+                undefined,
+                [],
+                undefined,
+              );
+            }
+            const computed = transitionChange(model, machine, step, row.record, { now: at });
+            if (!computed.ok) {
+              throw new ApiError(
+                500,
+                'Server error',
+                computed.message,
+                'EFFECT_FAILED',
+                undefined,
+                [],
+                undefined,
+              );
+            }
+            const record = { ...row.record, ...computed.change };
+            Object.assign(record, derivedValues(model, entity.name, record));
+            row.record = record;
+            row.version += 1;
+            return versioned(row);
+          },
+        ),
+      );
     },
   };
 }

@@ -1,4 +1,4 @@
-import { ApiError, type ApiFieldError } from './data-provider';
+import { ApiError, type ApiErrorExtras, type ApiFieldError, type ApiRecord } from './data-provider';
 
 /** The longest text kept from an answer: enough for any honest message, too little to flood a page. */
 export const MAX_TEXT = 300;
@@ -10,6 +10,8 @@ const MAX_FIELD_ERRORS = 100;
  * problem's members) gives its title, detail, code, type, reference and `errors[]` as field errors with
  * JSON pointers; any other body (an HTML page from a proxy, text, nothing) gives a generic error with the
  * status. Every kept string is clipped to `MAX_TEXT` and stays a plain string: nothing is parsed as HTML.
+ * With the answer's headers, a 412 also keeps the record as it is now (the problem's `current` member, and
+ * its `ETag`), and any answer its `Retry-After`.
  *
  * @example
  * ```ts
@@ -22,11 +24,21 @@ export function apiErrorFrom(
   statusText: string,
   contentType: string | null,
   body: unknown,
+  headers?: Headers,
+  now: () => number = Date.now,
 ): ApiError {
   const fallbackTitle = clipText(statusText) || `HTTP ${status}`;
   const isProblemType = (contentType ?? '').toLowerCase().includes('problem+json');
+  const extras: ApiErrorExtras = {};
+  const retryAfter = retryAfterSeconds(headers?.get('retry-after') ?? null, now());
+  if (retryAfter !== undefined) extras.retryAfterSeconds = retryAfter;
   if (!isObject(body) || !(isProblemType || looksLikeProblem(body))) {
-    return new ApiError(status, fallbackTitle, undefined, undefined, undefined, [], undefined);
+    return new ApiError(status, fallbackTitle, undefined, undefined, undefined, [], undefined, extras);
+  }
+  if (status === 412 && isObject(body.current)) {
+    extras.current = body.current as ApiRecord;
+    const etag = headers?.get('etag');
+    if (etag) extras.currentVersion = etag;
   }
   return new ApiError(
     status,
@@ -36,7 +48,24 @@ export function apiErrorFrom(
     text(body.type),
     fieldErrors(body.errors),
     text(body.reference),
+    extras,
   );
+}
+
+/**
+ * A `Retry-After` header in seconds from now: a number of seconds, or an HTTP date. Undefined when it is
+ * absent or unreadable; a date already past is 0.
+ *
+ * @example
+ * retryAfterSeconds('120', Date.now()) // 120
+ */
+export function retryAfterSeconds(value: string | null, now: number): number | undefined {
+  if (value === null) return undefined;
+  const trimmed = value.trim();
+  if (/^\d{1,9}$/.test(trimmed)) return Number(trimmed);
+  const at = Date.parse(trimmed);
+  if (!/[a-z]/i.test(trimmed) || Number.isNaN(at)) return undefined;
+  return Math.max(0, Math.ceil((at - now) / 1000));
 }
 
 /** Clips a text to `MAX_TEXT` characters (not cutting a surrogate pair in half). */

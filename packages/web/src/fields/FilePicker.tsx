@@ -1,5 +1,6 @@
 import { Button, Group, Input, Stack, Text } from '@mantine/core';
 import { useMergedRef } from '@mantine/hooks';
+import { formatAmount, toBytes } from '@ninefold/spec';
 import { type ChangeEvent, useRef } from 'react';
 import { useController, useFormContext } from 'react-hook-form';
 import { isFile, isStoredFile } from '../form/form-values';
@@ -11,8 +12,10 @@ import { formatBytes } from './format-bytes';
 /**
  * A file: the browser's own picker (keyboard operable and announced as such), limited to the accepted
  * types, then the chosen file's name and size, or the stored file's when editing, with a way to remove it.
+ * A chosen file larger than the limit of point 5 (a constant of point 9 such as 5 MB) is said at once,
+ * rather than on save after a long upload.
  */
-export function FilePicker({ field, name, label, description, required }: InputProps<'file'>) {
+export function FilePicker({ field, name, label, description, required, bounds }: InputProps<'file'>) {
   const { t, locale } = useI18n();
   const { field: control } = useController({ name });
   const { clearErrors, getFieldState } = useFormContext();
@@ -27,6 +30,8 @@ export function FilePicker({ field, name, label, description, required }: InputP
   const value: unknown = control.value;
   const current = isFile(value) || isStoredFile(value) ? value : undefined;
   const size = current && typeof current.size === 'number' ? formatBytes(current.size, locale) : '';
+  const maxBytes = bounds.max ? toBytes(bounds.max) : undefined;
+  const tooLarge = isFile(current) && maxBytes !== undefined && current.size > maxBytes;
 
   const choose = (event: ChangeEvent<HTMLInputElement>) => {
     const file = event.currentTarget.files?.[0];
@@ -69,6 +74,14 @@ export function FilePicker({ field, name, label, description, required }: InputP
           </Button>
         </Group>
       ) : null}
+      <Text size="sm" c="red" aria-live="polite">
+        {tooLarge && bounds.max
+          ? t('drafts.fileTooLarge', {
+              size,
+              max: bounds.max.unit ? formatAmount(bounds.max, locale) : formatBytes(maxBytes ?? 0, locale),
+            })
+          : null}
+      </Text>
     </Stack>
   );
 }

@@ -1,15 +1,17 @@
-import { Alert, Anchor, Button, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Stack, Text, Title } from '@mantine/core';
 import { type Entity, entityLabel, entityPlural } from '@ninefold/spec';
 import { Link } from 'react-router';
 import { screenFor } from '../app/routes';
 import { useSpec } from '../app/SpecContext';
-import { ApiError, NetworkError } from '../data/data-provider';
+import { ApiError } from '../data/data-provider';
+import { ErrorNotice } from '../errors/ErrorNotice';
+import { useErrorView } from '../errors/useErrorView';
 import { useI18n } from '../i18n/I18nProvider';
 
 /**
  * Why a record could not be shown: it does not exist (a 404 is a clear state of its own, with the way
- * back to the list), the network failed, or the API refused. Only the problem's title and detail are
- * shown, never a raw answer.
+ * back to the list), the network failed, or the API refused. The error catalogue's message is shown where
+ * it covers the failure (point 8), generic words with a reference where it does not; never a raw answer.
  */
 export function LoadFailure({
   error,
@@ -24,6 +26,8 @@ export function LoadFailure({
 }) {
   const { model } = useSpec();
   const { t } = useI18n();
+  const missing = id === undefined || (error instanceof ApiError && error.status === 404);
+  const view = useErrorView(missing ? error : undefined, entity.name);
   const list = screenFor(model, 'list', entity.name);
   const back = list ? (
     <Anchor component={Link} to={list.route}>
@@ -31,29 +35,28 @@ export function LoadFailure({
     </Anchor>
   ) : null;
   const name = entityLabel(entity);
-  if (id === undefined || (error instanceof ApiError && error.status === 404)) {
+  if (missing) {
     return (
       <Stack gap="sm">
         <Title order={1} size="h2">
           {t('form.notFoundTitle', { entity: name })}
         </Title>
-        <Text>{t('form.notFoundText', { entity: name, id: id ?? '' })}</Text>
+        <Text>{view?.message ?? t('form.notFoundText', { entity: name, id: id ?? '' })}</Text>
         {back}
       </Stack>
     );
   }
   return (
-    <Stack gap="sm" align="flex-start">
-      <Alert color="red" title={t('form.loadFailed', { entity: name })} w="100%">
-        {error instanceof NetworkError ? (
-          <Text size="sm">{t('form.loadNetworkFailed')}</Text>
-        ) : error instanceof ApiError ? (
-          <Text size="sm">{error.detail ?? error.title}</Text>
-        ) : null}
-      </Alert>
-      <Button variant="default" onClick={onRetry}>
-        {t('form.retry')}
-      </Button>
+    <Stack gap="sm">
+      <ErrorNotice
+        error={error}
+        entity={entity.name}
+        title={t('form.loadFailed', { entity: name })}
+        onRetry={onRetry}
+        onReload={onRetry}
+        networkMessage={t('form.loadNetworkFailed')}
+        {...(list ? { backTo: list.route } : {})}
+      />
       {back}
     </Stack>
   );

@@ -1,4 +1,4 @@
-import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import {
   type Entity,
   exhaustiveSwitchError,
@@ -10,8 +10,8 @@ import {
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { useSpec } from '../app/SpecContext';
-import { ApiError, NetworkError } from '../data/data-provider';
-import { type I18n, useI18n } from '../i18n/I18nProvider';
+import { ErrorNotice } from '../errors/ErrorNotice';
+import { useI18n } from '../i18n/I18nProvider';
 import { refusalText, transitionRefusalText } from '../screens/access-text';
 import { useSession } from '../session/SessionContext';
 import { type ActionReason, ActionReasons } from './ActionReasons';
@@ -96,9 +96,19 @@ export function TransitionActions({ entity, machine, id, record, version }: Tran
       </Group>
       <ActionReasons reasons={reasons} />
       {failed ? (
-        <Alert color="red" title={t('access.transitionFailed', { name: labelOf(failed) })}>
-          {failureText(mutation.error, i18n)}
-        </Alert>
+        <ErrorNotice
+          error={mutation.error}
+          entity={entity.name}
+          title={t('access.transitionFailed', { name: labelOf(failed) })}
+          networkMessage={t('access.transitionNetworkFailed')}
+          onRetry={() => mutation.mutate(failed)}
+          retrying={mutation.isPending}
+          onReload={() => {
+            mutation.reset();
+            invalidateEntity(queryClient, entity.name);
+            void queryClient.invalidateQueries({ queryKey: recordKey(entity.name, id) });
+          }}
+        />
       ) : null}
       <Modal
         opened={asking !== undefined}
@@ -125,11 +135,4 @@ export function TransitionActions({ entity, machine, id, record, version }: Tran
       </Modal>
     </Stack>
   );
-}
-
-/** What went wrong, in words a person can act on; never a raw answer. */
-function failureText(error: Error | null, { t }: Pick<I18n, 't'>): string {
-  if (error instanceof ApiError) return error.detail ?? error.title;
-  if (error instanceof NetworkError) return t('access.transitionNetworkFailed');
-  return t('access.transitionUnknownFailure');
 }

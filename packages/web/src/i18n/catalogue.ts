@@ -1,10 +1,14 @@
 import { access as enAccess } from './en/access';
+import { drafts as enDrafts } from './en/drafts';
+import { errors as enErrors } from './en/errors';
 import { form as enForm } from './en/form';
 import { importer as enImporter } from './en/importer';
 import { list as enList } from './en/list';
 import { session as enSession } from './en/session';
 import { shell as enShell } from './en/shell';
 import { access as frAccess } from './fr/access';
+import { drafts as frDrafts } from './fr/drafts';
+import { errors as frErrors } from './fr/errors';
 import { form as frForm } from './fr/form';
 import { importer as frImporter } from './fr/importer';
 import { list as frList } from './fr/list';
@@ -20,6 +24,8 @@ export const english = {
   importer: enImporter,
   access: enAccess,
   session: enSession,
+  drafts: enDrafts,
+  errors: enErrors,
 };
 
 export const LOCALES = ['en', 'fr'] as const;
@@ -36,5 +42,7 @@ export const catalogues: Record<Locale, Catalogue> = {
     importer: frImporter,
     access: frAccess,
     session: frSession,
+    drafts: frDrafts,
+    errors: frErrors,
   },
 };

@@ -30,6 +30,7 @@ import { TransitionActions } from '../form/TransitionActions';
 import { useRecord } from '../form/useRecord';
 import { useI18n } from '../i18n/I18nProvider';
 import { useSession } from '../session/SessionContext';
+import { StatesSection } from '../states/StatesSection';
 import { settle } from './access-policy';
 import { refusalText } from './access-text';
 import type { ScreenProps } from './screen-props';
@@ -39,7 +40,7 @@ import type { ScreenProps } from './screen-props';
  * the actions whose screen and call the specification gives: Edit, Delete after a confirmation, and the
  * transitions of point 4. For a role (point 6) only the fields it may read are shown, actions it has no
  * grant of are left out, and those its grant's condition refuses for this record are disabled, with
- * the reason beside them.
+ * the reason beside them. Below, the entity's state machine as a diagram, and the record's history.
  */
 export default function DetailScreen({ screen }: ScreenProps<'detail'>) {
   const { model, data } = useSpec();
@@ -154,6 +155,7 @@ export default function DetailScreen({ screen }: ScreenProps<'detail'>) {
         model={model}
         entity={entity.name}
       />
+      <StatesSection entity={entity} id={id} record={record} version={query.data?.version} />
     </Stack>
   );
 }

@@ -7,10 +7,11 @@ import {
   fieldAccess,
   findEntity,
   type JsonValue,
+  type Model,
   validateRecord,
 } from '@ninefold/spec';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { type FormEvent, type ReactNode, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { FormProvider, useForm } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
 import { screenFor } from '../app/routes';
@@ -18,12 +19,34 @@ import { useScreenParams } from '../app/ScreenParams';
 import { useSpec } from '../app/SpecContext';
 import { useDocumentTitle } from '../app/useDocumentTitle';
 import { ApiError, NetworkError, type VersionedRecord } from '../data/data-provider';
+import { DraftOffer } from '../drafts/DraftOffer';
+import {
+  browserStorage,
+  createDraftStore,
+  type Draft,
+  type DraftAddress,
+  type DraftStore,
+} from '../drafts/draft-store';
+import { isSecret, restoredValues } from '../drafts/draft-values';
+import { newIdempotencyKey } from '../drafts/idempotency-key';
+import { useDraftKeeper } from '../drafts/useDraftKeeper';
+import { ErrorNotice, errorMessage } from '../errors/ErrorNotice';
+import { errorView } from '../errors/error-view';
+import { useErrorView } from '../errors/useErrorView';
 import { textOf } from '../fields/display-props';
 import { FieldInput } from '../fields/FieldInput';
-import { changedFields } from '../form/changed-fields';
+import { ConflictPanel } from '../form/ConflictPanel';
+import { changedFields, sameValue } from '../form/changed-fields';
+import { type ConflictChoice, type ConflictRow, conflictRows, mergedValues } from '../form/conflict-rows';
 import { DerivedValue } from '../form/DerivedValue';
 import { formLayout } from '../form/form-fields';
-import { forValidation, fromFormValues, type OutgoingRecord, toFormValues } from '../form/form-values';
+import {
+  type FormValues,
+  forValidation,
+  fromFormValues,
+  type OutgoingRecord,
+  toFormValues,
+} from '../form/form-values';
 import { LoadFailure } from '../form/LoadFailure';
 import { pointerToFormPath } from '../form/pointer-path';
 import { invalidateEntity, recordKey } from '../form/query-keys';
@@ -33,6 +56,7 @@ import { recordIdFrom, recordPath } from '../form/record-path';
 import { useRecord } from '../form/useRecord';
 import { useI18n } from '../i18n/I18nProvider';
 import { useSession } from '../session/SessionContext';
+import { StatesSection } from '../states/StatesSection';
 import { settle } from './access-policy';
 import { refusalText } from './access-text';
 import { NotAllowed } from './NotAllowed';
@@ -58,7 +82,7 @@ export default function FormScreen({ screen }: { screen: FormScreenType }) {
   if (!entity) {
     return <Alert color="yellow">{t('form.unknownEntity', { entity: screen.entity })}</Alert>;
   }
-  if (!editing) return <RecordForm screen={screen} entity={entity} />;
+  if (!editing) return <DraftedForm screen={screen} entity={entity} />;
   if (!canGet) return <Alert color="yellow">{t('form.noGetCall', { entity: entityLabel(entity) })}</Alert>;
   if (id === undefined || loaded.isError) {
     return <LoadFailure error={loaded.error} entity={entity} id={id} onRetry={() => loaded.refetch()} />;
@@ -74,15 +98,92 @@ export default function FormScreen({ screen }: { screen: FormScreenType }) {
     return <NotAllowed reason={reason} signIn={verdict.reason === 'not-signed-in'} />;
   }
   // One form per record: moving to another record's edit screen starts afresh.
-  return <RecordForm key={id} screen={screen} entity={entity} id={id} loaded={loaded.data} />;
+  return <DraftedForm key={id} screen={screen} entity={entity} id={id} loaded={loaded.data} />;
 }
 
-/** What the top of the form says when saving cannot go ahead. */
-interface Problem {
-  title: string;
-  detail?: string;
-  /** Messages about values the form has no input for (or the record as a whole). */
-  messages: string[];
+/**
+ * What the top of the form says when saving cannot go ahead: values the form itself found invalid, or a
+ * failed call (shown as the error catalogue says). `messages` are those no input of the form can show.
+ */
+type Problem =
+  | { kind: 'invalid'; messages: string[] }
+  | { kind: 'failed'; error: unknown; messages: string[] };
+
+interface DraftedFormProps {
+  screen: FormScreenType;
+  entity: Entity;
+  id?: string;
+  loaded?: VersionedRecord;
+}
+
+/**
+ * The form with its draft: unsaved changes kept in this browser for this record (or for a new one) are
+ * offered back above it, and restoring starts the form again from them, on the version they were based
+ * on. A draft typed by someone else who signed in on this browser is not offered.
+ */
+function DraftedForm({ screen, entity, id, loaded }: DraftedFormProps) {
+  const { model, api } = useSpec();
+  const { principal } = useSession();
+  const store = useMemo(() => createDraftStore(browserStorage()), []);
+  const address = useMemo<DraftAddress>(
+    () => ({ app: `${model.title ?? ''}@${api.base}`, entity: entity.name, id }),
+    [model.title, api.base, entity.name, id],
+  );
+  const owner = ownerOf(principal.user);
+  const [offer, setOffer] = useState<Draft | undefined>(() => {
+    const found = store.read(address);
+    return found && found.owner === owner ? found : undefined;
+  });
+  const [restored, setRestored] = useState<Draft | undefined>();
+  const [generation, setGeneration] = useState(0);
+
+  const notice = offer ? (
+    <DraftOffer
+      draft={offer}
+      entity={entityLabel(entity)}
+      changedSince={loaded !== undefined && changedSince(model, entity, offer, loaded)}
+      onRestore={() => {
+        setRestored(offer);
+        setOffer(undefined);
+        // A new form, from the draft's values and on the version the draft was based on.
+        setGeneration((count) => count + 1);
+      }}
+      onDiscard={() => {
+        // Typing since the form opened may have replaced the offered draft: that one stays.
+        if (store.read(address)?.savedAt === offer.savedAt) store.remove(address);
+        setOffer(undefined);
+      }}
+    />
+  ) : undefined;
+
+  return (
+    <RecordForm
+      key={generation}
+      screen={screen}
+      entity={entity}
+      {...(id === undefined ? {} : { id })}
+      {...(loaded ? { loaded } : {})}
+      {...(restored ? { restored } : {})}
+      drafts={{ store, address, ...(owner === undefined ? {} : { owner }) }}
+      notice={notice}
+    />
+  );
+}
+
+/** Who typed a draft: the signed-in user's id, else their email; nobody without a session. */
+function ownerOf(user: Record<string, JsonValue> | undefined): string | undefined {
+  const who = user?.id ?? user?.email;
+  return typeof who === 'string' || typeof who === 'number' ? String(who) : undefined;
+}
+
+/** Whether the record now differs from the one the draft was based on: by version, else by its values. */
+function changedSince(model: Model, entity: Entity, draft: Draft, loaded: VersionedRecord): boolean {
+  if (draft.basedOn !== undefined && loaded.version !== undefined) return draft.basedOn !== loaded.version;
+  if (!draft.base) return false;
+  const base = draft.base;
+  return entity.fields.some(
+    (field) => !isSecret(field) && !sameValue(model, field, base[field.name], loaded.record[field.name]),
+  );
 }
 
 interface RecordFormProps {
@@ -90,9 +191,21 @@ interface RecordFormProps {
   entity: Entity;
   id?: string;
   loaded?: VersionedRecord;
+  /** The draft the person chose to restore: the form starts from its values. */
+  restored?: Draft;
+  drafts: { store: DraftStore; address: DraftAddress; owner?: string };
+  /** Shown under the title: the offer of a draft. */
+  notice?: ReactNode;
 }
 
-function RecordForm({ screen, entity, id, loaded }: RecordFormProps) {
+/** A 412 being resolved: the record as it is now, and the fields on which it differs from the form. */
+interface Conflict {
+  theirs: VersionedRecord;
+  rows: ConflictRow[];
+  error: ApiError;
+}
+
+function RecordForm({ screen, entity, id, loaded, restored, drafts, notice }: RecordFormProps) {
   const { model, data } = useSpec();
   const { t } = useI18n();
   const { principal } = useSession();
@@ -100,14 +213,25 @@ function RecordForm({ screen, entity, id, loaded }: RecordFormProps) {
   const queryClient = useQueryClient();
   const titleId = useId();
   const editing = screen.kind === 'edit';
-  // The record as it was read when the form opened: changes are computed against it and its version is
-  // sent, so a later background refresh cannot silently overwrite someone else's change.
-  const [original] = useState(loaded);
+  // The record as it was read when the form opened (or as the restored draft was based on): changes are
+  // computed against it and its version is sent, so a later background refresh cannot silently
+  // overwrite someone else's change. It moves on only when the person settles a conflict.
+  const [original, setOriginal] = useState<VersionedRecord | undefined>(() =>
+    editing && restored?.base
+      ? { record: restored.base, ...(restored.basedOn === undefined ? {} : { version: restored.basedOn }) }
+      : loaded,
+  );
+  const originalRef = useRef(original);
   const stored = original?.record;
   // Fixed when the form opens, like its values: a form must not lose inputs while the person types.
   const [limits] = useState(() => fieldAccess(model, principal, entity.name));
   const layout = useMemo(() => formLayout(entity, screen, limits), [entity, screen, limits]);
-  const [defaultValues] = useState(() => toFormValues(model, layout.inputs, stored, { defaults: !editing }));
+  const [startValues] = useState(() => toFormValues(model, layout.inputs, stored, { defaults: !editing }));
+  /** The values of the record the form is based on: a draft equal to them is no draft. */
+  const baseline = useRef<FormValues>(startValues);
+  const [defaultValues] = useState(() =>
+    restored ? restoredValues(startValues, restored.values) : startValues,
+  );
   const methods = useForm({
     defaultValues,
     // Validation runs on save, over the whole record, with the rules the API runs.
@@ -116,11 +240,44 @@ function RecordForm({ screen, entity, id, loaded }: RecordFormProps) {
     shouldFocusError: false,
   });
   const [problem, setProblem] = useState<Problem | undefined>();
+  const [conflict, setConflict] = useState<Conflict | undefined>();
   const [focusRequest, setFocusRequest] = useState(0);
   const formRef = useRef<HTMLFormElement>(null);
   const alertRef = useRef<HTMLDivElement>(null);
   const calls = data.calls(entity.name);
   const canSave = (editing ? calls.update : calls.create) !== undefined;
+  // One key per form, kept in its draft: every try of this create (a double click, a retry after the
+  // network failed, a save again after a reload) is the same request to the API, which creates once.
+  const [firstKey] = useState(() =>
+    editing ? undefined : (restored?.idempotencyKey ?? newIdempotencyKey()),
+  );
+  const idempotencyKey = useRef(firstKey);
+  // A second click can come before React has drawn the disabled button.
+  const saving = useRef(false);
+
+  const keeper = useDraftKeeper({
+    model,
+    store: drafts.store,
+    address: drafts.address,
+    methods,
+    fields: layout.inputs,
+    baseline: () => baseline.current,
+    extra: () => {
+      const base = originalRef.current;
+      return {
+        ...(editing && base ? { base: withoutSecrets(entity, base.record) } : {}),
+        ...(editing && base?.version !== undefined ? { basedOn: base.version } : {}),
+        ...(idempotencyKey.current === undefined ? {} : { idempotencyKey: idempotencyKey.current }),
+        ...(drafts.owner === undefined ? {} : { owner: drafts.owner }),
+      };
+    },
+  });
+
+  const moveTo = (next: VersionedRecord) => {
+    originalRef.current = next;
+    setOriginal(next);
+    baseline.current = toFormValues(model, layout.inputs, next.record, { defaults: false });
+  };
 
   const detail = screenFor(model, 'detail', entity.name);
   const list = screenFor(model, 'list', entity.name);
@@ -160,17 +317,55 @@ function RecordForm({ screen, entity, id, loaded }: RecordFormProps) {
     return unplaced;
   };
 
+  const showError = (error: unknown) => {
+    // The catalogue's message replaces the API's on the fields its entries name (point 8).
+    const view = errorView(model, error, entity.name);
+    setProblem({ kind: 'failed', error, messages: placeErrors(view.fieldErrors) });
+    setFocusRequest((count) => count + 1);
+  };
+
+  /** The catalogue's "fix the field" action: to the input of the field its entry names. */
+  const fixField = (pointer: string | undefined) => {
+    const target = pointer === undefined ? undefined : pointerToFormPath(model, entity, pointer);
+    if (target && layout.inputs.some((field) => field.name === target.field)) methods.setFocus(target.name);
+    else setFocusRequest((count) => count + 1);
+  };
+
+  /** Someone else saved first: both versions side by side, from the 412 itself or read again. */
+  const openConflict = async (error: ApiError) => {
+    let theirs: VersionedRecord | undefined = error.current
+      ? { record: error.current, ...(error.currentVersion ? { version: error.currentVersion } : {}) }
+      : undefined;
+    if (!theirs && id !== undefined && calls.get) {
+      theirs = await data.get({ entity: entity.name, id }).catch(() => undefined);
+    }
+    if (!theirs) {
+      showError(error);
+      return;
+    }
+    const base = originalRef.current?.record ?? {};
+    const rows = conflictRows(model, layout.inputs, base, methods.getValues(), theirs.record);
+    setConflict({ theirs, rows, error });
+    setFocusRequest((count) => count + 1);
+  };
+
   const mutation = useMutation({
-    mutationFn: (values: OutgoingRecord) =>
+    mutationFn: ({ values, version }: { values: OutgoingRecord; version?: string | undefined }) =>
       editing
         ? data.update({
             entity: entity.name,
             id: id ?? '',
             values,
-            ...(original?.version === undefined ? {} : { version: original.version }),
+            ...(version === undefined ? {} : { version }),
           })
-        : data.create({ entity: entity.name, values }),
+        : data.create({
+            entity: entity.name,
+            values,
+            ...(idempotencyKey.current === undefined ? {} : { idempotencyKey: idempotencyKey.current }),
+          }),
     onSuccess: (saved) => {
+      saving.current = false;
+      keeper.clear();
       const key = saved.record[entity.key ?? 'id'];
       const savedId = key === undefined || key === null ? id : String(key);
       // Lists and choices of this entity are stale now; the saved record itself is known.
@@ -179,31 +374,30 @@ function RecordForm({ screen, entity, id, loaded }: RecordFormProps) {
       void navigate(detailOf(savedId) ?? list?.route ?? '/');
     },
     onError: (error) => {
-      if (error instanceof ApiError) {
-        const unplaced = placeErrors(error.fieldErrors);
-        setProblem({
-          title: error.title,
-          ...(error.detail && error.detail !== error.title ? { detail: error.detail } : {}),
-          messages: unplaced,
-        });
-      } else if (error instanceof NetworkError) {
-        setProblem({ title: t('form.networkFailed'), detail: t('form.networkFailedDetail'), messages: [] });
-      } else {
-        console.error('[ninefold] saving failed', error);
-        setProblem({ title: t('form.saveFailed'), messages: [] });
+      saving.current = false;
+      if (!editing && refusedOutright(error)) {
+        // The API answered, so nothing was created under this key, and it keeps that answer for the
+        // key: the next try, with whatever the person fixes, is a new request.
+        idempotencyKey.current = newIdempotencyKey();
+        keeper.flush({ force: true });
       }
-      setFocusRequest((count) => count + 1);
+      if (editing && error instanceof ApiError && error.status === 412) {
+        void openConflict(error);
+        return;
+      }
+      showError(error);
     },
   });
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (mutation.isPending) return;
+  /** Checks the form's values and sends them as a change of `base` (on edit) or a new record. */
+  const save = (base: VersionedRecord | undefined) => {
+    if (saving.current) return;
     methods.clearErrors();
     setProblem(undefined);
     const record = fromFormValues(model, layout.inputs, methods.getValues());
-    const input = editing && stored ? changedFields(model, layout.inputs, stored, record) : record;
+    const input = editing && base ? changedFields(model, layout.inputs, base.record, record) : record;
     if (editing && Object.keys(input).length === 0) {
+      keeper.clear();
       void navigate(cancelTo);
       return;
     }
@@ -211,15 +405,32 @@ function RecordForm({ screen, entity, id, loaded }: RecordFormProps) {
       model,
       entity.name,
       forValidation(input),
-      editing ? { mode: 'update', old: stored ?? {} } : { mode: 'create' },
+      editing ? { mode: 'update', old: base?.record ?? {} } : { mode: 'create' },
     );
     if (!checked.ok) {
       const unplaced = placeErrors(checked.errors);
-      setProblem(unplaced.length > 0 ? { title: t('form.invalidTitle'), messages: unplaced } : undefined);
+      setProblem(unplaced.length > 0 ? { kind: 'invalid', messages: unplaced } : undefined);
       setFocusRequest((count) => count + 1);
       return;
     }
-    mutation.mutate(input);
+    saving.current = true;
+    // Written before sending: if the tab dies before the answer, the draft and its key are still there.
+    keeper.flush({ force: !editing });
+    mutation.mutate({ values: input, version: base?.version });
+  };
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (mutation.isPending || conflict) return;
+    save(originalRef.current);
+  };
+
+  const resolveConflict = (next: FormValues | undefined, then: 'save' | 'stay') => {
+    if (!conflict) return;
+    moveTo(conflict.theirs);
+    setConflict(undefined);
+    if (next) methods.reset(next);
+    if (then === 'save') save(conflict.theirs);
   };
 
   const anyRequired = useMemo(
@@ -235,20 +446,52 @@ function RecordForm({ screen, entity, id, loaded }: RecordFormProps) {
         {title}
       </Title>
       {screen.description ? <Text c="dimmed">{screen.description}</Text> : null}
+      {notice}
       {!canSave ? (
         <Alert color="yellow">{t('form.noSaveCall', { entity: entityLabel(entity) })}</Alert>
       ) : null}
-      {problem ? (
-        <Alert ref={alertRef} tabIndex={-1} color="red" title={problem.title}>
-          {problem.detail ? <Text size="sm">{problem.detail}</Text> : null}
-          {problem.messages.length > 0 ? (
-            <List size="sm" mt={problem.detail ? 'xs' : 0}>
-              {problem.messages.map((message) => (
-                <List.Item key={message}>{message}</List.Item>
-              ))}
-            </List>
-          ) : null}
+      {conflict ? (
+        <ConflictPanel
+          key={conflict.theirs.version ?? 'current'}
+          ref={alertRef}
+          entityLabel={entityLabel(entity)}
+          entity={entity.name}
+          rows={conflict.rows}
+          message={<ConflictMessage error={conflict.error} entity={entity.name} />}
+          saving={mutation.isPending}
+          onKeepMine={() => resolveConflict(undefined, 'save')}
+          onTakeTheirs={() =>
+            resolveConflict(
+              toFormValues(model, layout.inputs, conflict.theirs.record, { defaults: false }),
+              'stay',
+            )
+          }
+          onSaveChoices={(choices: Record<string, ConflictChoice>) =>
+            resolveConflict(
+              mergedValues(model, layout.inputs, methods.getValues(), conflict.theirs.record, choices),
+              'save',
+            )
+          }
+        />
+      ) : null}
+      {problem?.kind === 'invalid' ? (
+        <Alert ref={alertRef} tabIndex={-1} color="red" title={t('form.invalidTitle')}>
+          <ProblemList messages={problem.messages} />
         </Alert>
+      ) : problem?.kind === 'failed' ? (
+        <ErrorNotice
+          ref={alertRef}
+          error={problem.error}
+          entity={entity.name}
+          title={problem.error instanceof NetworkError ? t('form.networkFailed') : t('form.saveFailed')}
+          networkMessage={t('form.networkFailedDetail')}
+          onRetry={() => save(originalRef.current)}
+          retrying={mutation.isPending}
+          onFixField={fixField}
+          backTo={cancelTo}
+        >
+          <ProblemList messages={problem.messages} />
+        </ErrorNotice>
       ) : null}
       <FormProvider {...methods}>
         <form ref={formRef} noValidate onSubmit={submit} aria-labelledby={titleId}>
@@ -283,17 +526,65 @@ function RecordForm({ screen, entity, id, loaded }: RecordFormProps) {
                 />
               ),
             )}
+            {keeper.outcome === 'too-large' || keeper.outcome === 'unavailable' ? (
+              <Text size="sm" c="dimmed">
+                {t(keeper.outcome === 'too-large' ? 'drafts.tooLarge' : 'drafts.unavailable')}
+              </Text>
+            ) : null}
             <Group gap="sm">
-              <Button type="submit" loading={mutation.isPending} disabled={mutation.isPending || !canSave}>
+              <Button
+                type="submit"
+                loading={mutation.isPending}
+                disabled={mutation.isPending || !canSave || conflict !== undefined}
+              >
                 {t('form.save')}
               </Button>
-              <Button component={Link} to={cancelTo} variant="default">
+              <Button component={Link} to={cancelTo} variant="default" onClick={() => keeper.clear()}>
                 {t('form.cancel')}
               </Button>
             </Group>
           </Stack>
         </form>
       </FormProvider>
+      {editing && id !== undefined && stored ? (
+        <StatesSection entity={entity} id={id} record={stored} version={original?.version} />
+      ) : null}
     </Stack>
+  );
+}
+
+function ProblemList({ messages }: { messages: readonly string[] }) {
+  return messages.length > 0 ? (
+    <List size="sm">
+      {messages.map((message) => (
+        <List.Item key={message}>{message}</List.Item>
+      ))}
+    </List>
+  ) : null;
+}
+
+/** Why the save was refused, as the error catalogue says it for a 412 (else the client's words). */
+function ConflictMessage({ error, entity }: { error: ApiError; entity: string }) {
+  const i18n = useI18n();
+  const view = useErrorView(error, entity);
+  return view ? <Text size="sm">{errorMessage(view, i18n)}</Text> : null;
+}
+
+/** A record as a draft may keep it: without the values of secret fields, should an API send them. */
+function withoutSecrets(entity: Entity, record: Record<string, JsonValue>): Record<string, JsonValue> {
+  const secret = new Set(entity.fields.filter(isSecret).map((field) => field.name));
+  return Object.fromEntries(Object.entries(record).filter(([name]) => !secret.has(name)));
+}
+
+/**
+ * Whether the API answered a create with a refusal it keeps for the key (any 4xx): nothing was created,
+ * so the next try must be a new request. A 5xx is not kept and a 409 "in progress" means the first try
+ * is still running: both keep the key, as a lost answer (a network failure) does.
+ */
+function refusedOutright(error: unknown): boolean {
+  return (
+    error instanceof ApiError &&
+    error.status < 500 &&
+    !(error.status === 409 && error.code === 'IDEMPOTENCY_IN_PROGRESS')
   );
 }

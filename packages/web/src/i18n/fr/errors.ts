@@ -1,0 +1,31 @@
+import type { Messages } from '../types';
+
+export const errors: Messages<'errors'> = {
+  network: 'Le serveur est injoignable. Vérifiez la connexion et réessayez.',
+  signIn: 'Votre session a pris fin. Connectez-vous pour continuer ; ce que vous avez saisi reste ici.',
+  forbidden: 'Vous ne pouvez pas faire ceci.',
+  notFound: 'Introuvable. Cet élément a peut-être été supprimé.',
+  conflict: 'Impossible pour l’instant : l’enregistrement n’est pas dans un état qui le permet.',
+  changed: 'Quelqu’un d’autre a modifié cet enregistrement depuis que vous l’avez ouvert.',
+  invalid: 'Certaines valeurs n’ont pas été acceptées.',
+  busy: 'Trop de requêtes pour l’instant. Patientez un moment, puis réessayez.',
+  busyFor_one: 'Trop de requêtes pour l’instant. Patientez {count} seconde, puis réessayez.',
+  busyFor_other: 'Trop de requêtes pour l’instant. Patientez {count} secondes, puis réessayez.',
+  server: 'Le serveur a rencontré un problème. Réessayez dans un moment.',
+  refused: 'La requête a été refusée.',
+  client: 'Une erreur est survenue dans cette page.',
+  reference: 'Référence : {reference}',
+  retry: 'Réessayer',
+  signInAction: 'Se connecter',
+  goBack: 'Revenir en arrière',
+  fixField: 'Aller au champ',
+  reload: 'Recharger',
+  offlineTitle: 'Vous êtes hors ligne',
+  offline:
+    'Cet appareil n’a pas de connexion réseau. Ce que vous voyez peut être périmé, et rien ne peut être enregistré avant son retour.',
+  unreachableTitle: 'Le serveur est injoignable',
+  unreachable:
+    'Les requêtes restent sans réponse. Ce que vous voyez peut être périmé, et rien ne peut être enregistré avant que le serveur réponde.',
+  checkAgain: 'Vérifier à nouveau',
+  backOnline: 'La connexion est revenue.',
+};

@@ -1,0 +1,146 @@
+import { buildApp, describeApi, openStore, provisionUsers, type Store } from '@ninefold/server';
+import { configure, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { FastifyInstance } from 'fastify';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { App } from '../src/app/App';
+import type { ApiDescription } from '../src/data/api-description';
+import { createHttpDataProvider } from '../src/data/http-data-provider';
+import { createSessionStore, type SessionStore } from '../src/session/session-store';
+import { loadExample } from './support/load-example';
+
+// Screens load lazily, and the suite shares two cores with others: allow more than the default second.
+configure({ asyncUtilTimeout: 5000 });
+
+const shop = loadExample('shop.md');
+
+interface Sent {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+}
+
+const opened: Array<{ app: FastifyInstance; store: Store; session: SessionStore }> = [];
+beforeEach(() => window.localStorage.clear());
+afterEach(async () => {
+  vi.unstubAllGlobals();
+  window.localStorage.clear();
+  for (const { app, store, session } of opened.splice(0)) {
+    session.dispose();
+    await app.close();
+    await store.close();
+  }
+});
+
+/**
+ * The real prototype API on in-memory SQLite, reached through a fetch that hands each request to
+ * `app.inject`, signed in as the shop's owner.
+ */
+async function serve() {
+  const store = await openStore({ model: shop, url: 'sqlite::memory:' });
+  expect((await store.migrate({ allowDestructive: false })).ok).toBe(true);
+  const app = await buildApp({ model: shop, store });
+  const email = 'owner@shop.test';
+  const made = await provisionUsers(store, shop, {
+    users: [{ email, role: 'owner', attributes: {} }],
+    demo: false,
+  });
+  const password = made.ok ? made.users[0]?.secret : undefined;
+  const signedIn = await app.inject({
+    method: 'POST',
+    url: '/api/auth/sign-in',
+    payload: { email, password },
+  });
+  const { token, user: owner } = signedIn.json() as { token: string; user: { id: string; email: string } };
+
+  const sent: Sent[] = [];
+  const fetch: typeof globalThis.fetch = async (input, init = {}) => {
+    const url = String(input);
+    const headers: Record<string, string> = { ...(init.headers as Record<string, string>) };
+    let payload: Buffer | undefined;
+    if (init.body instanceof FormData) {
+      const encoded = new Response(init.body);
+      headers['content-type'] = encoded.headers.get('content-type') ?? '';
+      payload = Buffer.from(await encoded.arrayBuffer());
+    } else if (typeof init.body === 'string') {
+      payload = Buffer.from(init.body);
+    }
+    sent.push({ method: init.method ?? 'GET', url, headers });
+    const answer = await app.inject({
+      method: (init.method ?? 'GET') as 'GET',
+      url,
+      headers,
+      ...(payload ? { payload } : {}),
+    });
+    return new Response(answer.statusCode === 204 ? null : new Uint8Array(answer.rawPayload), {
+      status: answer.statusCode,
+      statusText: answer.statusMessage,
+      headers: Object.entries(answer.headers).flatMap(([name, value]) =>
+        value === undefined ? [] : (Array.isArray(value) ? value : [String(value)]).map((v) => [name, v]),
+      ) as [string, string][],
+    });
+  };
+  // The history is read with the page's own fetch, not the data provider's: it must reach the API too.
+  vi.stubGlobal('fetch', fetch);
+  // As `/spec.json` describes the prototype API when point 4 is shown.
+  const api: ApiDescription = { ...(describeApi(shop) as ApiDescription), history: '/_history' };
+  const session = createSessionStore(shop, api, {
+    fetch,
+    signedIn: { credentials: { scheme: 'bearer', token }, user: { ...owner, role: 'owner' } },
+  });
+  opened.push({ app, store, session });
+  const data = createHttpDataProvider(api, shop, {
+    fetch,
+    authHeaders: session.authHeaders,
+    onUnauthorized: session.unauthorized,
+  });
+  const user = userEvent.setup();
+  let view: ReturnType<typeof render> | undefined;
+  const open = (path: string) => {
+    view?.unmount();
+    view = render(<App spec={{ model: shop, api, data }} session={session} initialPath={path} locale="en" />);
+  };
+  return { data, sent, user, open };
+}
+
+describe('the transition history from the prototype API', () => {
+  it('lists the transitions taken, newest first, with who took them', async () => {
+    const { data, sent, user, open } = await serve();
+    const customer = await data.create({
+      entity: 'Customer',
+      values: { name: 'Anna Berg', email: 'anna@example.com' },
+    });
+    const product = await data.create({
+      entity: 'Product',
+      values: { sku: 'RG-1001', name: 'Mooring line', category: 'rigging', price: 24.5, stock: 10 },
+    });
+    const order = await data.create({
+      entity: 'Order',
+      values: {
+        customer: customer.record.id,
+        shippingAddress: { street: '1 Quay', city: 'Portsmouth', postcode: 'PO1 3LJ' },
+        lines: [{ product: product.record.id, quantity: 2, unitPrice: 24.5 }],
+      },
+    });
+    const id = String(order.record.id);
+    await data.transition({ entity: 'Order', id, transition: 'place' });
+    open(`/orders/${id}`);
+
+    const history = await screen.findByRole('region', { name: 'History' });
+    const items = await within(history).findAllByRole('listitem');
+    expect(items.map((item) => item.textContent?.split(' · ').slice(0, 2))).toEqual([
+      ['Place order: Draft to Placed', 'by owner@shop.test'],
+    ]);
+    const asked = sent.filter((request) => request.url.startsWith('/api/_history/'));
+    expect(asked.map((request) => request.url)).toEqual([`/api/_history/Order/${id}`]);
+    expect(asked[0]?.headers.authorization).toMatch(/^Bearer /);
+
+    await user.click(screen.getByRole('button', { name: 'Mark as paid' }));
+    await waitFor(() => expect(within(history).getAllByRole('listitem')).toHaveLength(2));
+    expect(
+      within(history)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent?.split(' · ')[0]),
+    ).toEqual(['Mark as paid: Placed to Paid', 'Place order: Draft to Placed']);
+  });
+});
