@@ -119,10 +119,14 @@ export function sendReplay(reply: FastifyReply, answer: StoredAnswer): void {
 
 /**
  * Stores the answer of each request that claimed a key, before it is sent, so a retry that follows it
- * finds it. Answers 5xx are not stored: the key is released and a retry runs the call again. If storing
+ * finds it. Answers that say "not now" rather than "no" (5xx, 401, 408, 429) are not stored: the key is
+ * released and a retry, once signed in again or after the wait, runs the call again. If storing
  * fails, the claim stays until its lease runs out: answering "in progress" meanwhile is safer than
  * running the call twice.
  */
+/** Answers about the moment, not the request: replaying them for a day would be wrong. */
+const TRANSIENT = new Set([401, 408, 429]);
+
 export function registerIdempotency(
   app: FastifyInstance,
   store: Store,
@@ -134,7 +138,7 @@ export function registerIdempotency(
     claims.delete(request);
     const body = bytesOf(payload);
     try {
-      if (reply.statusCode >= 500 || body === undefined) {
+      if (TRANSIENT.has(reply.statusCode) || reply.statusCode >= 500 || body === undefined) {
         await store.releaseIdempotencyKey(claim.id, claim.token);
       } else {
         const headers: Record<string, string> = {};

@@ -103,6 +103,11 @@ describe('errorView', () => {
     });
     expect(errorView(uncatalogued, apiError(401)).action).toBe('sign-in');
     expect(errorView(uncatalogued, apiError(429)).generic).toBe('busy');
+    // A key sent again with other values: the first save may have gone through, so no plain "refused".
+    expect(errorView(uncatalogued, apiError(422, { code: 'IDEMPOTENCY_KEY_REUSED' }))).toMatchObject({
+      generic: 'maybeSaved',
+      action: 'none',
+    });
   });
 
   it('calls a network failure what it is, with nothing on a server to refer to', () => {

@@ -21,6 +21,7 @@ export type GenericError =
   | 'busy'
   | 'server'
   | 'refused'
+  | 'maybeSaved'
   | 'client';
 
 /** What a person is shown of a failed call, and what they can do next. */
@@ -123,6 +124,9 @@ function genericOf(error: ApiError): GenericError {
   if (status === 404 || status === 410) return 'notFound';
   if (status === 409) return error.code === 'IDEMPOTENCY_IN_PROGRESS' ? 'busy' : 'conflict';
   if (status === 412 || status === 428) return 'changed';
+  // The same save was sent before with other values (a restored draft edited since): it may have gone
+  // through; saying "refused" would invite a second record.
+  if (status === 422 && error.code === 'IDEMPOTENCY_KEY_REUSED') return 'maybeSaved';
   if (status === 400 || status === 422) return error.fieldErrors.length > 0 ? 'invalid' : 'refused';
   if (status === 408 || status === 429) return 'busy';
   if (status >= 500) return 'server';
@@ -148,6 +152,7 @@ function genericAction(error: ApiError): ErrorAction {
       return 'retry';
     case 'forbidden':
     case 'refused':
+    case 'maybeSaved':
     case 'client':
       return 'none';
     default:

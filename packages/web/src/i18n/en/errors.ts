@@ -15,6 +15,8 @@ export const errors = {
   busyFor_other: 'Too many requests for now. Wait {count} seconds, then try again.',
   server: 'The server had a problem. Try again in a moment.',
   refused: 'The request was refused.',
+  maybeSaved:
+    'This may already have been saved, with the values sent the first time. Check the list before saving again.',
   client: 'Something went wrong in this page.',
   reference: 'Reference: {reference}',
   retry: 'Try again',

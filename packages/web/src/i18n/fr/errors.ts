@@ -12,6 +12,8 @@ export const errors: Messages<'errors'> = {
   busyFor_one: 'Trop de requêtes pour l’instant. Patientez {count} seconde, puis réessayez.',
   busyFor_other: 'Trop de requêtes pour l’instant. Patientez {count} secondes, puis réessayez.',
   server: 'Le serveur a rencontré un problème. Réessayez dans un moment.',
+  maybeSaved:
+    'Ceci a peut-être déjà été enregistré, avec les valeurs envoyées la première fois. Vérifiez la liste avant d’enregistrer à nouveau.',
   refused: 'La requête a été refusée.',
   client: 'Une erreur est survenue dans cette page.',
   reference: 'Référence : {reference}',
