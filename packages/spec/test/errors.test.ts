@@ -1,6 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { type ErrorEntry, loadSpec, type Model, matchError, matchFieldErrors, notShownModel } from '../src';
+import {
+  catalogueWords,
+  type ErrorEntry,
+  loadSpec,
+  type Model,
+  matchError,
+  matchFieldErrors,
+  notShownModel,
+  validateRecord,
+} from '../src';
 
 function load(text: string, file: string): Model {
   const loaded = loadSpec(text, { file });
@@ -205,5 +214,34 @@ describe('matchFieldErrors', () => {
     expect(
       matchFieldErrors(model, { status: 422, entity: 'Customer', fieldErrors: [{ pointer: '/email' }] }),
     ).toEqual([undefined]);
+  });
+});
+
+describe('catalogueWords', () => {
+  it('gives a rule refused before sending the words the catalogue has for the same refusal from the API', () => {
+    const refused = validateRecord(
+      shop,
+      'Order',
+      {
+        customer: 1,
+        shippingAddress: { street: '1 Quay', postcode: 'PO1 3LJ' },
+        lines: [{ product: 1, quantity: 600, unitPrice: 99 }],
+      },
+      { mode: 'create', now: new Date('2026-06-01T12:00:00Z') },
+    );
+    if (refused.ok) throw new Error('600 x 99 EUR is over the order total limit');
+    expect(catalogueWords(shop, 'Order', refused.errors)).toEqual([
+      {
+        pointer: '/lines',
+        code: 'rule',
+        ruleCode: 'ORDER_TOTAL_LIMIT',
+        message:
+          'This order is over 50,000 EUR, the most taken without a second approval. Split it into two orders.',
+      },
+    ]);
+    // Without point 8, or for an error of no rule code, the words stay the rule's own.
+    expect(catalogueWords(notShownModel('x'), 'Order', refused.errors)).toEqual(refused.errors);
+    const plain = [{ pointer: '/name', code: 'required', message: 'Name is required.' }];
+    expect(catalogueWords(shop, 'Customer', plain)).toEqual(plain);
   });
 });

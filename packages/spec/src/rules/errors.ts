@@ -175,3 +175,31 @@ function fieldNamesAt(model: Model, entityName: string, pointer: string): string
   }
   return names;
 }
+
+/**
+ * The words for a rule's refusal found before sending, as the API's answer would get them: a field error
+ * carrying the code of its rule (point 5) takes the catalogue's message for a 422 of that code, so the
+ * person reads the same sentence whether the form or the API caught it. Others keep their own.
+ *
+ * @example
+ * ```ts
+ * catalogueWords(shop, 'Order', [{ pointer: '/lines', code: 'rule', message: '…', ruleCode: 'ORDER_TOTAL_LIMIT' }]);
+ * // [{ pointer: '/lines', code: 'rule', message: 'This order is over 50,000 EUR, …', ruleCode: 'ORDER_TOTAL_LIMIT' }]
+ * ```
+ */
+export function catalogueWords<T extends { pointer: string; message: string; ruleCode?: string }>(
+  model: Model,
+  entity: string,
+  errors: readonly T[],
+): T[] {
+  return errors.map((error) => {
+    if (error.ruleCode === undefined) return error;
+    const [entry] = matchFieldErrors(model, {
+      status: 422,
+      code: error.ruleCode,
+      fieldErrors: [{ pointer: error.pointer, code: error.ruleCode }],
+      entity,
+    });
+    return entry ? { ...error, message: entry.message } : error;
+  });
+}

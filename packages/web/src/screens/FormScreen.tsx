@@ -1,5 +1,6 @@
 import { Alert, Button, Group, List, Stack, Text, Title } from '@mantine/core';
 import {
+  catalogueWords,
   checkAction,
   type Entity,
   entityLabel,
@@ -408,7 +409,7 @@ function RecordForm({ screen, entity, id, loaded, restored, drafts, notice }: Re
       editing ? { mode: 'update', old: base?.record ?? {} } : { mode: 'create' },
     );
     if (!checked.ok) {
-      const unplaced = placeErrors(checked.errors);
+      const unplaced = placeErrors(catalogueWords(model, entity.name, checked.errors));
       setProblem(unplaced.length > 0 ? { kind: 'invalid', messages: unplaced } : undefined);
       setFocusRequest((count) => count + 1);
       return;
