@@ -507,9 +507,8 @@ async function transition(
   for (let attempt = 1; ; attempt++) {
     const { record, version } = await load(entity, context, key);
     enforce(transitionAccess(model, principal, machine, step, record));
-    if (expected !== undefined && expected !== version) {
-      throw await changedSinceRead(entity, context, request, key);
-    }
+    // The machine is asked first, of the record as it is now: a step someone else already took (the
+    // order paid in another tab) is an illegal transition, which says more than "changed since read".
     const verdict = checkTransition(model, machine, step, record, {
       now,
       ...(principal.role === undefined ? {} : { role: principal.role }),
@@ -518,6 +517,9 @@ async function transition(
     if (!verdict.allowed) {
       const { status, code } = transitionRefusal(verdict.reason);
       throw new ProblemError(problem(status, code, verdict.message));
+    }
+    if (expected !== undefined && expected !== version) {
+      throw await changedSinceRead(entity, context, request, key);
     }
     const computed = transitionChange(model, machine, step, record, { now });
     if (!computed.ok) throw new ProblemError(problem(500, 'EFFECT_FAILED', computed.message));

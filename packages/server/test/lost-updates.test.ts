@@ -177,6 +177,25 @@ for (const database of databases) {
       expect(paid.json().status).toBe('paid');
     });
 
+    it('answers a stale transition that is no longer possible as illegal (409), not as changed (412)', async () => {
+      // Regression: a tab showing a placed order sent "place" again with its old ETag after another tab
+      // had placed it, and read "someone else changed this record" on a screen where nothing was edited.
+      const first = await send({
+        method: 'POST',
+        url: `/api/orders/${order.id}/place`,
+        headers: { 'if-match': '"1"' },
+      });
+      expect(first.statusCode).toBe(200);
+      const again = await send({
+        method: 'POST',
+        url: `/api/orders/${order.id}/place`,
+        headers: { 'if-match': '"1"' },
+      });
+      expect(again.statusCode).toBe(409);
+      expect(again.json().code).toBe('ILLEGAL_TRANSITION');
+      expect(await store.history('Order', order.id as number)).toHaveLength(1);
+    });
+
     it('checks a transition again when the record changes under it, and never takes it twice', async () => {
       // Someone else places the order between this request's checks and its write.
       beforeNextUpdate = async () => {

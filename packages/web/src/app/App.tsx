@@ -63,6 +63,10 @@ export const contrastVariables: CSSVariablesResolver = () => ({
     '--mantine-color-green-light-color': 'color-mix(in srgb, var(--mantine-color-green-9) 75%, black)',
     '--mantine-color-red-light-color': 'color-mix(in srgb, var(--mantine-color-red-9) 75%, black)',
     '--mantine-color-blue-light-color': 'var(--mantine-color-blue-9)',
+    // Yellow and orange on their tints are under 3:1 (a 429's notice, a conflict): a dark brown of their
+    // own hue reads at over 7:1 and still says "warning".
+    '--mantine-color-yellow-light-color': 'color-mix(in srgb, var(--mantine-color-yellow-9) 45%, black)',
+    '--mantine-color-orange-light-color': 'color-mix(in srgb, var(--mantine-color-orange-9) 50%, black)',
   },
   dark: { '--mantine-color-dimmed': 'var(--mantine-color-dark-1)' },
 });

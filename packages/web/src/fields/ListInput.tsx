@@ -68,6 +68,8 @@ export function ListInput({ field, name, label, description, required, bounds }:
       aria-describedby={describedBy || undefined}
       // A group with an error takes focus like an invalid input does (see the form's focus on error).
       data-nf-invalid={error ? 'true' : undefined}
+      // A list has no input of its own: "go to the field" lands on its group.
+      data-nf-field={name}
       tabIndex={-1}
     >
       <Stack gap="sm">

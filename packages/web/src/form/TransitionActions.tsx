@@ -114,6 +114,7 @@ export function TransitionActions({ entity, machine, id, record, version }: Tran
         opened={asking !== undefined}
         onClose={() => setAsking(undefined)}
         title={asking ? t('access.confirmTitle', { name: labelOf(asking) }) : undefined}
+        closeButtonProps={{ 'aria-label': t('form.closeDialog') }}
       >
         <Stack gap="md">
           <Text>{asking?.confirm}</Text>

@@ -229,6 +229,7 @@ function DeleteAction({ entity, id, name }: { entity: Entity; id: string; name: 
           mutation.reset();
         }}
         title={t('form.deleteTitle', { name })}
+        closeButtonProps={{ 'aria-label': t('form.closeDialog') }}
       >
         <Stack gap="md">
           <Text>{t('form.deleteText', { entity: entityLabel(entity) })}</Text>

@@ -328,8 +328,16 @@ function RecordForm({ screen, entity, id, loaded, restored, drafts, notice }: Re
   /** The catalogue's "fix the field" action: to the input of the field its entry names. */
   const fixField = (pointer: string | undefined) => {
     const target = pointer === undefined ? undefined : pointerToFormPath(model, entity, pointer);
-    if (target && layout.inputs.some((field) => field.name === target.field)) methods.setFocus(target.name);
-    else setFocusRequest((count) => count + 1);
+    if (!target || !layout.inputs.some((field) => field.name === target.field)) {
+      setFocusRequest((count) => count + 1);
+      return;
+    }
+    // A list has no input to focus (its errors are at `lines.root`): its group takes focus instead. Field names are plain names (the
+    // model's check), so they need no escaping in the selector.
+    const groupName = target.name.replace(/\.root$/, '');
+    const group = formRef.current?.querySelector<HTMLElement>(`[data-nf-field="${groupName}"]`);
+    if (group) group.focus();
+    else methods.setFocus(target.name);
   };
 
   /** Someone else saved first: both versions side by side, from the 412 itself or read again. */

@@ -46,9 +46,11 @@ export const form = {
   editTitle: 'Edit {name}',
   save: 'Save',
   cancel: 'Cancel',
+  closeDialog: 'Close',
   invalidTitle: 'Some values need attention',
   networkFailed: 'The network failed',
-  networkFailedDetail: 'Nothing was saved and your values are kept. Check your connection, then save again.',
+  networkFailedDetail:
+    'The answer did not come back, so this may or may not be saved. Your values are kept: save again once the connection is back, and it is saved once.',
   saveFailed: 'The record could not be saved',
   // Records
   recordTitle: '{entity} {id}',

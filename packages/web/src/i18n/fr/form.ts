@@ -43,10 +43,11 @@ export const form: Messages<'form'> = {
   editTitle: 'Modifier {name}',
   save: 'Enregistrer',
   cancel: 'Annuler',
+  closeDialog: 'Fermer',
   invalidTitle: 'Certaines valeurs sont à corriger',
   networkFailed: 'Le réseau a échoué',
   networkFailedDetail:
-    'Rien n’a été enregistré et vos valeurs sont conservées. Vérifiez votre connexion, puis enregistrez à nouveau.',
+    'La réponse n’est pas revenue : ceci est peut-être enregistré, peut-être pas. Vos valeurs sont conservées : enregistrez à nouveau une fois la connexion revenue, et ce sera enregistré une seule fois.',
   saveFailed: 'L’enregistrement a échoué',
   recordTitle: '{entity} {id}',
   loading: 'Chargement…',
