@@ -1,4 +1,4 @@
-import { buildApp, describeApi, openStore, provisionUsers, type Store } from '@ninefold/server';
+import { buildApp, describeApi, openStore, type Store } from '@ninefold/server';
 import { loadSpec, type Model } from '@ninefold/spec';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -8,6 +8,7 @@ import { MissingCallError } from '../src/data/entity-calls';
 import { createHttpDataProvider } from '../src/data/http-data-provider';
 import { parseLinkHeader } from '../src/data/link-header';
 import { BodyEncodingError, encodeBody } from '../src/data/request-body';
+import { injectRequest, signInAsOwner } from './support/in-process-api';
 import { loadExample } from './support/load-example';
 
 const NOW = new Date('2026-06-01T12:00:00Z');
@@ -48,55 +49,22 @@ async function serve(model: Model) {
   const fetch: typeof globalThis.fetch = async (input, init = {}) => {
     const url = String(input);
     const headers: Record<string, string> = { ...(init.headers as Record<string, string>) };
-    let payload: Buffer | undefined;
+    // As the browser sends it: a multipart body's content type carries its boundary.
     if (init.body instanceof FormData) {
-      // Serialized as a browser would: a multipart body with its boundary in the content type.
-      const encoded = new Response(init.body);
-      headers['content-type'] = encoded.headers.get('content-type') ?? '';
-      payload = Buffer.from(await encoded.arrayBuffer());
-    } else if (init.body instanceof URLSearchParams) {
-      payload = Buffer.from(init.body.toString());
-    } else if (typeof init.body === 'string') {
-      payload = Buffer.from(init.body);
+      headers['content-type'] = new Response(init.body).headers.get('content-type') ?? '';
     }
     sent.push({ method: init.method ?? 'GET', url, headers });
-    const answer = await app.inject({
-      method: (init.method ?? 'GET') as 'GET',
-      url,
-      headers,
-      ...(payload ? { payload } : {}),
-    });
-    return new Response(answer.statusCode === 204 ? null : new Uint8Array(answer.rawPayload), {
-      status: answer.statusCode,
-      statusText: answer.statusMessage,
-      headers: Object.entries(answer.headers).flatMap(([name, value]) =>
-        value === undefined ? [] : (Array.isArray(value) ? value : [String(value)]).map((v) => [name, v]),
-      ) as [string, string][],
-    });
+    return injectRequest(app, url, init);
   };
   const api = describeApi(model) as ApiDescription;
-  const authorization = await ownerAuthorization(app, store, model);
+  // Where point 6 restricts the API (the rich example), the calls are made as its owner.
+  const owner = model.roles.shown && model.roles.roles.some((role) => role.name === 'owner');
+  const authorization = owner ? `Bearer ${(await signInAsOwner(app, store, model)).token}` : undefined;
   const data = createHttpDataProvider(api, model, {
     fetch,
     ...(authorization ? { authHeaders: () => ({ authorization }) } : {}),
   });
   return { app, store, data, sent };
-}
-
-/**
- * Where point 6 restricts the API (the rich example), these tests act as its owner, who may do
- * everything: they are about the calls, not about permissions.
- */
-async function ownerAuthorization(app: FastifyInstance, store: Store, model: Model) {
-  if (!model.roles.shown || !model.roles.roles.some((role) => role.name === 'owner')) return undefined;
-  const email = 'owner@shop.test';
-  const made = await provisionUsers(store, model, {
-    users: [{ email, role: 'owner', attributes: {} }],
-    demo: false,
-  });
-  const password = made.ok ? made.users[0]?.secret : undefined;
-  const answer = await app.inject({ method: 'POST', url: '/api/auth/sign-in', payload: { email, password } });
-  return `Bearer ${answer.json().token}`;
 }
 
 const address = { street: '1 Quay', city: 'Portsmouth', postcode: 'PO1 3LJ', country: 'GB' };

@@ -1,9 +1,9 @@
-import { buildApp, describeApi, openStore, provisionUsers } from '@ninefold/server';
-import type { FastifyInstance } from 'fastify';
+import { buildApp, describeApi, openStore } from '@ninefold/server';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ApiDescription } from '../src/data/api-description';
 import { ApiError, type ApiRecord, type DataProvider, NetworkError } from '../src/data/data-provider';
 import { createHttpDataProvider } from '../src/data/http-data-provider';
+import { injectRequest, signInAsOwner } from './support/in-process-api';
 import { loadExample } from './support/load-example';
 
 /**
@@ -49,32 +49,6 @@ afterAll(async () => {
   for (const close of closing.splice(0)) await close();
 });
 
-/** A request as a browser would send it, handed to `app.inject`, and its answer as a `Response`. */
-async function inject(app: FastifyInstance, input: RequestInfo | URL, init: RequestInit): Promise<Response> {
-  const headers: Record<string, string> = { ...(init.headers as Record<string, string>) };
-  let payload: Buffer | undefined;
-  if (init.body instanceof FormData) {
-    const encoded = new Response(init.body);
-    headers['content-type'] = encoded.headers.get('content-type') ?? '';
-    payload = Buffer.from(await encoded.arrayBuffer());
-  } else if (typeof init.body === 'string') {
-    payload = Buffer.from(init.body);
-  }
-  const answer = await app.inject({
-    method: (init.method ?? 'GET') as 'GET',
-    url: String(input),
-    headers,
-    ...(payload ? { payload } : {}),
-  });
-  return new Response(answer.statusCode === 204 ? null : new Uint8Array(answer.rawPayload), {
-    status: answer.statusCode,
-    statusText: answer.statusMessage,
-    headers: Object.entries(answer.headers).flatMap(([name, value]) =>
-      value === undefined ? [] : (Array.isArray(value) ? value : [String(value)]).map((v) => [name, v]),
-    ) as [string, string][],
-  });
-}
-
 function problemAnswer(status: number, code: string, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify({ title: `Injected ${status}`, status, code }), {
     status,
@@ -108,18 +82,7 @@ async function serveFaulty() {
     await app.close();
     await store.close();
   });
-  const email = 'owner@shop.test';
-  const made = await provisionUsers(store, shop, {
-    users: [{ email, role: 'owner', attributes: {} }],
-    demo: false,
-  });
-  const password = made.ok ? made.users[0]?.secret : undefined;
-  const signedIn = await app.inject({
-    method: 'POST',
-    url: '/api/auth/sign-in',
-    payload: { email, password },
-  });
-  const authorization = `Bearer ${signedIn.json().token}`;
+  const authorization = `Bearer ${(await signInAsOwner(app, store, shop)).token}`;
 
   const faultRandom = seeded(SEED);
   const figures: Figures = {
@@ -163,7 +126,7 @@ async function serveFaulty() {
     if (kind) figures.faults[kind] += 1;
     switch (kind) {
       case undefined: {
-        const answer = await inject(app, input, init);
+        const answer = await injectRequest(app, input, init);
         if (answer.headers.get('idempotency-replayed') === 'true') figures.replayed += 1;
         if (answer.status === 412) figures.staleRetries += 1;
         return answer;
@@ -172,13 +135,13 @@ async function serveFaulty() {
         return problemAnswer(faultRandom() < 0.5 ? 502 : 503, 'INJECTED');
       case '5xx after':
         // The API did the work; the gateway lost its answer.
-        await inject(app, input, init);
+        await injectRequest(app, input, init);
         return problemAnswer(502, 'INJECTED');
       case 'timeout before':
         throw timeOut(init.signal);
       case 'timeout after':
         // The API is still at it when the client stops waiting: a retry may find the key in progress.
-        unfinished.push(inject(app, input, init).catch(() => undefined));
+        unfinished.push(injectRequest(app, input, init).catch(() => undefined));
         throw timeOut(init.signal);
       case '429':
         return problemAnswer(429, 'TOO_MANY_REQUESTS', {

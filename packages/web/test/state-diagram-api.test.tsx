@@ -1,4 +1,4 @@
-import { buildApp, describeApi, openStore, provisionUsers, type Store } from '@ninefold/server';
+import { buildApp, describeApi, openStore, type Store } from '@ninefold/server';
 import { configure, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { FastifyInstance } from 'fastify';
@@ -7,6 +7,7 @@ import { App } from '../src/app/App';
 import type { ApiDescription } from '../src/data/api-description';
 import { createHttpDataProvider } from '../src/data/http-data-provider';
 import { createSessionStore, type SessionStore } from '../src/session/session-store';
+import { injectRequest, signInAsOwner } from './support/in-process-api';
 import { loadExample } from './support/load-example';
 
 // Screens load lazily, and the suite shares two cores with others: allow more than the default second.
@@ -40,45 +41,17 @@ async function serve() {
   const store = await openStore({ model: shop, url: 'sqlite::memory:' });
   expect((await store.migrate({ allowDestructive: false })).ok).toBe(true);
   const app = await buildApp({ model: shop, store });
-  const email = 'owner@shop.test';
-  const made = await provisionUsers(store, shop, {
-    users: [{ email, role: 'owner', attributes: {} }],
-    demo: false,
-  });
-  const password = made.ok ? made.users[0]?.secret : undefined;
-  const signedIn = await app.inject({
-    method: 'POST',
-    url: '/api/auth/sign-in',
-    payload: { email, password },
-  });
-  const { token, user: owner } = signedIn.json() as { token: string; user: { id: string; email: string } };
+  const { token, user: owner } = await signInAsOwner(app, store, shop);
 
   const sent: Sent[] = [];
   const fetch: typeof globalThis.fetch = async (input, init = {}) => {
     const url = String(input);
-    const headers: Record<string, string> = { ...(init.headers as Record<string, string>) };
-    let payload: Buffer | undefined;
-    if (init.body instanceof FormData) {
-      const encoded = new Response(init.body);
-      headers['content-type'] = encoded.headers.get('content-type') ?? '';
-      payload = Buffer.from(await encoded.arrayBuffer());
-    } else if (typeof init.body === 'string') {
-      payload = Buffer.from(init.body);
-    }
-    sent.push({ method: init.method ?? 'GET', url, headers });
-    const answer = await app.inject({
-      method: (init.method ?? 'GET') as 'GET',
+    sent.push({
+      method: init.method ?? 'GET',
       url,
-      headers,
-      ...(payload ? { payload } : {}),
+      headers: { ...(init.headers as Record<string, string>) },
     });
-    return new Response(answer.statusCode === 204 ? null : new Uint8Array(answer.rawPayload), {
-      status: answer.statusCode,
-      statusText: answer.statusMessage,
-      headers: Object.entries(answer.headers).flatMap(([name, value]) =>
-        value === undefined ? [] : (Array.isArray(value) ? value : [String(value)]).map((v) => [name, v]),
-      ) as [string, string][],
-    });
+    return injectRequest(app, url, init);
   };
   // The history is read with the page's own fetch, not the data provider's: it must reach the API too.
   vi.stubGlobal('fetch', fetch);
