@@ -1,23 +1,16 @@
-import { MantineProvider } from '@mantine/core';
 import type { Grant, Model, Principal } from '@ninefold/spec';
-import { QueryClientProvider } from '@tanstack/react-query';
-import { configure, render, screen, waitFor, within } from '@testing-library/react';
+import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { Suspense } from 'react';
-import { createMemoryRouter, RouterProvider, useLocation } from 'react-router';
 import { describe, expect, it } from 'vitest';
-import { createQueryClient, screenAt, theme } from '../src/app/App';
-import { ScreenParamsProvider } from '../src/app/ScreenParams';
-import { ScreenRoute } from '../src/app/ScreenRoute';
-import { SpecProvider, useSpec } from '../src/app/SpecContext';
+import { createQueryClient, screenAt } from '../src/app/App';
 import type { ApiRecord } from '../src/data/data-provider';
 import { createMemoryDataProvider, type MemoryDataProvider } from '../src/data/memory-data-provider';
 import type { Locale } from '../src/i18n/catalogue';
-import { I18nProvider } from '../src/i18n/I18nProvider';
 import { planList } from '../src/list/list-plan';
 import { loadScreen } from '../src/screens/registry';
-import { SessionContext, type SessionValue } from '../src/session/SessionContext';
+import type { SessionValue } from '../src/session/SessionContext';
 import { apiOf, loadExample } from './support/load-example';
+import { renderScreens } from './support/render-screens';
 
 // Screens load lazily, and the suite shares two cores with others: allow more than the default second.
 configure({ asyncUtilTimeout: 5000 });
@@ -80,52 +73,12 @@ const warehouse = signedIn('warehouse', { id: 'u3', email: 'wh@example.com' });
 const customer = signedIn('customer', { id: 'u4', email: 'anna@example.com', customerId: 1 });
 const nobody: SessionValue = { state: { status: 'signed-out', expired: false }, principal: {} };
 
-function Screens() {
-  const { model } = useSpec();
-  const { pathname } = useLocation();
-  const match = screenAt(model, pathname);
-  if (!match) return <p>No screen here</p>;
-  return (
-    <ScreenParamsProvider value={match.params}>
-      <ScreenRoute key={match.screen.name} screen={match.screen} />
-    </ScreenParamsProvider>
-  );
-}
-
-/**
- * The screens alone, without the shell (whose navigation and session header are the session's): the
- * route renders `ScreenRoute` for the screen at the address, as the client's catch-all route does.
- */
+/** The screens alone for a session, on the shop's seeded records. */
 function renderAs(session: SessionValue, path: string, model: Model = shop, locale: Locale = 'en') {
   const api = apiOf(model);
   const data = createMemoryDataProvider(model, api, seed());
-  const router = createMemoryRouter(
-    [
-      {
-        path: '*',
-        element: (
-          <Suspense fallback={<p>Loading the screen</p>}>
-            <Screens />
-          </Suspense>
-        ),
-      },
-    ],
-    { initialEntries: [path] },
-  );
   const user = userEvent.setup();
-  render(
-    <MantineProvider theme={theme}>
-      <I18nProvider locale={locale}>
-        <QueryClientProvider client={createQueryClient()}>
-          <SpecProvider value={{ model, api, data }}>
-            <SessionContext.Provider value={session}>
-              <RouterProvider router={router} />
-            </SessionContext.Provider>
-          </SpecProvider>
-        </QueryClientProvider>
-      </I18nProvider>
-    </MantineProvider>,
-  );
+  renderScreens({ session, path, model, api, data, locale });
   return { data, user };
 }
 

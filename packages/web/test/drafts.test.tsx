@@ -1,20 +1,13 @@
-import { MantineProvider } from '@mantine/core';
 import type { Model, Principal } from '@ninefold/spec';
-import { QueryClientProvider } from '@tanstack/react-query';
 import { act, configure, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { Suspense } from 'react';
-import { createMemoryRouter, RouterProvider, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { App, createQueryClient, screenAt, theme } from '../src/app/App';
-import { ScreenParamsProvider } from '../src/app/ScreenParams';
-import { ScreenRoute } from '../src/app/ScreenRoute';
-import { SpecProvider, useSpec } from '../src/app/SpecContext';
+import { App } from '../src/app/App';
 import { ApiError, type ApiRecord, NetworkError, type VersionedRecord } from '../src/data/data-provider';
 import { createMemoryDataProvider, type MemoryDataProvider } from '../src/data/memory-data-provider';
-import { I18nProvider } from '../src/i18n/I18nProvider';
-import { SessionContext, type SessionValue } from '../src/session/SessionContext';
+import type { SessionValue } from '../src/session/SessionContext';
 import { apiOf, loadExample } from './support/load-example';
+import { renderScreens } from './support/render-screens';
 
 // Screens load lazily, and the suite shares two cores with others: allow more than the default second.
 configure({ asyncUtilTimeout: 5000 });
@@ -323,44 +316,7 @@ function signedIn(role: string, id: string): SessionValue {
   return { state: { status: 'signed-in', user: { id, role, attributes: {} } }, principal };
 }
 
-function Screens() {
-  const { model } = useSpec();
-  const { pathname } = useLocation();
-  const match = screenAt(model, pathname);
-  if (!match) return <p>No screen here</p>;
-  return (
-    <ScreenParamsProvider value={match.params}>
-      <ScreenRoute key={match.screen.name} screen={match.screen} />
-    </ScreenParamsProvider>
-  );
-}
-
-/** The screens alone for a signed-in person, as `access-screens.test.tsx` renders them. */
+/** The screens alone for a signed-in person. */
 function renderAs(session: SessionValue, path: string, data: MemoryDataProvider) {
-  const router = createMemoryRouter(
-    [
-      {
-        path: '*',
-        element: (
-          <Suspense fallback={<p>Loading the screen</p>}>
-            <Screens />
-          </Suspense>
-        ),
-      },
-    ],
-    { initialEntries: [path] },
-  );
-  return render(
-    <MantineProvider theme={theme}>
-      <I18nProvider locale="en">
-        <QueryClientProvider client={createQueryClient()}>
-          <SpecProvider value={{ model: shop, api, data }}>
-            <SessionContext.Provider value={session}>
-              <RouterProvider router={router} />
-            </SessionContext.Provider>
-          </SpecProvider>
-        </QueryClientProvider>
-      </I18nProvider>
-    </MantineProvider>,
-  );
+  return renderScreens({ session, path, model: shop, api, data });
 }

@@ -1,20 +1,12 @@
-import { MantineProvider } from '@mantine/core';
 import type { Principal } from '@ninefold/spec';
-import { QueryClientProvider } from '@tanstack/react-query';
-import { configure, render, screen, waitFor, within } from '@testing-library/react';
+import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { Suspense } from 'react';
-import { createMemoryRouter, RouterProvider, useLocation } from 'react-router';
 import { describe, expect, it } from 'vitest';
-import { createQueryClient, screenAt, theme } from '../src/app/App';
-import { ScreenParamsProvider } from '../src/app/ScreenParams';
-import { ScreenRoute } from '../src/app/ScreenRoute';
-import { SpecProvider, useSpec } from '../src/app/SpecContext';
 import { ApiError, type ApiRecord, NetworkError } from '../src/data/data-provider';
 import { createMemoryDataProvider, type MemoryDataProvider } from '../src/data/memory-data-provider';
-import { I18nProvider } from '../src/i18n/I18nProvider';
-import { SessionContext, type SessionValue } from '../src/session/SessionContext';
+import type { SessionValue } from '../src/session/SessionContext';
 import { apiOf, loadExample } from './support/load-example';
+import { renderScreens } from './support/render-screens';
 
 // Screens load lazily, and the suite shares two cores with others: allow more than the default second.
 configure({ asyncUtilTimeout: 5000 });
@@ -45,48 +37,11 @@ function signedIn(role: string, id: string): SessionValue {
 const clerk = signedIn('clerk', 'u1');
 const warehouse = signedIn('warehouse', 'u3');
 
-function Screens() {
-  const { model } = useSpec();
-  const { pathname } = useLocation();
-  const match = screenAt(model, pathname);
-  if (!match) return <p>No screen here</p>;
-  return (
-    <ScreenParamsProvider value={match.params}>
-      <ScreenRoute key={match.screen.name} screen={match.screen} />
-    </ScreenParamsProvider>
-  );
-}
-
 /** A record screen alone, as the client's catch-all route renders it, for one signed-in role. */
 function renderAs(session: SessionValue, path: string) {
   const data = createMemoryDataProvider(shop, api, seed());
-  const router = createMemoryRouter(
-    [
-      {
-        path: '*',
-        element: (
-          <Suspense fallback={<p>Loading the screen</p>}>
-            <Screens />
-          </Suspense>
-        ),
-      },
-    ],
-    { initialEntries: [path] },
-  );
   const user = userEvent.setup();
-  render(
-    <MantineProvider theme={theme}>
-      <I18nProvider locale="en">
-        <QueryClientProvider client={createQueryClient()}>
-          <SpecProvider value={{ model: shop, api, data }}>
-            <SessionContext.Provider value={session}>
-              <RouterProvider router={router} />
-            </SessionContext.Provider>
-          </SpecProvider>
-        </QueryClientProvider>
-      </I18nProvider>
-    </MantineProvider>,
-  );
+  renderScreens({ session, path, model: shop, api, data });
   return { data, user };
 }
 
