@@ -4,6 +4,7 @@ import {
   checkAction,
   type Entity,
   exhaustiveSwitchError,
+  fieldAccess,
   type Model,
   type Principal,
   permissionsApply,
@@ -93,16 +94,18 @@ export function refuseForbiddenFields(
  * even though the field itself is never sent.
  */
 export function refuseHiddenQuery(model: Model, request: FastifyRequest, entity: Entity, query: ListQuery) {
-  const fields = [...query.filters.map((filter) => filter.field), ...query.sort.map((key) => key.field)];
-  const probe = Object.fromEntries(fields.map((field) => [field, null]));
-  const hidden = writeViolations(model, principalOf(request), entity.name, probe).filter(
-    (violation) => violation.reason === 'hidden',
-  );
-  if (hidden.length === 0) return;
+  const { hidden } = fieldAccess(model, principalOf(request), entity.name);
+  if (hidden.size === 0) return;
+  const asked = new Set([
+    ...query.filters.map((filter) => filter.field),
+    ...query.sort.map((key) => key.field),
+  ]);
+  const refused = [...asked].filter((field) => hidden.has(field));
+  if (refused.length === 0) return;
   throw new ProblemError(
-    problem(403, 'FORBIDDEN_FIELDS', `Your role may not filter or sort on ${hidden[0]?.field}.`, {
-      errors: hidden.map((violation) => ({
-        pointer: `/${violation.field}`,
+    problem(403, 'FORBIDDEN_FIELDS', `Your role may not filter or sort on ${refused[0]}.`, {
+      errors: refused.map((field) => ({
+        pointer: `/${field}`,
         code: 'forbidden',
         detail: 'Your role may not read this field.',
       })),

@@ -4,12 +4,11 @@ import {
   type Call,
   checkAction,
   checkTransition,
+  createdValues,
   derivedValues,
   type Entity,
   entityLabel,
-  evaluateExpression,
   exhaustiveSwitchError,
-  expressionEnvironment,
   fieldLabel,
   findEntity,
   hasNumericKey,
@@ -384,7 +383,10 @@ async function create(
   if (referenceErrors.length) throw new ProblemError(validationProblem(referenceErrors));
 
   const values = withDefaults(entity, result.record, true);
-  Object.assign(values, setOnCreate(model, entity, request, context.now()));
+  Object.assign(
+    values,
+    createdValues(model, entity.name, { user: principalOf(request).user ?? {}, now: context.now() }),
+  );
   if (machine) values[machine.field] = machine.initial;
   // Derived values are stored too, so that lists can sort and filter on them.
   Object.assign(values, derivedValues(model, entity.name, values));
@@ -646,19 +648,6 @@ export function present(model: Model, entity: Entity, record: StoredRecord): Sto
   // Computed again on the way out, so an answer is right even for rows stored before a formula changed.
   Object.assign(out, derivedValues(model, entity.name, record));
   if (!entity.key && record.id !== undefined) out.id = record.id;
-  return out;
-}
-
-/** The values of fields set on create (`user.id` for who entered it), for the one creating the record. */
-function setOnCreate(model: Model, entity: Entity, request: FastifyRequest, now: Date): StoredRecord {
-  const out: StoredRecord = {};
-  for (const field of entity.fields) {
-    if (field.setOnCreate === undefined) continue;
-    const env = expressionEnvironment(model, { entity: entity.name, variables: ['user', 'now'] });
-    const result = evaluateExpression(field.setOnCreate, env, { user: principalOf(request).user ?? {}, now });
-    // Nobody signed in (no permissions) leaves it empty rather than failing the create.
-    if (result.ok && result.value !== undefined) out[field.name] = result.value as JsonValue;
-  }
   return out;
 }
 

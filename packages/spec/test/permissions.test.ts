@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   checkAction,
   checkScreen,
+  createdValues,
   fieldAccess,
   loadSpec,
   type Model,
@@ -151,5 +152,14 @@ roles:
       { field: 'secret', reason: 'hidden', message: 'The role writer may not set this field.' },
     ]);
     expect(writeViolations(model, writer, 'Note', { title: 'x' })).toEqual([]);
+  });
+});
+
+describe('fields set on create (the shop’s Order.ownerId = user.id)', () => {
+  it('takes the value from who creates the record, and leaves it out when nobody is signed in', () => {
+    const now = new Date('2026-06-01T12:00:00Z');
+    expect(createdValues(shop, 'Order', { user: clerk.user, now })).toEqual({ ownerId: 'u7' });
+    expect(createdValues(shop, 'Order', { user: {}, now })).toEqual({});
+    expect(createdValues(shop, 'Customer', { user: clerk.user, now })).toEqual({});
   });
 });

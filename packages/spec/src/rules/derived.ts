@@ -28,3 +28,31 @@ export function derivedValues(
   }
   return values;
 }
+
+/**
+ * The values of an entity's fields that are set on create (`setOnCreate`), for the user creating the
+ * record. A value that cannot be computed (nobody is signed in, so `user.id` is missing) is left out
+ * rather than failing the create.
+ *
+ * @example
+ * ```ts
+ * createdValues(model, 'Order', { user: { id: 'u7' }, now: new Date() }); // { ownerId: 'u7' }
+ * ```
+ */
+export function createdValues(
+  model: Model,
+  entityName: string,
+  context: { user: Record<string, JsonValue>; now: Date },
+): Record<string, JsonValue> {
+  const entity = findEntity(model, entityName);
+  const set = entity?.fields.filter((field) => field.setOnCreate !== undefined) ?? [];
+  if (set.length === 0) return {};
+  const env = expressionEnvironment(model, { entity: entityName, variables: ['user', 'now'] });
+  const values: Record<string, JsonValue> = {};
+  for (const field of set) {
+    const result = evaluateExpression(field.setOnCreate ?? '', env, context);
+    if (result.ok && result.value !== undefined && result.value !== null)
+      values[field.name] = result.value as JsonValue;
+  }
+  return values;
+}
