@@ -29,10 +29,10 @@ export function DraftOffer({ draft, entity, changedSince, onRestore, onDiscard }
           <Text size="sm">{t('drafts.offerFiles', { files: listOf(draft.files, i18n.locale) })}</Text>
         ) : null}
         <Group gap="sm">
-          <Button size="compact-md" onClick={onRestore}>
+          <Button size="xs" onClick={onRestore}>
             {t('drafts.restore')}
           </Button>
-          <Button size="compact-md" variant="default" onClick={onDiscard}>
+          <Button size="xs" variant="default" onClick={onDiscard}>
             {t('drafts.discard')}
           </Button>
         </Group>

@@ -96,7 +96,7 @@ function ErrorActionButton({
   const navigate = useNavigate();
   const location = useLocation();
   const button = (label: string, onClick: () => void, loading = false) => (
-    <Button size="xs" variant="light" color="red" onClick={onClick} loading={loading}>
+    <Button size="xs" variant="default" onClick={onClick} loading={loading}>
       {label}
     </Button>
   );
@@ -129,7 +129,7 @@ function SignInButton() {
   const { t } = useI18n();
   const store = useSessionStore();
   return (
-    <Button size="xs" variant="light" color="red" onClick={() => store.openPrompt()}>
+    <Button size="xs" variant="default" onClick={() => store.openPrompt()}>
       {t('errors.signInAction')}
     </Button>
   );
