@@ -390,6 +390,9 @@ async function create(
   if (machine) values[machine.field] = machine.initial;
   // Derived values are stored too, so that lists can sort and filter on them.
   Object.assign(values, derivedValues(model, entity.name, values));
+  // The grant's condition holds for the record as it will be stored, or a role could create one in
+  // another person's name (and that person would then see it).
+  requireAction(model, request, entity, 'create', values);
   // Bytes are stored only once the record is known to be valid, and forgotten if the write fails.
   const fileIds = await saveFiles(store, files, values);
   const created = await store.create(entity.name, values).catch(async (error: unknown) => {

@@ -12,6 +12,7 @@ import { openStore } from '../src/store/open-store';
 import type { Store, StoredRecord } from '../src/store/store';
 import { exampleModel } from './support/databases';
 import { signInAs, TEST_PASSWORD } from './support/sign-in';
+import { everyFieldWritable } from './support/variants';
 
 const shop = exampleModel('shop.md');
 const address = { street: '1 Quay', city: 'Portsmouth', postcode: 'PO1 3LJ', country: 'GB' };
@@ -277,6 +278,72 @@ describe('attacks on the prototype API’s permissions', () => {
         expect(probe.statusCode, query).toBe(403);
         expect(probe.json()).toMatchObject({ code: 'FORBIDDEN_FIELDS', errors: [{ pointer: '/placedOn' }] });
       }
+    });
+  });
+
+  describe('with a helpdesk whose every field is writable (a domain the rules were not shaped around)', () => {
+    const helpdesk = everyFieldWritable(exampleModel('helpdesk.md'));
+    beforeEach(async () => {
+      store = await openStore({ model: helpdesk, url: 'sqlite::memory:' });
+      expect((await store.migrate({ allowDestructive: false })).ok).toBe(true);
+      app = await buildApp({ model: helpdesk, store });
+      for (const name of ['Plumbing', 'Electrics'])
+        await store.create('Team', { name, email: `${name}@club.test` });
+    });
+    const ticket = (team: number, requesterId: string) => ({ title: 'Leaking tap', team, requesterId });
+    const send = (
+      authorization: string,
+      method: 'POST' | 'PATCH',
+      url: string,
+      payload: object,
+      version?: number,
+    ) =>
+      app.inject({
+        method,
+        url,
+        headers: { authorization, ...(version === undefined ? {} : { 'if-match': `"${version}"` }) },
+        payload,
+      });
+
+    it('refuses a member creating a ticket in another member’s name, which the other would then see', async () => {
+      const mia = await signInAs(app, store, 'member', {}, 'mia@club.test');
+      const noor = await signInAs(app, store, 'member', {}, 'noor@club.test');
+      const forged = await send(mia.authorization, 'POST', '/api/tickets', ticket(1, noor.userId));
+      expect(forged.statusCode).toBe(403);
+      expect(forged.json()).toMatchObject({ code: 'FORBIDDEN' });
+      const seenByNoor = await app.inject({
+        url: '/api/tickets',
+        headers: { authorization: noor.authorization },
+      });
+      expect(seenByNoor.json()).toMatchObject({ items: [], total: 0 });
+      const own = await send(mia.authorization, 'POST', '/api/tickets', ticket(1, mia.userId));
+      expect(own.statusCode).toBe(201);
+    });
+
+    it('refuses moving a record out of reach: a member giving a ticket away, an agent sending it to another team', async () => {
+      const mia = await signInAs(app, store, 'member', {}, 'mia@club.test');
+      const noor = await signInAs(app, store, 'member', {}, 'noor@club.test');
+      const agent = await signInAs(app, store, 'agent', { teamId: 1 }, 'agent@club.test');
+      const made = (await send(mia.authorization, 'POST', '/api/tickets', ticket(1, mia.userId))).json();
+      const given = await send(
+        mia.authorization,
+        'PATCH',
+        `/api/tickets/${made.id}`,
+        { requesterId: noor.userId },
+        1,
+      );
+      expect(given.statusCode).toBe(403);
+      const moved = await send(agent.authorization, 'PATCH', `/api/tickets/${made.id}`, { team: 2 }, 1);
+      expect(moved.statusCode).toBe(403);
+      const kept = await send(
+        agent.authorization,
+        'PATCH',
+        `/api/tickets/${made.id}`,
+        { priority: 'urgent', details: 'Water all over the floor of the hall.' },
+        1,
+      );
+      expect(kept.statusCode).toBe(200);
+      expect((await store.get('Ticket', made.id))?.team).toBe(1);
     });
   });
 });

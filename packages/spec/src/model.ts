@@ -421,7 +421,7 @@ export interface Grant {
   role: string;
   entity: string;
   actions: CrudAction[];
-  /** CEL over `record` and `user` that must hold for read, update and delete, e.g. own records only. */
+  /** CEL over `record` and `user` that must hold for every action on the record as it is and as it will be (create, update before and after), e.g. own records only. */
   where?: string;
   /** Fields this role may not read (never sent to it). */
   hidden: string[];

@@ -45,9 +45,12 @@ export function grantFor(model: Model, role: string, entity: string): Grant | un
 
 /**
  * Whether a principal may take an action on an entity's records, and, given a record, on that one: the
- * role's grant must name the action, and for read, update and delete its condition must hold for the
- * record and the user. Without a record the condition is not checked (a list asks per record, a create
- * has no record yet). The client hides or disables from it; the prototype API refuses with it.
+ * role's grant must name the action, and its condition must hold for the record and the user. Without a
+ * record the condition is not checked (a list asks per record; a screen asks whether to offer the
+ * action at all). For a create, the record is the one as it will be stored (values set on create
+ * included), and for an update it is asked twice, before and after: a grant's condition is never only
+ * about records that exist, or a role could create one in another person's name or move one out of
+ * its reach. The client hides or disables from it; the prototype API refuses with it.
  *
  * @example
  * ```ts
@@ -75,7 +78,7 @@ export function checkAction(
       message: `The role ${roleLabel(model, principal.role)} may not ${verb(action)} ${things}.`,
     };
   }
-  if (record !== undefined && action !== 'create' && !conditionHolds(model, grant, record, principal)) {
+  if (record !== undefined && !conditionHolds(model, grant, record, principal)) {
     return {
       allowed: false,
       reason: 'condition',

@@ -2,6 +2,7 @@ import { Alert, Button, Group, List, Stack, Text, Title } from '@mantine/core';
 import {
   catalogueWords,
   checkAction,
+  createdValues,
   type Entity,
   entityLabel,
   type FormScreen as FormScreenType,
@@ -208,8 +209,10 @@ interface Conflict {
 
 function RecordForm({ screen, entity, id, loaded, restored, drafts, notice }: RecordFormProps) {
   const { model, data } = useSpec();
-  const { t } = useI18n();
-  const { principal } = useSession();
+  const i18n = useI18n();
+  const { t } = i18n;
+  const session = useSession();
+  const { principal } = session;
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const titleId = useId();
@@ -420,6 +423,30 @@ function RecordForm({ screen, entity, id, loaded, restored, drafts, notice }: Re
       const unplaced = placeErrors(catalogueWords(model, entity.name, checked.errors));
       setProblem(unplaced.length > 0 ? { kind: 'invalid', messages: unplaced } : undefined);
       setFocusRequest((count) => count + 1);
+      return;
+    }
+    // The grant's condition is asked of the record as it will be, as the API asks it: a record in
+    // another person's name, or moved out of the role's reach, is refused here rather than after sending.
+    const asWillBe = editing
+      ? { ...(base?.record ?? {}), ...checked.record }
+      : {
+          ...checked.record,
+          ...createdValues(model, entity.name, { user: principal.user ?? {}, now: new Date() }),
+        };
+    const verdict = settle(
+      checkAction(model, principal, entity.name, editing ? 'update' : 'create', asWillBe),
+      session,
+    );
+    if (!verdict.allowed) {
+      setProblem({
+        kind: 'invalid',
+        messages: [
+          refusalText(i18n, model, principal, verdict.reason, {
+            entity: entity.name,
+            action: editing ? 'update' : 'create',
+          }),
+        ],
+      });
       return;
     }
     saving.current = true;
