@@ -13,7 +13,7 @@ import { bufferTerminal } from './support/buffer-terminal';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 
-/** Every point said, except constants: its absence is the one warning, so the page has an issue to show. */
+/** Every point said; an item holds a maker that is not embedded, the one warning, so the page has an issue to show. */
 const TINY = `title: Tiny Shop
 product: not shown
 screens: not shown
@@ -22,8 +22,13 @@ validation: not shown
 roles: not shown
 calls: not shown
 errors: not shown
+constants: not shown
 entities:
   Item:
+    fields:
+      name: { kind: text }
+      maker: { kind: object, entity: Maker, label: Made by }
+  Maker:
     fields:
       name: { kind: text }
 `;
@@ -166,7 +171,11 @@ describe('ninefold dev (in process, port 0)', () => {
     expect(spec.api.base).toBe('/api');
     expect(spec.dev.reload).toBe(true);
     expect(spec.dev.issues).toEqual([
-      expect.objectContaining({ severity: 'warning', code: 'missing-point', source: `${running.file}:1:1` }),
+      expect.objectContaining({
+        severity: 'warning',
+        code: 'kind-mismatch',
+        source: `${running.file}:14:38`,
+      }),
     ]);
 
     const page = await fetch(`${running.url}items/3`, { headers: { accept: 'text/html' } });
@@ -222,11 +231,11 @@ describe('ninefold dev (in process, port 0)', () => {
       expect.objectContaining({
         severity: 'error',
         code: 'invalid-value',
-        source: expect.stringMatching(/tiny\.yaml:12:\d+$/),
+        source: expect.stringMatching(/tiny\.yaml:13:\d+$/),
       }),
     );
     // Printed in the terminal the way `ninefold check` prints it.
-    expect(running.terminal.stderr).toMatch(/tiny\.yaml:12:\d+ {2}error {3}.*"txet" is not a known kind/);
+    expect(running.terminal.stderr).toMatch(/tiny\.yaml:13:\d+ {2}error {3}.*"txet" is not a known kind/);
     expect(running.terminal.stderr).toContain('the last good model keeps running');
     expect((await fetch(`${running.url}api/items`)).status).toBe(200);
 
@@ -305,7 +314,7 @@ describe('ninefold dev (in process, port 0)', () => {
     writeFileSync(broken, BROKEN);
     const errors = await run(broken, '--port', '0');
     expect(errors.code).toBe(1);
-    expect(errors.stderr).toMatch(/broken\.yaml:12:\d+ {2}error/);
+    expect(errors.stderr).toMatch(/broken\.yaml:13:\d+ {2}error/);
     const help = await run('--help');
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('Usage: ninefold dev SPEC');

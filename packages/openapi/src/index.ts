@@ -16,7 +16,7 @@ export {
   type ReportEntry,
   type ReportKind,
 } from './import-report';
-export { MAX_OPENAPI_BYTES } from './read/parse-text';
+export { MAX_DEPTH as MAX_OPENAPI_DEPTH, MAX_OPENAPI_BYTES } from './read/limits';
 export { readOpenApi } from './read/read-openapi';
 export type { OpenApi3Document, OpenApiVersion, ReadInput, ReadOptions, ReadResult } from './read/types';
 export { type OpenApi3Like, type ToModelResult, toModel } from './to-model';

@@ -1,6 +1,7 @@
 import { loadSpec, type Model } from '@ninefold/spec';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
+import { pointsSaid } from '../../../test/support/points-said';
 import { buildApp } from '../src/app';
 import { openStore } from '../src/store/open-store';
 import type { Store } from '../src/store/store';
@@ -17,7 +18,7 @@ entities:
 `;
 
 function model(yaml: string): Model {
-  const result = loadSpec(yaml, { file: 'styles.yaml' });
+  const result = loadSpec(pointsSaid(yaml), { file: 'styles.yaml' });
   if (!result.model || !result.ok) throw new Error(JSON.stringify(result.issues));
   return result.model;
 }

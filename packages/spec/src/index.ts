@@ -12,10 +12,16 @@ export * from './exhaustive';
 export * from './issues';
 export * from './load';
 export * from './lookup';
+export {
+  MAX_INDENT,
+  MAX_MARKDOWN_BYTES,
+  MAX_MARKDOWN_LINE,
+  MAX_NESTING,
+} from './markdown/text-limits';
 export * from './model';
 export { normalize, toAmount, toFieldType } from './normalize';
 export { readMarkdown } from './read-markdown';
-export { readYaml } from './read-yaml';
+export { MAX_ALIAS_COUNT, MAX_YAML_DEPTH, readYaml } from './read-yaml';
 export * from './rules/constants';
 export * from './rules/derived';
 export { boundsOf, entitySchema, type JsonSchema } from './rules/entity-schema';

@@ -45,6 +45,8 @@ export const ISSUE_CODES = [
   'duplicate-key',
   'too-large',
   'too-deep',
+  'cycle',
+  'refused-reference',
   // shape of the document
   'invalid-type',
   'invalid-value',
@@ -61,6 +63,8 @@ export const ISSUE_CODES = [
   'unknown-column',
   'missing-column',
   'unreadable-cell',
+  'cell-count',
+  'broken-table',
   'unused-content',
   // meaning
   'unknown-reference',

@@ -49,7 +49,7 @@ import {
  * ```ts
  * const { model } = normalize({ title: 'Shop', product: 'not shown' });
  * model.product; // { shown: false }
- * model.screens; // { shown: false }, with a `missing-point` warning
+ * model.screens; // { shown: false }, with a `missing-point` error
  * ```
  */
 export function normalize(doc: DocumentInput): { model: Model; issues: Issue[] } {
@@ -62,8 +62,10 @@ export function normalize(doc: DocumentInput): { model: Model; issues: Issue[] }
     if (value === undefined) {
       issues.push({
         code: 'missing-point',
-        severity: 'warning',
-        message: `Point ${POINT_KEYS.indexOf(key) + 1} (${POINT_NAMES[key]}) is missing; it is treated as not shown.`,
+        // An error, not a guess: a deleted heading would otherwise turn a whole point into "not shown",
+        // and everything it said (permissions, rules) would silently stop applying.
+        severity: 'error',
+        message: `Point ${POINT_KEYS.indexOf(key) + 1} (${POINT_NAMES[key]}) is missing: a specification says each point, or says that it is not shown.`,
         path: [],
         hint: `say so explicitly: a "## ${POINT_KEYS.indexOf(key) + 1}." section with the words "Not shown", or "${key}: not shown" in YAML`,
       });

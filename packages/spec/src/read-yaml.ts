@@ -1,5 +1,8 @@
 import {
+  isAlias,
+  isCollection,
   isMap,
+  isNode,
   isPair,
   isScalar,
   isSeq,
@@ -13,7 +16,12 @@ import type { Issue, PathSegment, SourcePosition } from './issues';
 import type { SourceDocument, SpecFormat } from './source';
 
 /** Aliases may not expand a document past this many nodes: a "billion laughs" file must not hang us. */
-const MAX_ALIAS_COUNT = 1_000;
+export const MAX_ALIAS_COUNT = 1_000;
+/**
+ * Deeper nesting than this is refused. A specification nests a handful of levels (point, item, field,
+ * options); beyond this it is a generated or hostile file, and every later walk would pay for it.
+ */
+export const MAX_YAML_DEPTH = 64;
 
 /**
  * Reads YAML (or JSON, which is YAML too) into the authoring document, keeping the parsed node tree so
@@ -26,7 +34,13 @@ const MAX_ALIAS_COUNT = 1_000;
  * source.locate(['states']); // { file: 'shop.yaml', line: 2, column: 9 }
  * ```
  */
-export function readYaml(text: string, file: string, format: SpecFormat = 'yaml'): SourceDocument {
+export function readYaml(
+  text: string,
+  file: string,
+  format: SpecFormat = 'yaml',
+  limits: { maxDepth?: number } = {},
+): SourceDocument {
+  const maxDepth = limits.maxDepth ?? MAX_YAML_DEPTH;
   const lineCounter = new LineCounter();
   const position = (offset: number): SourcePosition => {
     const { line, col } = lineCounter.linePos(offset);
@@ -44,7 +58,9 @@ export function readYaml(text: string, file: string, format: SpecFormat = 'yaml'
   ];
 
   let data: unknown;
-  if (doc.errors.length === 0) {
+  if (doc.errors.length === 0)
+    issues.push(...shapeLimitIssues(doc.contents as Node | null, position, maxDepth));
+  if (doc.errors.length === 0 && !issues.some((issue) => issue.severity === 'error')) {
     try {
       data = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
     } catch (error) {
@@ -126,6 +142,70 @@ function stringContentShift(node: Scalar): number | undefined {
   }
 }
 
+/**
+ * Nesting deeper than MAX_YAML_DEPTH, and aliases inside the node they name (`product: &s [*s]`), which
+ * would make the data a cycle that no later step could walk. Walked with a stack, not recursion, so
+ * that a deep document is reported rather than overflowing.
+ */
+function shapeLimitIssues(
+  root: Node | null,
+  position: (offset: number) => SourcePosition,
+  maxDepth: number,
+): Issue[] {
+  const anchored = new Map<string, Node[]>();
+  const aliases: Node[] = [];
+  const stack: Array<{ node: unknown; depth: number }> = root ? [{ node: root, depth: 0 }] : [];
+  for (let entry = stack.pop(); entry !== undefined; entry = stack.pop()) {
+    const { node, depth } = entry;
+    if (isAlias(node)) {
+      aliases.push(node);
+      continue;
+    }
+    if (!isNode(node)) continue;
+    if (node.anchor) anchored.set(node.anchor, [...(anchored.get(node.anchor) ?? []), node]);
+    if (!isCollection(node)) continue;
+    if (depth >= maxDepth) {
+      return [
+        {
+          code: 'too-deep',
+          severity: 'error',
+          message: `The document nests more than ${maxDepth} levels deep here.`,
+          path: [],
+          source: position(node.range?.[0] ?? 0),
+        },
+      ];
+    }
+    for (const item of node.items) {
+      if (isPair(item))
+        stack.push({ node: item.key, depth: depth + 1 }, { node: item.value, depth: depth + 1 });
+      else stack.push({ node: item, depth: depth + 1 });
+    }
+  }
+  for (const alias of aliases) {
+    if (!isAlias(alias) || !alias.range) continue;
+    const at = alias.range[0];
+    // An alias names the last anchor of its name before it.
+    let target: Node | undefined;
+    for (const candidate of anchored.get(alias.source) ?? []) {
+      const start = candidate.range?.[0] ?? Number.POSITIVE_INFINITY;
+      if (start < at && (target?.range?.[0] ?? -1) < start) target = candidate;
+    }
+    if (target?.range && at < target.range[2]) {
+      return [
+        {
+          code: 'cycle',
+          severity: 'error',
+          message: `The alias *${alias.source} is inside the value it names, so that value would contain itself without end.`,
+          path: [],
+          source: position(at),
+          hint: 'write the value out, or point the alias at a value it is not part of',
+        },
+      ];
+    }
+  }
+  return [];
+}
+
 function yamlIssue(
   error: YAMLError,
   severity: Issue['severity'],
@@ -133,6 +213,17 @@ function yamlIssue(
 ): Issue {
   const firstLine = error.message.split('\n')[0] ?? error.message;
   const message = firstLine.replace(/ at line \d+, column \d+:?$/, '');
+  // The parser recurses per level, so a document nested thousands deep overflows it before our own
+  // limit is reached: that is the same limit, and says so.
+  if (/call stack/i.test(message)) {
+    return {
+      code: 'too-deep',
+      severity: 'error',
+      message: 'The document nests too deeply here to be read (thousands of levels).',
+      path: [],
+      source: position(error.pos[0]),
+    };
+  }
   return {
     code: error.code === 'DUPLICATE_KEY' ? 'duplicate-key' : 'syntax',
     severity,

@@ -80,12 +80,13 @@ describe('loadSpec on YAML', () => {
     expect(result.model?.states).toEqual({ shown: false, reason: 'no workflows yet.' });
   });
 
-  it('treats a missing point as not shown, with a warning that says how to be explicit', () => {
+  it('refuses a missing point with an error that says how to be explicit: a deleted section must not turn its rules off', () => {
     const result = load(ALL_NOT_SHOWN.replace('errors: not shown\n', ''));
-    expect(result.ok).toBe(true);
+    expect(result.ok).toBe(false);
     expect(result.model?.errors).toEqual({ shown: false });
-    expect(result.issues).toMatchObject([{ code: 'missing-point', severity: 'warning' }]);
+    expect(result.issues).toMatchObject([{ code: 'missing-point', severity: 'error' }]);
     expect(result.issues[0]?.message).toContain('Point 8');
+    expect(result.issues[0]?.hint).toContain('errors: not shown');
   });
 
   it('names an unknown key with its position and the key that was probably meant', () => {
@@ -247,6 +248,8 @@ describe('one run shows every mistake', () => {
     const result = loadSpec(text, { file: 'broken.md' });
     const errors = result.issues.filter((issue) => issue.severity === 'error');
     expect(errors.map((issue) => [issue.code, issue.source?.line])).toEqual([
+      // Points 1 and 4 to 9 are neither written nor said to be not shown.
+      ...Array.from({ length: 7 }, () => ['missing-point', 1]),
       ['unknown-reference', 5],
       ['unreadable-cell', 11],
     ]);

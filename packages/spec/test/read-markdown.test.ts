@@ -402,7 +402,7 @@ describe('readMarkdown: 2. screens', () => {
     expect(source.locate(['notes', 'screens'])).toEqual(at(5, 1));
   });
 
-  it('reports cells beyond the header as unused', () => {
+  it('refuses a row with more or fewer cells than the header, whose values would be lost or misplaced', () => {
     const text = lines(
       '# Shop',
       '',
@@ -411,8 +411,56 @@ describe('readMarkdown: 2. screens', () => {
       '| Screen | Kind | Route |',
       '| - | - | - |',
       '| a | list | /a | extra |',
+      '| b | list |',
+      '| c | list | /c |',
     );
-    expect(issuesOf(text, 'unused-content')).toEqual([expect.objectContaining({ source: at(7, 17) })]);
+    expect(issuesOf(text, 'cell-count')).toEqual([
+      expect.objectContaining({
+        severity: 'error',
+        source: at(7, 1),
+        message: expect.stringContaining('4 cells'),
+      }),
+      expect.objectContaining({
+        severity: 'error',
+        source: at(8, 1),
+        message: expect.stringContaining('2 cells'),
+      }),
+    ]);
+    expect(issuesOf(text, 'unused-content')).toEqual([]);
+  });
+
+  it('refuses table rows cut off by a blank line, and pipe rows with no header, instead of reading them as prose', () => {
+    const text = lines(
+      '# Shop',
+      '',
+      '## 2. Screens',
+      '',
+      '| Screen | Kind | Route |',
+      '| - | - | - |',
+      '| a | list | /a |',
+      '',
+      '| b | list | /b |',
+      '| c | list | /c |',
+      '',
+      'Some prose | with a pipe.',
+      '',
+      '## 3. Entities',
+      '',
+      '| Field | Kind |',
+      '| total | money |',
+    );
+    expect(issuesOf(text, 'broken-table')).toEqual([
+      expect.objectContaining({
+        severity: 'error',
+        source: at(9, 1),
+        message: expect.stringContaining('line 8'),
+      }),
+      expect.objectContaining({
+        severity: 'error',
+        source: at(16, 1),
+        message: expect.stringContaining('no header'),
+      }),
+    ]);
   });
 });
 

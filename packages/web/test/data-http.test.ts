@@ -2,6 +2,7 @@ import { buildApp, describeApi, openStore, type Store } from '@ninefold/server';
 import { loadSpec, type Model } from '@ninefold/spec';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
+import { pointsSaid } from '../../../test/support/points-said';
 import type { ApiDescription } from '../src/data/api-description';
 import { ApiError, type DataProvider, NetworkError } from '../src/data/data-provider';
 import { MissingCallError } from '../src/data/entity-calls';
@@ -14,7 +15,7 @@ import { loadExample } from './support/load-example';
 const NOW = new Date('2026-06-01T12:00:00Z');
 
 function load(text: string, file: string): Model {
-  const result = loadSpec(text, { file });
+  const result = loadSpec(file.endsWith('.yaml') ? pointsSaid(text) : text, { file });
   if (!result.ok || !result.model) throw new Error(`${file} must load: ${JSON.stringify(result.issues)}`);
   return result.model;
 }

@@ -1,9 +1,7 @@
 import type { Issue, PathSegment } from '@ninefold/spec';
+import { MAX_DEPTH } from './limits';
 import { type ParsedText, parseText } from './parse-text';
 import { decodePointer, resolvePath, resolvePointer } from './refs';
-
-/** Deeper nesting than this is refused: no real document comes close, and a cycle made of YAML aliases would. */
-export const MAX_DEPTH = 256;
 
 export interface BundleOptions {
   version: '2.0' | '3.0' | '3.1';

@@ -1,8 +1,6 @@
 import { type Issue, type PathSegment, readYaml, type SourcePosition } from '@ninefold/spec';
+import { MAX_DEPTH, MAX_OPENAPI_BYTES } from './limits';
 import { lineColumn, locateJson } from './locate-json';
-
-/** Larger texts are refused before parsing. GitHub's description, among the largest published, is 13 MB. */
-export const MAX_OPENAPI_BYTES = 64 * 1024 * 1024;
 
 /** How much of a text is searched for NUL, the mark of a binary file. */
 const BINARY_PROBE_CHARS = 65536;
@@ -48,7 +46,7 @@ export function parseText(text: string, file: string): ParsedText {
   if (!/\S/.test(text)) return refused({ code: 'empty-file', message: 'The file is empty.' });
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   if (looksLikeJson(file, body)) return parseJson(body, file);
-  const source = readYaml(body, file, 'yaml');
+  const source = readYaml(body, file, 'yaml', { maxDepth: MAX_DEPTH });
   return {
     file,
     data: source.data,

@@ -87,16 +87,8 @@ export class TableReader extends LocatedSource {
         if (index === 0 && spec.name) return;
         const key = keys[index];
         if (text.length === 0) return;
-        if (index >= keys.length) {
-          this.issue(
-            'unused-content',
-            'warning',
-            `A row of the ${spec.what} has more cells than the header has columns; "${text.value}" is ignored.`,
-            path,
-            this.at(row.children[index]),
-          );
-          return;
-        }
+        // A cell past the header's columns is reported once for its row (cell-count, by the reader).
+        if (index >= keys.length) return;
         if (key) cells.set(key, text);
       });
       const entry: Row = { node: row, cells };
