@@ -1,27 +1,27 @@
-import { readFileSync } from 'node:fs';
-import { type ImportReport, importOpenApi, looksLikeOpenApi } from '@ninefold/openapi';
+import { readFileSync, realpathSync } from 'node:fs';
+import { dirname, relative, resolve, sep } from 'node:path';
+import { type FileRefusal, type ImportReport, importOpenApi, looksLikeOpenApi } from '@ninefold/openapi';
 import { type LoadResult, loadSpec } from '@ninefold/spec';
 
 /** A loaded specification, and the import report when it was an OpenAPI document. */
 export type AnySpecResult = LoadResult & { report?: ImportReport; openApi?: boolean };
 
+export interface LoadAnyOptions {
+  /** The folder an OpenAPI document's `$ref`s may read from; the document's own folder by default. */
+  root?: string | undefined;
+}
+
 /**
  * Loads SPEC whatever it is: a nine-point specification (Markdown, YAML, JSON), or an OpenAPI document,
- * which is imported into the same model (the reader resolves the files it refers to; this reads them).
+ * which is imported into the same model (the reader resolves the files it refers to; this reads them,
+ * only inside the root).
  */
-export function loadAnySpec(text: string, file: string): AnySpecResult {
+export function loadAnySpec(text: string, file: string, options: LoadAnyOptions = {}): AnySpecResult {
   if (!looksLikeOpenApi(text)) return loadSpec(text, { file });
+  const root = options.root ?? dirname(file);
   const imported = importOpenApi(
     { text, file },
-    {
-      readFile: (path) => {
-        try {
-          return readFileSync(path, 'utf8');
-        } catch {
-          return undefined;
-        }
-      },
-    },
+    { readFile: confinedReader(root), root: sameForm(file, root) },
   );
   return {
     ok: imported.ok,
@@ -31,5 +31,41 @@ export function loadAnySpec(text: string, file: string): AnySpecResult {
     format: file.endsWith('.json') ? 'json' : 'yaml',
     issues: imported.issues,
     openApi: true,
+  };
+}
+
+/**
+ * The root in the form the reader compares paths in: absolute when the document's name is, else
+ * relative to the working folder like the document's name ("" for the working folder itself).
+ */
+function sameForm(file: string, root: string): string {
+  if (file.startsWith('/')) return resolve(root);
+  const shown = relative(process.cwd(), resolve(root)).split(sep).join('/');
+  return shown;
+}
+
+/**
+ * Reads a file only when its real path, symbolic links resolved, is inside the real path of `root`: the
+ * reader has already refused URLs and paths that leave the root by their text, and this catches a link
+ * inside the folder that points out of it.
+ */
+function confinedReader(root: string): (path: string) => string | undefined | FileRefusal {
+  let realRoot: string | undefined;
+  return (path) => {
+    let real: string;
+    try {
+      realRoot ??= realpathSync(root);
+      real = realpathSync(path);
+    } catch {
+      return undefined;
+    }
+    if (real !== realRoot && !real.startsWith(realRoot.endsWith(sep) ? realRoot : realRoot + sep)) {
+      return { refused: `it is a link to ${real}, outside ${realRoot}` };
+    }
+    try {
+      return readFileSync(real, 'utf8');
+    } catch {
+      return undefined;
+    }
   };
 }

@@ -1,5 +1,5 @@
 import type { LoadResult } from '@ninefold/spec';
-import { loadAnySpec } from './load-any-spec';
+import { type LoadAnyOptions, loadAnySpec } from './load-any-spec';
 import { readSpecFile } from './read-spec-file';
 import { printReport } from './report';
 import type { Terminal } from './terminal';
@@ -12,13 +12,18 @@ export type SpecOutcome =
  * Reads and loads a specification for a command that runs it (serve, dev, build). Errors stop the command
  * with the same report `ninefold check` prints; warnings are printed and the command goes on.
  */
-export async function loadSpecFile(file: string, command: string, terminal: Terminal): Promise<SpecOutcome> {
+export async function loadSpecFile(
+  file: string,
+  command: string,
+  terminal: Terminal,
+  options: LoadAnyOptions = {},
+): Promise<SpecOutcome> {
   const read = await readSpecFile(file);
   if (!read.ok) {
     terminal.err(`ninefold ${command}: ${read.message}\n`);
     return { ok: false, exitCode: 2 };
   }
-  const result = loadAnySpec(read.text, file);
+  const result = loadAnySpec(read.text, file, options);
   if (!result.ok || !result.model) {
     printReport(result, file, { ...terminal, out: terminal.err });
     terminal.err(`ninefold ${command}: ${file} has errors; fix them first (ninefold check ${file}).\n`);

@@ -18,5 +18,12 @@ export {
 } from './import-report';
 export { MAX_DEPTH as MAX_OPENAPI_DEPTH, MAX_OPENAPI_BYTES } from './read/limits';
 export { readOpenApi } from './read/read-openapi';
-export type { OpenApi3Document, OpenApiVersion, ReadInput, ReadOptions, ReadResult } from './read/types';
+export type {
+  FileRefusal,
+  OpenApi3Document,
+  OpenApiVersion,
+  ReadInput,
+  ReadOptions,
+  ReadResult,
+} from './read/types';
 export { type OpenApi3Like, type ToModelResult, toModel } from './to-model';

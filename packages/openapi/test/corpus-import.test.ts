@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { importOpenApi } from '../src/index';
-import { CORPUS, corpusDocuments, readCorpusFile } from './support/corpus';
+import { CORPUS, corpusDocuments, corpusReadOptions } from './support/corpus';
 
 const corpus = CORPUS ?? '';
 
@@ -12,10 +12,7 @@ describe.skipIf(CORPUS === undefined)('importing the whole corpus (read, map, ch
     const tally = { clean: 0, issues: 0, failed: 0 };
     for (const path of corpusDocuments()) {
       const name = relative(corpus, path);
-      const result = importOpenApi(
-        { text: readFileSync(path, 'utf8'), file: path },
-        { readFile: readCorpusFile },
-      );
+      const result = importOpenApi({ text: readFileSync(path, 'utf8'), file: path }, corpusReadOptions());
       const errors = result.issues.filter((issue) => issue.severity === 'error');
       if (!result.model) {
         tally.failed++;

@@ -3,7 +3,7 @@ import { join, relative } from 'node:path';
 import { toPointer } from '@ninefold/spec';
 import { describe, expect, it } from 'vitest';
 import { readOpenApi } from '../src/index';
-import { CORPUS, corpusDocuments, readCorpusFile } from './support/corpus';
+import { CORPUS, corpusDocuments, corpusReadOptions } from './support/corpus';
 
 const corpus = CORPUS ?? '';
 
@@ -13,10 +13,7 @@ describe.skipIf(CORPUS === undefined)('the OpenAPI corpus', () => {
     let clean = 0;
     for (const path of corpusDocuments()) {
       const started = performance.now();
-      const result = readOpenApi(
-        { text: readFileSync(path, 'utf8'), file: path },
-        { readFile: readCorpusFile },
-      );
+      const result = readOpenApi({ text: readFileSync(path, 'utf8'), file: path }, corpusReadOptions());
       const ms = performance.now() - started;
       const name = relative(corpus, path);
       if (result.ok) {
@@ -51,10 +48,7 @@ describe.skipIf(CORPUS === undefined)('the OpenAPI corpus', () => {
   it('reads the multi-file petstore (JSON and YAML) into one document with internal references', () => {
     for (const format of ['json', 'yaml']) {
       const root = join(corpus, `oai-examples/v2.0/${format}/petstore-separate/spec/swagger.${format}`);
-      const result = readOpenApi(
-        { text: readFileSync(root, 'utf8'), file: root },
-        { readFile: readCorpusFile },
-      );
+      const result = readOpenApi({ text: readFileSync(root, 'utf8'), file: root }, corpusReadOptions());
       expect(result.issues).toEqual([]);
       const schemas = result.document?.components?.schemas ?? {};
       expect(Object.keys(schemas).sort()).toEqual(['Error', 'NewPet', 'Pet']);

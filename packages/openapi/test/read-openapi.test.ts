@@ -190,7 +190,8 @@ describe('readOpenApi: references', () => {
       },
       components: { schemas: { Error: { type: 'string' } } },
     };
-    const result = readOpenApi({ text: json(doc), file: 'spec/api.json' }, { readFile });
+    // The shared folder is beside the document's own, so the root is named: the folder holding both.
+    const result = readOpenApi({ text: json(doc), file: 'spec/api.json' }, { readFile, root: '' });
     expect(result.issues).toEqual([]);
     const components = result.document?.components;
     expect(Object.keys(components?.schemas ?? {})).toEqual(['Error', 'Pet', 'Person', 'Error2']);

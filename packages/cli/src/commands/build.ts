@@ -27,6 +27,7 @@ Options:
   --api-base URL    where the client calls its API: an absolute http(s) URL, whose origin the policy then
                     allows, or a path (default: the specification's calls.baseUrl, else /api)
   --base PATH       the path the client is served under, e.g. /shop/ (default /)
+  --root DIR        an OpenAPI document's $refs may read files in DIR only (default: its own folder)
   -h, --help        show this help
 
 Exit codes: 0 written, 1 the specification has errors or the client could not be built, 2 the file could
@@ -75,7 +76,7 @@ export async function build(args: string[], terminal: Terminal): Promise<number>
     }
   }
 
-  const loaded = await loadSpecFile(file, 'build', terminal);
+  const loaded = await loadSpecFile(file, 'build', terminal, { root: parsed.values.root });
   if (!loaded.ok) return loaded.exitCode;
   const model = loaded.result.model;
 
@@ -166,6 +167,7 @@ function parseBuildArgs(args: string[]) {
       'api-base': { type: 'string' },
       base: { type: 'string', default: '/' },
       help: { type: 'boolean', short: 'h', default: false },
+      root: { type: 'string' },
     },
   });
 }

@@ -13,6 +13,7 @@ file:line:column, then the coverage of the nine points.
 
 Options:
   --format text|json  text for people (default); json prints one JSON object and nothing else
+  --root DIR          an OpenAPI document's $refs may read files in DIR only (default: its own folder)
   -h, --help          show this help
 
 Exit codes: 0 no errors (warnings allowed), 1 errors found, 2 the file could not be read or the
@@ -54,7 +55,7 @@ export async function check(args: string[], terminal: Terminal): Promise<number>
     return 2;
   }
 
-  const result = loadAnySpec(read.text, file);
+  const result = loadAnySpec(read.text, file, { root: parsed.values.root });
   if (format === 'json') terminal.out(`${JSON.stringify(toJson(result, file))}\n`);
   else printReport(result, file, terminal);
   return result.issues.some((issue) => issue.severity === 'error') ? 1 : 0;
@@ -68,6 +69,7 @@ function parseCheckArgs(args: string[]) {
     options: {
       format: { type: 'string', default: 'text' },
       help: { type: 'boolean', short: 'h', default: false },
+      root: { type: 'string' },
     },
   });
 }

@@ -11,9 +11,9 @@ import {
   startDevServer,
   type UserRequest,
 } from '@ninefold/server';
-import { loadSpec } from '@ninefold/spec';
 import { ensureRuntime } from '@ninefold/web/runtime';
 import { devIssues } from '../dev-issues';
+import { type LoadAnyOptions, loadAnySpec } from '../load-any-spec';
 import { loadSpecFile } from '../load-spec-file';
 import { readSpecFile } from '../read-spec-file';
 import { printReport } from '../report';
@@ -41,6 +41,7 @@ Options:
   --user EMAIL:ROLE[:NAME=VALUE,...]
                         create a user of point 6's sign-in if missing (repeatable), as for serve
   --allow-destructive   apply schema changes that drop or narrow stored data
+  --root DIR            an OpenAPI document's $refs may read files in DIR only (default: its own folder)
   -h, --help            show this help
 
 Exit codes: 0 stopped cleanly, 1 the specification has errors or the server could not start, 2 the file
@@ -112,7 +113,7 @@ export async function dev(
     };
   }
 
-  const loaded = await loadSpecFile(file, 'dev', terminal);
+  const loaded = await loadSpecFile(file, 'dev', terminal, { root: parsed.values.root });
   if (!loaded.ok) return loaded.exitCode;
   if (parsed.values.user?.length) {
     if (api.kind === 'proxy') {
@@ -171,7 +172,7 @@ export async function dev(
     );
     if (server.users) terminal.out(usersBanner(server.users));
 
-    const watcher = watchSpec(file, server, terminal);
+    const watcher = watchSpec(file, server, terminal, { root: parsed.values.root });
     const signal = await stop.wait();
     terminal.err(`\n${signal}: closing the pages' connections, the server and the database…\n`);
     await watcher.close();
@@ -187,7 +188,7 @@ export async function dev(
  * On each change of the file: check it again, print the report, serve the new model (or keep the last
  * good one while it has errors), and reload the pages. Changes are handled one at a time, in order.
  */
-function watchSpec(file: string, server: DevServer, terminal: Terminal) {
+function watchSpec(file: string, server: DevServer, terminal: Terminal, options: LoadAnyOptions) {
   // Unknown at first, so that a change between the first load and the watch is never missed.
   let lastText: string | undefined;
   let queue: Promise<void> = Promise.resolve();
@@ -205,7 +206,8 @@ function watchSpec(file: string, server: DevServer, terminal: Terminal) {
     }
     if (read.text === lastText) return;
     lastText = read.text;
-    const result = loadSpec(read.text, { file });
+    // The same loader as the first load, so an OpenAPI document is imported again, within its root.
+    const result = loadAnySpec(read.text, file, options);
     const stamp = new Date().toTimeString().slice(0, 8);
     terminal.err(`\n${paint(terminal, 'dim', stamp)} ${basename(file)} changed\n`);
     printReport(result, file, { ...terminal, out: terminal.err });
@@ -247,6 +249,7 @@ function parseDevArgs(args: string[]) {
       user: { type: 'string', multiple: true },
       'allow-destructive': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
+      root: { type: 'string' },
     },
   });
 }

@@ -20,6 +20,7 @@ Options:
   --format FORMAT    yaml (the default) or markdown; Markdown cannot hold everything YAML can (call
                      parameters, a maximum page size, ...): what it leaves out is printed as a warning
   --report all       list every mapped item in the report too, not only the inferred and the missing
+  --root DIR         an OpenAPI document's $refs may read files in DIR only (default: its own folder)
   -h, --help         show this help
 
 Every command also takes an OpenAPI document directly as its SPEC; import writes the specification out.
@@ -67,7 +68,7 @@ export async function importCommand(args: string[], terminal: Terminal): Promise
     );
     return 2;
   }
-  const result = loadAnySpec(read.text, file);
+  const result = loadAnySpec(read.text, file, { root: parsed.values.root });
   const toErr = { ...terminal, out: terminal.err };
   if (result.issues.length > 0 || !result.model) printReport(result, file, toErr);
   if (result.report) terminal.err(`${formatImportReport(result.report, { all: report === 'all' })}\n`);
@@ -112,6 +113,7 @@ function parseImportArgs(args: string[]) {
       report: { type: 'string' },
       format: { type: 'string', default: 'yaml' },
       help: { type: 'boolean', short: 'h', default: false },
+      root: { type: 'string' },
     },
   });
 }

@@ -32,6 +32,7 @@ Options:
   --allow-destructive   apply schema changes that drop or narrow stored data
   --body-limit BYTES    largest request body accepted (default 1048576)
   --no-client           serve only the API, the model and the health check
+  --root DIR            an OpenAPI document's $refs may read files in DIR only (default: its own folder)
   -h, --help            show this help
 
 Exit codes: 0 stopped cleanly, 1 the specification has errors or the server could not start,
@@ -75,7 +76,7 @@ export async function serve(
     return 2;
   }
 
-  const loaded = await loadSpecFile(file, 'serve', terminal);
+  const loaded = await loadSpecFile(file, 'serve', terminal, { root: parsed.values.root });
   if (!loaded.ok) return loaded.exitCode;
   const model = loaded.result.model;
   const users: UserRequest[] = [];
@@ -153,6 +154,7 @@ function parseServeArgs(args: string[]) {
       'no-client': { type: 'boolean', default: false },
       user: { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h', default: false },
+      root: { type: 'string' },
     },
   });
 }

@@ -1,12 +1,15 @@
 import type { Issue, PathSegment } from '@ninefold/spec';
 import { MAX_DEPTH } from './limits';
 import { type ParsedText, parseText } from './parse-text';
-import { decodePointer, resolvePath, resolvePointer } from './refs';
+import { decodePointer, folderOf, isInside, isUrlReference, resolvePath, resolvePointer } from './refs';
+import type { FileRefusal } from './types';
 
 export interface BundleOptions {
   version: '2.0' | '3.0' | '3.1';
   root: ParsedText;
-  readFile?: ((path: string) => string | undefined) | undefined;
+  readFile?: ((path: string) => string | undefined | FileRefusal) | undefined;
+  /** The folder references may read from; the root document's own folder when not given. */
+  rootFolder?: string | undefined;
 }
 
 /** Where a walk is: the file a node came from, and where that node lands in the bundled document. */
@@ -63,16 +66,23 @@ export function bundle(document: Record<string, unknown>, options: BundleOptions
     code: Issue['code'],
     message: string,
     severity: Issue['severity'] = 'error',
+    hint?: string,
   ) => {
     const source = scope.parsed.locate(path) ?? { file: scope.parsed.file, line: 1, column: 1 };
-    issues.push({ code, severity, message, path: [...path], source });
+    issues.push({ code, severity, message, path: [...path], source, ...(hint ? { hint } : {}) });
   };
+
+  const rootFolder = options.rootFolder ?? folderOf(rootFile);
+  /** Why a file may not be read, said once per file. */
+  const refusals = new Map<string, string>();
 
   const loadFile = (file: string): ParsedText | undefined => {
     if (files.has(file)) return files.get(file);
     let text: string | undefined;
     try {
-      text = options.readFile?.(file);
+      const answer = options.readFile?.(file);
+      if (typeof answer === 'object' && answer !== null) refusals.set(file, answer.refused);
+      else text = answer;
     } catch {
       text = undefined;
     }
@@ -144,7 +154,27 @@ export function bundle(document: Record<string, unknown>, options: BundleOptions
       );
       return;
     }
+    if (filePart !== '' && isUrlReference(filePart)) {
+      issue(
+        scope,
+        [...path, '$ref'],
+        'refused-reference',
+        `"${ref}" is a URL; Ninefold reads only files in the document's folder, never the network or a file: URL.`,
+      );
+      return;
+    }
     const file = filePart === '' ? scope.parsed.file : resolvePath(scope.parsed.file, filePart);
+    if (file !== rootFile && !isInside(rootFolder, file)) {
+      issue(
+        scope,
+        [...path, '$ref'],
+        'refused-reference',
+        `"${ref}" leads to ${file}, outside ${rootFolder === '' ? "the document's folder" : rootFolder}; Ninefold reads only files in the document's folder (or the root you name).`,
+        'error',
+        'if that file is part of this API, name a root folder that holds both (ninefold --root DIR)',
+      );
+      return;
+    }
     if (file === rootFile) {
       if (filePart !== '') node.$ref = `#${pointer}`;
       let found = internalChecked.get(pointer);
@@ -164,6 +194,11 @@ export function bundle(document: Record<string, unknown>, options: BundleOptions
       return;
     }
     const parsed = loadFile(file);
+    const refusal = refusals.get(file);
+    if (refusal !== undefined) {
+      issue(scope, [...path, '$ref'], 'refused-reference', `"${ref}" was not read: ${refusal}.`);
+      return;
+    }
     if (!parsed) {
       issue(
         scope,

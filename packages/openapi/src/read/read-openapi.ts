@@ -84,7 +84,9 @@ function read(input: ReadInput, options: ReadOptions): ReadResult {
   if (version === 'unknown') return { ok: false, version, issues };
 
   checkShape(document, version, problem);
-  issues.push(...bundle(document, { version, root: parsed, readFile: options.readFile }));
+  issues.push(
+    ...bundle(document, { version, root: parsed, readFile: options.readFile, rootFolder: options.root }),
+  );
 
   let result = document;
   if (version === '2.0') {

@@ -61,3 +61,39 @@ export function resolvePath(from: string, reference: string): string {
   }
   return `${absolute ? '/' : ''}${parts.join('/')}`;
 }
+
+/**
+ * Whether a reference names a URL rather than a path: a scheme (`http:`, `file:`, `data:`) or a
+ * protocol-relative `//host/...`. Such references are never followed.
+ */
+export function isUrlReference(reference: string): boolean {
+  return /^[a-z][a-z0-9+.-]*:/i.test(reference) || reference.startsWith('//') || reference.startsWith('\\\\');
+}
+
+/** The folder of a POSIX-style path: `a/b/c.yaml` -> `a/b`, `c.yaml` -> `` (the current folder). */
+export function folderOf(file: string): string {
+  const normalized = file.replaceAll('\\', '/');
+  const slash = normalized.lastIndexOf('/');
+  if (slash < 0) return '';
+  return slash === 0 ? '/' : normalized.slice(0, slash);
+}
+
+/**
+ * Whether the (already resolved) path `file` lies inside `folder`, compared by whole segments, so that
+ * `/docs-other/x.yaml` is not inside `/docs`. Both are in the same form: relative, or absolute.
+ *
+ * @example
+ * ```ts
+ * isInside('spec', 'spec/parts/a.yaml'); // true
+ * isInside('spec', 'spec-old/a.yaml'); // false
+ * isInside('', '../secret.yaml'); // false
+ * ```
+ */
+export function isInside(folder: string, file: string): boolean {
+  const root = resolvePath(`${folder === '' ? '.' : folder}/x`, '.').replace(/\/$/, '');
+  const target = file.replaceAll('\\', '/');
+  if (target.startsWith('/') !== folder.startsWith('/')) return false;
+  if (root === '') return target !== '..' && !target.startsWith('../');
+  if (root === '/') return true;
+  return target.startsWith(`${root}/`);
+}

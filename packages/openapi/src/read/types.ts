@@ -20,10 +20,22 @@ export interface ReadInput {
 export interface ReadOptions {
   /**
    * Reads another file of a multi-file document, given its path (resolved against the referring file,
-   * POSIX-style, or as a URL when the file is one). Return `undefined` when it cannot be read. Without it,
+   * POSIX-style). Only paths inside `root` are ever asked for: a URL, a `file:` URL or a path that leaves
+   * the root is refused before this is called. Return `undefined` when the file cannot be read, or
+   * `{ refused }` when the reader finds that it leaves the root after all (a symbolic link). Without it,
    * every reference to another file is an issue.
    */
-  readFile?: (path: string) => string | undefined;
+  readFile?: (path: string) => string | undefined | FileRefusal;
+  /**
+   * The folder that references may read from, in the same form as `file` (relative or absolute). Defaults
+   * to the folder of the document itself.
+   */
+  root?: string;
+}
+
+/** What a `readFile` answers for a path it will not read, and why (said in the issue). */
+export interface FileRefusal {
+  refused: string;
 }
 
 export interface ReadResult {

@@ -46,3 +46,11 @@ export function corpusDocuments(): string[] {
 export function readCorpusFile(path: string): string | undefined {
   return existsSync(path) ? readFileSync(path, 'utf8') : undefined;
 }
+
+/**
+ * The reader's options for a corpus document: its files, read from the corpus, with references allowed
+ * anywhere in the corpus, since its multi-file examples reach a sibling folder (`../common/Error.yaml`).
+ */
+export function corpusReadOptions(): { readFile: typeof readCorpusFile; root: string } {
+  return { readFile: readCorpusFile, root: CORPUS ?? '/nonexistent-corpus' };
+}
