@@ -37,8 +37,16 @@ import {
 import { API_BASE, keepsHistory, prototypeApi, specPayload } from './api-calls';
 import { registerAuthRoutes } from './auth/auth-routes';
 import { type Authenticator, type AuthOptions, createAuthenticator } from './auth/authenticate';
+import { refuseDeepBody } from './body-depth';
 import { encodedBody, preferredCoding } from './encoded-body';
-import { claimIdempotency, IdempotentReplay, registerIdempotency, sendReplay } from './idempotency';
+import {
+  claimIdempotency,
+  IdempotentReplay,
+  registerIdempotency,
+  sendAnswer,
+  sendReplay,
+  writeAnswered,
+} from './idempotency';
 import { parseListQuery, type QueryValues } from './list-query';
 import {
   clip,
@@ -74,6 +82,11 @@ export interface AppOptions {
   onServerError?: (reference: string, error: unknown) => void;
   /** Point 6's sign-in: the token secret and lifetime, an OpenID Connect verifier. */
   auth?: AuthOptions;
+  /**
+   * Test-only: runs after a write and the answer to its idempotency key have committed, before the answer
+   * is sent. A test throws here to stand for a process killed at the worst moment.
+   */
+  afterCommit?: (request: FastifyRequest) => void | Promise<void>;
 }
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -136,6 +149,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     }
     rememberAuthentication(request, who);
   });
+  // After the body is parsed and before any handler, hash or rule walks it.
+  app.addHook('preHandler', async (request) => {
+    if (request.body !== null && typeof request.body === 'object') refuseDeepBody(request.body);
+  });
   app.setNotFoundHandler((request, reply) => {
     sendProblem(
       reply,
@@ -185,7 +202,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // Sign-in and sign-out calls are the session routes above.
     if (call.purpose === 'sign-in' || call.purpose === 'sign-out') continue;
     const url = `${API_BASE}${call.path.replace(/\{([^}]+)\}/g, ':$1')}`;
-    const handler = handlerFor(call, { model, store, now, transitions, limits });
+    const handler = handlerFor(call, {
+      model,
+      store,
+      now,
+      transitions,
+      limits,
+      afterCommit: options.afterCommit,
+    });
     app.route({ method: call.method, url, handler });
   }
   return app;
@@ -195,6 +219,8 @@ interface Context {
   model: Model;
   store: Store;
   now: () => Date;
+  /** Test-only: runs after a keyed write commits, before its answer is sent (see AppOptions). */
+  afterCommit?: ((request: FastifyRequest) => void | Promise<void>) | undefined;
   transitions: Map<string, { machine: StateMachine; transition: Transition }>;
   limits: BodyLimits;
 }
@@ -395,7 +421,20 @@ async function create(
   requireAction(model, request, entity, 'create', values);
   // Bytes are stored only once the record is known to be valid, and forgotten if the write fails.
   const fileIds = await saveFiles(store, files, values);
-  const created = await store.create(entity.name, values).catch(async (error: unknown) => {
+  const created = await writeAnswered(
+    store,
+    request,
+    (tx) => tx.create(entity.name, values),
+    (record) => ({
+      status: 201,
+      headers: {
+        etag: etag(1),
+        location: `${pathOf(request.url)}/${encodeURIComponent(String(keyValue(entity, record)))}`,
+      },
+      body: visibleTo(model, request, entity, present(model, entity, record)),
+    }),
+    () => context.afterCommit?.(request),
+  ).catch(async (error: unknown) => {
     await forgetFiles(store, fileIds);
     throw error;
   });
@@ -403,12 +442,7 @@ async function create(
     await forgetFiles(store, fileIds);
     throw new ProblemError(writeProblem(created.failure, entity, ''));
   }
-  const key = keyValue(entity, created.value);
-  reply
-    .code(201)
-    .header('etag', etag(1))
-    .header('location', `${pathOf(request.url)}/${encodeURIComponent(String(key))}`);
-  return visibleTo(model, request, entity, present(model, entity, created.value));
+  return sendAnswer(reply, created.answer);
 }
 
 async function update(
@@ -532,19 +566,28 @@ async function transition(
       ...computed.change,
       ...derivedValues(model, entity.name, { ...record, ...computed.change }),
     };
-    // Written only over the version the checks were made on, so two requests racing cannot both take it.
-    const updated = await store.applyTransition(entity.name, coerceKey(entity, key), change, version, {
-      transition: step.name,
-      from: String(record[machine.field]),
-      to: step.to,
-      by,
-      at: now.toISOString(),
-    });
-    if (updated.ok) {
+    // Written only over the version the checks were made on, so two requests racing cannot both take it;
+    // a keyed request's answer is stored with it.
+    const updated = await writeAnswered(
+      store,
+      request,
+      (tx) =>
+        tx.applyTransition(entity.name, coerceKey(entity, key), change, version, {
+          transition: step.name,
+          from: String(record[machine.field]),
+          to: step.to,
+          by,
+          at: now.toISOString(),
+        }),
       // The new version, so that the client's next change can say which one it read.
-      reply.header('etag', etag(version + 1));
-      return visibleTo(model, request, entity, present(model, entity, updated.value));
-    }
+      (value) => ({
+        status: 200,
+        headers: { etag: etag(version + 1) },
+        body: visibleTo(model, request, entity, present(model, entity, value)),
+      }),
+      () => context.afterCommit?.(request),
+    );
+    if (updated.ok) return sendAnswer(reply, updated.answer);
     // Changed between the read and the write. A client that named no version meant "from whatever state
     // it is in": the transition is checked again on the new version (a second `place` is then refused
     // as illegal, never taken twice).

@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { principalOf } from './access';
 import { ProblemError, problem } from './problem';
-import type { Store, StoredAnswer } from './store/store';
+import type { Store, StoredAnswer, WriteFailure, WriteResult } from './store/store';
 
 /** How long an answer is kept for a retry with the same key. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -82,16 +82,7 @@ export async function claimIdempotency(
       ),
     );
   }
-  if (!found.answer) {
-    throw new ProblemError(
-      problem(
-        409,
-        'IDEMPOTENCY_IN_PROGRESS',
-        'The same request is still being handled; try again in a moment.',
-      ),
-      { 'retry-after': '1' },
-    );
-  }
+  if (!found.answer) throw inProgress();
   throw new IdempotentReplay(found.answer);
 }
 
@@ -109,6 +100,93 @@ function idempotencyKeyOf(request: FastifyRequest): string | undefined {
     );
   }
   return header;
+}
+
+/** An answer as a handler makes it: the JSON body is turned into the exact bytes that are stored and sent. */
+export interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+/** Thrown inside the write's transaction when the claim was taken over meanwhile: the write is undone. */
+class ClaimLost extends Error {}
+
+/**
+ * Runs a write and, when the request claimed an idempotency key, stores the answer to it in the same
+ * transaction: the record and the answer that reports it are committed together or not at all. So a
+ * process killed at any moment leaves either nothing (the retry runs the call) or both (the retry is
+ * answered as the first was), never a record without its answer, which a retry would create again.
+ *
+ * @example
+ * ```ts
+ * const written = await writeAnswered(store, request, (tx) => tx.create('Order', values), (order) => ({
+ *   status: 201, headers: { etag: '"1"' }, body: order,
+ * }));
+ * if (written.ok) sendAnswer(reply, written.answer);
+ * ```
+ */
+export async function writeAnswered<T>(
+  store: Store,
+  request: FastifyRequest,
+  write: (store: Store) => Promise<WriteResult<T>>,
+  answerTo: (value: T) => Answer,
+  afterCommit?: () => void | Promise<void>,
+): Promise<AnsweredWrite<T>> {
+  const claim = claims.get(request);
+  const answered = (result: WriteResult<T>): AnsweredWrite<T> => {
+    if (!result.ok) return result;
+    const made = answerTo(result.value);
+    const answer: StoredAnswer = {
+      status: made.status,
+      headers: { ...made.headers, 'content-type': 'application/json; charset=utf-8' },
+      body: Buffer.from(JSON.stringify(made.body), 'utf8'),
+    };
+    return { ok: true, value: result.value, answer };
+  };
+  let outcome: AnsweredWrite<T>;
+  if (!claim) {
+    outcome = answered(await write(store));
+  } else {
+    try {
+      outcome = await store.transaction(async (tx) => {
+        const done = answered(await write(tx));
+        if (done.ok && !(await tx.completeIdempotencyKey(claim.id, claim.token, done.answer))) {
+          throw new ClaimLost();
+        }
+        return done;
+      });
+    } catch (error) {
+      if (!(error instanceof ClaimLost)) throw error;
+      // Another request took the key over (this one outlived its lease): it answers; this one wrote nothing.
+      throw inProgress();
+    }
+    // Stored with the write: the onSend hook must neither store it again nor release it on a later failure.
+    if (outcome.ok) claims.delete(request);
+  }
+  if (outcome.ok) await afterCommit?.();
+  return outcome;
+}
+
+export type AnsweredWrite<T> =
+  | { ok: true; value: T; answer: StoredAnswer }
+  | { ok: false; failure: WriteFailure };
+
+/** Sends an answer made by `writeAnswered`: the same bytes a replay will send. */
+export function sendAnswer(reply: FastifyReply, answer: StoredAnswer): FastifyReply {
+  for (const [name, value] of Object.entries(answer.headers)) reply.header(name, value);
+  return reply.code(answer.status).send(Buffer.from(answer.body));
+}
+
+function inProgress(): ProblemError {
+  return new ProblemError(
+    problem(
+      409,
+      'IDEMPOTENCY_IN_PROGRESS',
+      'The same request is still being handled; try again in a moment.',
+    ),
+    { 'retry-after': '1' },
+  );
 }
 
 /** Sends a stored answer again, saying so. */

@@ -16,6 +16,7 @@ import {
 } from '@ninefold/spec';
 import type { FastifyRequest } from 'fastify';
 import { API_BASE } from './api-calls';
+import { refuseDeepBody } from './body-depth';
 import { clip, ProblemError, problem } from './problem';
 import type { Store, StoredRecord } from './store/store';
 
@@ -287,12 +288,16 @@ function fromText(model: Model, entity: Entity, name: string, text: string): Jso
     }
     case 'object':
     case 'list':
-    case 'file':
+    case 'file': {
+      let parsed: JsonValue;
       try {
-        return JSON.parse(text) as JsonValue;
+        parsed = JSON.parse(text) as JsonValue;
       } catch {
         return text;
       }
+      refuseDeepBody(parsed, `The field ${field.name}`);
+      return parsed;
+    }
     default:
       return exhaustiveSwitchError(field);
   }

@@ -142,6 +142,9 @@ export async function openPrototypeStore(options: PrototypeStoreOptions): Promis
       return { ok: false, message: refusal(migration.refused) };
     }
     for (const line of migrationSummary(migration.applied)) options.log(line);
+    // Claims left by a process that stopped mid-request: none of them wrote anything (an answer is stored
+    // with its write), so their retries may run now rather than after the lease.
+    await store.releaseUnansweredIdempotencyKeys();
     if (options.seed && options.seed > 0) await seed(store, options.model, options.seed, options.log);
     return { ok: true, store };
   } catch (error) {

@@ -1,10 +1,11 @@
 // Idempotency keys on POST calls: a repeat is answered as the first was and changes nothing, on SQLite
 // and PostgreSQL alike; the key is refused for another request, answered "in progress" while the first
 // runs, forgotten after a day, and not kept for a server error.
+import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
-import { IDEMPOTENCY_TTL_MS } from '../src/idempotency';
+import { IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_TTL_MS } from '../src/idempotency';
 import { openStore } from '../src/store/open-store';
 import type { Store } from '../src/store/store';
 import { dropSchema, exampleModel, testDatabases, uniqueSchema } from './support/databases';
@@ -25,29 +26,41 @@ const address = { street: '1 Quay', city: 'Portsmouth', postcode: 'PO1 3LJ', cou
 function controllableStore(store: Store) {
   let hold: { reached: () => void; release: Promise<void> } | undefined;
   let failNext = false;
-  const controlled = new Proxy(store, {
-    get(target, property) {
-      if (property === 'create') {
-        return async (...args: Parameters<Store['create']>) => {
-          const held = hold;
-          hold = undefined;
-          if (held) {
-            held.reached();
-            await held.release;
-          }
-          if (failNext) {
-            failNext = false;
-            throw new Error('the database went away');
-          }
-          return target.create(...args);
-        };
-      }
-      const value = Reflect.get(target, property, target);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
+  /** A held request waits before its write's transaction opens: SQLite's one connection stays free meanwhile. */
+  const waitIfHeld = async () => {
+    const held = hold;
+    hold = undefined;
+    if (held) {
+      held.reached();
+      await held.release;
+    }
+  };
+  // A keyed create runs inside a transaction, on the transaction's store: that one is controlled too.
+  const wrap = (inner: Store): Store =>
+    new Proxy(inner, {
+      get(target, property) {
+        if (property === 'transaction') {
+          return async <T>(work: (tx: Store) => Promise<T>) => {
+            await waitIfHeld();
+            return target.transaction((tx) => work(wrap(tx)));
+          };
+        }
+        if (property === 'create') {
+          return async (...args: Parameters<Store['create']>) => {
+            await waitIfHeld();
+            if (failNext) {
+              failNext = false;
+              throw new Error('the database went away');
+            }
+            return target.create(...args);
+          };
+        }
+        const value = Reflect.get(target, property, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
   return {
-    store: controlled,
+    store: wrap(store),
     /** Holds the next create; resolves once a request reached it, with the function that lets it go. */
     holdNextCreate(): Promise<() => void> {
       let release: () => void = () => {};
@@ -63,6 +76,9 @@ function controllableStore(store: Store) {
     },
   };
 }
+
+/** One signing secret for every app of a test: a restarted node keeps the sessions. */
+const SECRET = randomBytes(32);
 
 for (const database of databases) {
   const title = `idempotency keys on ${database.name}${database.skip ? ` — skipped: ${database.skip}` : ''}`;
@@ -87,6 +103,7 @@ for (const database of databases) {
         store: control.store,
         now: () => new Date(clock),
         onServerError: (_reference, error) => serverErrors.push(error),
+        auth: { secret: SECRET },
       });
       owner = await signInAs(app, store, 'owner');
     });
@@ -194,6 +211,38 @@ for (const database of databases) {
       }
       expect(answers.filter((answer) => answer.statusCode === 201 && !replayed(answer))).toHaveLength(1);
       expect(await products()).toHaveLength(1);
+    });
+
+    // Guards against the answer being stored after the write commits (it was, in the onSend hook): a
+    // process killed between the two left a record with no answer, and the retry, once the claim's lease
+    // ran out, created a second one (2 and 1 duplicates in two runs of 600 keyed creates on PostgreSQL).
+    it('creates exactly once when the process dies between the commit and the answer, and replays it after a restart', async () => {
+      const crashing = await buildApp({
+        model,
+        store: control.store,
+        now: () => new Date(clock),
+        onServerError: (_reference, error) => serverErrors.push(error),
+        auth: { secret: SECRET },
+        afterCommit: () => {
+          throw new Error('killed after the commit, before the answer was sent');
+        },
+      });
+      const lost = await crashing.inject({
+        method: 'POST',
+        url: '/api/products',
+        payload: product,
+        headers: { authorization: owner.authorization, 'idempotency-key': 'crash-1' },
+      });
+      expect(lost.statusCode).toBe(500);
+      await crashing.close();
+      // A restart, long after: whatever the dead process claimed is free to run again.
+      clock += IDEMPOTENCY_LEASE_MS + 1;
+      await store.releaseUnansweredIdempotencyKeys();
+      const retried = await postKeyed('/api/products', product, 'crash-1');
+      expect(retried.statusCode).toBe(201);
+      expect(replayed(retried)).toBe('true');
+      expect(await products()).toHaveLength(1);
+      expect((retried.json() as { id: number }).id).toBe((await products())[0]?.id);
     });
 
     it('does not keep a server error: a retry with the key runs again', async () => {

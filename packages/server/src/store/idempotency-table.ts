@@ -70,12 +70,25 @@ export async function completeKey(
   id: string,
   token: string,
   answer: StoredAnswer,
-): Promise<void> {
-  await sql`
+): Promise<boolean> {
+  const updated = await sql`
     UPDATE ${dialect.tableRef(IDEMPOTENCY_TABLE)}
     SET "status" = ${answer.status}, "headers" = ${JSON.stringify(answer.headers)}, "body" = ${Buffer.from(answer.body)}
-    WHERE "id" = ${id} AND "token" = ${token}
+    WHERE "id" = ${id} AND "token" = ${token} AND "status" IS NULL
   `.execute(db);
+  return Number(updated.numAffectedRows ?? 0) === 1;
+}
+
+/**
+ * Frees every claim that has no answer. Safe at any moment for exactly-once: an answer is stored in the
+ * transaction of the write it answers, so a claim without one made no write, and a handler still running
+ * under a freed claim cannot store its answer (its token is gone) and rolls its write back.
+ */
+export async function releaseUnansweredKeys(db: DynamicKysely, dialect: DialectSql): Promise<number> {
+  const deleted = await sql`
+    DELETE FROM ${dialect.tableRef(IDEMPOTENCY_TABLE)} WHERE "status" IS NULL
+  `.execute(db);
+  return Number(deleted.numAffectedRows ?? 0);
 }
 
 export async function releaseKey(db: DynamicKysely, dialect: DialectSql, id: string, token: string) {

@@ -4,7 +4,14 @@ import { type ConstraintViolation, constraintViolation } from './constraint-viol
 import type { DialectSql } from './dialect-sql';
 import { ensureFileTable, insertFile, removeFile, selectFile } from './file-table';
 import { deleteHistory, ensureHistoryTable, insertHistory, selectHistory } from './history-table';
-import { claimKey, completeKey, ensureIdempotencyTable, purgeKeys, releaseKey } from './idempotency-table';
+import {
+  claimKey,
+  completeKey,
+  ensureIdempotencyTable,
+  purgeKeys,
+  releaseKey,
+  releaseUnansweredKeys,
+} from './idempotency-table';
 import { planList } from './list-query';
 import { type DynamicKysely, syncSchema } from './schema-sync';
 import type {
@@ -383,9 +390,14 @@ export class KyselyStore implements Store {
     return claimKey(this.kysely, this.context.sql, claim);
   }
 
-  async completeIdempotencyKey(id: string, token: string, answer: StoredAnswer): Promise<void> {
+  async completeIdempotencyKey(id: string, token: string, answer: StoredAnswer): Promise<boolean> {
     await this.ownTable(idempotencyTables, ensureIdempotencyTable);
-    await completeKey(this.kysely, this.context.sql, id, token, answer);
+    return completeKey(this.kysely, this.context.sql, id, token, answer);
+  }
+
+  async releaseUnansweredIdempotencyKeys(): Promise<number> {
+    await this.ownTable(idempotencyTables, ensureIdempotencyTable);
+    return releaseUnansweredKeys(this.kysely, this.context.sql);
   }
 
   async releaseIdempotencyKey(id: string, token: string): Promise<void> {

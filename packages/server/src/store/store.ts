@@ -102,8 +102,14 @@ export interface Store {
    * else the key's entry (its stored answer, or none while another request handles it).
    */
   claimIdempotencyKey(claim: IdempotencyClaim): Promise<'claimed' | IdempotencyEntry>;
-  /** Stores the answer of a claimed key (only the claim with this token may). */
-  completeIdempotencyKey(id: string, token: string, answer: StoredAnswer): Promise<void>;
+  /**
+   * Stores the answer of a claimed key, only for the claim with this token and only once; false when the
+   * claim is no longer this one's. Called inside the transaction of the write it answers, so that the
+   * write and its answer are stored together or not at all.
+   */
+  completeIdempotencyKey(id: string, token: string, answer: StoredAnswer): Promise<boolean>;
+  /** Frees the claims that have no answer (at start: their process died before its write committed). */
+  releaseUnansweredIdempotencyKeys(): Promise<number>;
   /** Forgets a claim whose call failed on the server's side, so that a retry runs it again. */
   releaseIdempotencyKey(id: string, token: string): Promise<void>;
   /** The record's version (bumped on every write), for ETags. */
