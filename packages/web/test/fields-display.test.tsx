@@ -33,12 +33,34 @@ function show(field: Field, value: JsonValue | undefined, entity?: string) {
 }
 
 describe('FieldDisplay on its own', () => {
-  it('links http(s) addresses safely, and shows others as text', () => {
+  it('links a URL field to https elsewhere, marked as leaving the site, and shows http as text', () => {
     const url = { name: 'site', kind: 'text', format: 'url' } as Field;
     show(url, 'https://example.com');
-    const link = screen.getByRole('link', { name: 'https://example.com' });
-    expect(link.getAttribute('rel')).toBe('noopener noreferrer');
+    const link = screen.getByRole('link', { name: 'https://example.com (opens another site)' });
+    expect(link.getAttribute('rel')).toBe('noopener noreferrer nofollow');
     expect(link.getAttribute('target')).toBe('_blank');
+    show(url, 'http://example.com');
+    expect(screen.getAllByRole('link')).toHaveLength(1);
+  });
+
+  it('links nothing of a text field that is not a URL, and shows a right-to-left override instead of obeying it', () => {
+    show({ name: 'name', kind: 'text' } as Field, 'https://evil.example/invoice\u202Efdp.exe');
+    expect(screen.queryByRole('link')).toBeNull();
+    expect(screen.getByText('https://evil.example/invoice⟦U+202E⟧fdp.exe')).toBeTruthy();
+  });
+
+  it('renders Markdown from data with links to this site only: //host, other sites and images elsewhere are text', async () => {
+    show(
+      { name: 'notes', kind: 'markdown' } as Field,
+      '[ours](/orders/1) [away](//evil.example/p) [far](https://evil.example/p) ![pixel](https://evil.example/t.png) ab\u202Ecd',
+    );
+    const ours = await screen.findByRole('link', { name: 'ours' });
+    expect(ours.getAttribute('href')).toBe('/orders/1');
+    expect(screen.getAllByRole('link')).toHaveLength(1);
+    expect(screen.getByText('away')).toBeTruthy();
+    expect(screen.getByText('far')).toBeTruthy();
+    expect(document.querySelector('img')).toBeNull();
+    expect(document.body.textContent).toContain('ab⟦U+202E⟧cd');
   });
 
   it('never turns a script address into a link', () => {

@@ -1,6 +1,7 @@
-import { Anchor, Text } from '@mantine/core';
+import { Anchor, Text, VisuallyHidden } from '@mantine/core';
 import type { Field, FieldKind, JsonValue, Model } from '@ninefold/spec';
 import type { ComponentType } from 'react';
+import { linkTarget, visibleControls } from '../app/link-policy';
 import { SafeMarkdown } from '../app/SafeMarkdown';
 import { useSpec } from '../app/SpecContext';
 import { useI18n } from '../i18n/I18nProvider';
@@ -10,7 +11,6 @@ import { ListDisplay } from './ListDisplay';
 import { ObjectDisplay } from './ObjectDisplay';
 import { ReferenceDisplay } from './ReferenceDisplay';
 import { StatusBadge } from './StatusBadge';
-import { safeHref } from './safe-href';
 import { machineFor } from './state-tone';
 
 export interface FieldDisplayProps {
@@ -51,18 +51,28 @@ function isEmpty(value: JsonValue | undefined): value is undefined | null {
 }
 
 function TextDisplay({ field, value }: DisplayProps<'text'>) {
-  const text = textOf(value);
-  if (field.format === 'email' && /^[^@\s]+@[^@\s]+$/.test(text)) {
-    return <Anchor href={`mailto:${text}`}>{text}</Anchor>;
+  const { t } = useI18n();
+  const raw = textOf(value);
+  // Shown, not obeyed: a right-to-left override in data must not reorder what a person reads.
+  const text = visibleControls(raw);
+  if (
+    field.format === 'email' &&
+    /^[^@\s\u202A-\u202E\u2066-\u2069]+@[^@\s\u202A-\u202E\u2066-\u2069]+$/.test(raw)
+  ) {
+    return <Anchor href={`mailto:${raw}`}>{text}</Anchor>;
   }
-  const href = field.format === 'url' ? safeHref(text) : undefined;
-  if (href) {
+  // A URL field may lead elsewhere (https only), and says so; any other text leads nowhere.
+  const target = field.format === 'url' ? linkTarget(raw, { external: true }) : undefined;
+  if (target?.kind === 'external') {
     return (
-      <Anchor href={href} target="_blank" rel="noopener noreferrer">
+      <Anchor href={target.href} target="_blank" rel="noopener noreferrer nofollow">
         {text}
+        <span aria-hidden="true"> ↗</span>
+        <VisuallyHidden component="span"> ({t('form.leavesSite')})</VisuallyHidden>
       </Anchor>
     );
   }
+  if (target) return <Anchor href={target.href}>{text}</Anchor>;
   return (
     <Text span style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
       {text}

@@ -1,5 +1,6 @@
 import { Anchor, Text } from '@mantine/core';
 import { type MouseEvent, useState } from 'react';
+import { linkTarget, visibleControls } from '../app/link-policy';
 import { useSpec } from '../app/SpecContext';
 import { isStoredFile } from '../form/form-values';
 import { useI18n } from '../i18n/I18nProvider';
@@ -7,7 +8,6 @@ import { useSession } from '../session/SessionContext';
 import type { DisplayProps } from './display-props';
 import { textOf } from './display-props';
 import { formatBytes } from './format-bytes';
-import { safeHref } from './safe-href';
 
 /**
  * A stored file: its name and size, and a download link when the API gives an address for it. While
@@ -24,8 +24,10 @@ export function FileDisplay({ value }: DisplayProps<'file'>) {
     typeof value.size === 'number'
       ? t('form.fileDescription', { name: value.name, size: formatBytes(value.size, locale) })
       : value.name;
-  const href = value.url ? safeHref(value.url, { sameSite: true }) : undefined;
-  if (!href) return <Text span>{text}</Text>;
+  // Only a file of this site is fetched with the session's credentials; any other address is text.
+  const target = value.url ? linkTarget(value.url) : undefined;
+  if (target?.kind !== 'same-site') return <Text span>{visibleControls(text)}</Text>;
+  const href = target.href;
   const download = data.download;
   const onClick =
     state.status === 'signed-in' && download
@@ -52,7 +54,7 @@ export function FileDisplay({ value }: DisplayProps<'file'>) {
         aria-label={t('form.download', { name: value.name })}
         {...(onClick ? { onClick } : {})}
       >
-        {text}
+        {visibleControls(text)}
       </Anchor>
       {failure ? (
         <Text span c="red" role="alert" ml="xs">

@@ -6,6 +6,7 @@ export const form = {
   notSet: 'Not set',
   fileDescription: '{name} ({size})',
   download: 'Download {name}',
+  leavesSite: 'opens another site',
   downloadFailed: 'Could not download {name}: {reason}',
   itemNumber: '{item} {number}',
   // Hints and counters

@@ -6,6 +6,7 @@ export const form: Messages<'form'> = {
   notSet: 'Non renseigné',
   fileDescription: '{name} ({size})',
   download: 'Télécharger {name}',
+  leavesSite: 'ouvre un autre site',
   downloadFailed: 'Impossible de télécharger {name} : {reason}',
   itemNumber: '{item} {number}',
   characters_one: '{count} caractère',
