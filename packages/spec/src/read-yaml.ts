@@ -46,6 +46,28 @@ export function readYaml(
     const { line, col } = lineCounter.linePos(offset);
     return { file, line, column: col };
   };
+  // The parser recurses per level, and a stack overflow deep inside it can take the process down with
+  // it (V8 compiling a regular expression with no stack left is fatal, not a RangeError): text nested
+  // past any limit is refused before it is parsed.
+  const tooDeep = nestingBeyond(text, PARSER_DEPTH_GUARD);
+  if (tooDeep !== undefined) {
+    return {
+      format,
+      file,
+      data: undefined,
+      issues: [
+        {
+          code: 'too-deep',
+          severity: 'error',
+          message: `The document nests more than ${PARSER_DEPTH_GUARD.toLocaleString('en')} levels deep here, far past the ${maxDepth} a document may.`,
+          path: [],
+          source: plainPosition(text, tooDeep, file),
+        },
+      ],
+      locate: () => ({ file, line: 1, column: 1 }),
+      locateInString: () => ({ file, line: 1, column: 1 }),
+    };
+  }
   const doc = parseDocument(text, {
     lineCounter,
     uniqueKeys: true,
@@ -147,6 +169,71 @@ function stringContentShift(node: Scalar): number | undefined {
  * would make the data a cycle that no later step could walk. Walked with a stack, not recursion, so
  * that a deep document is reported rather than overflowing.
  */
+/** Line and column of an offset, counted in the text itself (before any parser has seen it). */
+function plainPosition(text: string, offset: number, file: string): SourcePosition {
+  let line = 1;
+  let start = 0;
+  for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) {
+    line++;
+    start = i + 1;
+  }
+  return { file, line, column: offset - start + 1 };
+}
+
+/** Nesting past this is refused before parsing; within it, the parsed tree is held to `maxDepth`. */
+const PARSER_DEPTH_GUARD = 1_000;
+
+/**
+ * The offset where flow brackets (`[`, `{`) nest, or a line indents, past `limit`, if anywhere. Quoted
+ * strings and comments are skipped. One pass over the text, with no recursion.
+ */
+function nestingBeyond(text: string, limit: number): number | undefined {
+  let depth = 0;
+  let quote = 0;
+  let lineStart = true;
+  let indent = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10) {
+      lineStart = true;
+      indent = 0;
+      continue;
+    }
+    if (lineStart) {
+      if (c === 32 || c === 45) {
+        if (++indent > limit) return i;
+        continue;
+      }
+      lineStart = false;
+    }
+    if (quote !== 0) {
+      if (c === 92 && quote === 34) i++;
+      else if (c === quote) quote = 0;
+      continue;
+    }
+    if (c === 34 || c === 39) {
+      const before = text.charCodeAt(i - 1);
+      // A quote opens a string only where a value starts, not inside a plain word (don't, it's).
+      if (
+        i === 0 ||
+        before === 32 ||
+        before === 91 ||
+        before === 123 ||
+        before === 44 ||
+        before === 58 ||
+        before === 10
+      )
+        quote = c;
+    } else if (c === 35 && (i === 0 || text.charCodeAt(i - 1) === 32)) {
+      const end = text.indexOf('\n', i);
+      i = end < 0 ? text.length : end - 1;
+    } else if (c === 91 || c === 123) {
+      if (++depth > limit) return i;
+    } else if ((c === 93 || c === 125) && depth > 0) depth--;
+  }
+  return undefined;
+}
+
 function shapeLimitIssues(
   root: Node | null,
   position: (offset: number) => SourcePosition,

@@ -1,0 +1,52 @@
+// The hostile inputs of issue 14 kept as fixtures (test/fixtures/hostile/cases.json), each loaded in the
+// fuzz pool: no throw, no hang past 2 s, no heap past 256 MB, and an error of the expected code at its
+// line. Among them: a YAML alias that contains itself (check spun forever), 100,000 `*a` in a table cell
+// (quadratic, never finished), a line of 5,000,000 `|` (1.9 GB), a 12 MB Markdown file (44 s and 4.75 GB),
+// YAML nested 10,000 deep (a stack overflow reported as an internal error) and $refs out of the document.
+import { readFileSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { type FuzzInput, FuzzPool } from './pool';
+
+interface HostileCase {
+  file?: string;
+  name?: string;
+  kind: FuzzInput['kind'];
+  generate?: { prefix: string; unit: string; times: number; closing?: string; suffix: string };
+  code: string;
+  line?: number;
+}
+
+const folder = new URL('../fixtures/hostile/', import.meta.url);
+const { cases } = JSON.parse(readFileSync(new URL('cases.json', folder), 'utf8')) as { cases: HostileCase[] };
+
+function inputOf(item: HostileCase): FuzzInput {
+  const file = item.file ?? item.name ?? 'hostile';
+  const text = item.generate
+    ? item.generate.prefix +
+      item.generate.unit.repeat(item.generate.times) +
+      (item.generate.closing ?? '').repeat(item.generate.times) +
+      item.generate.suffix
+    : readFileSync(new URL(file, folder), 'utf8');
+  return { kind: item.kind, file, text };
+}
+
+describe('hostile inputs kept as fixtures', () => {
+  const pool = new FuzzPool(2, { timeoutMs: 2_000, memoryMb: 256 });
+  afterAll(() => pool.close());
+
+  it('are all refused in time and within memory, each with its error at its line', async () => {
+    const outcomes = await pool.run(cases.map(inputOf));
+    for (const [index, item] of cases.entries()) {
+      const outcome = outcomes[index];
+      const name = item.file ?? item.name;
+      expect(outcome?.kind, `${name}: ${JSON.stringify(outcome)}`).toBe('loaded');
+      if (outcome?.kind !== 'loaded') continue;
+      expect(outcome.ok, `${name} loaded`).toBe(false);
+      const found = outcome.issues.find((issue) => issue.code === item.code && issue.severity === 'error');
+      expect(found, `${name}: ${JSON.stringify(outcome.issues.slice(0, 3))}`).toBeDefined();
+      expect(found?.line, name).toBeGreaterThan(0);
+      if (item.line !== undefined) expect(found?.line, `${name}: ${found?.message}`).toBe(item.line);
+    }
+    expect(cases.length).toBeGreaterThanOrEqual(16);
+  }, 60_000);
+});
