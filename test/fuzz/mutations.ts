@@ -264,9 +264,14 @@ export const BREAKING_MUTATIONS: readonly Mutation[] = [
     apply: (text, next) => {
       const all = lines(text);
       const rows = all
-        .map((line, i) => i)
-        .filter((i) => /^\|.*\|$/.test(all[i] ?? '') && /^\|[\s:|-]+\|$/.test(all[i - 1] ?? '') === false)
-        .filter((i) => /^\|.*\|$/.test(all[i - 1] ?? '') && !/^\|[\s:|-]+\|$/.test(all[i] ?? ''));
+        .map((_, i) => i)
+        // A body row: a table line that is not the separator, under another table line.
+        .filter(
+          (i) =>
+            /^\|.*\|$/.test(all[i - 1] ?? '') &&
+            /^\|.*\|$/.test(all[i] ?? '') &&
+            !/^\|[\s:|-]+\|$/.test(all[i] ?? ''),
+        );
       if (rows.length === 0) return { text };
       const i = pick(rows, next);
       const row = all[i] ?? '';

@@ -8,10 +8,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { seededRandom } from '../../../test/seeded-random';
-import { PG_URL, postgresUnavailable } from '../../server/test/support/databases';
+import { pointsSaid } from '../../../test/support/points-said';
+import { postgresUnavailable, withTemporaryDatabase } from '../../server/test/support/databases';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const bin = join(root, 'bin/ninefold.js');
@@ -24,15 +24,7 @@ const IN_FLIGHT = 8;
 const KILLS = 3;
 
 /** No unique field: a second create of the same note would be stored, not refused, so a duplicate shows. */
-const SPEC = `title: Notes
-product: not shown
-screens: not shown
-states: not shown
-validation: not shown
-roles: not shown
-calls: not shown
-errors: not shown
-constants: not shown
+const SPEC = pointsSaid(`title: Notes
 entities:
   Note:
     key: id
@@ -40,7 +32,7 @@ entities:
       id: { kind: integer, readOnly: true }
       title: { kind: text }
       n: { kind: integer }
-`;
+`);
 
 const children: ChildProcess[] = [];
 const folder = mkdtempSync(join(tmpdir(), 'ninefold-crash-'));
@@ -184,26 +176,9 @@ describe(`${CREATES} keyed creates, ${IN_FLIGHT} at a time, with ${KILLS} SIGKIL
   it.skipIf(pgReason !== undefined)(
     `on PostgreSQL: none lost, none duplicated${pgReason ? ` — skipped: ${pgReason}` : ''}`,
     async () => {
-      const database = `nf_crash_${process.pid}_${Date.now().toString(36)}`;
-      const admin = new pg.Client({ connectionString: PG_URL });
-      await admin.connect();
-      await admin.query(`create database "${database}"`);
-      try {
-        const url = new URL(PG_URL);
-        url.pathname = `/${database}`;
-        const outcome = await run(url.toString());
-        console.info(`PostgreSQL: ${JSON.stringify(outcome)}`);
-        expect(outcome).toMatchObject({
-          kills: KILLS,
-          stored: CREATES,
-          lost: 0,
-          duplicated: 0,
-          mismatched: 0,
-        });
-      } finally {
-        await admin.query(`drop database if exists "${database}" with (force)`);
-        await admin.end();
-      }
+      const outcome = await withTemporaryDatabase('crash', run);
+      console.info(`PostgreSQL: ${JSON.stringify(outcome)}`);
+      expect(outcome).toMatchObject({ kills: KILLS, stored: CREATES, lost: 0, duplicated: 0, mismatched: 0 });
     },
     180_000,
   );

@@ -3,9 +3,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import { PG_URL, postgresUnavailable } from '../../server/test/support/databases';
+import { postgresUnavailable, withTemporaryDatabase } from '../../server/test/support/databases';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const bin = join(root, 'bin/ninefold.js');
@@ -209,16 +208,11 @@ describe('ninefold serve (real process)', () => {
   it.skipIf(pgReason !== undefined)(
     `serves the rich example on PostgreSQL${pgReason ? ` — skipped: ${pgReason}` : ''}`,
     async () => {
-      const database = `nf_serve_${process.pid}_${Date.now().toString(36)}`;
-      const admin = new pg.Client({ connectionString: PG_URL });
-      await admin.connect();
-      await admin.query(`create database "${database}"`);
-      try {
-        const url = new URL(PG_URL);
-        url.pathname = `/${database}`;
-        const server = await start([join(root, 'examples/shop.md'), '--db', url.toString(), '--seed', '20']);
+      await withTemporaryDatabase('serve', async (url) => {
+        const server = await start([join(root, 'examples/shop.md'), '--db', url, '--seed', '20']);
         if ('failed' in server) throw new Error(server.stderr);
-        expect(server.stdout()).toContain(`on PostgreSQL (${url.host}/${database})`);
+        const { host, pathname } = new URL(url);
+        expect(server.stdout()).toContain(`on PostgreSQL (${host}${pathname})`);
         const headers = await signIn(
           server,
           'owner@demo.test',
@@ -228,10 +222,7 @@ describe('ninefold serve (real process)', () => {
         expect(orders.total).toBeGreaterThan(0);
         server.child.kill('SIGTERM');
         expect(await server.exited).toBe(0);
-      } finally {
-        await admin.query(`drop database if exists "${database}" with (force)`);
-        await admin.end();
-      }
+      });
     },
   );
 });

@@ -59,3 +59,22 @@ export function exampleModel(name = 'shop.yaml'): Model {
     throw new Error(`${name} must load cleanly: ${JSON.stringify(result.issues)}`);
   return result.model;
 }
+
+/**
+ * Runs `work` with the URL of a PostgreSQL database made for it alone, dropped afterwards: for a real
+ * `ninefold serve` process, which owns its database's tables.
+ */
+export async function withTemporaryDatabase<T>(label: string, work: (url: string) => Promise<T>): Promise<T> {
+  const database = `nf_${label}_${process.pid}_${Date.now().toString(36)}`;
+  const admin = new pg.Client({ connectionString: PG_URL });
+  await admin.connect();
+  await admin.query(`create database "${database}"`);
+  try {
+    const url = new URL(PG_URL);
+    url.pathname = `/${database}`;
+    return await work(url.toString());
+  } finally {
+    await admin.query(`drop database if exists "${database}" with (force)`);
+    await admin.end();
+  }
+}

@@ -1,6 +1,7 @@
 /** Characters that reorder or hide text: bidirectional overrides and isolates, and the invisible marks. */
 const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/g;
 /** Never part of an address a person could read: controls, spaces, backslashes, bidirectional marks. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what this refuses.
 const UNREADABLE = /[\u0000-\u0020\u007F\\\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/;
 
 /**
