@@ -4,7 +4,6 @@ import {
   type Call,
   checkAction,
   checkTransition,
-  createdValues,
   derivedValues,
   type Entity,
   entityLabel,
@@ -15,6 +14,7 @@ import {
   type JsonValue,
   type Model,
   permissionsApply,
+  recordToCreate,
   resolveAmount,
   type StateMachine,
   type Transition,
@@ -408,14 +408,12 @@ async function create(
   const referenceErrors = await checkReferences(model, store, entity, result.record);
   if (referenceErrors.length) throw new ProblemError(validationProblem(referenceErrors));
 
-  const values = withDefaults(entity, result.record, true);
-  Object.assign(
-    values,
-    createdValues(model, entity.name, { user: principalOf(request).user ?? {}, now: context.now() }),
-  );
-  if (machine) values[machine.field] = machine.initial;
-  // Derived values are stored too, so that lists can sort and filter on them.
-  Object.assign(values, derivedValues(model, entity.name, values));
+  // Defaults, values set on create, the initial state and derived values (stored too, so that lists can
+  // sort and filter on them): the record exactly as it will be stored.
+  const values = recordToCreate(model, entity.name, result.record, {
+    user: principalOf(request).user ?? {},
+    now: context.now(),
+  });
   // The grant's condition holds for the record as it will be stored, or a role could create one in
   // another person's name (and that person would then see it).
   requireAction(model, request, entity, 'create', values);

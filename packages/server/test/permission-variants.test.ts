@@ -136,6 +136,7 @@ for (const example of withRoles)
             if (!checkAction(model, principal, entity.name, 'create').allowed) continue;
             for (const source of seeded.get(entity.name) ?? []) {
               const body = writableValues(model, entity, principal, source, `c${++made}`);
+              // Written out here rather than with recordToCreate, which the client and the API share.
               const asWillBe: Record<string, JsonValue> = {
                 ...defaultsOf(entity),
                 ...body,

@@ -95,10 +95,13 @@ describe('detail screen', () => {
     await waitFor(() => expect(within(notes).getByText('Fragile').tagName).toBe('STRONG'));
     expect(notes.querySelector('script')).toBeNull();
 
-    const download = within(shownFor('Purchase order')).getByRole('link', { name: 'Download po.pdf' });
-    expect(download.getAttribute('href')).toBe('https://files.example.com/po.pdf');
-    expect(download.getAttribute('download')).toBe('po.pdf');
-    expect(download.textContent).toBe('po.pdf (2 kB)');
+    // A file on another site is a plain link that says it leaves: never fetched with the session.
+    const elsewhere = within(shownFor('Purchase order')).getByRole('link', {
+      name: 'po.pdf (2 kB) (opens another site)',
+    });
+    expect(elsewhere.getAttribute('href')).toBe('https://files.example.com/po.pdf');
+    expect(elsewhere.getAttribute('target')).toBe('_blank');
+    expect(elsewhere.getAttribute('download')).toBeNull();
 
     const address = shownFor('Ship to');
     expect(shownFor('Street', address).textContent).toBe('1 Quay Road');

@@ -1,4 +1,4 @@
-import { Anchor, Text } from '@mantine/core';
+import { Anchor, Text, VisuallyHidden } from '@mantine/core';
 import { type MouseEvent, useState } from 'react';
 import { linkTarget, visibleControls } from '../app/link-policy';
 import { useSpec } from '../app/SpecContext';
@@ -24,9 +24,19 @@ export function FileDisplay({ value }: DisplayProps<'file'>) {
     typeof value.size === 'number'
       ? t('form.fileDescription', { name: value.name, size: formatBytes(value.size, locale) })
       : value.name;
-  // Only a file of this site is fetched with the session's credentials; any other address is text.
-  const target = value.url ? linkTarget(value.url) : undefined;
-  if (target?.kind !== 'same-site') return <Text span>{visibleControls(text)}</Text>;
+  // Only a file of this site is fetched with the session's credentials; a file elsewhere (https only) is
+  // a plain link that says it leaves the site, so no token is ever sent to another origin.
+  const target = value.url ? linkTarget(value.url, { external: true }) : undefined;
+  if (!target) return <Text span>{visibleControls(text)}</Text>;
+  if (target.kind === 'external') {
+    return (
+      <Anchor href={target.href} target="_blank" rel="noopener noreferrer nofollow">
+        {visibleControls(text)}
+        <span aria-hidden="true"> ↗</span>
+        <VisuallyHidden component="span"> ({t('form.leavesSite')})</VisuallyHidden>
+      </Anchor>
+    );
+  }
   const href = target.href;
   const download = data.download;
   const onClick =

@@ -2,7 +2,6 @@ import { Alert, Button, Group, List, Stack, Text, Title } from '@mantine/core';
 import {
   catalogueWords,
   checkAction,
-  createdValues,
   type Entity,
   entityLabel,
   type FormScreen as FormScreenType,
@@ -10,6 +9,7 @@ import {
   findEntity,
   type JsonValue,
   type Model,
+  recordToCreate,
   validateRecord,
 } from '@ninefold/spec';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -429,10 +429,7 @@ function RecordForm({ screen, entity, id, loaded, restored, drafts, notice }: Re
     // another person's name, or moved out of the role's reach, is refused here rather than after sending.
     const asWillBe = editing
       ? { ...(base?.record ?? {}), ...checked.record }
-      : {
-          ...checked.record,
-          ...createdValues(model, entity.name, { user: principal.user ?? {}, now: new Date() }),
-        };
+      : recordToCreate(model, entity.name, checked.record, { user: principal.user ?? {}, now: new Date() });
     const verdict = settle(
       checkAction(model, principal, entity.name, editing ? 'update' : 'create', asWillBe),
       session,
