@@ -18,6 +18,11 @@ export interface AxeViolation {
  * protocol, which the page's Content-Security-Policy does not govern.
  */
 export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
+  // A dialog or notice still fading in has the colours of its half-way opacity: contrast is judged on
+  // what a person sees once it has settled, not on a frame of the animation.
+  await page.evaluate(() =>
+    Promise.allSettled(document.getAnimations().map((animation) => animation.finished)),
+  );
   await page.evaluate(axeSource);
   const violations = await page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run(context: Document): Promise<{ violations: unknown[] }> } })
