@@ -4,6 +4,7 @@
 // (quadratic, never finished), a line of 5,000,000 `|` (1.9 GB), a 12 MB Markdown file (44 s and 4.75 GB),
 // YAML nested 10,000 deep (a stack overflow reported as an internal error) and $refs out of the document.
 import { readFileSync } from 'node:fs';
+import { MAX_MARKDOWN_BYTES } from '@ninefold/spec';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type FuzzInput, FuzzPool } from './pool';
 
@@ -48,5 +49,29 @@ describe('hostile inputs kept as fixtures', () => {
       if (item.line !== undefined) expect(found?.line, `${name}: ${found?.message}`).toBe(item.line);
     }
     expect(cases.length).toBeGreaterThanOrEqual(16);
+  }, 60_000);
+
+  // The limit is chosen so that whatever passes it loads within the heap the fuzz allows; time is not
+  // asserted here (a shared machine is noisy), only that it finishes and stays within memory.
+  it('the largest Markdown specification accepted loads whole within 256 MB', async () => {
+    const shop = readFileSync(new URL('../../examples/shop.md', import.meta.url), 'utf8');
+    const entities = shop.slice(shop.indexOf('### Order'), shop.indexOf('## 4.'));
+    let body = '';
+    for (let n = 0; shop.length + body.length + entities.length < MAX_MARKDOWN_BYTES; n++) {
+      body += entities
+        .replace(/### (\w+)/g, `### $1X${n}`)
+        .replace(/(reference to|object) (\w+)/g, `$1 $2X${n}`);
+    }
+    const text = shop.replace('## 4.', `${body}## 4.`);
+    expect(text.length).toBeLessThanOrEqual(MAX_MARKDOWN_BYTES);
+    expect(text.length).toBeGreaterThan(MAX_MARKDOWN_BYTES * 0.9);
+    const roomy = new FuzzPool(1, { timeoutMs: 30_000, memoryMb: 256 });
+    try {
+      const [outcome] = await roomy.run([{ kind: 'spec', file: 'largest.md', text }]);
+      expect(outcome?.kind, JSON.stringify(outcome)).toBe('loaded');
+      expect(outcome?.kind === 'loaded' && outcome.ok, JSON.stringify(outcome).slice(0, 500)).toBe(true);
+    } finally {
+      await roomy.close();
+    }
   }, 60_000);
 });

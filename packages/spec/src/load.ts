@@ -224,7 +224,10 @@ function refuse(text: string, file: string, format: SpecFormat): Issue | undefin
       message: `The file is ${sizeText(text.length)}; a ${format === 'markdown' ? 'Markdown' : 'YAML or JSON'} specification may be at most ${sizeText(limit)}.`,
       path: [],
       source: at,
-      hint: 'a specification this large is generated, not written: split it, or check that this is the right file',
+      hint:
+        format === 'markdown'
+          ? 'write a specification this large in YAML, or check that this is the right file'
+          : 'a specification this large is generated, not written: split it, or check that this is the right file',
     };
   }
   const nul = text.indexOf('\u0000');

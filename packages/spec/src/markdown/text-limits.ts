@@ -4,13 +4,14 @@
  * - a staircase of 1,000 ever more indented lines takes the parser about 40 s;
  * - one line of 100,000 `*a` (or `[a]`) never finishes: its emphasis and link resolution is quadratic in
  *   the marks of one paragraph or cell, and 10,000 characters keep any line under a tenth of a second;
- * - the parser keeps about 850 bytes per byte of text (0.94 MB took 6.7 s and 850 MB), so a document is
- *   at most 512 KiB, some 10,000 lines: ten times the rich example's 240 lines, over forty times over.
+ * - the parser keeps several hundred bytes per byte of text (0.94 MB took 6.7 s and 850 MB; 465 KiB
+ *   passed a 256 MB heap, 283 KiB took 1.9 s), so a document is at most 200 KiB: some 3,500 lines,
+ *   fourteen times the rich example. A larger specification is better written in YAML (4 MiB).
  */
 export const MAX_NESTING = 64;
 export const MAX_INDENT = 256;
 export const MAX_MARKDOWN_LINE = 10_000;
-export const MAX_MARKDOWN_BYTES = 512 * 1024;
+export const MAX_MARKDOWN_BYTES = 200 * 1024;
 
 export interface TextLimitOverflow {
   code: 'too-large' | 'too-deep';
