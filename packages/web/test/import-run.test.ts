@@ -29,6 +29,21 @@ describe('the import worker job', () => {
     });
   });
 
+  // The browser has no file system: a reference to another file is named, at its line, never followed;
+  // one that leaves the document's folder or names a URL is refused as such.
+  it('says which references it could not resolve, and refuses those that leave the document', async () => {
+    const doc = `${DOC}components:\n  schemas:\n    Pet: {$ref: 'parts/pet.yaml'}\n    Away: {$ref: '//evil.example/x.yaml'}\n    Up: {$ref: '../secret.yaml'}\n`;
+    const messages = await run({ kind: 'file', file: new Blob([doc]), name: 'api.yaml' });
+    const done = messages.at(-1);
+    const issues = done?.kind === 'done' ? done.result.issues : [];
+    expect(issues.map((issue) => [issue.code, issue.source?.line])).toEqual([
+      ['unreadable-file', 6],
+      ['refused-reference', 7],
+      ['refused-reference', 8],
+    ]);
+    expect(issues[0]?.message).toContain('parts/pet.yaml');
+  });
+
   it('streams a download, reporting the bytes against the declared size', async () => {
     const big = `${DOC}# ${'x'.repeat(1_200_000)}\n`;
     const body = new Blob([big]).stream();
