@@ -195,16 +195,16 @@ export function sendReplay(reply: FastifyReply, answer: StoredAnswer): void {
   reply.code(answer.status).header('idempotency-replayed', 'true').send(Buffer.from(answer.body));
 }
 
-/**
- * Stores the answer of each request that claimed a key, before it is sent, so a retry that follows it
- * finds it. Answers that say "not now" rather than "no" (5xx, 401, 408, 429) are not stored: the key is
- * released and a retry, once signed in again or after the wait, runs the call again. If storing
- * fails, the claim stays until its lease runs out: answering "in progress" meanwhile is safer than
- * running the call twice.
- */
 /** Answers about the moment, not the request: replaying them for a day would be wrong. */
 const TRANSIENT = new Set([401, 408, 429]);
 
+/**
+ * Stores the answer of each request that claimed a key and wrote nothing (a refusal), before it is sent,
+ * so a retry that follows it finds it; an answer to a write was stored with the write (`writeAnswered`).
+ * Answers that say "not now" rather than "no" (5xx, 401, 408, 429) are not stored: the key is released
+ * and a retry, once signed in again or after the wait, runs the call again. If storing fails, the claim
+ * stays until its lease runs out (or the server starts again): nothing was written under it.
+ */
 export function registerIdempotency(
   app: FastifyInstance,
   store: Store,
