@@ -91,6 +91,29 @@ describe('FieldDisplay on its own', () => {
     expect(screen.getByText('Cancelled').closest('.mantine-Badge-root')).not.toBeNull();
   });
 
+  it('shows a referenced record’s name with its bidirectional controls visible, not obeyed', async () => {
+    const data = createMemoryDataProvider(model, api, {
+      Customer: [{ name: 'Anna\u202Egreb', email: 'a@b.c' }],
+    });
+    render(
+      <MantineProvider>
+        <I18nProvider locale="en">
+          <QueryClientProvider client={new QueryClient()}>
+            <SpecProvider value={{ model, api, data }}>
+              <MemoryRouter>
+                <FieldDisplay
+                  field={{ name: 'customer', kind: 'reference', entity: 'Customer' } as Field}
+                  value={1}
+                />
+              </MemoryRouter>
+            </SpecProvider>
+          </QueryClientProvider>
+        </I18nProvider>
+      </MantineProvider>,
+    );
+    expect((await screen.findByRole('link')).textContent).toBe('Anna⟦U+202E⟧greb');
+  });
+
   it('loads a referenced record to show its name, linking to its detail screen', async () => {
     const data = show({ name: 'customer', kind: 'reference', entity: 'Customer' } as Field, 1);
     const link = await screen.findByRole('link', { name: 'Anna Berg' });

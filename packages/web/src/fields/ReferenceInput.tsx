@@ -11,7 +11,7 @@ import { optionsKey } from '../form/query-keys';
 import { useFieldError } from '../form/useFieldError';
 import { useRecord } from '../form/useRecord';
 import { useI18n } from '../i18n/I18nProvider';
-import { textOf } from './display-props';
+import { labelOf } from './display-props';
 import type { InputProps } from './FieldInput';
 
 /** The prototype API's page size, for a target entity whose list screen names none. */
@@ -49,9 +49,9 @@ export function ReferenceInput({ field, name, label, description, required }: In
   const [opened, setOpened] = useState(false);
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search, SEARCH_DELAY_MS);
-  const labelOf = (record: Record<string, JsonValue> | undefined, id: string) => {
+  const choiceLabel = (record: Record<string, JsonValue> | undefined, id: string) => {
     const shown = display ? record?.[display] : undefined;
-    return shown === undefined || shown === null || shown === '' ? id : textOf(shown);
+    return shown === undefined || shown === null || shown === '' ? id : labelOf(shown);
   };
 
   // The value given on edit is only an id: read its record to show its name.
@@ -59,7 +59,11 @@ export function ReferenceInput({ field, name, label, description, required }: In
     enabled: value !== '' && picked?.value !== value && !!display,
   });
   const chosenLabel =
-    value === '' ? undefined : picked?.value === value ? picked.label : labelOf(stored.data?.record, value);
+    value === ''
+      ? undefined
+      : picked?.value === value
+        ? picked.label
+        : choiceLabel(stored.data?.record, value);
   // After a choice the box shows the chosen name; that is not a search.
   const term = filter && debounced !== chosenLabel ? debounced.trim() : '';
 
@@ -78,7 +82,9 @@ export function ReferenceInput({ field, name, label, description, required }: In
   });
   const choices = (options.data?.items ?? []).flatMap((record) => {
     const id = record[key];
-    return id === undefined || id === null ? [] : [{ value: String(id), label: labelOf(record, String(id)) }];
+    return id === undefined || id === null
+      ? []
+      : [{ value: String(id), label: choiceLabel(record, String(id)) }];
   });
   if (value !== '' && !choices.some((choice) => choice.value === value)) {
     choices.unshift({ value, label: chosenLabel ?? value });

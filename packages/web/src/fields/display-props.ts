@@ -1,4 +1,5 @@
 import type { Field, FieldKind, JsonValue, Model } from '@ninefold/spec';
+import { visibleControls } from '../app/link-policy';
 
 /** What each kind's display receives: its own field type, a value that is not empty, and the model. */
 export interface DisplayProps<K extends FieldKind> {
@@ -11,4 +12,12 @@ export interface DisplayProps<K extends FieldKind> {
 /** Text of any value, for a display that receives a value of another type than its field says. */
 export function textOf(value: JsonValue): string {
   return typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value);
+}
+
+/**
+ * A value as text for a label a person reads (a record's name in a title, a link, a choice): with its
+ * bidirectional controls shown rather than obeyed, so that a name cannot reorder what is around it.
+ */
+export function labelOf(value: JsonValue): string {
+  return visibleControls(textOf(value));
 }

@@ -4,7 +4,7 @@ import { recordPath } from '../form/record-path';
 import { useRecord } from '../form/useRecord';
 import { settle } from '../screens/access-policy';
 import { useSession } from '../session/SessionContext';
-import { textOf } from './display-props';
+import { labelOf, textOf } from './display-props';
 
 export interface ReferenceTarget {
   /** The referenced record's key as text. */
@@ -45,7 +45,7 @@ export function useReferenceTarget(
     found && settle(checkScreen(model, session.principal, found), session).allowed ? found : undefined;
   return {
     id,
-    text: shown === undefined || shown === null || shown === '' ? id : textOf(shown),
+    text: shown === undefined || shown === null || shown === '' ? id : labelOf(shown),
     to: detail ? recordPath(detail.route, id) : undefined,
     loading: query.isLoading,
   };

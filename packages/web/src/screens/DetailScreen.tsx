@@ -16,7 +16,7 @@ import { useScreenParams } from '../app/ScreenParams';
 import { useSpec } from '../app/SpecContext';
 import { useDocumentTitle } from '../app/useDocumentTitle';
 import { ApiError, NetworkError } from '../data/data-provider';
-import { textOf } from '../fields/display-props';
+import { labelOf } from '../fields/display-props';
 import { FieldList } from '../fields/FieldList';
 import { StatusBadge } from '../fields/StatusBadge';
 import { type ActionReason, ActionReasons } from '../form/ActionReasons';
@@ -199,7 +199,7 @@ function recordTitle(
   const shown = entity.display ? record[entity.display] : undefined;
   return shown === undefined || shown === null || shown === ''
     ? t('form.recordTitle', { entity: entityLabel(entity), id: id ?? '' })
-    : textOf(shown);
+    : labelOf(shown);
 }
 
 /** Delete, after the person confirms; then back to the list, since the record is gone. */

@@ -35,7 +35,7 @@ import { useDraftKeeper } from '../drafts/useDraftKeeper';
 import { ErrorNotice, errorMessage } from '../errors/ErrorNotice';
 import { errorView } from '../errors/error-view';
 import { useErrorView } from '../errors/useErrorView';
-import { textOf } from '../fields/display-props';
+import { labelOf } from '../fields/display-props';
 import { FieldInput } from '../fields/FieldInput';
 import { ConflictPanel } from '../form/ConflictPanel';
 import { changedFields, sameValue } from '../form/changed-fields';
@@ -290,7 +290,7 @@ function RecordForm({ screen, entity, id, loaded, restored, drafts, notice }: Re
   const cancelTo = (editing ? detailOf(id) : undefined) ?? list?.route ?? '/';
 
   const display = entity.display ? stored?.[entity.display] : undefined;
-  const name = display === undefined || display === null || display === '' ? id : textOf(display);
+  const name = display === undefined || display === null || display === '' ? id : labelOf(display);
   const title =
     screen.title ??
     (editing
