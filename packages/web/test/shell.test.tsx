@@ -86,4 +86,41 @@ describe('the shell', () => {
     expect(screen.getByLabelText(/^Password/)).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Sign in' })).toBeTruthy();
   });
+
+  // Issue 15: with 27 resources at 1280×800, every entry below the fold was out of reach. The entries now
+  // scroll on their own (About stays put) and, above 15 of them, a box filters them by name.
+  it('filters a long navigation by name, and says when nothing matches', async () => {
+    if (!shop.screens.shown) throw new Error('the shop shows point 2');
+    const list = shop.screens.items.find((item) => item.name === 'products');
+    if (!list || list.kind !== 'list') throw new Error('the shop lists products');
+    const many = Array.from({ length: 20 }, (_, n) => ({
+      ...list,
+      name: `resource${n}`,
+      title: `Resource ${String(n).padStart(2, '0')}`,
+      route: `/resources-${n}`,
+    }));
+    renderApp({ ...shop, screens: { ...shop.screens, items: [...shop.screens.items, ...many] } });
+    const user = userEvent.setup();
+    const navigation = await screen.findByRole('navigation', { name: 'Navigation' });
+    const box = within(navigation).getByRole('searchbox', { name: 'Filter the pages' });
+    await user.type(box, 'resource 1');
+    const names = within(navigation)
+      .getAllByRole('link')
+      .map((link) => link.textContent);
+    expect(names).toEqual([...Array.from({ length: 10 }, (_, n) => `Resource 1${n}`), 'About this client']);
+    await user.clear(box);
+    await user.type(box, 'nothing like it');
+    expect(within(navigation).getByRole('status').textContent).toBe('No page is called “nothing like it”.');
+    expect(
+      within(navigation)
+        .getAllByRole('link')
+        .map((link) => link.textContent),
+    ).toEqual(['About this client']);
+  });
+
+  it('offers no filter for a short navigation', async () => {
+    renderApp();
+    const navigation = await screen.findByRole('navigation', { name: 'Navigation' });
+    expect(within(navigation).queryByRole('searchbox')).toBeNull();
+  });
 });

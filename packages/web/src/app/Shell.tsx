@@ -6,7 +6,6 @@ import {
   Button,
   Group,
   NativeSelect,
-  NavLink,
   Text,
   Title,
   useComputedColorScheme,
@@ -24,6 +23,7 @@ import { type SessionState, useSession } from '../session/SessionContext';
 import { SessionExpiredDialog } from '../session/SessionExpiredDialog';
 import { SessionHeader } from '../session/SessionHeader';
 import { IssueItems } from './IssueItems';
+import { NavigationList } from './NavigationList';
 import { ABOUT_PATH, homeScreen, navigationScreens, screensOf } from './routes';
 import { useSpec } from './SpecContext';
 import { createScreenMatcher, type ScreenMatch } from './screen-matcher';
@@ -81,16 +81,11 @@ export function Shell() {
         </Group>
       </AppShell.Header>
       <AppShell.Navbar p="xs" aria-label={t('shell.navigation')} component="nav">
-        {screens.map((screen) => (
-          <ScreenLink key={screen.name} screen={screen} active={screen === current} onNavigate={close} />
-        ))}
-        <NavLink
-          component={Link}
-          to={ABOUT_PATH}
-          label={t('shell.about')}
-          active={location.pathname === ABOUT_PATH}
-          onClick={close}
-          mt="auto"
+        <NavigationList
+          screens={screens}
+          current={current}
+          aboutActive={location.pathname === ABOUT_PATH}
+          onNavigate={close}
         />
       </AppShell.Navbar>
       <AppShell.Main id="main" tabIndex={-1}>
@@ -150,27 +145,6 @@ function currentScreen(screens: Screen[], pathname: string): Screen | undefined 
     if (match && (!best || screen.route.length > best.route.length)) best = screen;
   }
   return best;
-}
-
-function ScreenLink({
-  screen,
-  active,
-  onNavigate,
-}: {
-  screen: Screen;
-  active: boolean;
-  onNavigate: () => void;
-}) {
-  return (
-    <NavLink
-      component={Link}
-      to={screen.route}
-      label={screen.title ?? screen.name}
-      active={active}
-      aria-current={active ? 'page' : undefined}
-      onClick={onNavigate}
-    />
-  );
 }
 
 function LanguagePicker() {

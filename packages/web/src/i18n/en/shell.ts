@@ -3,6 +3,8 @@ export const shell = {
   skipToContent: 'Skip to content',
   navigation: 'Navigation',
   openNavigation: 'Open navigation',
+  filterNavigation: 'Filter the pages',
+  noNavigationMatch: 'No page is called “{text}”.',
   untitled: 'Untitled client',
   about: 'About this client',
   language: 'Language',

@@ -4,6 +4,8 @@ export const shell: Messages<'shell'> = {
   skipToContent: 'Aller au contenu',
   navigation: 'Navigation',
   openNavigation: 'Ouvrir la navigation',
+  filterNavigation: 'Filtrer les pages',
+  noNavigationMatch: 'Aucune page ne s’appelle « {text} ».',
   untitled: 'Client sans titre',
   about: 'À propos de ce client',
   language: 'Langue',
