@@ -92,7 +92,7 @@ describe('the shell', () => {
   it('filters a long navigation by name, and says when nothing matches', async () => {
     if (!shop.screens.shown) throw new Error('the shop shows point 2');
     const list = shop.screens.items.find((item) => item.name === 'products');
-    if (!list || list.kind !== 'list') throw new Error('the shop lists products');
+    if (list?.kind !== 'list') throw new Error('the shop lists products');
     const many = Array.from({ length: 20 }, (_, n) => ({
       ...list,
       name: `resource${n}`,
