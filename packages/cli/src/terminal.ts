@@ -11,6 +11,13 @@ export interface Terminal {
 }
 
 export function processTerminal(): Terminal {
+  // A reader that stops early (`ninefold check bad.md | head -1`) closes the pipe: the rest of the output
+  // has nowhere to go and is not wanted, which is no error of ours, so there is no stack trace for it.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE') throw error;
+    });
+  }
   const env = process.env;
   const color =
     process.stdout.isTTY === true && !('NO_COLOR' in env && env.NO_COLOR !== '') && env.TERM !== 'dumb';

@@ -34,6 +34,28 @@ function tempFile(name: string, content: string | Buffer): string {
 }
 
 describe('ninefold check (real process)', () => {
+  // Issue 19: `ninefold check bad.md | head -1` printed a 27-line stack trace (Unhandled 'error' event,
+  // EPIPE) once the reader had closed the pipe.
+  it('stops quietly when whoever reads its output stops reading', async () => {
+    const keys = Array.from({ length: 2_000 }, (_, n) => `  unknownKey${n}: x`).join('\n');
+    const file = tempFile('many.yaml', `title: Many\nproduct:\n${keys}\n`);
+    const { spawn } = await import('node:child_process');
+    const child = spawn(process.execPath, [bin, 'check', file], {
+      cwd: root,
+      env: { ...process.env, NO_COLOR: '1' },
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    // Read one chunk, then close the pipe, as `head -1` does.
+    await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+    child.stdout.destroy();
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect(stderr).not.toMatch(/EPIPE|Unhandled|at .*\.ts:/);
+    expect(code).toBe(1);
+  });
+
   it('passes the rich Markdown example: exit 0 and 9 of 9 points', async () => {
     const result = await ninefold('check', 'examples/shop.md');
     expect(result.stderr).toBe('');
