@@ -40,8 +40,7 @@ export function loadAnySpec(text: string, file: string, options: LoadAnyOptions 
  */
 function sameForm(file: string, root: string): string {
   if (file.startsWith('/')) return resolve(root);
-  const shown = relative(process.cwd(), resolve(root)).split(sep).join('/');
-  return shown;
+  return relative(process.cwd(), resolve(root)).split(sep).join('/');
 }
 
 /**

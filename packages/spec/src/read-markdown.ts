@@ -8,6 +8,7 @@ import { constantValue, readActions, readType } from './markdown/cell-grammars';
 import type { Text } from './markdown/located-text';
 import { setOwn } from './markdown/located-text';
 import { type PropertyEntry, type Row, TableReader } from './markdown/table-reader';
+import { tableShapeProblems } from './markdown/table-shapes';
 import {
   namesFirstColumn,
   PROPERTIES,
@@ -199,7 +200,9 @@ class Reader extends TableReader {
     this.data = data;
     this.record([], this.position(0));
 
-    this.checkTableShapes(tree.children);
+    for (const found of tableShapeProblems(tree.children, this.source)) {
+      this.issue(found.code, 'error', found.message, [], this.at(found.node), found.hint);
+    }
     let title: Heading | undefined;
     const sections: Section[] = [];
     let current: Section | undefined;
@@ -316,63 +319,6 @@ class Reader extends TableReader {
       const firstNote = Object.keys(notes)[0] ?? '';
       this.record(['notes'], this.locate(['notes', firstNote]));
     }
-  }
-
-  /**
-   * Tables whose shape would lose rows or cells without a word: GitHub's Markdown ends a table at a
-   * blank line and reads the rows after it as a paragraph, pads a short row and drops a long row's
-   * extra cells. In the rich example, one blank line dropped 12 of 16 field constraints that way.
-   */
-  private checkTableShapes(blocks: readonly RootContent[]): void {
-    let previous: RootContent | undefined;
-    for (const block of blocks) {
-      if (block.type === 'table') {
-        const width = block.children[0]?.children.length ?? 0;
-        for (const row of block.children.slice(1)) {
-          if (row.children.length === width) continue;
-          const extra = row.children.length > width;
-          this.issue(
-            'cell-count',
-            'error',
-            extra
-              ? `This row has ${row.children.length} cells and the table's header has ${width}: the cells after the ${width}th would be lost.`
-              : `This row has ${row.children.length} cell${row.children.length === 1 ? '' : 's'} and the table's header has ${width}: which column each value belongs to cannot be told.`,
-            [],
-            this.at(row),
-            extra
-              ? 'remove the extra cells, add a column to the header, or write a | inside a cell as \\|'
-              : 'give the row one cell per column, leaving the ones that do not apply empty ("| |")',
-          );
-        }
-      } else if (block.type === 'paragraph' && this.looksLikeTableRows(block)) {
-        const afterTable = previous?.type === 'table';
-        this.issue(
-          'broken-table',
-          'error',
-          afterTable
-            ? `These rows are cut off from the table above by a blank line (line ${this.at(block).line - 1}), so they would be read as prose and lost.`
-            : 'These lines look like the rows of a table, but the table has no header and separator line (| --- |), so they would be read as prose.',
-          [],
-          this.at(block),
-          afterTable
-            ? 'remove the blank line between the table and these rows'
-            : 'start the table with a header row and a line such as "| --- | --- |"',
-        );
-      }
-      previous = block;
-    }
-  }
-
-  /** A paragraph whose every line starts and ends with "|": rows of a table that did not become one. */
-  private looksLikeTableRows(block: RootContent): boolean {
-    const from = block.position?.start.offset;
-    const to = block.position?.end.offset;
-    if (from === undefined || to === undefined) return false;
-    const lines = this.source.slice(from, to).split('\n');
-    return lines.every((line) => {
-      const trimmed = line.trim();
-      return trimmed.length > 1 && trimmed.startsWith('|') && trimmed.endsWith('|');
-    });
   }
 
   private readSection(key: PointKey, section: Section): unknown {
