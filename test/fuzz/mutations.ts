@@ -22,6 +22,14 @@ export interface Mutation {
 const pick = <T>(items: readonly T[], next: () => number): T => items[Math.floor(next() * items.length)] as T;
 const at = (text: string, next: () => number) => Math.floor(next() * (text.length + 1));
 const lines = (text: string) => text.split('\n');
+/** A mutation that changes the text's lines in place. */
+const onLines =
+  (change: (all: string[], next: () => number) => void) =>
+  (text: string, next: () => number): Mutated => {
+    const all = lines(text);
+    change(all, next);
+    return { text: all.join('\n') };
+  };
 const ALL: readonly Format[] = ['markdown', 'yaml', 'json'];
 
 /** Appends keys at the top level of a YAML text, at its indentation (some documents indent everything). */
@@ -80,32 +88,24 @@ export const RANDOM_MUTATIONS: readonly Mutation[] = [
   {
     name: 'delete a line',
     formats: ALL,
-    apply: (text, next) => {
-      const all = lines(text);
-      all.splice(Math.floor(next() * all.length), 1);
-      return { text: all.join('\n') };
-    },
+    apply: onLines((all, next) => all.splice(Math.floor(next() * all.length), 1)),
   },
   {
     name: 'duplicate a line',
     formats: ALL,
-    apply: (text, next) => {
-      const all = lines(text);
+    apply: onLines((all, next) => {
       const i = Math.floor(next() * all.length);
       all.splice(i, 0, all[i] ?? '');
-      return { text: all.join('\n') };
-    },
+    }),
   },
   {
     name: 'swap two lines',
     formats: ALL,
-    apply: (text, next) => {
-      const all = lines(text);
+    apply: onLines((all, next) => {
       const a = Math.floor(next() * all.length);
       const b = Math.floor(next() * all.length);
       [all[a], all[b]] = [all[b] ?? '', all[a] ?? ''];
-      return { text: all.join('\n') };
-    },
+    }),
   },
   { name: 'truncate', formats: ALL, apply: (text, next) => ({ text: text.slice(0, at(text, next)) }) },
   {
@@ -135,12 +135,10 @@ export const RANDOM_MUTATIONS: readonly Mutation[] = [
   {
     name: 'reindent a line',
     formats: ALL,
-    apply: (text, next) => {
-      const all = lines(text);
+    apply: onLines((all, next) => {
       const i = Math.floor(next() * all.length);
       all[i] = next() < 0.5 ? `  ${all[i]}` : (all[i] ?? '').trimStart();
-      return { text: all.join('\n') };
-    },
+    }),
   },
   {
     name: 'a huge cell of emphasis marks, under the line limit',
