@@ -1,12 +1,14 @@
 import type { ProvisionResult } from '@ninefold/server';
 
+const SECRET_WORDS = { password: 'password', 'api-key': 'API key', token: 'access token' } as const;
+
 /**
  * The users made at this start and how to sign in as them, for the terminal (standard output) only: it
  * is the one place their new secrets are ever shown. Empty when no user was made.
  */
 export function usersBanner(result: Extract<ProvisionResult, { ok: true }>): string {
   if (result.users.length === 0) return '';
-  const what = result.secretKind === 'api-key' ? 'API key' : 'password';
+  const what = SECRET_WORDS[result.secretKind];
   const lines = ['', 'Sign in as:'];
   const demo = result.users.filter((user) => user.demo);
   for (const user of result.users.filter((candidate) => !candidate.demo)) {
@@ -16,8 +18,8 @@ export function usersBanner(result: Extract<ProvisionResult, { ok: true }>): str
         : `  ${user.email} (${user.role}), ${what}: ${user.secret}`,
     );
   }
-  if (demo.length > 0 && result.secretKind === 'api-key') {
-    lines.push('  demo users, one per role, with API keys for this start:');
+  if (demo.length > 0 && result.secretKind !== 'password') {
+    lines.push(`  demo users, one per role, with ${what}s for this start:`);
     for (const user of demo) lines.push(`    ${user.email} (${user.role}): ${user.secret}`);
   } else if (demo.length > 0) {
     lines.push(`  ${demo.map((user) => user.email).join(', ')}`);

@@ -655,16 +655,58 @@ describe('toModel: sign-in and roles (point 6), errors (point 8), product (point
     [
       'apiKey',
       { type: 'apiKey', in: 'header', name: 'X-Key' },
-      { kind: 'api-key', in: 'header', name: 'X-Key' },
+      { kind: 'api-key', in: 'header', name: 'X-Key', session: 'session' },
+    ],
+    // Nothing the client can run hands out a token: the person pastes one, kept for the tab.
+    ['http bearer with no login', { type: 'http', scheme: 'bearer' }, { kind: 'token', session: 'session' }],
+    [
+      'OpenID Connect (no client id)',
+      { type: 'openIdConnect', openIdConnectUrl: 'https://id.example.com/.well-known/openid-configuration' },
+      { kind: 'token' },
+    ],
+    [
+      'OAuth 2 implicit flow',
+      { type: 'oauth2', flows: { implicit: { authorizationUrl: 'https://a', scopes: { read: 'Read' } } } },
+      { kind: 'token' },
     ],
   ])('maps %s to a sign-in', (_name, scheme, expected) => {
     const { model } = map(secured({ main: scheme }));
     expect(model.roles.shown && model.roles.signIn).toMatchObject(expected);
   });
 
+  it('prefers a scheme the client completes to one that needs a pasted token, when none is applied', () => {
+    const { model, report } = map(
+      secured({
+        oauth: { type: 'oauth2', flows: { implicit: { authorizationUrl: 'https://a', scopes: {} } } },
+        basicAuth: { type: 'http', scheme: 'basic' },
+      }),
+    );
+    expect(model.roles.shown && model.roles.signIn).toMatchObject({ kind: 'basic' });
+    expect(report.points.roles).toContainEqual(
+      expect.objectContaining({ kind: 'skipped', pointer: '/components/securitySchemes/oauth' }),
+    );
+  });
+
+  it('keeps the scheme the document applies, even when it needs a pasted token', () => {
+    const document = secured({
+      basicAuth: { type: 'http', scheme: 'basic' },
+      jwt: { type: 'http', scheme: 'bearer' },
+    });
+    const { model, report } = map({ ...document, security: [{ jwt: [] }] });
+    expect(model.roles.shown && model.roles.signIn).toMatchObject({ kind: 'token' });
+    expect(report.points.roles).toContainEqual(
+      expect.objectContaining({
+        kind: 'inferred',
+        pointer: '/components/securitySchemes/jwt',
+        message: expect.stringContaining('the person pastes an access token'),
+      }),
+    );
+  });
+
   it('maps the OAuth authorization code flow with scopes to roles, and reports what it cannot map', () => {
     const { model, report } = map(
       secured({
+        unknown: { type: 'mutualTLS' },
         oidc: {
           type: 'openIdConnect',
           openIdConnectUrl: 'https://id.example.com/.well-known/openid-configuration',
@@ -687,13 +729,21 @@ describe('toModel: sign-in and roles (point 6), errors (point 8), product (point
     });
     expect(model.roles.shown && model.roles.roles).toEqual([{ name: 'admin', description: 'Administer' }]);
     expect(report.points.roles).toContainEqual(
+      expect.objectContaining({ kind: 'skipped', pointer: '/components/securitySchemes/unknown' }),
+    );
+    // OpenID Connect would need a pasted token; the code flow comes first, and says how to give it a client id.
+    expect(report.points.roles).toContainEqual(
       expect.objectContaining({ kind: 'skipped', pointer: '/components/securitySchemes/oidc' }),
     );
+    expect(report.points.roles.some((e) => e.message.includes('pasted access token'))).toBe(true);
     expect(report.points.roles.some((e) => e.message.includes('read:all'))).toBe(true);
   });
 
-  it('maps a bearer token to password sign-in only when a login operation exists', () => {
-    expect(map(secured({ jwt: { type: 'http', scheme: 'bearer' } })).model.roles.shown).toBe(false);
+  it('maps a bearer token to password sign-in when a login operation exists, else to a pasted token', () => {
+    expect(map(secured({ jwt: { type: 'http', scheme: 'bearer' } })).model.roles).toMatchObject({
+      shown: true,
+      signIn: { kind: 'token' },
+    });
     const login = {
       '/auth/login': { post: { operationId: 'login', responses: { '200': { description: 'ok' } } } },
     };

@@ -90,6 +90,7 @@ export function signInOrigins(signIn: SignIn | undefined): string[] {
     case 'password':
     case 'api-key':
     case 'basic':
+    case 'token':
       return [];
     default:
       return exhaustiveSwitchError(signIn);

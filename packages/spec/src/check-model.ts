@@ -1137,6 +1137,7 @@ function checkSignInOfKind(context: Context, signIn: Record<string, unknown>, ki
     case 'none':
     case 'api-key':
     case 'basic':
+    case 'token':
     case 'oidc':
     case 'oauth2':
       return;

@@ -259,6 +259,7 @@ const signIn = z.discriminatedUnion('kind', [
     session,
   }),
   z.strictObject({ kind: z.literal('basic'), session }),
+  z.strictObject({ kind: z.literal('token'), session }),
   z.strictObject({
     kind: z.literal('oidc'),
     issuer: z.url(),

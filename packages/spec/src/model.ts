@@ -380,6 +380,8 @@ export type SignIn =
   | { kind: 'password'; call?: string; session: SessionStorage }
   | { kind: 'api-key'; in: 'header' | 'query' | 'cookie'; name: string; session: SessionStorage }
   | { kind: 'basic'; session: SessionStorage }
+  /** A bearer token the person pastes (a personal access token, or one from a provider the client cannot reach). */
+  | { kind: 'token'; session: SessionStorage }
   | {
       kind: 'oidc';
       issuer: string;
@@ -401,6 +403,7 @@ export const SIGN_IN_KINDS: readonly SignInKind[] = [
   'password',
   'api-key',
   'basic',
+  'token',
   'oidc',
   'oauth2',
 ];

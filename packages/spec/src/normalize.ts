@@ -358,6 +358,7 @@ function toSignIn(doc: RolesDocument['signIn']): SignIn {
     case 'api-key':
       return { kind, in: doc.in ?? 'header', name: doc.name, session: doc.session ?? 'memory' };
     case 'basic':
+    case 'token':
       return { kind, session: doc.session ?? 'memory' };
     case 'oidc':
       return {

@@ -275,6 +275,7 @@ function fromSignIn(signIn: SignIn): RolesDocument['signIn'] {
     case 'password':
     case 'api-key':
     case 'basic':
+    case 'token':
     case 'oidc':
     case 'oauth2':
       return { ...signIn } as RolesDocument['signIn'];

@@ -416,6 +416,7 @@ const SIGN_IN_WORDS: Record<SignIn['kind'], string> = {
   password: 'password',
   'api-key': 'API key',
   basic: 'basic',
+  token: 'access token',
   oidc: 'OpenID Connect',
   oauth2: 'OAuth 2',
 };
@@ -433,6 +434,7 @@ function writeRoles(roles: Roles): string[] {
       entries.push(['In', signIn.in], ['Name', signIn.name]);
       break;
     case 'basic':
+    case 'token':
       break;
     case 'oidc':
       entries.push(

@@ -172,7 +172,7 @@ describe('memory data provider', () => {
     expect(calls.list?.name).toBe('listOrders');
     expect(Object.keys(calls.transitions)).toEqual(['place', 'pay', 'ship', 'deliver', 'cancel']);
     // OrderLine is embedded: no call exists, so nothing is invented.
-    expect(data.calls('OrderLine')).toEqual({ transitions: {}, lists: [] });
+    expect(data.calls('OrderLine')).toEqual({ transitions: {}, lists: [], all: [] });
     await expect(data.get({ entity: 'OrderLine', id: '1' })).rejects.toBeInstanceOf(MissingCallError);
   });
 });

@@ -341,7 +341,7 @@ describe('the list call of a screen', () => {
       parameters: [],
       filters: [],
     };
-    const calls = { list: feed, lists: [feed, all], transitions: {} };
+    const calls = { list: feed, lists: [feed, all], transitions: {}, all: [feed, all] };
     expect(listCallForRoute(calls, '/articles')?.name).toBe('all');
     expect(listCallForRoute(calls, '/articles/feed')?.name).toBe('feed');
     expect(listCallForRoute(calls, '/stories')?.name).toBe('feed');

@@ -273,6 +273,35 @@ describe('other kinds of sign-in', () => {
     expect(sent[0]?.authorization).toBe(`Basic ${btoa('olga:pw')}`);
   });
 
+  it('takes a pasted access token and sends it as a bearer token, kept for the tab', async () => {
+    const { user, sent } = renderAt('/sign-in', {
+      model: withSignIn(shop, { kind: 'token', session: 'session' }),
+    });
+    await user.type(await screen.findByLabelText(/^Access token/), '  pat-123 ');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Today' })).toBeTruthy();
+    expect(sent[0]?.authorization).toBe('Bearer pat-123');
+    expect(sessionStorage.length).toBeGreaterThan(0);
+    expect(JSON.stringify(Object.values(sessionStorage))).toContain('pat-123');
+  });
+
+  it('offers a pasted token beside a provider that names no client id', async () => {
+    const { user, sent } = renderAt('/sign-in', {
+      model: withSignIn(shop, {
+        kind: 'oauth2',
+        authorizationUrl: 'https://auth.example/authorize',
+        tokenUrl: 'https://auth.example/token',
+        scopes: [],
+        session: 'memory',
+      }),
+    });
+    expect(await screen.findByRole('button', { name: 'Sign in with auth.example' })).toBeTruthy();
+    await user.type(screen.getByLabelText(/^Access token/), 'from-elsewhere');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Today' })).toBeTruthy();
+    expect(sent[0]?.authorization).toBe('Bearer from-elsewhere');
+  });
+
   it('asks for an API key', async () => {
     const model = withSignIn(shop, { kind: 'api-key', in: 'header', name: 'X-Api-Key', session: 'memory' });
     renderAt('/sign-in', { model });

@@ -25,8 +25,22 @@ export function mapRoles(
   const applied = new Set<string>();
   for (const requirement of list(context.doc.security))
     if (isRecord(requirement)) for (const key of Object.keys(requirement)) applied.add(key);
-  const order = [...applied, ...Object.keys(schemes).filter((key) => !applied.has(key))];
   const signInCall = calls.find((c) => c.call.purpose === 'sign-in');
+  // The schemes the document applies come first, as written: the API asks for those. Among the others,
+  // one the client completes by itself comes first, then the code flow (it needs a client id), then
+  // one that needs a pasted token.
+  const rank = (key: string): number => {
+    const scheme = schemes[key];
+    const mapped = isRecord(scheme) ? signInOf(scheme, signInCall?.call.name) : 'not a scheme';
+    if (typeof mapped === 'string') return 3;
+    return mapped.signIn.kind === 'token' ? 2 : mapped.signIn.kind === 'oauth2' ? 1 : 0;
+  };
+  const others = Object.keys(schemes)
+    .filter((key) => !applied.has(key))
+    .map((key) => ({ key, rank: rank(key) }))
+    .sort((a, b) => a.rank - b.rank)
+    .map(({ key }) => key);
+  const order = [...applied, ...others];
   const reasons: string[] = [];
   for (const key of order) {
     const scheme = schemes[key];
@@ -47,6 +61,20 @@ export function mapRoles(
     );
     if (signIn.kind === 'password')
       context.report.add('roles', 'inferred', at, `sign-in call "${signIn.call}": its path names a login`);
+    if (signIn.kind === 'token')
+      context.report.add(
+        'roles',
+        'inferred',
+        at,
+        `"${key}" gives no way for a browser client to get a token (${tokenReason(scheme)}): the person pastes an access token, kept for the tab`,
+      );
+    if (signIn.kind === 'oauth2')
+      context.report.add(
+        'roles',
+        'inferred',
+        at,
+        `"${key}" names no client id, which the provider's page needs: the sign-in page also takes a pasted access token`,
+      );
     const roles: Role[] = [];
     for (const [scope, description] of scopes) {
       if (!IDENTIFIER.test(scope)) {
@@ -91,6 +119,30 @@ export function mapRoles(
   };
 }
 
+/** A bearer token the person pastes, kept for the tab: the way in when the client cannot get one itself. */
+const PASTED_TOKEN: SignIn = { kind: 'token', session: 'session' };
+
+function tokenReason(scheme: Record<string, unknown>): string {
+  switch (text(scheme.type)) {
+    case 'openIdConnect':
+      return 'OpenID Connect without a client id';
+    case 'oauth2':
+      return `OAuth 2 with flows ${Object.keys(isRecord(scheme.flows) ? scheme.flows : {}).join(', ') || 'none'}, not the code flow`;
+    default:
+      return 'a bearer token with no operation that signs in';
+  }
+}
+
+/** The scopes of every flow, each once, with its description. */
+function scopesOf(flows: Record<string, unknown>): Array<[string, string]> {
+  const scopes = new Map<string, string>();
+  for (const flow of Object.values(flows))
+    if (isRecord(flow) && isRecord(flow.scopes))
+      for (const [scope, description] of Object.entries(flow.scopes))
+        if (!scopes.has(scope)) scopes.set(scope, typeof description === 'string' ? description : '');
+  return [...scopes];
+}
+
 function signInOf(
   scheme: Record<string, unknown>,
   signInCall: string | undefined,
@@ -103,7 +155,8 @@ function signInOf(
       if (how === 'bearer') {
         if (signInCall !== undefined)
           return { signIn: { kind: 'password', call: signInCall, session: 'memory' }, scopes: [] };
-        return 'a bearer token, but no operation signs in to get one';
+        // No operation hands out the token: the person brings one (a personal access token).
+        return { signIn: PASTED_TOKEN, scopes: [] };
       }
       return `HTTP scheme "${String(scheme.scheme)}" is not one the client speaks`;
     }
@@ -111,7 +164,7 @@ function signInOf(
       const where = scheme.in;
       const name = text(scheme.name);
       if ((where === 'header' || where === 'query' || where === 'cookie') && name)
-        return { signIn: { kind: 'api-key', in: where, name, session: 'memory' }, scopes: [] };
+        return { signIn: { kind: 'api-key', in: where, name, session: 'session' }, scopes: [] };
       return 'an API key without a valid name and location';
     }
     case 'oauth2': {
@@ -134,10 +187,12 @@ function signInOf(
           scopes,
         };
       }
-      return `OAuth 2 with flows ${Object.keys(flows).join(', ') || 'none'}; a browser client signs in only with the authorization code flow`;
+      // The client runs only the code flow; a token from any other flow can still be pasted.
+      return { signIn: PASTED_TOKEN, scopes: scopesOf(flows) };
     }
     case 'openIdConnect':
-      return 'OpenID Connect needs a client id, which the document does not give';
+      // The document gives the provider but never the client's id: the person pastes a token instead.
+      return { signIn: PASTED_TOKEN, scopes: [] };
     case 'mutualTLS':
       return 'mutual TLS is done by the browser, not the client';
     default:

@@ -185,6 +185,15 @@ export function createAuthenticator(model: Model, store: Store, options: AuthOpt
           if (!checked.ok) return { kind: 'refused', ...checked };
           return { kind: 'user', principal: principalOf(checked.user) };
         }
+        case 'token': {
+          // A personal access token: the user's long-lived key, sent as a bearer token.
+          const token = bearerToken(authorization);
+          if (token === undefined) return authorization ? wrongScheme('Bearer') : { kind: 'anonymous' };
+          const user = await store.findUser({ apiKeyHash: apiKeyHash(token) });
+          if (!user)
+            return { kind: 'refused', code: 'INVALID_TOKEN', message: 'This access token is not known.' };
+          return { kind: 'user', principal: principalOf(user) };
+        }
         case 'api-key': {
           const key = apiKeyFrom(signIn, headers);
           if (key === undefined) return { kind: 'anonymous' };

@@ -20,7 +20,7 @@ export interface ProvisionedUser {
 }
 
 export type ProvisionResult =
-  | { ok: true; secretKind: 'password' | 'api-key'; users: ProvisionedUser[] }
+  | { ok: true; secretKind: 'password' | 'api-key' | 'token'; users: ProvisionedUser[] }
   | { ok: false; message: string };
 
 /** The domain of demo users: reserved for documentation (RFC 2606), so never somebody's real address. */
@@ -45,7 +45,7 @@ export async function provisionUsers(
   options: ProvisionOptions,
 ): Promise<ProvisionResult> {
   const kind = model.roles.shown ? model.roles.signIn.kind : 'none';
-  if (kind !== 'password' && kind !== 'basic' && kind !== 'api-key') {
+  if (kind !== 'password' && kind !== 'basic' && kind !== 'api-key' && kind !== 'token') {
     if (options.users.length === 0) return { ok: true, secretKind: 'password', users: [] };
     return {
       ok: false,
@@ -55,7 +55,7 @@ export async function provisionUsers(
           : `Point 6 signs in with ${kind}: users come from that provider, not from --user.`,
     };
   }
-  const secretKind = kind === 'api-key' ? ('api-key' as const) : ('password' as const);
+  const secretKind = kind === 'api-key' || kind === 'token' ? kind : ('password' as const);
   const made: ProvisionedUser[] = [];
   for (const request of options.users) {
     const added = await addUser(store, request);
@@ -85,13 +85,13 @@ export async function provisionUsers(
         );
         if (!added.ok) continue;
       }
-      made.push({ email, role: role.name, secret: secretKind === 'api-key' ? apiKey : secret, demo: true });
+      made.push({ email, role: role.name, secret: secretKind === 'password' ? secret : apiKey, demo: true });
     }
   }
   return { ok: true, secretKind, users: made };
 
   function secretOf(added: { password: string; apiKey: string }): string {
-    return secretKind === 'api-key' ? added.apiKey : added.password;
+    return secretKind === 'password' ? added.password : added.apiKey;
   }
 }
 

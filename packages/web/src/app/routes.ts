@@ -47,6 +47,30 @@ export function screenFor(model: Model, kind: Screen['kind'], entity: string): S
 }
 
 /**
+ * The screen of a kind for an entity that sits right below a route, else the entity's first of that kind:
+ * a list's own create form (`/accounts/:sid/addresses/new`) and record (`/accounts/:sid/addresses/:id`),
+ * where an entity listed in several places has one of each per place.
+ *
+ * @example
+ * screenBelow(model, 'create', 'Address', '/accounts/:sid/addresses')?.route; // '/accounts/:sid/addresses/new'
+ */
+export function screenBelow(
+  model: Model,
+  kind: Screen['kind'],
+  entity: string,
+  route: string,
+): Screen | undefined {
+  const depth = route.split('/').length + 1;
+  const own = screensOf(model).filter(
+    (screen) => screen.kind === kind && 'entity' in screen && screen.entity === entity,
+  );
+  return (
+    own.find((screen) => screen.route.startsWith(`${route}/`) && screen.route.split('/').length === depth) ??
+    own[0]
+  );
+}
+
+/**
  * The lists nested under a detail screen's route, its sub-resources: `/stores/:storeId/employees` under
  * `/stores/:id` (parameters match by position, whatever their names). Only lists the navigation may
  * offer (not hidden) whose extra segments are all static.

@@ -41,14 +41,23 @@ export interface ListResult {
   hasNext?: boolean;
 }
 
+/**
+ * Values for a call's path parameters other than the record's key: the parents of a nested record
+ * (`/accounts/{accountSid}/addresses/{sid}`), from the screen's route. They also choose the call when
+ * an entity has several of a purpose (a top-level and a nested create).
+ */
+export type PathValues = Readonly<Record<string, string>>;
+
 export interface GetParams {
   entity: string;
   id: string;
+  path?: PathValues;
   signal?: AbortSignal;
 }
 
 export interface CreateParams {
   entity: string;
+  path?: PathValues;
   /** Field values; `File` objects for file fields, sent as multipart when the call says so. */
   values: Record<string, unknown>;
   /**
@@ -63,6 +72,7 @@ export interface CreateParams {
 export interface UpdateParams {
   entity: string;
   id: string;
+  path?: PathValues;
   /** Only the changed fields; null clears one. */
   values: Record<string, unknown>;
   /** The ETag the record was read with, sent as `If-Match` so that a lost update is refused. */
@@ -72,11 +82,13 @@ export interface UpdateParams {
 export interface DeleteParams {
   entity: string;
   id: string;
+  path?: PathValues;
 }
 
 export interface TransitionParams {
   entity: string;
   id: string;
+  path?: PathValues;
   transition: string;
   version?: string;
   /** As for `CreateParams`: the transition is taken once, and retried only with a key. */
@@ -100,6 +112,8 @@ export interface EntityCalls {
   update?: Call;
   delete?: Call;
   transitions: Record<string, Call>;
+  /** Every call of the entity, for choosing among several of a purpose by the parents at hand. */
+  all: Call[];
 }
 
 /**

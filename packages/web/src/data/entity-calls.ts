@@ -1,8 +1,8 @@
 import type { Call, CallPurpose, Model } from '@ninefold/spec';
 import type { ApiDescription } from './api-description';
-import type { EntityCalls } from './data-provider';
+import type { EntityCalls, PathValues } from './data-provider';
 
-type RecordPurpose = Exclude<keyof EntityCalls, 'transitions' | 'lists'>;
+type RecordPurpose = Exclude<keyof EntityCalls, 'transitions' | 'lists' | 'all'>;
 const RECORD_PURPOSES: readonly RecordPurpose[] = ['list', 'get', 'create', 'update', 'delete'];
 
 /**
@@ -21,7 +21,11 @@ const RECORD_PURPOSES: readonly RecordPurpose[] = ['list', 'get', 'create', 'upd
  */
 export function entityCalls(api: ApiDescription, model: Model, entity: string): EntityCalls {
   const own = api.calls.filter((call) => call.entity === entity);
-  const found: EntityCalls = { transitions: {}, lists: own.filter((call) => call.purpose === 'list') };
+  const found: EntityCalls = {
+    transitions: {},
+    lists: own.filter((call) => call.purpose === 'list'),
+    all: own,
+  };
   for (const purpose of RECORD_PURPOSES) {
     // The first call of a purpose wins: a second list call (say, a nested collection) is not the main one.
     const call = own.find((candidate) => candidate.purpose === (purpose satisfies CallPurpose));
@@ -64,11 +68,44 @@ export class MissingCallError extends Error {
   }
 }
 
-/** The call for a purpose, or a rejection that says which is missing. */
-export function requireCall(calls: EntityCalls, entity: string, purpose: RecordPurpose): Call {
-  const call = calls[purpose];
+/**
+ * The call for a purpose, or a rejection that says which is missing. With the parents at hand (`path`),
+ * the first call of the purpose whose path they fill, the record's key aside: on
+ * `/accounts/AC1/addresses/new` the nested create, not the entity's first one.
+ *
+ * @example
+ * ```ts
+ * requireCall(calls, 'Address', 'create', { accountSid: 'AC1' }).path; // '/accounts/{accountSid}/addresses'
+ * ```
+ */
+export function requireCall(
+  calls: EntityCalls,
+  entity: string,
+  purpose: RecordPurpose,
+  path: PathValues = {},
+): Call {
+  const keyed = purpose !== 'list' && purpose !== 'create';
+  const filled = calls.all.find(
+    (call) => call.purpose === purpose && fillsPath(call.path, path, keyed) && needsParents(call.path, keyed),
+  );
+  const call = filled ?? calls[purpose];
   if (!call) throw new MissingCallError(entity, purpose);
   return call;
+}
+
+/** The names of a path's parameters, the key (the last, when `keyed`) left out. */
+function parentsOf(path: string, keyed: boolean): string[] {
+  const names = [...path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1] ?? '');
+  return keyed ? names.slice(0, -1) : names;
+}
+
+function fillsPath(path: string, values: PathValues, keyed: boolean): boolean {
+  return parentsOf(path, keyed).every((name) => Object.hasOwn(values, name));
+}
+
+/** A call that needs parents is chosen by them only; a top-level call stays the default. */
+function needsParents(path: string, keyed: boolean): boolean {
+  return parentsOf(path, keyed).length > 0;
 }
 
 /** The call of a transition, or a rejection that says which is missing. */

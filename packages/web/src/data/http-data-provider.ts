@@ -206,8 +206,8 @@ export function createHttpDataProvider(
     },
 
     async get(params) {
-      const call = requireCall(callsOf(params.entity), params.entity, 'get');
-      const answer = await send(call, urlOf(call, undefined, params.id), {
+      const call = requireCall(callsOf(params.entity), params.entity, 'get', params.path);
+      const answer = await send(call, urlOf(call, params.path, params.id), {
         retry: true,
         ...(params.signal ? { signal: params.signal } : {}),
       });
@@ -215,9 +215,9 @@ export function createHttpDataProvider(
     },
 
     async create(params) {
-      const call = requireCall(callsOf(params.entity), params.entity, 'create');
+      const call = requireCall(callsOf(params.entity), params.entity, 'create', params.path);
       const encoded = encodeBody(call.body, params.values);
-      const answer = await send(call, urlOf(call, undefined), {
+      const answer = await send(call, urlOf(call, params.path), {
         body: encoded.body,
         ...(encoded.contentType ? { contentType: encoded.contentType } : {}),
         ...(params.idempotencyKey ? { idempotencyKey: params.idempotencyKey } : {}),
@@ -227,13 +227,13 @@ export function createHttpDataProvider(
     },
 
     async update(params) {
-      const call = requireCall(callsOf(params.entity), params.entity, 'update');
+      const call = requireCall(callsOf(params.entity), params.entity, 'update', params.path);
       const encoded = encodeBody(call.body, params.values);
       const tries = { count: 1 };
       try {
         const answer = await send(
           call,
-          urlOf(call, undefined, params.id),
+          urlOf(call, params.path, params.id),
           {
             body: encoded.body,
             ...(encoded.contentType ? { contentType: encoded.contentType } : {}),
@@ -262,13 +262,13 @@ export function createHttpDataProvider(
     },
 
     async delete(params) {
-      const call = requireCall(callsOf(params.entity), params.entity, 'delete');
-      await send(call, urlOf(call, undefined, params.id), { retry: false });
+      const call = requireCall(callsOf(params.entity), params.entity, 'delete', params.path);
+      await send(call, urlOf(call, params.path, params.id), { retry: false });
     },
 
     async transition(params) {
       const call = requireTransitionCall(callsOf(params.entity), params.entity, params.transition);
-      const answer = await send(call, urlOf(call, undefined, params.id), {
+      const answer = await send(call, urlOf(call, params.path, params.id), {
         ...(params.version ? { ifMatch: params.version } : {}),
         ...(params.idempotencyKey ? { idempotencyKey: params.idempotencyKey } : {}),
         retry: params.idempotencyKey !== undefined,

@@ -9,6 +9,7 @@ import {
 } from '@ninefold/spec';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
+import { useScreenParams } from '../app/ScreenParams';
 import { useSpec } from '../app/SpecContext';
 import { ErrorNotice } from '../errors/ErrorNotice';
 import { useI18n } from '../i18n/I18nProvider';
@@ -41,11 +42,13 @@ export function TransitionActions({ entity, machine, id, record, version }: Tran
   const queryClient = useQueryClient();
   const baseId = useId();
   const [asking, setAsking] = useState<Transition | undefined>();
+  const path = useScreenParams();
   const mutation = useMutation({
     mutationFn: (transition: Transition) =>
       data.transition({
         entity: entity.name,
         id,
+        path,
         transition: transition.name,
         ...(version === undefined ? {} : { version }),
       }),

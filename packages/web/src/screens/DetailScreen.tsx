@@ -53,7 +53,7 @@ export default function DetailScreen({ screen }: ScreenProps<'detail'>) {
   const entity = findEntity(model, screen.entity);
   const id = recordIdFrom(screen.route, params);
   const canGet = data.calls(screen.entity).get !== undefined;
-  const query = useRecord(screen.entity, id);
+  const query = useRecord(screen.entity, id, { path: params });
   const record = query.data?.record;
   const title = entity && record ? recordTitle(entity, record, id, t) : (screen.title ?? undefined);
   useDocumentTitle(title);
@@ -209,8 +209,9 @@ function DeleteAction({ entity, id, name }: { entity: Entity; id: string; name: 
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [opened, setOpened] = useState(false);
+  const path = useScreenParams();
   const mutation = useMutation({
-    mutationFn: () => data.delete({ entity: entity.name, id }),
+    mutationFn: () => data.delete({ entity: entity.name, id, path }),
     onSuccess: () => {
       invalidateEntity(queryClient, entity.name);
       void navigate(screenFor(model, 'list', entity.name)?.route ?? '/');

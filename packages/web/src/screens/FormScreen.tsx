@@ -79,7 +79,7 @@ export default function FormScreen({ screen }: { screen: FormScreenType }) {
   const editing = screen.kind === 'edit';
   const id = editing ? recordIdFrom(screen.route, params) : undefined;
   const canGet = data.calls(screen.entity).get !== undefined;
-  const loaded = useRecord(screen.entity, id, { enabled: editing });
+  const loaded = useRecord(screen.entity, id, { enabled: editing, path: params });
 
   if (!entity) {
     return <Alert color="yellow">{t('form.unknownEntity', { entity: screen.entity })}</Alert>;
@@ -216,6 +216,8 @@ function RecordForm({ screen, entity, id, loaded, restored, drafts, notice }: Re
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const titleId = useId();
+  // The record's parents, from the route: a nested record is saved under them.
+  const path = useScreenParams();
   const editing = screen.kind === 'edit';
   // The record as it was read when the form opened (or as the restored draft was based on): changes are
   // computed against it and its version is sent, so a later background refresh cannot silently
@@ -349,7 +351,7 @@ function RecordForm({ screen, entity, id, loaded, restored, drafts, notice }: Re
       ? { record: error.current, ...(error.currentVersion ? { version: error.currentVersion } : {}) }
       : undefined;
     if (!theirs && id !== undefined && calls.get) {
-      theirs = await data.get({ entity: entity.name, id }).catch(() => undefined);
+      theirs = await data.get({ entity: entity.name, id, path }).catch(() => undefined);
     }
     if (!theirs) {
       showError(error);
@@ -367,11 +369,13 @@ function RecordForm({ screen, entity, id, loaded, restored, drafts, notice }: Re
         ? data.update({
             entity: entity.name,
             id: id ?? '',
+            path,
             values,
             ...(version === undefined ? {} : { version }),
           })
         : data.create({
             entity: entity.name,
+            path,
             values,
             ...(idempotencyKey.current === undefined ? {} : { idempotencyKey: idempotencyKey.current }),
           }),

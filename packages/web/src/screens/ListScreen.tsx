@@ -10,7 +10,7 @@ import {
 } from '@ninefold/spec';
 import { type ReactNode, useCallback, useMemo } from 'react';
 import { Link } from 'react-router';
-import { parentDetail, routeByPosition, routeTo, screenFor } from '../app/routes';
+import { parentDetail, routeByPosition, routeTo, screenBelow } from '../app/routes';
 import { useScreenParams } from '../app/ScreenParams';
 import { useSpec } from '../app/SpecContext';
 import { useDocumentTitle } from '../app/useDocumentTitle';
@@ -72,7 +72,7 @@ export default function ListScreen({ screen }: ScreenProps<'list'>) {
     entity !== undefined && plan.call !== undefined && plan.columns.length > 0,
   );
 
-  const found = entity ? screenFor(model, 'detail', entity.name) : undefined;
+  const found = entity ? screenBelow(model, 'detail', entity.name, screen.route) : undefined;
   // A row links to a detail screen only if the role may see it.
   const detail = found && settle(checkScreen(model, principal, found), session).allowed ? found : undefined;
   const keyField = entity?.key;
@@ -95,7 +95,7 @@ export default function ListScreen({ screen }: ScreenProps<'list'>) {
   const onSort = useCallback((sort: SortKey) => update(setSort(state, plan, sort)), [update, state, plan]);
 
   const busy = query.isFetching && query.isPlaceholderData;
-  const createScreen = entity ? screenFor(model, 'create', entity.name) : undefined;
+  const createScreen = entity ? screenBelow(model, 'create', entity.name, screen.route) : undefined;
   const createHref =
     createScreen && plan.creatable && settle(checkScreen(model, principal, createScreen), session).allowed
       ? routeTo(createScreen.route, path)

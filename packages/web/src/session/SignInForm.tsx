@@ -1,4 +1,4 @@
-import { Alert, Button, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Divider, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { exhaustiveSwitchError } from '@ninefold/spec';
 import { type FormEvent, useRef, useState } from 'react';
 import { OIDC_CALLBACK_PATH } from '../app/routes';
@@ -21,7 +21,8 @@ export interface SignInFormProps {
 
 /** The sign-in the specification names (point 6): a form, a key, or a provider's button. */
 export function SignInForm(props: SignInFormProps) {
-  const { signIn } = useSessionStore();
+  const store = useSessionStore();
+  const { signIn } = store;
   const { api } = useSpec();
   const { t } = useI18n();
   switch (signIn.kind) {
@@ -33,11 +34,20 @@ export function SignInForm(props: SignInFormProps) {
     case 'api-key': {
       const refused = cannotSend(signIn, api.base);
       if (refused) return <Alert color="yellow">{unavailableText(t, refused, signIn.name)}</Alert>;
-      return <KeyForm {...props} />;
+      return <SecretForm {...props} label={t('session.apiKey')} submit={store.signInWithApiKey} />;
     }
+    case 'token':
+      return <SecretForm {...props} label={t('session.accessToken')} submit={store.signInWithToken} />;
     case 'oidc':
     case 'oauth2':
-      return <ProviderSignIn {...props} signIn={signIn} />;
+      // The provider's page may be out of reach (no client id, another network): a token always works.
+      return (
+        <Stack gap="lg">
+          <ProviderSignIn {...props} signIn={signIn} />
+          <Divider label={t('session.orPasteToken')} labelPosition="left" />
+          <SecretForm {...props} label={t('session.accessToken')} submit={store.signInWithToken} />
+        </Stack>
+      );
     default:
       return exhaustiveSwitchError(signIn);
   }
@@ -103,9 +113,15 @@ function PasswordForm({ onSignedIn, initialEmail, basic }: SignInFormProps & { b
   );
 }
 
-/** An API key, sent in the header or cookie the specification names. */
-function KeyForm({ onSignedIn }: SignInFormProps) {
-  const store = useSessionStore();
+/**
+ * A secret the person pastes: an API key, sent in the header or cookie the specification names, or an
+ * access token, sent as a bearer token.
+ */
+function SecretForm({
+  onSignedIn,
+  label,
+  submit: signInWith,
+}: SignInFormProps & { label: string; submit(secret: string): Promise<void> }) {
   const i18n = useI18n();
   const { t } = i18n;
   const [key, setKey] = useState('');
@@ -118,7 +134,7 @@ function KeyForm({ onSignedIn }: SignInFormProps) {
     setPending(true);
     setFailure(undefined);
     try {
-      await store.signInWithApiKey(key.trim());
+      await signInWith(key.trim());
       setPending(false);
       onSignedIn();
     } catch (error) {
@@ -132,7 +148,7 @@ function KeyForm({ onSignedIn }: SignInFormProps) {
       <Stack gap="sm">
         <FailureAlert text={failure} />
         <PasswordInput
-          label={t('session.apiKey')}
+          label={label}
           autoComplete="off"
           required
           value={key}

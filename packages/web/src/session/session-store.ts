@@ -120,6 +120,8 @@ export interface SessionStore {
   signInWithPassword(email: string, password: string): Promise<void>;
   signInWithBasic(user: string, password: string): Promise<void>;
   signInWithApiKey(key: string): Promise<void>;
+  /** A pasted bearer token: the `token` sign-in, and always a way in beside a provider's (oidc, oauth2). */
+  signInWithToken(token: string): Promise<void>;
   /** Leaves for the provider's sign-in page (oidc, oauth2). */
   startOidc(options: { redirectUri: string; returnTo: string }): Promise<void>;
   /** Completes the code flow at the callback address; answers the path to go back to. Runs once per URL. */
@@ -478,6 +480,17 @@ export function createSessionStore(
         if (keyed.in === 'cookie' && credentials?.scheme !== 'api-key') clearKeyCookie(keyed.name, api.base);
         throw error;
       }
+    },
+
+    async signInWithToken(token) {
+      requireKind('token', 'oidc', 'oauth2');
+      const held: Credentials = { scheme: 'bearer', token };
+      const session = await whoIs(headersFor(signIn, held));
+      establish({
+        credentials: held,
+        user: session?.user ?? {},
+        ...(session?.expiresAt === undefined ? {} : { expiresAt: session.expiresAt }),
+      });
     },
 
     async startOidc(flow) {

@@ -5,6 +5,8 @@ export const session = {
   userName: 'Email or user name',
   password: 'Password',
   apiKey: 'API key',
+  accessToken: 'Access token',
+  orPasteToken: 'Or paste an access token',
   submit: 'Sign in',
   withProvider: 'Sign in with {host}',
   rejected: 'The server did not accept these credentials.',

@@ -6,6 +6,8 @@ export const session: Messages<'session'> = {
   userName: 'E-mail ou nom d’utilisateur',
   password: 'Mot de passe',
   apiKey: 'Clé d’API',
+  accessToken: 'Jeton d’accès',
+  orPasteToken: 'Ou collez un jeton d’accès',
   submit: 'Se connecter',
   withProvider: 'Se connecter avec {host}',
   rejected: 'Le serveur n’a pas accepté ces identifiants.',
