@@ -5,7 +5,7 @@ import { guarded, type MapContext } from './map/context';
 import { isRecord, type OpenApi3Like, text } from './map/document';
 import { createEntityMapper, type ResourceFacts } from './map/entities';
 import { mapErrors } from './map/errors';
-import { readOperations } from './map/operations';
+import { type OperationInfo, readOperations } from './map/operations';
 import { collectDrafts, namedSchemaIndex } from './map/schemas';
 import { mapScreens } from './map/screens';
 import { mapRoles } from './map/security';
@@ -33,6 +33,11 @@ export interface ToModelResult {
  * console.log(formatImportReport(report));
  * ```
  */
+/** A GET on an item path, `/widgets/{widgetKey}`: what names a record's key. */
+function isItemRead(info: OperationInfo): info is OperationInfo & { lastParam: string } {
+  return info.method === 'get' && info.isItem && info.lastParam !== undefined;
+}
+
 export function toModel(document: OpenApi3Like, options: { file: string }): ToModelResult {
   const report = createReportBuilder(options.file);
   const context: MapContext = {
@@ -81,16 +86,14 @@ export function toModel(document: OpenApi3Like, options: { file: string }): ToMo
   for (const info of operations) {
     if (info.resource === undefined) continue;
     facts.resources.add(info.resource);
-    if (
-      info.method === 'get' &&
-      info.isItem &&
-      info.lastParam !== undefined &&
-      info.response.record === info.resource &&
-      !facts.itemParam.has(info.resource)
-    ) {
+    if (isItemRead(info) && info.response.record === info.resource && !facts.itemParam.has(info.resource))
       facts.itemParam.set(info.resource, info.lastParam);
-    }
   }
+  // Then item reads whose answer wraps or extends the record (`allOf: [Token, {secret}]`): the record
+  // is the one its collection lists, so the path's parameter still names its key.
+  for (const info of operations)
+    if (isItemRead(info) && info.resource !== undefined && !facts.itemParam.has(info.resource))
+      facts.itemParam.set(info.resource, info.lastParam);
   // Entities are built as the calls use them (records, bodies), then as their fields use others.
   const mapper = createEntityMapper(context, drafts, facts, taken, named);
   const callsResult = mapCalls(context, operations, mapper, (info, step) =>

@@ -48,7 +48,7 @@ describe('credentials on every request', () => {
     ]);
     for (const request of sent) {
       expect(request.url).not.toContain('token');
-      expect(request.headers.accept).toBe('application/json, application/problem+json');
+      expect(request.headers.accept).toBe('application/json, application/problem+json, */*;q=0.1');
     }
     expect(sent[1]?.headers['content-type']).toBe('application/json');
   });

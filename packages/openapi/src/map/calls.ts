@@ -114,8 +114,14 @@ export function mapCalls(
   const shapes = new Set<string>();
   const calls: MappedCall[] = [];
   const pageMaxima: Array<{ value: number; at: string; target: { pagination: Pagination } }> = [];
+  // Collections with a list call: an item path below one reads one of its records, whatever it answers.
+  const listed = new Set(
+    operations
+      .filter((info) => info.method === 'get' && !info.isItem && info.response.shape !== 'one')
+      .map((info) => info.path),
+  );
   for (const info of operations) {
-    const mapped = guard(info, () => mapCall(context, info, mapper, names, shapes, pageMaxima));
+    const mapped = guard(info, () => mapCall(context, info, mapper, names, shapes, pageMaxima, listed));
     if (mapped) calls.push(mapped);
   }
   // The most common maximum page size becomes MAX_PAGE_SIZE; others are named by their value.
@@ -151,6 +157,7 @@ function mapCall(
   names: Set<string>,
   shapes: Set<string>,
   pageMaxima: Array<{ value: number; at: string; target: { pagination: Pagination } }>,
+  listed: ReadonlySet<string>,
 ): MappedCall | undefined {
   const label = `${info.method.toUpperCase()} ${info.path}`;
   const problem = pathProblem(info.path);
@@ -192,7 +199,7 @@ function mapCall(
     );
 
   const entityName = info.resource === undefined ? undefined : mapper.use(info.resource);
-  const { purpose, why, action } = purposeOf(info);
+  const { purpose, why, action } = purposeOf(info, listed);
   if (why !== undefined) inferred.push(`has purpose "${purpose}": ${why}`);
 
   const call: Call = {
@@ -355,11 +362,19 @@ function pathProblem(path: string): string | undefined {
   return undefined;
 }
 
-function purposeOf(info: OperationInfo): { purpose: CallPurpose; why?: string; action?: string } {
+function purposeOf(
+  info: OperationInfo,
+  listed: ReadonlySet<string>,
+): { purpose: CallPurpose; why?: string; action?: string } {
   const last = (info.pathSegments[info.pathSegments.length - 1] ?? '').toLowerCase();
   const action = info.isAction;
   switch (info.method) {
     case 'get':
+      if (info.response.shape === 'array' && info.isItem && listed.has(parentPath(info)))
+        return {
+          purpose: 'get',
+          why: `it reads one record at an item path below the list ${parentPath(info)}; the document says it answers an array, of which the client shows the first record`,
+        };
       if (info.response.shape === 'array' || info.response.shape === 'envelope')
         return {
           purpose: 'list',
@@ -454,6 +469,10 @@ function mapBody(
     return undefined;
   }
   return { entity, encoding: body.encoding };
+}
+
+function parentPath(info: OperationInfo): string {
+  return `/${info.pathSegments.slice(0, -1).join('/')}`;
 }
 
 function paginationOf(

@@ -146,9 +146,12 @@ export function createEntityMapper(
     draft.schemaName === undefined || !facts.resources.has(draft.schemaName);
   const keyOf = (draft: EntityDraft): string | undefined => {
     if (isEmbedded(draft)) return undefined;
-    if (draft.flat.properties.has('id')) return 'id';
     const param = draft.schemaName === undefined ? undefined : facts.itemParam.get(draft.schemaName);
-    return param !== undefined && draft.flat.properties.has(param) && isDataName(param) ? param : undefined;
+    const named = param === undefined ? undefined : keyFieldFor(param, [...draft.flat.properties.keys()]);
+    // The field the item path names comes first: `/widgets/{widgetKey}` is filled by `key`, even
+    // when the records also carry an `id`. Without an item path, `id` is the key by convention.
+    if (named !== undefined && isDataName(named)) return named;
+    return draft.flat.properties.has('id') ? 'id' : undefined;
   };
   const referable = (draft: EntityDraft): boolean =>
     draft.schemaName !== undefined && facts.itemParam.has(draft.schemaName) && keyOf(draft) !== undefined;
@@ -464,10 +467,13 @@ export function createEntityMapper(
       const key = keyOf(draft);
       if (key !== undefined) {
         entity.key = key;
+        const param = draft.schemaName === undefined ? undefined : facts.itemParam.get(draft.schemaName);
         inferred.push(
-          key === 'id'
-            ? `key of "${owner}" is "id" (its field named id)`
-            : `key of "${owner}" is "${key}": its item path is named by {${key}}`,
+          param === undefined
+            ? `key of "${owner}" is "id" (its field named id; no item path names another)`
+            : param === key
+              ? `key of "${owner}" is "${key}": its item path is named by {${key}}`
+              : `key of "${owner}" is "${key}": its item path's {${param}} is filled by its field "${key}"`,
         );
       } else {
         inferred.push(
@@ -792,6 +798,24 @@ function defaultFor(field: Field, value: unknown): JsonValue | undefined {
     default:
       return exhaustiveSwitchError(field);
   }
+}
+
+/**
+ * The field an item path's parameter is filled by: the field of that name, else of that name in another
+ * case or spelling (`Sid` for `sid`, `fine_tune_id` for `fineTuneId`), else the longest field the
+ * parameter ends with (`widgetKey` by `key`, `AccountSid` by `sid`, `petId` by `id`).
+ *
+ * @example
+ * keyFieldFor('widgetKey', ['id', 'key', 'name']); // 'key'
+ */
+export function keyFieldFor(param: string, fields: readonly string[]): string | undefined {
+  if (fields.includes(param)) return param;
+  const plain = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, '');
+  const wanted = plain(param);
+  const same = fields.find((field) => plain(field) === wanted);
+  if (same !== undefined) return same;
+  const endings = fields.filter((field) => plain(field).length >= 2 && wanted.endsWith(plain(field)));
+  return endings.sort((a, b) => plain(b).length - plain(a).length)[0];
 }
 
 export function snake(name: string): string {

@@ -101,6 +101,16 @@ export function mapScreens(
         );
         break;
       case 'create':
+        if (call.body === undefined) {
+          // A form would send what the document never asked for, and the API refuses a body it does not take.
+          context.report.add(
+            'screens',
+            'skipped',
+            info.pointer,
+            `no create screen for ${call.method} ${info.path}: the call takes no request body the client can fill`,
+          );
+          break;
+        }
         add(
           {
             kind: 'create',

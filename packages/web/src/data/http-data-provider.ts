@@ -50,6 +50,9 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
 /** Resolves relative bases and links when no page address is known (tests, workers). */
 const PLACEHOLDER_ORIGIN = 'http://base.invalid';
 
+/** What every request accepts. */
+export const ACCEPT = 'application/json, application/problem+json, */*;q=0.1';
+
 /**
  * The data interface over HTTP: each method becomes the call the specification names for the entity and
  * purpose (a method whose call does not exist rejects, with no URL invented). Path parameters are filled
@@ -94,7 +97,9 @@ export function createHttpDataProvider(
     const credentials = options.authHeaders?.() ?? {};
     const headers: Record<string, string> = {
       ...credentials,
-      accept: 'application/json, application/problem+json',
+      // JSON first; anything else last, for APIs that answer only a JSON of their own
+      // (`application/scim+json`), which the client reads as JSON all the same.
+      accept: ACCEPT,
     };
     if (init.contentType) headers['content-type'] = init.contentType;
     if (init.ifMatch) headers['if-match'] = init.ifMatch;
@@ -162,8 +167,11 @@ export function createHttpDataProvider(
     if (shape === 'none' || answer.body === undefined) {
       return { record: {}, ...(version === undefined ? {} : { version }) };
     }
-    if (!isRecord(answer.body)) throw unexpected(answer, 'a record');
-    const record = unwrapRecord(model, call, answer.body);
+    // A read of one record that its document says answers an array (a mistake real documents make).
+    const one =
+      shape === 'array' && Array.isArray(answer.body) && answer.body.length > 0 ? answer.body[0] : answer.body;
+    if (!isRecord(one)) throw unexpected(answer, 'a record');
+    const record = unwrapRecord(model, call, one);
     return { record, ...(version === undefined ? {} : { version }) };
   };
 

@@ -1,5 +1,6 @@
 import { Alert, Button, Group, List, Stack, Text, Title } from '@mantine/core';
 import {
+  type Call,
   catalogueWords,
   checkAction,
   type Entity,
@@ -20,7 +21,14 @@ import { screenFor } from '../app/routes';
 import { useScreenParams } from '../app/ScreenParams';
 import { useSpec } from '../app/SpecContext';
 import { useDocumentTitle } from '../app/useDocumentTitle';
-import { ApiError, NetworkError, type VersionedRecord } from '../data/data-provider';
+import {
+  ApiError,
+  type EntityCalls,
+  NetworkError,
+  type PathValues,
+  type VersionedRecord,
+} from '../data/data-provider';
+import { requireCall } from '../data/entity-calls';
 import { DraftOffer } from '../drafts/DraftOffer';
 import {
   browserStorage,
@@ -231,7 +239,13 @@ function RecordForm({ screen, entity, id, loaded, restored, drafts, notice }: Re
   const stored = original?.record;
   // Fixed when the form opens, like its values: a form must not lose inputs while the person types.
   const [limits] = useState(() => fieldAccess(model, principal, entity.name));
-  const layout = useMemo(() => formLayout(entity, screen, limits), [entity, screen, limits]);
+  // The fields come from the body of the call that saves (a create's request may differ from the record
+  // it answers: `NewPet` for `Pet`); the record, its calls and its screens stay the screen's entity's.
+  const form = useMemo(
+    () => formEntityOf(model, data.calls(entity.name), entity, editing, path),
+    [model, data, entity, editing, path],
+  );
+  const layout = useMemo(() => formLayout(form, screen, limits), [form, screen, limits]);
   const [startValues] = useState(() => toFormValues(model, layout.inputs, stored, { defaults: !editing }));
   /** The values of the record the form is based on: a draft equal to them is no draft. */
   const baseline = useRef<FormValues>(startValues);
@@ -271,7 +285,7 @@ function RecordForm({ screen, entity, id, loaded, restored, drafts, notice }: Re
     extra: () => {
       const base = originalRef.current;
       return {
-        ...(editing && base ? { base: withoutSecrets(entity, base.record) } : {}),
+        ...(editing && base ? { base: withoutSecrets(form, base.record) } : {}),
         ...(editing && base?.version !== undefined ? { basedOn: base.version } : {}),
         ...(idempotencyKey.current === undefined ? {} : { idempotencyKey: idempotencyKey.current }),
         ...(drafts.owner === undefined ? {} : { owner: drafts.owner }),
@@ -313,7 +327,7 @@ function RecordForm({ screen, entity, id, loaded, restored, drafts, notice }: Re
   const placeErrors = (errors: ReadonlyArray<{ pointer: string; message: string; code?: string }>) => {
     const unplaced: string[] = [];
     for (const error of errors) {
-      const target = pointerToFormPath(model, entity, error.pointer);
+      const target = pointerToFormPath(model, form, error.pointer);
       if (target && layout.inputs.some((field) => field.name === target.field)) {
         methods.setError(target.name, { type: error.code ?? 'invalid', message: error.message });
       } else {
@@ -332,7 +346,7 @@ function RecordForm({ screen, entity, id, loaded, restored, drafts, notice }: Re
 
   /** The catalogue's "fix the field" action: to the input of the field its entry names. */
   const fixField = (pointer: string | undefined) => {
-    const target = pointer === undefined ? undefined : pointerToFormPath(model, entity, pointer);
+    const target = pointer === undefined ? undefined : pointerToFormPath(model, form, pointer);
     if (!target || !layout.inputs.some((field) => field.name === target.field)) {
       setFocusRequest((count) => count + 1);
       return;
@@ -419,12 +433,12 @@ function RecordForm({ screen, entity, id, loaded, restored, drafts, notice }: Re
     }
     const checked = validateRecord(
       model,
-      entity.name,
+      form.name,
       forValidation(input),
       editing ? { mode: 'update', old: base?.record ?? {} } : { mode: 'create' },
     );
     if (!checked.ok) {
-      const unplaced = placeErrors(catalogueWords(model, entity.name, checked.errors));
+      const unplaced = placeErrors(catalogueWords(model, form.name, checked.errors));
       setProblem(unplaced.length > 0 ? { kind: 'invalid', messages: unplaced } : undefined);
       setFocusRequest((count) => count + 1);
       return;
@@ -473,8 +487,8 @@ function RecordForm({ screen, entity, id, loaded, restored, drafts, notice }: Re
   const anyRequired = useMemo(
     () =>
       model.validation.shown &&
-      model.validation.fields.some((constraint) => constraint.entity === entity.name && constraint.required),
-    [model, entity.name],
+      model.validation.fields.some((constraint) => constraint.entity === form.name && constraint.required),
+    [model, form.name],
   );
 
   return (
@@ -544,13 +558,13 @@ function RecordForm({ screen, entity, id, loaded, restored, drafts, notice }: Re
                   key={field.name}
                   field={field}
                   name={field.name}
-                  scope={{ root: entity.name, path: [field.name], owner: entity.name }}
+                  scope={{ root: form.name, path: [field.name], owner: form.name }}
                 />
               ) : field.derived !== undefined ? (
                 <DerivedValue
                   key={field.name}
                   field={field}
-                  entity={entity}
+                  entity={form}
                   inputs={layout.inputs}
                   stored={stored}
                 />
@@ -559,7 +573,7 @@ function RecordForm({ screen, entity, id, loaded, restored, drafts, notice }: Re
                   key={field.name}
                   field={field}
                   value={stored?.[field.name] as JsonValue | undefined}
-                  entity={entity.name}
+                  entity={form.name}
                 />
               ),
             )}
@@ -608,6 +622,29 @@ function ConflictMessage({ error, entity }: { error: ApiError; entity: string })
 }
 
 /** A record as a draft may keep it: without the values of secret fields, should an API send them. */
+/**
+ * The entity whose fields a form shows and sends: the saving call's body entity, chosen by the route's
+ * parents as the call is, when it differs from the record's and has fields; else the record's own.
+ */
+function formEntityOf(
+  model: Model,
+  calls: EntityCalls,
+  record: Entity,
+  editing: boolean,
+  path: PathValues,
+): Entity {
+  let call: Call | undefined;
+  try {
+    call = requireCall(calls, record.name, editing ? 'update' : 'create', path);
+  } catch {
+    return record;
+  }
+  const name = call.body?.entity;
+  if (name === undefined || name === record.name) return record;
+  const body = findEntity(model, name);
+  return body !== undefined && body.fields.length > 0 ? body : record;
+}
+
 function withoutSecrets(entity: Entity, record: Record<string, JsonValue>): Record<string, JsonValue> {
   const secret = new Set(entity.fields.filter(isSecret).map((field) => field.name));
   return Object.fromEntries(Object.entries(record).filter(([name]) => !secret.has(name)));
