@@ -80,6 +80,23 @@ describe('reads and forms as the document says', () => {
     expect(JSON.stringify(report)).toContain('of which the client shows the first record');
   });
 
+  it('reads a record that holds a list of its own as one record, not as an envelope', () => {
+    const document = widgets(ref('Widget'));
+    const schemas = (document.components as { schemas: Record<string, { properties: object }> }).schemas;
+    schemas.Widget = {
+      properties: {
+        ...schemas.Widget?.properties,
+        parts: { type: 'array', items: { type: 'object', properties: { n: { type: 'string' } } } },
+      },
+    };
+    const { model } = toModel(document, { file: 'widgets.json' });
+    const calls = model.calls.shown ? model.calls.items : [];
+    expect(calls.find((call) => call.path === '/widgets/{widgetKey}')).toMatchObject({
+      purpose: 'get',
+      response: { shape: 'one', entity: 'Widget' },
+    });
+  });
+
   it('makes no create form for a POST that takes no request body, and says why', () => {
     const document = widgets(ref('Widget'));
     const paths = document.paths as Record<string, Record<string, unknown>>;

@@ -315,6 +315,7 @@ export function readOperations(
       if (info) out.push(info);
     }
   }
+  readItemsAsRecords(out);
   assignResources(out);
   const listed = new Set<string>();
   for (const info of out) if (info.method === 'get') listed.add(info.path);
@@ -410,6 +411,25 @@ function readOperation(
     if (info.response.recordInferred !== undefined) info.resourceInferred = info.response.recordInferred;
   }
   return info;
+}
+
+/**
+ * An item read whose answer is the very record its collection lists is a read of that record, even when
+ * the record holds a list of its own (a SCIM schema and its `attributes`), which looks like an envelope.
+ */
+function readItemsAsRecords(operations: OperationInfo[]): void {
+  const listed = new Map<string, string>();
+  for (const info of operations)
+    if (info.method === 'get' && !info.isItem && info.response.record !== undefined)
+      listed.set(info.path, info.response.record);
+  for (const info of operations) {
+    if (info.method !== 'get' || !info.isItem || info.response.shape !== 'envelope') continue;
+    const wrapper = info.response.wrapper;
+    if (wrapper === undefined || listed.get(`/${info.pathSegments.slice(0, -1).join('/')}`) !== wrapper)
+      continue;
+    info.response = { shape: 'one', record: wrapper, headers: info.response.headers };
+    info.resource = wrapper;
+  }
 }
 
 /**

@@ -169,7 +169,9 @@ export function createHttpDataProvider(
     }
     // A read of one record that its document says answers an array (a mistake real documents make).
     const one =
-      shape === 'array' && Array.isArray(answer.body) && answer.body.length > 0 ? answer.body[0] : answer.body;
+      shape === 'array' && Array.isArray(answer.body) && answer.body.length > 0
+        ? answer.body[0]
+        : answer.body;
     if (!isRecord(one)) throw unexpected(answer, 'a record');
     const record = unwrapRecord(model, call, one);
     return { record, ...(version === undefined ? {} : { version }) };
