@@ -6,6 +6,7 @@ import { refusalText, screenAction } from '../screens/access-text';
 import { NotAllowed } from '../screens/NotAllowed';
 import { screenComponents } from '../screens/registry';
 import { useSession } from '../session/SessionContext';
+import { AskedValuesGate } from './AskedValues';
 import { useSpec } from './SpecContext';
 
 /**
@@ -27,6 +28,15 @@ export function ScreenRoute({ screen }: { screen: Screen }) {
     });
     return <NotAllowed reason={reason} signIn={verdict.reason === 'not-signed-in'} />;
   }
+  return (
+    <AskedValuesGate screen={screen}>
+      <ScreenOfKind screen={screen} />
+    </AskedValuesGate>
+  );
+}
+
+/** The component registered for the screen's kind. */
+function ScreenOfKind({ screen }: { screen: Screen }) {
   switch (screen.kind) {
     case 'list': {
       const Component = screenComponents.list;

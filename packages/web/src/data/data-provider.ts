@@ -1,4 +1,5 @@
 import type { Call, FilterParam, JsonValue, SortKey } from '@ninefold/spec';
+import type { ConnectionValues } from './connection-values';
 import type { NetworkStatus } from './network-status';
 
 /** A stored record as the API answers it: field name -> value. */
@@ -137,6 +138,8 @@ export interface DataProvider {
   download?(url: string): Promise<Blob>;
   /** Whether the API answered lately, as this provider's requests found it: the shell's offline banner. */
   readonly network?: NetworkStatus;
+  /** Values the API asks for with its calls that the person gives once (see `askedParameters`). */
+  readonly connection?: ConnectionValues;
 }
 
 /** One field problem in an API answer, already mapped to a JSON Pointer into the record. */

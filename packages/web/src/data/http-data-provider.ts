@@ -1,5 +1,6 @@
 import { type Call, findEntity, type Model } from '@ninefold/spec';
 import type { ApiDescription } from './api-description';
+import { askedParameters, type ConnectionValues, createConnectionValues } from './connection-values';
 import {
   ApiError,
   type ApiRecord,
@@ -37,6 +38,8 @@ export interface HttpDataProviderOptions {
    * give a seeded `random` and a `sleep` that returns at once.
    */
   retry?: RetryOptions | false;
+  /** Values asked of the person for every call that names them; kept for the tab when absent. */
+  connection?: ConnectionValues;
   /** Where reachability is told; one of its own when absent. */
   network?: NetworkStatus;
   /** The clock, in milliseconds since the epoch, to read a `Retry-After` date. */
@@ -89,6 +92,15 @@ export function createHttpDataProvider(
   const timeoutSignal = options.timeoutSignal ?? ((ms: number) => AbortSignal.timeout(ms));
   const now = options.now ?? Date.now;
   const network = options.network ?? createNetworkStatus();
+  const connection =
+    options.connection ??
+    createConnectionValues(api.base, typeof sessionStorage === 'undefined' ? undefined : sessionStorage);
+  /** The asked values a call names, by where they go; a value not given yet is not sent. */
+  const askedOf = (call: Call, where: 'query' | 'header'): Array<[string, string]> =>
+    askedParameters(model, call).flatMap((parameter) => {
+      const value = parameter.in === where ? connection.get(parameter.name) : undefined;
+      return value === undefined ? [] : [[parameter.name, value] as [string, string]];
+    });
   const base = api.base.replace(/\/+$/, '');
   /** Next-page links a link-header API gave, by the request they continue. */
   const nextLinks = new Map<string, string>();
@@ -96,6 +108,7 @@ export function createHttpDataProvider(
   const sendOnce = async (call: Call, url: string, init: SendInit): Promise<Answer> => {
     const credentials = options.authHeaders?.() ?? {};
     const headers: Record<string, string> = {
+      ...Object.fromEntries(askedOf(call, 'header')),
       ...credentials,
       // JSON first; anything else last, for APIs that answer only a JSON of their own
       // (`application/scim+json`), which the client reads as JSON all the same.
@@ -157,7 +170,9 @@ export function createHttpDataProvider(
     key?: string,
     query?: URLSearchParams,
   ) => {
-    const search = query?.toString();
+    const all = new URLSearchParams(query);
+    for (const [name, value] of askedOf(call, 'query')) all.set(name, value);
+    const search = all.toString();
     return `${base}${fillPath(call.path, path, key)}${search ? `?${search}` : ''}`;
   };
 
@@ -315,6 +330,7 @@ export function createHttpDataProvider(
     },
 
     network,
+    connection,
   };
 }
 

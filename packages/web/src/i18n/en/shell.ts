@@ -49,4 +49,8 @@ export const shell = {
   devIssuesCount_other: '{count} issues',
   conventionalCalls:
     'The specification does not show its calls; the prototype API serves conventional ones for each entity.',
+  askedTitle: 'The API needs a few values',
+  askedText:
+    'These go with every call that names them. They are kept for this tab only; change them here at any time.',
+  askedSave: 'Use these values',
 } as const;

@@ -50,4 +50,8 @@ export const shell: Messages<'shell'> = {
   devIssuesCount_other: '{count} problèmes',
   conventionalCalls:
     'La spécification ne décrit pas ses appels ; l’API prototype sert des appels conventionnels pour chaque entité.',
+  askedTitle: 'L’API a besoin de quelques valeurs',
+  askedText:
+    'Elles accompagnent chaque appel qui les nomme. Elles ne sont gardées que pour cet onglet ; modifiez-les ici à tout moment.',
+  askedSave: 'Utiliser ces valeurs',
 };
