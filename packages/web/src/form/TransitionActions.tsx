@@ -9,8 +9,8 @@ import {
 } from '@ninefold/spec';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
-import { useScreenParams } from '../app/ScreenParams';
 import { useSpec } from '../app/SpecContext';
+import type { PathValues } from '../data/data-provider';
 import { ErrorNotice } from '../errors/ErrorNotice';
 import { useI18n } from '../i18n/I18nProvider';
 import { refusalText, transitionRefusalText } from '../screens/access-text';
@@ -26,6 +26,8 @@ export interface TransitionActionsProps {
   record: Record<string, JsonValue>;
   /** The version the record was read at, so that a transition of a record changed meanwhile is refused. */
   version: string | undefined;
+  /** The record's parents, for a nested record's transition call. */
+  parents?: PathValues | undefined;
 }
 
 /**
@@ -33,7 +35,7 @@ export interface TransitionActionsProps {
  * when it is not possible now, asking first where the specification says so. After a transition the
  * record is read again; a refusal from the API is shown beside the buttons.
  */
-export function TransitionActions({ entity, machine, id, record, version }: TransitionActionsProps) {
+export function TransitionActions({ entity, machine, id, record, version, parents }: TransitionActionsProps) {
   const { model, data } = useSpec();
   const session = useSession();
   const { principal } = session;
@@ -42,13 +44,12 @@ export function TransitionActions({ entity, machine, id, record, version }: Tran
   const queryClient = useQueryClient();
   const baseId = useId();
   const [asking, setAsking] = useState<Transition | undefined>();
-  const path = useScreenParams();
   const mutation = useMutation({
     mutationFn: (transition: Transition) =>
       data.transition({
         entity: entity.name,
         id,
-        path,
+        ...(parents ? { path: parents } : {}),
         transition: transition.name,
         ...(version === undefined ? {} : { version }),
       }),

@@ -12,10 +12,10 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { nestedLists, routeByPosition, screenFor } from '../app/routes';
-import { useScreenParams } from '../app/ScreenParams';
+import { useParentPath, useScreenParams } from '../app/ScreenParams';
 import { useSpec } from '../app/SpecContext';
 import { useDocumentTitle } from '../app/useDocumentTitle';
-import { ApiError, NetworkError } from '../data/data-provider';
+import { ApiError, NetworkError, type PathValues } from '../data/data-provider';
 import { labelOf } from '../fields/display-props';
 import { FieldList } from '../fields/FieldList';
 import { StatusBadge } from '../fields/StatusBadge';
@@ -53,7 +53,8 @@ export default function DetailScreen({ screen }: ScreenProps<'detail'>) {
   const entity = findEntity(model, screen.entity);
   const id = recordIdFrom(screen.route, params);
   const canGet = data.calls(screen.entity).get !== undefined;
-  const query = useRecord(screen.entity, id, { path: params });
+  const parents = useParentPath(screen.route, true);
+  const query = useRecord(screen.entity, id, parents ? { path: parents } : {});
   const record = query.data?.record;
   const title = entity && record ? recordTitle(entity, record, id, t) : (screen.title ?? undefined);
   useDocumentTitle(title);
@@ -127,7 +128,7 @@ export default function DetailScreen({ screen }: ScreenProps<'detail'>) {
                 </Button>
               ) : null}
               {deleteOffer.kind === 'enabled' ? (
-                <DeleteAction entity={entity} id={id} name={title ?? id} />
+                <DeleteAction entity={entity} id={id} name={title ?? id} parents={parents} />
               ) : deleteOffer.kind === 'disabled' ? (
                 <Button color="red" variant="light" disabled aria-describedby={reasonId('delete')}>
                   {t('form.delete')}
@@ -145,6 +146,7 @@ export default function DetailScreen({ screen }: ScreenProps<'detail'>) {
           id={id}
           record={record}
           version={query.data?.version}
+          parents={parents}
         />
       ) : null}
       {screen.description ? <Text c="dimmed">{screen.description}</Text> : null}
@@ -203,15 +205,24 @@ function recordTitle(
 }
 
 /** Delete, after the person confirms; then back to the list, since the record is gone. */
-function DeleteAction({ entity, id, name }: { entity: Entity; id: string; name: string }) {
+function DeleteAction({
+  entity,
+  id,
+  name,
+  parents,
+}: {
+  entity: Entity;
+  id: string;
+  name: string;
+  parents: PathValues | undefined;
+}) {
   const { model, data } = useSpec();
   const { t } = useI18n();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [opened, setOpened] = useState(false);
-  const path = useScreenParams();
   const mutation = useMutation({
-    mutationFn: () => data.delete({ entity: entity.name, id, path }),
+    mutationFn: () => data.delete({ entity: entity.name, id, ...(parents ? { path: parents } : {}) }),
     onSuccess: () => {
       invalidateEntity(queryClient, entity.name);
       void navigate(screenFor(model, 'list', entity.name)?.route ?? '/');

@@ -18,7 +18,7 @@ import { type FormEvent, type ReactNode, useEffect, useId, useMemo, useRef, useS
 import { FormProvider, useForm } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
 import { screenFor } from '../app/routes';
-import { useScreenParams } from '../app/ScreenParams';
+import { useParentPath, useScreenParams } from '../app/ScreenParams';
 import { useSpec } from '../app/SpecContext';
 import { useDocumentTitle } from '../app/useDocumentTitle';
 import {
@@ -87,7 +87,8 @@ export default function FormScreen({ screen }: { screen: FormScreenType }) {
   const editing = screen.kind === 'edit';
   const id = editing ? recordIdFrom(screen.route, params) : undefined;
   const canGet = data.calls(screen.entity).get !== undefined;
-  const loaded = useRecord(screen.entity, id, { enabled: editing, path: params });
+  const parents = useParentPath(screen.route, editing);
+  const loaded = useRecord(screen.entity, id, { enabled: editing, ...(parents ? { path: parents } : {}) });
 
   if (!entity) {
     return <Alert color="yellow">{t('form.unknownEntity', { entity: screen.entity })}</Alert>;
@@ -225,7 +226,8 @@ function RecordForm({ screen, entity, id, loaded, restored, drafts, notice }: Re
   const queryClient = useQueryClient();
   const titleId = useId();
   // The record's parents, from the route: a nested record is saved under them.
-  const path = useScreenParams();
+  const path = useParentPath(screen.route, screen.kind === 'edit');
+  const under = path === undefined ? {} : { path };
   const editing = screen.kind === 'edit';
   // The record as it was read when the form opened (or as the restored draft was based on): changes are
   // computed against it and its version is sent, so a later background refresh cannot silently
@@ -365,7 +367,7 @@ function RecordForm({ screen, entity, id, loaded, restored, drafts, notice }: Re
       ? { record: error.current, ...(error.currentVersion ? { version: error.currentVersion } : {}) }
       : undefined;
     if (!theirs && id !== undefined && calls.get) {
-      theirs = await data.get({ entity: entity.name, id, path }).catch(() => undefined);
+      theirs = await data.get({ entity: entity.name, id, ...under }).catch(() => undefined);
     }
     if (!theirs) {
       showError(error);
@@ -383,13 +385,13 @@ function RecordForm({ screen, entity, id, loaded, restored, drafts, notice }: Re
         ? data.update({
             entity: entity.name,
             id: id ?? '',
-            path,
+            ...under,
             values,
             ...(version === undefined ? {} : { version }),
           })
         : data.create({
             entity: entity.name,
-            path,
+            ...under,
             values,
             ...(idempotencyKey.current === undefined ? {} : { idempotencyKey: idempotencyKey.current }),
           }),
@@ -631,7 +633,7 @@ function formEntityOf(
   calls: EntityCalls,
   record: Entity,
   editing: boolean,
-  path: PathValues,
+  path: PathValues | undefined,
 ): Entity {
   let call: Call | undefined;
   try {
