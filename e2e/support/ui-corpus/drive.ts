@@ -35,7 +35,7 @@ export interface DriveOptions {
   seed?: string;
 }
 
-const SETTLE_MS = 10_000;
+const SETTLE_MS = 15_000;
 
 /**
  * Serves one corpus document with Prism (dynamic answers, seeded) behind `ninefold dev DOC --api`, then
@@ -94,19 +94,21 @@ export async function driveDocument(document: string, options: DriveOptions): Pr
 }
 
 /**
- * A copy of the document for Prism that asks its faker for two to five items in every array: left to
+ * A copy of the document for Prism that asks its faker for one or two items in every array: left to
  * itself it often answers an empty list, which says nothing about whether the client shows rows. Only
  * a vendor extension is added; the API described stays the same.
  */
 function withFilledLists(path: string, folder: string): string {
   const text = readFileSync(path, 'utf8');
   const copy = join(folder, basename(path));
-  const options = { minItems: 2, maxItems: 5 };
+  // One or two items: deeply nested schemas (Jira's) multiply every array, and five of each made
+  // answers of megabytes that took Prism longer than a person waits.
+  const options = { minItems: 1, maxItems: 2 };
   if (/\.json$/i.test(path)) {
     const document = JSON.parse(text) as Record<string, unknown>;
     writeFileSync(copy, JSON.stringify({ ...document, 'x-json-schema-faker': options }));
   } else {
-    writeFileSync(copy, `${text.trimEnd()}\nx-json-schema-faker:\n  minItems: 2\n  maxItems: 5\n`);
+    writeFileSync(copy, `${text.trimEnd()}\nx-json-schema-faker:\n  minItems: 1\n  maxItems: 2\n`);
   }
   return copy;
 }
@@ -279,6 +281,8 @@ async function follow(page: Page, address: string): Promise<void> {
   await page.evaluate(
     `history.pushState(null, '', ${JSON.stringify(address)}); dispatchEvent(new PopStateEvent('popstate'))`,
   );
+  // React may keep the last screen on view while the next one's code loads, with no loader to see.
+  await page.waitForTimeout(300);
 }
 
 /** Prism's findings about the request, from its `sl-violations` header; undefined when there are none. */

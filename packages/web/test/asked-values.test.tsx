@@ -88,7 +88,8 @@ describe('values the API asks for with its calls', () => {
     render(<App spec={{ model: m, api, data }} initialPath="/projects" locale="en" />);
     // Nothing is sent without the values: the screen asks for them first.
     await user.type(await screen.findByLabelText(/^Org id/), ' acme ');
-    await user.type(screen.getByLabelText(/^X api version/), '2024-01');
+    await user.type(screen.getByLabelText(/^X-Api-Version/), '2024-01');
+    expect(screen.getByRole('heading', { level: 1, name: 'Projects' })).toBeTruthy();
     expect(sent).toEqual([]);
     await user.click(screen.getByRole('button', { name: 'Use these values' }));
     // The list answered (jsdom draws no virtual rows; the pager counts them).

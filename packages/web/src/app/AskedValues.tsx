@@ -6,6 +6,7 @@ import type { DataProvider } from '../data/data-provider';
 import { requireCall } from '../data/entity-calls';
 import { useI18n } from '../i18n/I18nProvider';
 import { useScreenParams } from './ScreenParams';
+import { PageTitle } from './Shell';
 import { useSpec } from './SpecContext';
 
 const NO_VALUES: ConnectionValues = { get: () => undefined, set: () => {} };
@@ -24,14 +25,17 @@ export function AskedValuesGate({ screen, children }: { screen: Screen; children
   const missing = screenMissing(model, data, screen, params, values);
   if (missing.length === 0) return children;
   return (
-    <AskedValuesForm
-      key={version}
-      parameters={missing}
-      onSave={(given) => {
-        values.set(given);
-        setVersion((count) => count + 1);
-      }}
-    />
+    <Stack gap="md">
+      <PageTitle>{screen.title ?? humanize(screen.name)}</PageTitle>
+      <AskedValuesForm
+        key={version}
+        parameters={missing}
+        onSave={(given) => {
+          values.set(given);
+          setVersion((count) => count + 1);
+        }}
+      />
+    </Stack>
   );
 }
 
@@ -96,7 +100,8 @@ function AskedValuesForm({
             <TextInput
               key={parameter.name}
               name={parameter.name}
-              label={humanize(parameter.name)}
+              // A header is named as the API documents it; a query parameter in words.
+              label={parameter.in === 'header' ? parameter.name : humanize(parameter.name)}
               description={parameter.description}
               required
               value={typed[parameter.name] ?? ''}
