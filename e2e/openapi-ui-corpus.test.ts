@@ -96,6 +96,6 @@ describe.skipIf(CORPUS === undefined)('the OpenAPI UI corpus', () => {
         missed: [],
         shortfalls: expect.any(Array),
       });
-    });
+    }, 240_000);
   });
 });
