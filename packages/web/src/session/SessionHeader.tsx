@@ -29,10 +29,11 @@ export function SessionHeader() {
         state.user.role === undefined ? t('session.roleUnknown') : roleLabel(model, state.user.role);
       return (
         <Group gap="xs" wrap="nowrap" role="group" aria-label={t('session.session')}>
-          <Text size="sm" truncate="end" maw={{ base: 120, sm: 240 }} title={who}>
+          {/* On a phone the header keeps room for signing out, the language and the theme. */}
+          <Text size="sm" truncate="end" maw={240} title={who} visibleFrom="sm">
             {who}
           </Text>
-          <Badge variant="light" tt="none" data-testid="session-role">
+          <Badge variant="light" tt="none" data-testid="session-role" visibleFrom="sm">
             {role}
           </Badge>
           <Button
