@@ -84,6 +84,9 @@ const screen = z
     entity: identifier.optional(),
     roles: identifierList.optional().meta({ description: 'Roles that may see it; absent means everyone.' }),
     hidden: z.boolean().optional().meta({ description: 'Left out of the navigation.' }),
+    group: z.string().optional().meta({
+      description: 'The navigation group it is listed under; screens of a group are listed together.',
+    }),
     columns: identifierList.optional().meta({ description: 'list: the fields shown as columns.' }),
     filters: identifierList.optional().meta({ description: 'list: the fields the user may filter on.' }),
     sort: z
@@ -146,7 +149,10 @@ const typeDocument: z.ZodType<TypeDocument> = z.discriminatedUnion('kind', [
 const fieldCommon = {
   label: z.string().optional(),
   help: z.string().optional(),
-  format: z.string().optional().meta({ description: 'email, url, phone, percent, uuid, color, ...' }),
+  format: z.string().optional().meta({
+    description:
+      'Checked: email, url, uri, uri-reference, uri-template, uuid, hostname, ipv4, ipv6, time, duration, regex, json-pointer, relative-json-pointer, byte (base64). Shown only: phone, percent, color, password, ...',
+  }),
   widget: z.string().optional().meta({ description: 'A built-in or registered custom widget.' }),
   readOnly: z.boolean().optional(),
   writeOnly: z.boolean().optional(),

@@ -26,6 +26,7 @@ export * from './rules/constants';
 export * from './rules/derived';
 export { boundsOf, entitySchema, type JsonSchema } from './rules/entity-schema';
 export * from './rules/errors';
+export * from './rules/formats';
 export * from './rules/permissions';
 export * from './rules/transitions';
 export * from './rules/validate';

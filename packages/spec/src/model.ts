@@ -133,6 +133,8 @@ interface ScreenBase {
   roles?: string[];
   /** Hidden from navigation (still reachable by link), e.g. detail and edit screens. */
   hidden?: boolean;
+  /** The navigation group it is listed under, e.g. an OpenAPI tag; screens without one come first. */
+  group?: string;
 }
 
 export interface ListScreen extends ScreenBase {

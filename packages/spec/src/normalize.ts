@@ -144,6 +144,7 @@ function toScreen(name: string, doc: ScreenDocument): Screen {
     route: doc.route,
     ...optional('roles', doc.roles),
     ...optional('hidden', doc.hidden),
+    ...optional('group', doc.group),
   };
   const kind = doc.kind;
   switch (kind) {

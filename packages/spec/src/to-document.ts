@@ -110,6 +110,7 @@ function fromScreen(screen: Screen): ScreenDocument {
     route: screen.route,
     ...optional('roles', screen.roles),
     ...optional('hidden', screen.hidden),
+    ...optional('group', screen.group),
   };
   switch (screen.kind) {
     case 'list':

@@ -186,6 +186,7 @@ function writeScreens(screens: Screen[]): string {
       Title: text(screen.title),
       Roles: list(screen.roles),
       Hidden: yesNo(screen.hidden),
+      Group: text(screen.group),
       Description: text(screen.description),
     };
     switch (screen.kind) {
@@ -232,6 +233,7 @@ function writeScreens(screens: Screen[]): string {
       'Component',
       'Roles',
       'Hidden',
+      'Group',
       'Description',
     ],
     ['Screen', 'Kind', 'Route'],

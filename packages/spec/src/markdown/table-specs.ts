@@ -124,6 +124,7 @@ export const TABLES = {
       col('tiles', 'list'),
       col('roles', 'list'),
       col('hidden', 'yesno'),
+      col('group', 'text'),
       col('component', 'text'),
       col('description', 'text'),
     ],

@@ -2,6 +2,7 @@ import { exhaustiveSwitchError } from '../exhaustive';
 import { findEntity, hasNumericKey } from '../lookup';
 import type { Entity, FieldConstraints, FieldType, Model } from '../model';
 import { type ResolvedAmount, resolveAmount, toBytes } from './constants';
+import { formatCheck } from './formats';
 
 /** The subset of JSON Schema (2020-12) that entity schemas use. */
 export interface JsonSchema {
@@ -19,6 +20,7 @@ export interface JsonSchema {
   maxItems?: number;
   pattern?: string;
   required?: string[];
+  allOf?: JsonSchema[];
 }
 
 /** The constraints that apply to one field: what its own path says, and what its embedded entity says. */
@@ -98,6 +100,7 @@ function objectSchema(
       root,
       path,
       depth,
+      field.format,
     );
   }
   return { type: 'object', properties };
@@ -110,6 +113,8 @@ function typeSchema(
   root: string,
   path: string[],
   depth: number,
+  /** The field's format, checked where it is one of CHECKED_FORMATS. */
+  format?: string,
 ): JsonSchema {
   const { min, max } = bounds;
   const number = (amount: ResolvedAmount | undefined) =>
@@ -117,13 +122,22 @@ function typeSchema(
   const pattern = bounds.constraints?.pattern;
   switch (type.kind) {
     case 'text':
-    case 'markdown':
-      return clean({
+    case 'markdown': {
+      const schema: JsonSchema = clean({
         type: 'string',
         minLength: number(min),
         maxLength: number(max),
         pattern: type.kind === 'text' ? pattern : undefined,
       });
+      const check = type.kind === 'text' ? formatCheck(format) : undefined;
+      if (check?.schema.format !== undefined) schema.format = check.schema.format;
+      // One pattern per schema: a format's pattern joins the field's own through allOf.
+      if (check?.schema.pattern !== undefined) {
+        if (schema.pattern === undefined) schema.pattern = check.schema.pattern;
+        else schema.allOf = [{ pattern: check.schema.pattern }];
+      }
+      return schema;
+    }
     case 'number':
     case 'money':
       return clean({ type: 'number', minimum: number(min), maximum: number(max) });

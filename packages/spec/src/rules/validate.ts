@@ -5,6 +5,7 @@ import { fieldLabel, findEntity, entityLabel as label } from '../lookup';
 import type { Entity, Field, JsonValue, Model } from '../model';
 import { formatAmount, type ResolvedAmount } from './constants';
 import { type Bounds, boundsOf, entitySchema, type JsonSchema } from './entity-schema';
+import { formatCheck } from './formats';
 
 /** One problem with one value of a record, where the person can fix it. */
 export interface FieldError {
@@ -203,7 +204,10 @@ function describe(keyword: string, field: Field, bounds: Bounds): Omit<FieldErro
     case 'type':
       return { code: 'type', message: `${fieldLabel(field)} must be ${KIND_WORDS[field.kind]}.` };
     case 'format':
-      return { code: 'format', message: `${fieldLabel(field)} must be ${KIND_WORDS[field.kind]}.` };
+      return {
+        code: 'format',
+        message: `${fieldLabel(field)} must be ${formatCheck(field.format)?.words ?? KIND_WORDS[field.kind]}.`,
+      };
     case 'enum':
       return {
         code: 'enum',
@@ -241,8 +245,17 @@ function describe(keyword: string, field: Field, bounds: Bounds): Omit<FieldErro
         code: 'max',
         message: custom ?? `${fieldLabel(field)} may have at most ${counted(bounds.max, 'items')}.`,
       };
-    case 'pattern':
-      return { code: 'pattern', message: custom ?? `${fieldLabel(field)} is not in the expected form.` };
+    case 'pattern': {
+      // A format checked by a pattern (base64) says what it wants; the field's own pattern may say more.
+      const words = formatCheck(field.format)?.words;
+      const fallback = words
+        ? `${fieldLabel(field)} must be ${words}.`
+        : `${fieldLabel(field)} is not in the expected form.`;
+      return {
+        code: 'pattern',
+        message: bounds.constraints?.pattern === undefined ? fallback : (custom ?? fallback),
+      };
+    }
     default:
       return { code: 'type', message: `${fieldLabel(field)} is not valid.` };
   }
