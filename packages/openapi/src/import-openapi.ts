@@ -22,6 +22,8 @@ export type ImportStage = 'map' | 'check';
 export interface ImportOptions extends ReadOptions {
   /** Called as each step after reading starts. */
   onStage?: (stage: ImportStage) => void;
+  /** The client id an OAuth2 or OpenID Connect sign-in uses: documents never say it. */
+  clientId?: string;
 }
 
 /**
@@ -44,7 +46,10 @@ export function importOpenApi(
   options.onStage?.('map');
   try {
     // The mapper checks every value it reads, so it takes the document by a looser structural type.
-    mapped = toModel(read.document as unknown as OpenApi3Like, { file: input.file });
+    mapped = toModel(read.document as unknown as OpenApi3Like, {
+      file: input.file,
+      ...(options.clientId === undefined ? {} : { clientId: options.clientId }),
+    });
   } catch (error) {
     // toModel turns each failing step into an issue; this is the last guard against a bug in it.
     const issue: Issue = {

@@ -5,6 +5,7 @@ import { guarded, type MapContext } from './map/context';
 import { isRecord, type OpenApi3Like, text } from './map/document';
 import { createEntityMapper, type ResourceFacts } from './map/entities';
 import { mapErrors } from './map/errors';
+import { collectInlineRecords } from './map/inline-records';
 import { type OperationInfo, readOperations } from './map/operations';
 import { collectDrafts, namedSchemaIndex } from './map/schemas';
 import { mapScreens } from './map/screens';
@@ -33,18 +34,14 @@ export interface ToModelResult {
  * console.log(formatImportReport(report));
  * ```
  */
-/** A GET on an item path, `/widgets/{widgetKey}`: what names a record's key. */
-function isItemRead(info: OperationInfo): info is OperationInfo & { lastParam: string } {
-  return info.method === 'get' && info.isItem && info.lastParam !== undefined;
-}
-
-export function toModel(document: OpenApi3Like, options: { file: string }): ToModelResult {
+export function toModel(document: OpenApi3Like, options: { file: string; clientId?: string }): ToModelResult {
   const report = createReportBuilder(options.file);
   const context: MapContext = {
     doc: isRecord(document) ? document : {},
     file: options.file,
     report,
     issues: [],
+    ...(options.clientId === undefined ? {} : { clientId: options.clientId }),
   };
   const doc = context.doc;
   const title = text(doc.info?.title)?.trim();
@@ -76,13 +73,16 @@ export function toModel(document: OpenApi3Like, options: { file: string }): ToMo
     guarded(context, ['components', 'schemas'], 'the schemas', () => collectDrafts(context, taken)) ??
     new Map();
   const named = namedSchemaIndex(drafts);
+  guarded(context, ['paths'], 'the records described inline', () =>
+    collectInlineRecords(context, drafts, named, taken),
+  );
 
   // 7. calls, phase one: read each operation on its own, so one broken operation loses only itself.
   const operations = readOperations(context, drafts, named, (path, method, read) =>
     guarded(context, ['paths', path, method], `${method.toUpperCase()} ${path}`, read),
   );
 
-  const facts: ResourceFacts = { resources: new Set(), itemParam: new Map() };
+  const facts: ResourceFacts = { resources: new Set(), itemParam: new Map(), readBelow: new Set() };
   for (const info of operations) {
     if (info.resource === undefined) continue;
     facts.resources.add(info.resource);
@@ -94,6 +94,19 @@ export function toModel(document: OpenApi3Like, options: { file: string }): ToMo
   for (const info of operations)
     if (isItemRead(info) && info.resource !== undefined && !facts.itemParam.has(info.resource))
       facts.itemParam.set(info.resource, info.lastParam);
+  // Last, a list whose records are not what the item path below it reads (Jira lists property keys, and
+  // reads each property at `/properties/{propertyKey}`): its records' key fills that path's parameter.
+  const listedAt = new Map<string, string>();
+  for (const info of operations)
+    if (info.method === 'get' && !info.isItem && info.response.record !== undefined)
+      listedAt.set(info.resourcePath, info.response.record);
+  for (const info of operations) {
+    if (!isItemRead(info)) continue;
+    const listed = listedAt.get(`/${info.pathSegments.slice(0, -1).join('/')}`);
+    if (listed === undefined || facts.itemParam.has(listed)) continue;
+    facts.itemParam.set(listed, info.lastParam);
+    facts.readBelow.add(listed);
+  }
   // Entities are built as the calls use them (records, bodies), then as their fields use others.
   const mapper = createEntityMapper(context, drafts, facts, taken, named);
   const callsResult = mapCalls(context, operations, mapper, (info, step) =>
@@ -212,4 +225,9 @@ export function toModel(document: OpenApi3Like, options: { file: string }): ToMo
   }
 
   return { model, report: report.finish(), issues: context.issues };
+}
+
+/** A GET on an item path, `/widgets/{widgetKey}`: what names a record's key. */
+function isItemRead(info: OperationInfo): info is OperationInfo & { lastParam: string } {
+  return info.method === 'get' && info.isItem && info.lastParam !== undefined;
 }

@@ -674,6 +674,38 @@ describe('toModel: sign-in and roles (point 6), errors (point 8), product (point
     expect(model.roles.shown && model.roles.signIn).toMatchObject(expected);
   });
 
+  it('signs in as the client id given at import, which no document names', () => {
+    const sign = (scheme: unknown) => {
+      const { model } = toModel(secured({ main: scheme }) as OpenApi3Like, {
+        file: 'a.yaml',
+        clientId: 'my-app',
+      });
+      return model.roles.shown ? model.roles.signIn : undefined;
+    };
+    expect(
+      sign({
+        type: 'openIdConnect',
+        openIdConnectUrl: 'https://id.example.com/.well-known/openid-configuration',
+      }),
+    ).toEqual({
+      kind: 'oidc',
+      issuer: 'https://id.example.com',
+      clientId: 'my-app',
+      scopes: [],
+      session: 'memory',
+    });
+    expect(
+      sign({
+        type: 'oauth2',
+        flows: { authorizationCode: { authorizationUrl: 'https://a', tokenUrl: 'https://t', scopes: {} } },
+      }),
+    ).toMatchObject({ kind: 'oauth2', clientId: 'my-app' });
+    // A flow the client cannot run stays a pasted token, client id or not.
+    expect(
+      sign({ type: 'oauth2', flows: { implicit: { authorizationUrl: 'https://a', scopes: {} } } }),
+    ).toMatchObject({ kind: 'token' });
+  });
+
   it('prefers a scheme the client completes to one that needs a pasted token, when none is applied', () => {
     const { model, report } = map(
       secured({
@@ -808,6 +840,29 @@ describe('toModel: sign-in and roles (point 6), errors (point 8), product (point
       { match: { status: 409, code: 'OUT_OF_STOCK' }, message: 'Out of stock', action: 'reload' },
       { match: { status: '5xx' }, message: 'Down', action: 'retry' },
     ]);
+  });
+
+  it('takes a description as the message of a status only when every call that answers it says the same', () => {
+    const { model, report } = map({
+      openapi: '3.0.0',
+      info: { title: 'E' },
+      paths: {
+        '/search': { get: { responses: { '400': { description: 'Invalid filter syntax' } } } },
+        '/orders': {
+          post: { responses: { '400': { description: 'Request body failed validation' } } },
+          get: { responses: { '404': { description: 'No such order' } } },
+        },
+        '/orders/{id}': { get: { responses: { '404': { description: 'No such order' } } } },
+      },
+    });
+    // "Invalid filter syntax" was written for the search: it must not explain a refused order.
+    expect(items<import('@ninefold/spec').ErrorEntry>(model.errors, 'entries')).toEqual([
+      { match: { status: 400 }, message: 'Bad request', action: 'fix-field' },
+      { match: { status: 404 }, message: 'No such order', action: 'go-back' },
+    ]);
+    expect(JSON.stringify(report)).toContain(
+      'the operations describe 400 in 2 ways, each about its own call',
+    );
   });
 });
 

@@ -115,10 +115,10 @@ export function mapCalls(
   const calls: MappedCall[] = [];
   const pageMaxima: Array<{ value: number; at: string; target: { pagination: Pagination } }> = [];
   // Collections with a list call: an item path below one reads one of its records, whatever it answers.
-  const listed = new Set(
+  const listed = new Map(
     operations
       .filter((info) => info.method === 'get' && !info.isItem && info.response.shape !== 'one')
-      .map((info) => info.path),
+      .map((info) => [info.resourcePath, info.response.record]),
   );
   for (const info of operations) {
     const mapped = guard(info, () => mapCall(context, info, mapper, names, shapes, pageMaxima, listed));
@@ -157,7 +157,7 @@ function mapCall(
   names: Set<string>,
   shapes: Set<string>,
   pageMaxima: Array<{ value: number; at: string; target: { pagination: Pagination } }>,
-  listed: ReadonlySet<string>,
+  listed: ReadonlyMap<string, string | undefined>,
 ): MappedCall | undefined {
   const label = `${info.method.toUpperCase()} ${info.path}`;
   const problem = pathProblem(info.path);
@@ -364,7 +364,7 @@ function pathProblem(path: string): string | undefined {
 
 function purposeOf(
   info: OperationInfo,
-  listed: ReadonlySet<string>,
+  listed: ReadonlyMap<string, string | undefined>,
 ): { purpose: CallPurpose; why?: string; action?: string } {
   const last = (info.pathSegments[info.pathSegments.length - 1] ?? '').toLowerCase();
   const action = info.isAction;
@@ -374,6 +374,16 @@ function purposeOf(
         return {
           purpose: 'get',
           why: `it reads one record at an item path below the list ${parentPath(info)}; the document says it answers an array, of which the client shows the first record`,
+        };
+      if (
+        info.response.shape === 'envelope' &&
+        info.isItem &&
+        info.response.record !== undefined &&
+        listed.get(parentPath(info)) === info.response.record
+      )
+        return {
+          purpose: 'get',
+          why: `it reads one record at an item path below the list ${parentPath(info)}; the document says it answers that list's envelope, of whose records the client shows the first`,
         };
       if (info.response.shape === 'array' || info.response.shape === 'envelope')
         return {

@@ -8,6 +8,8 @@ export interface MapContext {
   file: string;
   report: ReportBuilder;
   issues: Issue[];
+  /** The OAuth2 or OpenID Connect client id given at import (`--client-id`). */
+  clientId?: string;
 }
 
 /** A warning about the source document, with its path (a JSON pointer's segments) into that document. */

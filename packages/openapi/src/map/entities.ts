@@ -1,11 +1,11 @@
 import {
+  CHECKED_FORMATS,
   type Constant,
   type Entity,
-  exhaustiveSwitchError,
   type Field,
   type FieldConstraints,
   type FieldType,
-  type JsonValue,
+  formatCheck,
 } from '@ninefold/spec';
 import type { ReportEntry } from '../import-report';
 import { guarded, type MapContext } from './context';
@@ -22,6 +22,16 @@ import {
   unionBranches,
   uniqueName,
 } from './document';
+import {
+  annotation,
+  defaultFor,
+  finite,
+  flagged,
+  isEnumValue,
+  isUnicodeRegExp,
+  keyFieldFor,
+  onlyStructuralPart,
+} from './property-reading';
 import { createSameSchemaIndex, type SameSchemaIndex } from './same-schema';
 import { type EntityDraft, isObjectSchema, lazyDraft, namedSchemaIndex, propertyPointer } from './schemas';
 
@@ -31,6 +41,8 @@ export interface ResourceFacts {
   resources: Set<string>;
   /** Item path parameter (`/articles/{slug}` -> `slug`) of schemas that have a GET item path. */
   itemParam: Map<string, string>;
+  /** Schemas whose item path is that of another record, read below the path that lists them. */
+  readBelow: Set<string>;
 }
 
 export interface MappedEntities {
@@ -92,6 +104,8 @@ type Mapped =
       inferred?: string;
       /** The value is a whole record of this (non-embedded) entity, as the API answers it. */
       record?: string;
+      /** The document says nothing of its shape: shown as the API sends it, never written. */
+      anyValue?: boolean;
     }
   | { skip: string };
 /**
@@ -107,6 +121,8 @@ interface EntityNotes {
   patterned: string[];
   references: string[];
   records: string[];
+  /** Fields whose format is shown but not checked: `key (phone-number)`. */
+  unchecked: string[];
 }
 
 /**
@@ -361,8 +377,16 @@ export function createEntityMapper(
       const name = inline(schema, `${owner.name}${pascal(fieldName)}`, at);
       if (name !== undefined) return { type: { kind: 'object', entity: name } };
     }
-    if (type === 'object' || schema.additionalProperties !== undefined)
-      return { skip: 'it is a free-form object (no named properties)' };
+    const freeForm = type === 'object' || schema.additionalProperties !== undefined;
+    // What the document leaves open is still shown as the API sends it, as JSON text, and never sent
+    // back: the client cannot know what a valid value would be.
+    if (mode === 'field')
+      return {
+        type: { kind: 'text' },
+        anyValue: true,
+        inferred: `${freeForm ? 'it is a free-form object (no named properties)' : 'its schema gives no type'}: shown read-only, as the JSON text the API sends`,
+      };
+    if (freeForm) return { skip: 'it is a free-form object (no named properties)' };
     return { skip: 'its schema gives no type' };
   }
 
@@ -388,7 +412,14 @@ export function createEntityMapper(
   function buildEntity(draft: EntityDraft): Entity {
     const fields: Field[] = [];
     const owner = draft.name;
-    const notes: EntityNotes = { required: [], bounded: [], patterned: [], references: [], records: [] };
+    const notes: EntityNotes = {
+      required: [],
+      bounded: [],
+      patterned: [],
+      references: [],
+      records: [],
+      unchecked: [],
+    };
     const seen = draft.schemaName === undefined ? [] : [draft.schemaName];
     for (const [wireName, property] of draft.flat.properties) {
       const at = propertyPointer(draft.flat, wireName) ?? draft.pointer;
@@ -415,7 +446,10 @@ export function createEntityMapper(
       // is slow, and this runs for every field of a large document).
       const field = mapped.type as Field;
       field.name = wireName;
-      if (mapped.format !== undefined) field.format = mapped.format;
+      if (mapped.format !== undefined) {
+        field.format = mapped.format;
+        if (formatCheck(mapped.format) === undefined) notes.unchecked.push(`${wireName} (${mapped.format})`);
+      }
       const ownRef = schemaRefName(property) !== undefined;
       const resolved = deref(context.doc, property);
       const schema = isRecord(resolved) ? resolved : {};
@@ -433,6 +467,7 @@ export function createEntityMapper(
       if (mapped.inferred !== undefined)
         context.report.add('entities', 'inferred', at, `field "${owner}.${wireName}": ${mapped.inferred}`);
       if (field.kind === 'reference') notes.references.push(`${wireName} (${field.entity})`);
+      if (mapped.anyValue === true) field.readOnly = true;
       if (mapped.record !== undefined) {
         field.readOnly = true;
         notes.records.push(`${wireName} (${mapped.record})`);
@@ -471,9 +506,11 @@ export function createEntityMapper(
         inferred.push(
           param === undefined
             ? `key of "${owner}" is "id" (its field named id; no item path names another)`
-            : param === key
-              ? `key of "${owner}" is "${key}": its item path is named by {${key}}`
-              : `key of "${owner}" is "${key}": its item path's {${param}} is filled by its field "${key}"`,
+            : facts.readBelow.has(draft.schemaName ?? '')
+              ? `key of "${owner}" is "${key}": the item path below its list reads another record by {${param}}, which its field "${key}" fills`
+              : param === key
+                ? `key of "${owner}" is "${key}": its item path is named by {${key}}`
+                : `key of "${owner}" is "${key}": its item path's {${param}} is filled by its field "${key}"`,
         );
       } else {
         inferred.push(
@@ -528,6 +565,13 @@ export function createEntityMapper(
     if (notes.patterned.length > 0) validation.push(`patterns on ${notes.patterned.join(', ')}`);
     if (validation.length > 0)
       context.report.add('validation', 'mapped', draft.pointer, `"${owner}": ${validation.join('; ')}`);
+    if (notes.unchecked.length > 0)
+      context.report.add(
+        'validation',
+        'skipped',
+        draft.pointer,
+        `formats of "${owner}" that are not checked, only shown: ${notes.unchecked.join(', ')} (the checked ones are ${Object.keys(CHECKED_FORMATS).join(', ')})`,
+      );
     return entity;
   }
 
@@ -685,71 +729,6 @@ function copyType(type: FieldType): FieldType {
   return { ...type } as FieldType;
 }
 
-/** Keywords that describe a value without constraining its shape. */
-const ANNOTATIONS = new Set([
-  'description',
-  'title',
-  'example',
-  'examples',
-  'nullable',
-  'readOnly',
-  'writeOnly',
-  'deprecated',
-  'default',
-  'externalDocs',
-]);
-
-function isAnnotationOnly(part: unknown): boolean {
-  if (!isRecord(part)) return false;
-  for (const key in part) if (!ANNOTATIONS.has(key) && !key.startsWith('x-')) return false;
-  return true;
-}
-
-/** The index of the one part of an allOf that is not annotation only, if there is exactly one. */
-function onlyStructuralPart(parts: readonly unknown[]): number | undefined {
-  let found: number | undefined;
-  for (let index = 0; index < parts.length; index++) {
-    if (isAnnotationOnly(parts[index])) continue;
-    if (found !== undefined) return undefined;
-    found = index;
-  }
-  return found;
-}
-
-/** A property's own annotation, or that of an annotation-only part of its allOf. */
-function annotation(property: SchemaLike, key: 'title' | 'description'): string | undefined {
-  const own = text(property[key]);
-  if (own !== undefined) return own;
-  for (const part of list(property.allOf)) {
-    const value = isAnnotationOnly(part) ? text((part as SchemaLike)[key]) : undefined;
-    if (value !== undefined) return value;
-  }
-  return undefined;
-}
-
-/** Whether a property, or an annotation-only part of its allOf, sets a flag such as readOnly. */
-function flagged(property: SchemaLike, key: 'readOnly' | 'writeOnly'): boolean {
-  if (property[key] === true) return true;
-  return list(property.allOf).some((part) => isAnnotationOnly(part) && (part as SchemaLike)[key] === true);
-}
-
-function isEnumValue(value: unknown): value is string | number | boolean {
-  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
-}
-
-function finite(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
-}
-
-function isUnicodeRegExp(pattern: string): boolean {
-  try {
-    new RegExp(pattern, 'u');
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 function stringType(format: string | undefined): Mapped {
   switch (format) {
     case 'date':
@@ -758,64 +737,15 @@ function stringType(format: string | undefined): Mapped {
       return { type: { kind: 'datetime' } };
     case 'binary':
       return { type: { kind: 'file' } };
-    case 'email':
-    case 'idn-email':
-      return { type: { kind: 'text' }, format: 'email' };
     case 'uri':
     case 'url':
-    case 'iri':
       return { type: { kind: 'text' }, format: 'url' };
-    case 'uuid':
-      return { type: { kind: 'text' }, format: 'uuid' };
-    default:
+    case undefined:
       return { type: { kind: 'text' } };
-  }
-}
-
-/** A default only when it fits the field: a wrong default would be written into new records. */
-function defaultFor(field: Field, value: unknown): JsonValue | undefined {
-  if (value === undefined || value === null) return undefined;
-  switch (field.kind) {
-    case 'text':
-    case 'markdown':
-    case 'date':
-    case 'datetime':
-      return typeof value === 'string' ? value : undefined;
-    case 'integer':
-      return typeof value === 'number' && Number.isInteger(value) ? value : undefined;
-    case 'number':
-    case 'money':
-      return typeof value === 'number' ? value : undefined;
-    case 'boolean':
-      return typeof value === 'boolean' ? value : undefined;
-    case 'enum':
-      return field.values.some((v) => v.value === String(value)) ? String(value) : undefined;
-    case 'file':
-    case 'reference':
-    case 'object':
-    case 'list':
-      return undefined;
     default:
-      return exhaustiveSwitchError(field);
+      // Kept as the document says: checked where it is one of CHECKED_FORMATS, else reported as not.
+      return { type: { kind: 'text' }, format };
   }
-}
-
-/**
- * The field an item path's parameter is filled by: the field of that name, else of that name in another
- * case or spelling (`Sid` for `sid`, `fine_tune_id` for `fineTuneId`), else the longest field the
- * parameter ends with (`widgetKey` by `key`, `AccountSid` by `sid`, `petId` by `id`).
- *
- * @example
- * keyFieldFor('widgetKey', ['id', 'key', 'name']); // 'key'
- */
-export function keyFieldFor(param: string, fields: readonly string[]): string | undefined {
-  if (fields.includes(param)) return param;
-  const plain = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, '');
-  const wanted = plain(param);
-  const same = fields.find((field) => plain(field) === wanted);
-  if (same !== undefined) return same;
-  const endings = fields.filter((field) => plain(field).length >= 2 && wanted.endsWith(plain(field)));
-  return endings.sort((a, b) => plain(b).length - plain(a).length)[0];
 }
 
 export function snake(name: string): string {

@@ -32,7 +32,7 @@ const REASONS: Record<number, string> = {
  * ```
  */
 export function mapErrors(context: MapContext, operations: OperationInfo[]): ErrorEntry[] {
-  const entries = new Map<string, ErrorEntry>();
+  const found = new Map<string, FoundError>();
   // Documents share error answers (components.responses): each is read once.
   const read = new Map<unknown, { description: string | undefined; codes: string[] } | null>();
   for (const info of operations) {
@@ -61,49 +61,73 @@ export function mapErrors(context: MapContext, operations: OperationInfo[]): Err
       }
       if (known === null) continue;
       const { description, codes } = known;
-      const action = actionFor(status);
-      const keys = codes.length > 0 ? codes : [undefined];
-      for (const problemCode of keys) {
+      for (const problemCode of codes.length > 0 ? codes : [undefined]) {
         const key = `${String(status)} ${problemCode ?? ''}`;
-        if (entries.has(key)) continue;
+        const seen = found.get(key);
+        if (seen !== undefined) {
+          seen.descriptions.add(description);
+          continue;
+        }
         const at = `${info.pointer}/responses/${code}`;
-        const reason = typeof status === 'number' ? REASONS[status] : undefined;
-        const message =
-          problemCode !== undefined
-            ? humanize(problemCode)
-            : (description ?? reason ?? `The request failed (${status}).`);
-        const entry: ErrorEntry = {
-          match: problemCode === undefined ? { status } : { status, code: problemCode },
-          message,
-          action,
-        };
-        entries.set(key, entry);
-        context.report.add(
-          'errors',
-          'mapped',
+        found.set(key, {
+          status,
           at,
-          `${status}${problemCode ? ` ${problemCode}` : ''}: "${message}"`,
-        );
-        if (description === undefined && problemCode === undefined)
-          context.report.add(
-            'errors',
-            'inferred',
-            at,
-            `message for ${status} is the standard reason phrase: the response has no description`,
-          );
-        context.report.add(
-          'errors',
-          'inferred',
-          at,
-          `action "${action}" for ${status} follows from the status`,
-        );
+          descriptions: new Set([description]),
+          ...(problemCode ? { problemCode } : {}),
+        });
       }
     }
   }
+  const entries = [...found.values()].map((error) => entryOf(context, error));
   // Specific statuses first, then classes such as 5xx, so that a class never hides an exact status.
-  return [...entries.values()].sort(
+  return entries.sort(
     (a, b) => Number(typeof a.match.status !== 'number') - Number(typeof b.match.status !== 'number'),
   );
+}
+
+/** One status (and problem code) that the operations answer, with every description they give it. */
+interface FoundError {
+  status: number | `${4 | 5}xx`;
+  problemCode?: string;
+  /** Where it is first documented. */
+  at: string;
+  descriptions: Set<string | undefined>;
+}
+
+/**
+ * The entry for an error status. An entry covers that status from every call, so a description is its
+ * message only when every operation says the same: "Invalid filter syntax", written for a search, must
+ * not explain a refused save. Otherwise the reason phrase stands, and the client shows the API's own
+ * words beside it.
+ */
+function entryOf(context: MapContext, { status, problemCode, at, descriptions }: FoundError): ErrorEntry {
+  const action = actionFor(status);
+  const reason = typeof status === 'number' ? REASONS[status] : undefined;
+  const [only] = descriptions.size === 1 ? descriptions : [];
+  const message =
+    problemCode !== undefined ? humanize(problemCode) : (only ?? reason ?? `The request failed (${status}).`);
+  const entry: ErrorEntry = {
+    match: problemCode === undefined ? { status } : { status, code: problemCode },
+    message,
+    action,
+  };
+  context.report.add(
+    'errors',
+    'mapped',
+    at,
+    `${status}${problemCode ? ` ${problemCode}` : ''}: "${message}"`,
+  );
+  if (problemCode === undefined && only === undefined)
+    context.report.add(
+      'errors',
+      'inferred',
+      at,
+      descriptions.size > 1
+        ? `message for ${status} is the standard reason phrase: the operations describe ${status} in ${descriptions.size} ways, each about its own call, and the client shows what the API answers beside it`
+        : `message for ${status} is the standard reason phrase: the response has no description`,
+    );
+  context.report.add('errors', 'inferred', at, `action "${action}" for ${status} follows from the status`);
+  return entry;
 }
 
 function actionFor(status: number | string): ErrorAction {

@@ -41,6 +41,11 @@ export interface OperationInfo {
   method: LowerMethod;
   operation: Record<string, unknown>;
   pointer: string;
+  /**
+   * The path as resources nest, without a format suffix (`/Accounts/{Sid}.json` -> `/Accounts/{Sid}`):
+   * what lists, items and routes are matched on. Calls keep `path`.
+   */
+  resourcePath: string;
   pathSegments: string[];
   /** The path ends with a `{param}` segment: it names one record. */
   isItem: boolean;
@@ -124,7 +129,7 @@ function fieldIndex(drafts: Map<string, EntityDraft>): FieldIndex {
  * with the fewest extra. APIs often list records without their heaviest fields (Conduit lists articles
  * without their body), inline rather than by reference.
  */
-function recordByFields(
+export function recordByFields(
   context: MapContext,
   drafts: Map<string, EntityDraft>,
   items: unknown,
@@ -255,7 +260,7 @@ export function readResponseSchema(
 }
 
 /** The first success answer of an operation: 200, 201, other 2xx, then `2XX`. */
-function successResponse(responses: unknown): [string, unknown] | undefined {
+export function successResponse(responses: unknown): [string, unknown] | undefined {
   if (!isRecord(responses)) return undefined;
   // The lowest exact 2xx code, else 2XX: one pass, as this runs for every operation.
   let exact: string | undefined;
@@ -273,6 +278,14 @@ function successResponse(responses: unknown): [string, unknown] | undefined {
 /** Splits a path into segments: `/stores/{id}/employees` -> `['stores', '{id}', 'employees']`. */
 export function segmentsOf(path: string): string[] {
   return path.split('/').filter((segment) => segment !== '');
+}
+
+/**
+ * A path without the format suffix some APIs put on every path (Twilio's `/Accounts/{Sid}.json`), so
+ * its item path sits below its list path as in any other API.
+ */
+export function withoutFormatSuffix(path: string): string {
+  return path.replace(/(?<=[^/])\.json$/i, '');
 }
 
 export function paramOf(segment: string | undefined): string | undefined {
@@ -315,12 +328,37 @@ export function readOperations(
       if (info) out.push(info);
     }
   }
+  keepSuffixWhereItCollides(out);
   readItemsAsRecords(out);
   assignResources(out);
   const listed = new Set<string>();
-  for (const info of out) if (info.method === 'get') listed.add(info.path);
-  for (const info of out) info.isAction = isActionSegments(info.pathSegments) && !listed.has(info.path);
+  for (const info of out) if (info.method === 'get') listed.add(info.resourcePath);
+  for (const info of out)
+    info.isAction = isActionSegments(info.pathSegments) && !listed.has(info.resourcePath);
   return out;
+}
+
+/** `/a.json` and `/a` both in the document are two resources: each keeps its path as it is. */
+function keepSuffixWhereItCollides(operations: OperationInfo[]): void {
+  const pathsOf = new Map<string, Set<string>>();
+  for (const info of operations) {
+    const paths = pathsOf.get(info.resourcePath) ?? new Set<string>();
+    paths.add(info.path);
+    pathsOf.set(info.resourcePath, paths);
+  }
+  for (const info of operations) {
+    if ((pathsOf.get(info.resourcePath)?.size ?? 0) < 2) continue;
+    info.resourcePath = info.path;
+    info.pathSegments = segmentsOf(info.path);
+    setItemParam(info);
+  }
+}
+
+function setItemParam(info: OperationInfo): void {
+  const lastParam = paramOf(info.pathSegments[info.pathSegments.length - 1]);
+  info.isItem = lastParam !== undefined;
+  if (lastParam !== undefined) info.lastParam = lastParam;
+  else delete info.lastParam;
 }
 
 function readOperation(
@@ -333,20 +371,20 @@ function readOperation(
   operation: Record<string, unknown>,
 ): OperationInfo {
   const at = pointer('paths', path, method);
-  const pathSegments = segmentsOf(path);
-  const lastParam = paramOf(pathSegments[pathSegments.length - 1]);
+  const resourcePath = withoutFormatSuffix(path);
   const info: OperationInfo = {
     path,
     method,
     operation,
     pointer: at,
-    pathSegments,
-    isItem: lastParam !== undefined,
+    resourcePath,
+    pathSegments: segmentsOf(resourcePath),
+    isItem: false,
     isAction: false,
     response: { shape: 'none', headers: [] },
     parameters: [],
   };
-  if (lastParam !== undefined) info.lastParam = lastParam;
+  setItemParam(info);
 
   // Operation parameters override path-level ones with the same name and location.
   const byKey = new Map<string, { value: Record<string, unknown>; pointer: string }>();
@@ -421,7 +459,7 @@ function readItemsAsRecords(operations: OperationInfo[]): void {
   const listed = new Map<string, string>();
   for (const info of operations)
     if (info.method === 'get' && !info.isItem && info.response.record !== undefined)
-      listed.set(info.path, info.response.record);
+      listed.set(info.resourcePath, info.response.record);
   for (const info of operations) {
     if (info.method !== 'get' || !info.isItem || info.response.shape !== 'envelope') continue;
     const wrapper = info.response.wrapper;
@@ -439,11 +477,12 @@ function readItemsAsRecords(operations: OperationInfo[]): void {
 function assignResources(operations: OperationInfo[]): void {
   const byPath = new Map<string, string>();
   for (const info of operations) {
-    if (info.resource !== undefined && !byPath.has(info.path)) byPath.set(info.path, info.resource);
+    if (info.resource !== undefined && !byPath.has(info.resourcePath))
+      byPath.set(info.resourcePath, info.resource);
   }
   for (const info of operations) {
     if (info.resource !== undefined) continue;
-    const same = byPath.get(info.path);
+    const same = byPath.get(info.resourcePath);
     if (same !== undefined) {
       info.resource = same;
       info.resourceInferred = `the other operations on ${info.path} work on it`;

@@ -26,7 +26,8 @@ export function mapScreens(
   const screens: Screen[] = [];
   const names = new Set<string>();
   const shapes = new Set<string>();
-  const add = (screen: Screen, at: string): void => {
+  const add = (screen: Screen, info: MappedCall['info']): void => {
+    const at = info.pointer;
     const shape = screen.route
       .split('/')
       .map((s) => (s.startsWith(':') ? ':' : s.toLowerCase()))
@@ -41,6 +42,9 @@ export function mapScreens(
       return;
     }
     shapes.add(shape);
+    // The navigation groups screens as the document groups its operations: by their first tag.
+    const [tag] = Array.isArray(info.operation.tags) ? info.operation.tags : [];
+    if (typeof tag === 'string' && tag.trim() !== '') screen.group = tag.trim();
     screens.push(screen);
     context.report.add('screens', 'mapped', at, `${screen.kind} screen "${screen.name}" at ${screen.route}`);
   };
@@ -48,7 +52,7 @@ export function mapScreens(
     if (call.entity === undefined) continue;
     const entity = entities.get(call.entity);
     if (entity === undefined || entity.embedded === true) continue;
-    const route = routeOf(info.path);
+    const route = routeOf(info.resourcePath);
     if (route === undefined) {
       if (['list', 'get', 'create', 'update'].includes(call.purpose)) {
         context.report.add(
@@ -64,10 +68,12 @@ export function mapScreens(
     switch (call.purpose) {
       case 'list': {
         if (info.isItem) break;
-        const scalars = entity.fields.filter(
-          (f) => !['object', 'list', 'file'].includes(f.kind) && f.writeOnly !== true,
-        );
-        const columns = scalars.slice(0, COLUMNS).map((f) => f.name);
+        const readable = entity.fields.filter((f) => f.writeOnly !== true);
+        const scalars = readable.filter((f) => !['object', 'list', 'file'].includes(f.kind));
+        // A record of nothing but nested values (Twilio's call events: a request and a response) still
+        // shows them, each summed up in its cell, rather than a list with no columns.
+        const shown = scalars.length > 0 ? scalars : readable;
+        const columns = shown.slice(0, COLUMNS).map((f) => f.name);
         const screen: Screen = {
           kind: 'list',
           name: uniqueName(safe(base), names),
@@ -78,12 +84,12 @@ export function mapScreens(
           filters: call.filters.map((f) => f.field),
           sort: (call.sort?.fields ?? []).map((field) => ({ field, direction: 'asc' as const })),
         };
-        add(screen, info.pointer);
+        add(screen, info);
         context.report.add(
           'screens',
           'inferred',
           info.pointer,
-          `columns of "${screen.name}" are the first ${COLUMNS} scalar fields of "${entity.name}": ${columns.join(', ') || 'none'}`,
+          `columns of "${screen.name}" are the first ${COLUMNS} ${scalars.length > 0 ? 'scalar fields' : 'fields (it has no scalar ones)'} of "${entity.name}": ${columns.join(', ') || 'none'}`,
         );
         break;
       }
@@ -97,7 +103,7 @@ export function mapScreens(
             entity: entity.name,
             hidden: true,
           },
-          info.pointer,
+          info,
         );
         break;
       case 'create':
@@ -119,7 +125,7 @@ export function mapScreens(
             entity: entity.name,
             hidden: true,
           },
-          info.pointer,
+          info,
         );
         break;
       case 'update':
@@ -132,7 +138,7 @@ export function mapScreens(
             entity: entity.name,
             hidden: true,
           },
-          info.pointer,
+          info,
         );
         break;
       default:

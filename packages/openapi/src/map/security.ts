@@ -31,7 +31,9 @@ export function mapRoles(
   // one that needs a pasted token.
   const rank = (key: string): number => {
     const scheme = schemes[key];
-    const mapped = isRecord(scheme) ? signInOf(scheme, signInCall?.call.name) : 'not a scheme';
+    const mapped = isRecord(scheme)
+      ? signInOf(scheme, signInCall?.call.name, context.clientId)
+      : 'not a scheme';
     if (typeof mapped === 'string') return 3;
     return mapped.signIn.kind === 'token' ? 2 : mapped.signIn.kind === 'oauth2' ? 1 : 0;
   };
@@ -46,7 +48,7 @@ export function mapRoles(
     const scheme = schemes[key];
     const at = pointer('components', 'securitySchemes', key);
     if (!isRecord(scheme)) continue;
-    const mapped = signInOf(scheme, signInCall?.call.name);
+    const mapped = signInOf(scheme, signInCall?.call.name, context.clientId);
     if (typeof mapped === 'string') {
       reasons.push(`"${key}": ${mapped}`);
       context.report.add('roles', 'skipped', at, `security scheme "${key}" is not a sign-in: ${mapped}`);
@@ -68,12 +70,19 @@ export function mapRoles(
         at,
         `"${key}" gives no way for a browser client to get a token (${tokenReason(scheme)}): the person pastes an access token, kept for the tab`,
       );
-    if (signIn.kind === 'oauth2')
+    if (signIn.kind === 'oauth2' && signIn.clientId === undefined)
       context.report.add(
         'roles',
         'inferred',
         at,
-        `"${key}" names no client id, which the provider's page needs: the sign-in page also takes a pasted access token`,
+        `"${key}" names no client id, which the provider's page needs: the sign-in page asks for one (or give --client-id), and also takes a pasted access token`,
+      );
+    if ((signIn.kind === 'oauth2' || signIn.kind === 'oidc') && signIn.clientId !== undefined)
+      context.report.add(
+        'roles',
+        'inferred',
+        at,
+        `"${key}" signs in as client "${signIn.clientId}", as given at import`,
       );
     const roles: Role[] = [];
     for (const [scope, description] of scopes) {
@@ -146,6 +155,8 @@ function scopesOf(flows: Record<string, unknown>): Array<[string, string]> {
 function signInOf(
   scheme: Record<string, unknown>,
   signInCall: string | undefined,
+  /** The client id given at import: no document has it, and the provider's page needs it. */
+  clientId: string | undefined,
 ): { signIn: SignIn; scopes: Array<[string, string]> } | string {
   const type = text(scheme.type);
   switch (type) {
@@ -181,6 +192,7 @@ function signInOf(
             kind: 'oauth2',
             authorizationUrl: text(code.authorizationUrl) as string,
             tokenUrl: text(code.tokenUrl) as string,
+            ...(clientId === undefined ? {} : { clientId }),
             scopes: scopes.map(([k]) => k),
             session: 'memory',
           },
@@ -190,9 +202,13 @@ function signInOf(
       // The client runs only the code flow; a token from any other flow can still be pasted.
       return { signIn: PASTED_TOKEN, scopes: scopesOf(flows) };
     }
-    case 'openIdConnect':
-      // The document gives the provider but never the client's id: the person pastes a token instead.
-      return { signIn: PASTED_TOKEN, scopes: [] };
+    case 'openIdConnect': {
+      // The document gives the provider but never the client's id: without one given at import, the
+      // person pastes a token instead.
+      const issuer = text(scheme.openIdConnectUrl)?.replace(/\/\.well-known\/openid-configuration\/?$/, '');
+      if (clientId === undefined || issuer === undefined) return { signIn: PASTED_TOKEN, scopes: [] };
+      return { signIn: { kind: 'oidc', issuer, clientId, scopes: [], session: 'memory' }, scopes: [] };
+    }
     case 'mutualTLS':
       return 'mutual TLS is done by the browser, not the client';
     default:
