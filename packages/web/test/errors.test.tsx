@@ -57,6 +57,27 @@ describe('errorView', () => {
     expect(view.reference).toBeUndefined();
   });
 
+  it('shows the API’s own words beside an entry that names only a status, not beside a specific one', () => {
+    const broad: Model = {
+      ...shop,
+      errors: {
+        shown: true,
+        entries: [
+          { match: { status: 400 }, message: 'Bad request', action: 'none' },
+          { match: { status: 409, code: 'GUARD_FAILED' }, message: 'Not now.', action: 'reload' },
+        ],
+      },
+    };
+    // Imported from a document, "Bad request" covers every call; the API says what was wrong with this one.
+    expect(errorView(broad, apiError(400, { detail: 'Invalid filter syntax' }))).toMatchObject({
+      message: 'Bad request',
+      detail: 'Invalid filter syntax',
+    });
+    expect(
+      errorView(broad, apiError(409, { code: 'GUARD_FAILED', detail: 'Add a line first.' })).detail,
+    ).toBeUndefined();
+  });
+
   it('keeps a covered server error’s own reference', () => {
     const view = errorView(shop, apiError(503, { reference: 'srv-42' }));
     expect(view).toMatchObject({

@@ -334,6 +334,34 @@ describe('OAuth 2 without discovery', () => {
       (await failure(startOidcSignIn(anonymous, { redirectUri: REDIRECT_URI, returnTo: '/' }))).reason,
     ).toBe('unsupported');
   });
+
+  it('signs in as the client id typed in the page where the specification names none', async () => {
+    const { clientId: _, ...anonymous } = oauth2 as Extract<SignIn, { kind: 'oauth2' }>;
+    await startOidcSignIn(anonymous, {
+      redirectUri: REDIRECT_URI,
+      returnTo: '/',
+      clientId: ' typed-client ',
+    });
+    const sent = new URL(assigned.at(-1) ?? '');
+    expect(sent.searchParams.get('client_id')).toBe('typed-client');
+    const back = new URL(REDIRECT_URI);
+    back.searchParams.set('code', 'the-code');
+    back.searchParams.set('state', sent.searchParams.get('state') ?? '');
+    let exchangedAs: string | null = null;
+    tokenAnswer = ({ body }) => {
+      exchangedAs = body.get('client_id');
+      return Response.json({ access_token: ACCESS_TOKEN, token_type: 'bearer' });
+    };
+    expect(await completeOidcSignIn(anonymous, back, REDIRECT_URI)).toMatchObject({
+      accessToken: ACCESS_TOKEN,
+    });
+    expect(exchangedAs).toBe('typed-client');
+  });
+
+  it('keeps the specification’s client id over one typed in the page', async () => {
+    await startOidcSignIn(oauth2, { redirectUri: REDIRECT_URI, returnTo: '/', clientId: 'typed-client' });
+    expect(new URL(assigned.at(-1) ?? '').searchParams.get('client_id')).toBe(CLIENT_ID);
+  });
 });
 
 describe('refreshOidc', () => {

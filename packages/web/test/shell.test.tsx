@@ -1,4 +1,4 @@
-import { notShownModel } from '@ninefold/spec';
+import { type Model, notShownModel } from '@ninefold/spec';
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
@@ -116,6 +116,56 @@ describe('the shell', () => {
         .getAllByRole('link')
         .map((link) => link.textContent),
     ).toEqual(['About this client']);
+  });
+
+  const withGroups = (extra: Array<[number, string]>): Model => {
+    if (!shop.screens.shown) throw new Error('the shop shows point 2');
+    const list = shop.screens.items.find((item) => item.name === 'products');
+    if (list?.kind !== 'list') throw new Error('the shop lists products');
+    const tagged = extra.map(([n, group]) => ({
+      ...list,
+      name: `tagged${n}`,
+      title: `Tagged ${n}`,
+      route: `/tagged-${n}`,
+      group,
+    }));
+    return { ...shop, screens: { ...shop.screens, items: [...shop.screens.items, ...tagged] } };
+  };
+
+  it('groups a short navigation by the screens’ groups, each open until the person closes it', async () => {
+    renderApp(
+      withGroups([
+        [1, 'billing'],
+        [2, 'billing'],
+        [3, 'shipping'],
+      ]),
+    );
+    const user = userEvent.setup();
+    const navigation = await screen.findByRole('navigation', { name: 'Navigation' });
+    const billing = within(navigation).getByRole('button', { name: 'Billing' });
+    expect(billing.getAttribute('aria-expanded')).toBe('true');
+    // A group of one is its screen alone, with no heading over it.
+    expect(within(navigation).queryByRole('button', { name: 'Shipping' })).toBeNull();
+    expect(within(navigation).getByRole('link', { name: 'Tagged 3' })).toBeTruthy();
+    // The ungrouped screens come first, as links of their own.
+    expect(within(navigation).getAllByRole('link')[0]?.textContent).toBe('Today');
+    await user.click(billing);
+    expect(billing.getAttribute('aria-expanded')).toBe('false');
+  });
+
+  it('keeps the groups of a long navigation closed until opened', async () => {
+    renderApp(
+      withGroups(
+        Array.from({ length: 20 }, (_, n): [number, string] => [n, n < 10 ? 'billing' : 'shipping']),
+      ),
+    );
+    const user = userEvent.setup();
+    const navigation = await screen.findByRole('navigation', { name: 'Navigation' });
+    const billing = within(navigation).getByRole('button', { name: 'Billing' });
+    expect(billing.getAttribute('aria-expanded')).toBe('false');
+    await user.click(billing);
+    expect(billing.getAttribute('aria-expanded')).toBe('true');
+    expect(within(navigation).getByRole('link', { name: 'Tagged 3' })).toBeTruthy();
   });
 
   it('offers no filter for a short navigation', async () => {

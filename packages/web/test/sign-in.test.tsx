@@ -349,6 +349,27 @@ describe('OpenID Connect', () => {
     expect(options?.redirectUri).toBe(new URL('/_/oidc-callback', document.baseURI).href);
   });
 
+  it('asks for the client id that no document names, and keeps it for the tab', async () => {
+    const fake = flows();
+    const anonymous = withSignIn(shop, {
+      kind: 'oauth2',
+      authorizationUrl: 'https://auth.example/authorize',
+      tokenUrl: 'https://auth.example/token',
+      scopes: [],
+      session: 'memory',
+    });
+    const { user } = renderAt('/sign-in', { model: anonymous, session: { oidc: async () => fake } });
+    const button = await screen.findByRole('button', { name: 'Sign in with auth.example' });
+    // Required: the provider's page cannot be reached without it.
+    await user.click(button);
+    expect(fake.startOidcSignIn).not.toHaveBeenCalled();
+    await user.type(screen.getByLabelText(/^Client id/), ' my-app ');
+    await user.click(button);
+    await waitFor(() => expect(fake.startOidcSignIn).toHaveBeenCalledTimes(1));
+    expect(fake.startOidcSignIn.mock.calls[0]?.[1]?.clientId).toBe('my-app');
+    expect(sessionStorage.getItem('ninefold.oauth.client-id')).toBe('my-app');
+  });
+
   it('completes the sign-in at the callback, learns the person, and goes back', async () => {
     const fake = flows('/orders');
     const { sent } = renderAt('/_/oidc-callback?code=abc&state=xyz', {

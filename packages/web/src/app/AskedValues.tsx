@@ -39,6 +39,14 @@ export function AskedValuesGate({ screen, children }: { screen: Screen; children
   );
 }
 
+/** The calls each kind of screen makes for its entity (an edit screen reads the record, then saves it). */
+const SCREEN_CALLS: Partial<Record<Screen['kind'], ReadonlyArray<'list' | 'get' | 'create' | 'update'>>> = {
+  list: ['list'],
+  detail: ['get'],
+  create: ['create'],
+  edit: ['get', 'update'],
+};
+
 /** What the calls of a screen ask for that has no value yet, each parameter once. */
 function screenMissing(
   model: Model,
@@ -48,16 +56,7 @@ function screenMissing(
   values: ConnectionValues,
 ): Parameter[] {
   if (!('entity' in screen) || screen.entity === undefined) return [];
-  const purposes =
-    screen.kind === 'list'
-      ? (['list'] as const)
-      : screen.kind === 'detail'
-        ? (['get'] as const)
-        : screen.kind === 'create'
-          ? (['create'] as const)
-          : screen.kind === 'edit'
-            ? (['get', 'update'] as const)
-            : [];
+  const purposes = SCREEN_CALLS[screen.kind] ?? [];
   const calls = data.calls(screen.entity);
   const found = new Map<string, Parameter>();
   for (const purpose of purposes) {

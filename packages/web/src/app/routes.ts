@@ -71,6 +71,24 @@ export function screenBelow(
 }
 
 /**
+ * The record a list's row opens: its entity's detail screen (as `screenBelow` finds it), else the detail
+ * screen right below the list, of whatever entity (Jira lists property keys at `/issue/:id/properties`
+ * and reads each property at `/issue/:id/properties/:propertyKey`).
+ */
+export function rowDetail(model: Model, entity: string, route: string): Screen | undefined {
+  const depth = route.split('/').length + 1;
+  return (
+    screenBelow(model, 'detail', entity, route) ??
+    screensOf(model).find(
+      (screen) =>
+        screen.kind === 'detail' &&
+        screen.route.startsWith(`${route}/:`) &&
+        screen.route.split('/').length === depth,
+    )
+  );
+}
+
+/**
  * The lists nested under a detail screen's route, its sub-resources: `/stores/:storeId/employees` under
  * `/stores/:id` (parameters match by position, whatever their names). Only lists the navigation may
  * offer (not hidden) whose extra segments are all static.

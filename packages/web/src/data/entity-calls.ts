@@ -1,6 +1,7 @@
 import type { Call, CallPurpose, Model } from '@ninefold/spec';
 import type { ApiDescription } from './api-description';
 import type { EntityCalls, PathValues } from './data-provider';
+import { pathParameterNames } from './list-request';
 
 type RecordPurpose = Exclude<keyof EntityCalls, 'transitions' | 'lists' | 'all'>;
 const RECORD_PURPOSES: readonly RecordPurpose[] = ['list', 'get', 'create', 'update', 'delete'];
@@ -85,27 +86,16 @@ export function requireCall(
   path: PathValues = {},
 ): Call {
   const keyed = purpose !== 'list' && purpose !== 'create';
-  const filled = calls.all.find(
-    (call) => call.purpose === purpose && fillsPath(call.path, path, keyed) && needsParents(call.path, keyed),
-  );
+  // A call that needs no parents is never chosen this way: the entity's first call stays the default.
+  const filled = calls.all.find((call) => {
+    if (call.purpose !== purpose) return false;
+    const names = pathParameterNames(call.path);
+    const parents = keyed ? names.slice(0, -1) : names;
+    return parents.length > 0 && parents.every((name) => Object.hasOwn(path, name));
+  });
   const call = filled ?? calls[purpose];
   if (!call) throw new MissingCallError(entity, purpose);
   return call;
-}
-
-/** The names of a path's parameters, the key (the last, when `keyed`) left out. */
-function parentsOf(path: string, keyed: boolean): string[] {
-  const names = [...path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1] ?? '');
-  return keyed ? names.slice(0, -1) : names;
-}
-
-function fillsPath(path: string, values: PathValues, keyed: boolean): boolean {
-  return parentsOf(path, keyed).every((name) => Object.hasOwn(values, name));
-}
-
-/** A call that needs parents is chosen by them only; a top-level call stays the default. */
-function needsParents(path: string, keyed: boolean): boolean {
-  return parentsOf(path, keyed).length > 0;
 }
 
 /** The call of a transition, or a rejection that says which is missing. */

@@ -182,10 +182,15 @@ export function createHttpDataProvider(
     if (shape === 'none' || answer.body === undefined) {
       return { record: {}, ...(version === undefined ? {} : { version }) };
     }
-    // A read of one record that its document says answers an array (a mistake real documents make).
+    // A read of one record that its document says answers an array or its list's envelope (mistakes
+    // real documents make): the first record is the one read.
+    const listed =
+      shape === 'envelope' && isRecord(answer.body)
+        ? answer.body[call.response?.items ?? 'items']
+        : answer.body;
     const one =
-      shape === 'array' && Array.isArray(answer.body) && answer.body.length > 0
-        ? answer.body[0]
+      (shape === 'array' || shape === 'envelope') && Array.isArray(listed) && listed.length > 0
+        ? listed[0]
         : answer.body;
     if (!isRecord(one)) throw unexpected(answer, 'a record');
     const record = unwrapRecord(model, call, one);

@@ -6,6 +6,11 @@ export class PathParameterError extends Error {
   override readonly name = 'PathParameterError';
 }
 
+/** The `{param}` names of a call's path, in order: `/stores/{storeId}/employees/{id}` -> storeId, id. */
+export function pathParameterNames(path: string): string[] {
+  return [...path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1] ?? '');
+}
+
 /**
  * A call's path with its `{param}` segments filled in, each URL-encoded. The record key goes into the
  * last parameter (`/stores/{storeId}/employees/{id}`), the others come from `values`.
@@ -16,8 +21,7 @@ export class PathParameterError extends Error {
  * ```
  */
 export function fillPath(path: string, values: Record<string, string> = {}, key?: string): string {
-  const names = [...path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1] ?? '');
-  const last = names.at(-1);
+  const last = pathParameterNames(path).at(-1);
   return path.replace(/\{([^}]+)\}/g, (_whole, name: string) => {
     const value =
       key !== undefined && name === last ? key : Object.hasOwn(values, name) ? values[name] : undefined;

@@ -33,8 +33,9 @@ export interface ErrorView {
   generic: GenericError;
   action: ErrorAction;
   /**
-   * What the API wrote for people about a refusal the catalogue does not cover (a 4xx problem's detail,
-   * clipped plain text). Never a server error's: those can hold internals.
+   * What the API wrote for people about a refusal that no entry of the catalogue covers, or only one
+   * that names a status (a 4xx problem's detail, clipped plain text). Never a server error's: those can
+   * hold internals.
    */
   detail?: string;
   /** For the person to quote: a server error's own reference, else one made here for an uncovered one. */
@@ -91,7 +92,12 @@ export function errorView(model: Model, error: unknown, entity?: string): ErrorV
     fieldErrors,
     ...(error.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: error.retryAfterSeconds }),
   };
+  const server = error.status >= 500;
+  const detail = server ? undefined : (error.detail ?? undefined);
   if (entry) {
+    // An entry that names only a status says what kind of failure it is; the API's own words say which.
+    const broad =
+      entry.match.code === undefined && entry.match.type === undefined && entry.field === undefined;
     const fieldIndex = entry.field === undefined ? -1 : perField.indexOf(entry);
     const field = fieldIndex >= 0 ? error.fieldErrors[fieldIndex]?.pointer : undefined;
     const reference =
@@ -101,12 +107,11 @@ export function errorView(model: Model, error: unknown, entity?: string): ErrorV
       entry,
       message: entry.message,
       action: entry.action,
+      ...(broad && detail !== undefined ? { detail } : {}),
       ...(field === undefined ? {} : { field }),
       ...(reference === undefined ? {} : { reference }),
     };
   }
-  const server = error.status >= 500;
-  const detail = server ? undefined : (error.detail ?? undefined);
   const firstField = fieldErrors[0]?.pointer;
   return {
     ...base,

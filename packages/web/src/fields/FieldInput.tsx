@@ -97,7 +97,14 @@ function numberBound(bounds: Bounds, end: 'min' | 'max'): number | undefined {
   return typeof value === 'number' ? value : undefined;
 }
 
-const TEXT_TYPES: Record<string, string> = { email: 'email', url: 'url', phone: 'tel', tel: 'tel' };
+const TEXT_TYPES: Record<string, string> = {
+  email: 'email',
+  url: 'url',
+  uri: 'url',
+  phone: 'tel',
+  tel: 'tel',
+  password: 'password',
+};
 
 /** Text longer than a line's worth gets a text area. */
 const LONG_TEXT = 255;

@@ -1,7 +1,7 @@
 import { routeTo } from '../app/routes';
 
 /** The `:param` names of a route, in order. */
-function routeParams(route: string): string[] {
+export function routeParamNames(route: string): string[] {
   return [...route.matchAll(/:([A-Za-z_]\w*)/g)].map((match) => match[1] ?? '');
 }
 
@@ -14,7 +14,7 @@ function routeParams(route: string): string[] {
  * recordPath('/orders/:id/edit', 7) // '/orders/7/edit'
  */
 export function recordPath(route: string, id: string | number): string | undefined {
-  const params = routeParams(route);
+  const params = routeParamNames(route);
   const [only] = params;
   if (params.length !== 1 || only === undefined) return undefined;
   return routeTo(route, { [only]: id });
@@ -25,6 +25,27 @@ export function recordIdFrom(
   route: string,
   params: Readonly<Record<string, string | undefined>>,
 ): string | undefined {
-  const name = routeParams(route).at(-1);
+  const name = routeParamNames(route).at(-1);
   return name === undefined ? undefined : params[name];
+}
+
+/**
+ * The parents of the record at an address: every route parameter but the record's own key (the last, as
+ * `recordIdFrom` reads it) on a detail or edit screen. Undefined when there are none, as at the top level.
+ *
+ * @example
+ * parentPath('/accounts/:sid/addresses/:id', { sid: 'AC1', id: 'AD1' }, true); // { sid: 'AC1' }
+ */
+export function parentPath(
+  route: string,
+  params: Readonly<Record<string, string | undefined>>,
+  keyed: boolean,
+): Readonly<Record<string, string>> | undefined {
+  const names = routeParamNames(route);
+  const parents: Record<string, string> = {};
+  for (const name of keyed ? names.slice(0, -1) : names) {
+    const value = params[name];
+    if (value !== undefined) parents[name] = value;
+  }
+  return Object.keys(parents).length === 0 ? undefined : parents;
 }

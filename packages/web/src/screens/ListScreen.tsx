@@ -10,11 +10,12 @@ import {
 } from '@ninefold/spec';
 import { type ReactNode, useCallback, useMemo } from 'react';
 import { Link } from 'react-router';
-import { parentDetail, routeByPosition, routeTo, screenBelow } from '../app/routes';
+import { parentDetail, routeByPosition, routeTo, rowDetail, screenBelow } from '../app/routes';
 import { useScreenParams } from '../app/ScreenParams';
 import { useSpec } from '../app/SpecContext';
 import { useDocumentTitle } from '../app/useDocumentTitle';
 import type { ApiRecord } from '../data/data-provider';
+import { routeParamNames } from '../form/record-path';
 import { useI18n } from '../i18n/I18nProvider';
 import { ListError } from '../list/ListError';
 import { ListFilters } from '../list/ListFilters';
@@ -72,7 +73,7 @@ export default function ListScreen({ screen }: ScreenProps<'list'>) {
     entity !== undefined && plan.call !== undefined && plan.columns.length > 0,
   );
 
-  const found = entity ? screenBelow(model, 'detail', entity.name, screen.route) : undefined;
+  const found = entity ? rowDetail(model, entity.name, screen.route) : undefined;
   // A row links to a detail screen only if the role may see it.
   const detail = found && settle(checkScreen(model, principal, found), session).allowed ? found : undefined;
   const keyField = entity?.key;
@@ -84,7 +85,7 @@ export default function ListScreen({ screen }: ScreenProps<'list'>) {
       // The detail screen reads its record's id from its route's last parameter, whatever its name
       // (`/fine-tunes/:fine_tune_id` for a key named `id`); the ones before it are this list's parents
       // (`/stores/:id/employees/:employeeId`), which the key must not overwrite.
-      const last = lastRouteParam(detail.route);
+      const last = routeParamNames(detail.route).at(-1);
       if (last === undefined) return undefined;
       const href = routeTo(detail.route, { ...path, [last]: key });
       // A detail route with a parameter this list cannot fill has no address to link to.
@@ -262,10 +263,6 @@ export async function prefetch({
 }
 
 const UNKNOWN_SESSION: SessionValue = { state: { status: 'none' }, principal: {} };
-
-function lastRouteParam(route: string): string | undefined {
-  return [...route.matchAll(/:([A-Za-z_]\w*)/g)].at(-1)?.[1];
-}
 
 function definedParams(params: Record<string, string | undefined>): Record<string, string> {
   const defined: Record<string, string> = {};

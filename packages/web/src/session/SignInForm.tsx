@@ -172,12 +172,22 @@ function ProviderSignIn({ signIn, returnTo, overPage }: SignInFormProps & { sign
   const [pending, setPending] = useState(false);
   const [failure, setFailure] = useState<string | undefined>();
   const host = hostOf(signIn.kind === 'oidc' ? signIn.issuer : signIn.authorizationUrl);
+  // Documents never name the client: without one from the specification or the command, the person
+  // types the id their provider gave, kept for the tab like the rest of the sign-in.
+  const asks = signIn.clientId === undefined || signIn.clientId === '';
+  const [clientId, setClientId] = useState(() => (asks ? keptClientId() : ''));
 
-  const start = async () => {
+  const start = async (event: FormEvent) => {
+    event.preventDefault();
     setPending(true);
     setFailure(undefined);
     try {
-      await store.startOidc({ redirectUri: oidcRedirectUri(), returnTo });
+      if (asks) keepClientId(clientId.trim());
+      await store.startOidc({
+        redirectUri: oidcRedirectUri(),
+        returnTo,
+        ...(asks ? { clientId: clientId.trim() } : {}),
+      });
     } catch (error) {
       setFailure(failureText(i18n, error));
       setPending(false);
@@ -185,16 +195,47 @@ function ProviderSignIn({ signIn, returnTo, overPage }: SignInFormProps & { sign
   };
 
   return (
-    <Stack gap="sm">
-      <FailureAlert text={failure} />
-      {overPage ? <Text size="sm">{t('session.leavesPage', { host })}</Text> : null}
-      <div>
-        <Button onClick={start} loading={pending}>
-          {t('session.withProvider', { host })}
-        </Button>
-      </div>
-    </Stack>
+    <form onSubmit={start}>
+      <Stack gap="sm">
+        <FailureAlert text={failure} />
+        {overPage ? <Text size="sm">{t('session.leavesPage', { host })}</Text> : null}
+        {asks ? (
+          <TextInput
+            label={t('session.clientId')}
+            description={t('session.clientIdHelp', { host })}
+            autoComplete="off"
+            spellCheck={false}
+            required
+            value={clientId}
+            onChange={(event) => setClientId(event.currentTarget.value)}
+          />
+        ) : null}
+        <div>
+          <Button type="submit" loading={pending}>
+            {t('session.withProvider', { host })}
+          </Button>
+        </div>
+      </Stack>
+    </form>
   );
+}
+
+const CLIENT_ID_KEY = 'ninefold.oauth.client-id';
+
+function keptClientId(): string {
+  try {
+    return sessionStorage.getItem(CLIENT_ID_KEY) ?? '';
+  } catch {
+    return '';
+  }
+}
+
+function keepClientId(id: string): void {
+  try {
+    sessionStorage.setItem(CLIENT_ID_KEY, id);
+  } catch {
+    // Without session storage the id is typed again next time; the sign-in itself says why it fails.
+  }
 }
 
 function FailureAlert({ text }: { text: string | undefined }) {

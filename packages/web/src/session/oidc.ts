@@ -72,9 +72,9 @@ interface Pending {
  */
 export async function startOidcSignIn(
   signIn: RedirectSignIn,
-  options: { redirectUri: string; returnTo: string },
+  options: { redirectUri: string; returnTo: string; clientId?: string },
 ): Promise<void> {
-  const client = clientOf(signIn);
+  const client = clientOf(signIn, options.clientId);
   const as = await authorizationServer(signIn);
   if (as.authorization_endpoint === undefined) {
     throw new OidcError('unsupported', 'The sign-in provider names no authorization endpoint.');
@@ -143,7 +143,8 @@ export async function completeOidcSignIn(
       'This sign-in was not started in this tab, or it is already finished. Sign in again.',
     );
   }
-  const client = clientOf(signIn);
+  // A client id the person typed comes back with the sign-in it started.
+  const client = clientOf(signIn, pending.clientId);
   if (client.client_id !== pending.clientId) {
     throw new OidcError('invalid', 'The sign-in was started for another client. Sign in again.');
   }
@@ -221,11 +222,13 @@ export function sameAppPath(path: string): string {
   return `${url.pathname}${url.search}${url.hash}`;
 }
 
-function clientOf(signIn: RedirectSignIn): oauth.Client {
-  if (signIn.clientId === undefined || signIn.clientId === '') {
+/** The specification's client, else the one given in the page; the specification's wins. */
+function clientOf(signIn: RedirectSignIn, given?: string): oauth.Client {
+  const id = signIn.clientId !== undefined && signIn.clientId !== '' ? signIn.clientId : given?.trim();
+  if (id === undefined || id === '') {
     throw new OidcError('unsupported', 'The specification names no client id for this sign-in.');
   }
-  return { client_id: signIn.clientId };
+  return { client_id: id };
 }
 
 function providerKey(signIn: RedirectSignIn): string {

@@ -34,7 +34,10 @@ export interface OidcTokens {
 
 /** The authorization code flow with PKCE, as `./oidc` implements it. */
 export interface OidcFlows {
-  startOidcSignIn(signIn: OidcSignIn, options: { redirectUri: string; returnTo: string }): Promise<void>;
+  startOidcSignIn(
+    signIn: OidcSignIn,
+    options: { redirectUri: string; returnTo: string; clientId?: string },
+  ): Promise<void>;
   completeOidcSignIn(
     signIn: OidcSignIn,
     currentUrl: URL,
@@ -122,8 +125,11 @@ export interface SessionStore {
   signInWithApiKey(key: string): Promise<void>;
   /** A pasted bearer token: the `token` sign-in, and always a way in beside a provider's (oidc, oauth2). */
   signInWithToken(token: string): Promise<void>;
-  /** Leaves for the provider's sign-in page (oidc, oauth2). */
-  startOidc(options: { redirectUri: string; returnTo: string }): Promise<void>;
+  /**
+   * Leaves for the provider's sign-in page (oidc, oauth2), as `clientId` where the specification names
+   * no client (a static build of a document that never says it).
+   */
+  startOidc(options: { redirectUri: string; returnTo: string; clientId?: string }): Promise<void>;
   /** Completes the code flow at the callback address; answers the path to go back to. Runs once per URL. */
   completeOidc(currentUrl: URL, redirectUri: string): Promise<string>;
   /** Holds credentials the caller already has (tests; a page that signed in another way). */

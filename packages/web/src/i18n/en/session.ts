@@ -9,6 +9,8 @@ export const session = {
   orPasteToken: 'Or paste an access token',
   submit: 'Sign in',
   withProvider: 'Sign in with {host}',
+  clientId: 'Client id',
+  clientIdHelp: 'The id {host} gave this client when it was registered there. It is kept for this tab.',
   rejected: 'The server did not accept these credentials.',
   tooMany_one: 'Too many attempts. Wait {count} second before trying again.',
   tooMany_other: 'Too many attempts. Wait {count} seconds before trying again.',

@@ -10,6 +10,9 @@ export const session: Messages<'session'> = {
   orPasteToken: 'Ou collez un jeton d’accès',
   submit: 'Se connecter',
   withProvider: 'Se connecter avec {host}',
+  clientId: 'Identifiant du client',
+  clientIdHelp:
+    'L’identifiant que {host} a donné à ce client lors de son inscription. Il est gardé pour cet onglet.',
   rejected: 'Le serveur n’a pas accepté ces identifiants.',
   tooMany_one: 'Trop de tentatives. Attendez {count} seconde avant de réessayer.',
   tooMany_other: 'Trop de tentatives. Attendez {count} secondes avant de réessayer.',
