@@ -9,6 +9,8 @@ export type AnySpecResult = LoadResult & { report?: ImportReport; openApi?: bool
 export interface LoadAnyOptions {
   /** The folder an OpenAPI document's `$ref`s may read from; the document's own folder by default. */
   root?: string | undefined;
+  /** `--client-id`: the client an OAuth2 or OpenID Connect sign-in signs in as, where nothing names one. */
+  clientId?: string | undefined;
 }
 
 /**
@@ -17,11 +19,17 @@ export interface LoadAnyOptions {
  * only inside the root).
  */
 export function loadAnySpec(text: string, file: string, options: LoadAnyOptions = {}): AnySpecResult {
-  if (!looksLikeOpenApi(text)) return loadSpec(text, { file });
+  // A blank `--client-id ""` names no client: the sign-in page asks for one, as without the option.
+  const clientId = options.clientId?.trim() || undefined;
+  if (!looksLikeOpenApi(text)) return withClientId(loadSpec(text, { file }), clientId);
   const root = options.root ?? dirname(file);
   const imported = importOpenApi(
     { text, file },
-    { readFile: confinedReader(root), root: sameForm(file, root) },
+    {
+      readFile: confinedReader(root),
+      root: sameForm(file, root),
+      ...(clientId === undefined ? {} : { clientId }),
+    },
   );
   return {
     ok: imported.ok,
@@ -32,6 +40,16 @@ export function loadAnySpec(text: string, file: string, options: LoadAnyOptions 
     issues: imported.issues,
     openApi: true,
   };
+}
+
+/** A specification's OAuth2 sign-in that names no client id signs in as the one given at the command. */
+function withClientId(result: LoadResult, clientId: string | undefined): LoadResult {
+  const roles = result.model?.roles;
+  if (clientId === undefined || !roles?.shown) return result;
+  const signIn = roles.signIn;
+  if (signIn.kind !== 'oauth2' || signIn.clientId !== undefined) return result;
+  signIn.clientId = clientId;
+  return result;
 }
 
 /**

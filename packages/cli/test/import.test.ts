@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { importOpenApi } from '@ninefold/openapi';
@@ -74,6 +74,40 @@ describe.skipIf(CORPUS === undefined)('ninefold import', () => {
         : model.calls,
     });
     expect(written.model && withoutLost(written.model)).toEqual(withoutLost(imported.model));
+  });
+
+  it('signs in as the client given with --client-id, which no document names', async () => {
+    const doc = join(dir, 'oidc.json');
+    writeFileSync(
+      doc,
+      JSON.stringify({
+        openapi: '3.0.3',
+        info: { title: 'Provider' },
+        security: [{ id: [] }],
+        paths: {},
+        components: {
+          securitySchemes: {
+            id: {
+              type: 'openIdConnect',
+              openIdConnectUrl: 'https://id.example.com/.well-known/openid-configuration',
+            },
+          },
+        },
+      }),
+    );
+    const signInOf = async (args: string[]) => {
+      const terminal = bufferTerminal();
+      expect(await main(['import', doc, ...args], terminal)).toBe(0);
+      const model = loadSpec(terminal.stdout, { file: 'out.yaml' }).model;
+      return model?.roles.shown ? model.roles.signIn : undefined;
+    };
+    expect(await signInOf([])).toMatchObject({ kind: 'token' });
+    expect(await signInOf(['--client-id', '  '])).toMatchObject({ kind: 'token' });
+    expect(await signInOf(['--client-id', 'my-app'])).toMatchObject({
+      kind: 'oidc',
+      issuer: 'https://id.example.com',
+      clientId: 'my-app',
+    });
   });
 
   it('prints the specification when no -o is given', async () => {

@@ -28,6 +28,7 @@ Options:
                     allows, or a path (default: the specification's calls.baseUrl, else /api)
   --base PATH       the path the client is served under, e.g. /shop/ (default /)
   --root DIR        an OpenAPI document's $refs may read files in DIR only (default: its own folder)
+  --client-id ID    the OAuth2 or OpenID Connect client id to sign in with (documents never name it)
   -h, --help        show this help
 
 Exit codes: 0 written, 1 the specification has errors or the client could not be built, 2 the file could
@@ -76,7 +77,10 @@ export async function build(args: string[], terminal: Terminal): Promise<number>
     }
   }
 
-  const loaded = await loadSpecFile(file, 'build', terminal, { root: parsed.values.root });
+  const loaded = await loadSpecFile(file, 'build', terminal, {
+    root: parsed.values.root,
+    clientId: parsed.values['client-id'],
+  });
   if (!loaded.ok) return loaded.exitCode;
   const model = loaded.result.model;
 
@@ -168,6 +172,7 @@ function parseBuildArgs(args: string[]) {
       base: { type: 'string', default: '/' },
       help: { type: 'boolean', short: 'h', default: false },
       root: { type: 'string' },
+      'client-id': { type: 'string' },
     },
   });
 }

@@ -42,6 +42,7 @@ Options:
                         create a user of point 6's sign-in if missing (repeatable), as for serve
   --allow-destructive   apply schema changes that drop or narrow stored data
   --root DIR            an OpenAPI document's $refs may read files in DIR only (default: its own folder)
+  --client-id ID        the OAuth2 or OpenID Connect client id to sign in with (documents never name it)
   -h, --help            show this help
 
 Exit codes: 0 stopped cleanly, 1 the specification has errors or the server could not start, 2 the file
@@ -113,7 +114,10 @@ export async function dev(
     };
   }
 
-  const loaded = await loadSpecFile(file, 'dev', terminal, { root: parsed.values.root });
+  const loaded = await loadSpecFile(file, 'dev', terminal, {
+    root: parsed.values.root,
+    clientId: parsed.values['client-id'],
+  });
   if (!loaded.ok) return loaded.exitCode;
   if (parsed.values.user?.length) {
     if (api.kind === 'proxy') {
@@ -168,11 +172,15 @@ export async function dev(
       `${paint(terminal, 'bold', `Ninefold dev for ${title}`)}: the client and ${backend}\n` +
         `  ${server.url}  (the client)\n` +
         `  ${server.url}api  (${calls}; the model at /spec.json)\n` +
-        `Watching ${basename(file)}: open pages reload when it changes.\n`,
+        `Watching ${basename(file)}: open pages reload when it changes.\n` +
+        // In the same write as the URL, so that whoever waits for the URL also has the secrets.
+        (server.users ? usersBanner(server.users) : ''),
     );
-    if (server.users) terminal.out(usersBanner(server.users));
 
-    const watcher = watchSpec(file, server, terminal, { root: parsed.values.root });
+    const watcher = watchSpec(file, server, terminal, {
+      root: parsed.values.root,
+      clientId: parsed.values['client-id'],
+    });
     const signal = await stop.wait();
     terminal.err(`\n${signal}: closing the pages' connections, the server and the database…\n`);
     await watcher.close();
@@ -250,6 +258,7 @@ function parseDevArgs(args: string[]) {
       'allow-destructive': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
       root: { type: 'string' },
+      'client-id': { type: 'string' },
     },
   });
 }

@@ -21,6 +21,7 @@ Options:
                      parameters, a maximum page size, ...): what it leaves out is printed as a warning
   --report all       list every mapped item in the report too, not only the inferred and the missing
   --root DIR         an OpenAPI document's $refs may read files in DIR only (default: its own folder)
+  --client-id ID     the OAuth2 or OpenID Connect client id to sign in with (documents never name it)
   -h, --help         show this help
 
 Every command also takes an OpenAPI document directly as its SPEC; import writes the specification out.
@@ -68,7 +69,10 @@ export async function importCommand(args: string[], terminal: Terminal): Promise
     );
     return 2;
   }
-  const result = loadAnySpec(read.text, file, { root: parsed.values.root });
+  const result = loadAnySpec(read.text, file, {
+    root: parsed.values.root,
+    clientId: parsed.values['client-id'],
+  });
   const toErr = { ...terminal, out: terminal.err };
   if (result.issues.length > 0 || !result.model) printReport(result, file, toErr);
   if (result.report) terminal.err(`${formatImportReport(result.report, { all: report === 'all' })}\n`);
@@ -114,6 +118,7 @@ function parseImportArgs(args: string[]) {
       format: { type: 'string', default: 'yaml' },
       help: { type: 'boolean', short: 'h', default: false },
       root: { type: 'string' },
+      'client-id': { type: 'string' },
     },
   });
 }

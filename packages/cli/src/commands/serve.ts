@@ -33,6 +33,7 @@ Options:
   --body-limit BYTES    largest request body accepted (default 1048576)
   --no-client           serve only the API, the model and the health check
   --root DIR            an OpenAPI document's $refs may read files in DIR only (default: its own folder)
+  --client-id ID        the OAuth2 or OpenID Connect client id to sign in with (documents never name it)
   -h, --help            show this help
 
 Exit codes: 0 stopped cleanly, 1 the specification has errors or the server could not start,
@@ -76,7 +77,10 @@ export async function serve(
     return 2;
   }
 
-  const loaded = await loadSpecFile(file, 'serve', terminal, { root: parsed.values.root });
+  const loaded = await loadSpecFile(file, 'serve', terminal, {
+    root: parsed.values.root,
+    clientId: parsed.values['client-id'],
+  });
   if (!loaded.ok) return loaded.exitCode;
   const model = loaded.result.model;
   const users: UserRequest[] = [];
@@ -125,10 +129,10 @@ export async function serve(
     const where = withClient
       ? `  ${server.url}  (the client)\n  ${server.url}api  (the calls; the model at /spec.json)\n`
       : `  ${server.url}  (calls under /api, the model at /spec.json)\n`;
+    // One write, so that whoever waits for the URL (a test, a script) also has the users and secrets.
     terminal.out(
-      `${paint(terminal, 'bold', `Ninefold prototype API for ${title}`)} on ${describeDatabase(database)}\n${where}`,
+      `${paint(terminal, 'bold', `Ninefold prototype API for ${title}`)} on ${describeDatabase(database)}\n${where}${usersBanner(server.users)}`,
     );
-    terminal.out(usersBanner(server.users));
     const signal = await stop.wait();
     terminal.err(`\n${signal}: finishing requests in flight and closing the database…\n`);
     await server.close();
@@ -155,6 +159,7 @@ function parseServeArgs(args: string[]) {
       user: { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h', default: false },
       root: { type: 'string' },
+      'client-id': { type: 'string' },
     },
   });
 }
