@@ -25,7 +25,9 @@ try {
     const started = Date.now();
     const figures = await driveDocument(name, { browser, ...(limit === undefined ? {} : { limit }) });
     documents.push({ ...figures, kinds, seconds: Math.round((Date.now() - started) / 1000) });
-    console.log(`${name}: ${figures.screens} screens, ${figures.failures.length} shortfalls`);
+    console.log(
+      `${name}: ${figures.screens} screens, ${figures.failures.length} shortfalls, ${figures.accessibility.length} axe findings`,
+    );
   }
 } finally {
   await browser.close();

@@ -13,7 +13,7 @@ import { corpusFigures, missedGoals } from './support/ui-corpus/figures';
 // The UI corpus: OpenAPI documents nobody wrote for Ninefold, chosen by a hash of their names (see
 // choose.ts), each served by Prism behind `ninefold dev --api` and walked in Chromium as a person would.
 // `npx tsx bench/openapi-ui-corpus.ts` drives all of them and writes bench/results/openapi-ui-corpus.json;
-// this test drives the part that fits its time: the documents under 100 KB, every screen of each.
+// this test drives the part that fits its time (see testedPart), every screen of each.
 const UI_CORPUS = [
   'apis-guru/twilio.com_api.json',
   'oai-examples/v2.0/json/petstore-with-external-docs.json',
@@ -27,8 +27,31 @@ const UI_CORPUS = [
   'oai-examples/v3.0/link-example.json',
   'oai-examples/v2.0/json/petstore-expanded.json',
   'apis-guru/launchdarkly.com.json',
+  // Added for the one awkward kind the first twelve lack: records described only inline.
+  'apis-guru/spacetraders.io.json',
 ];
 const PART_BYTES = 100_000;
+
+/**
+ * What `npm test` drives: of the documents under 100 KB, the smallest of each mix of awkward kinds. The
+ * time goes to different shapes of API (a plain petstore, keys not called id, wrapped lists, inline-only
+ * records), not to five petstores that differ in their prose.
+ */
+function testedPart(): string[] {
+  const kindsOf = new Map(chooseUiCorpus().map((candidate) => [candidate.name, candidate.kinds.join(' ')]));
+  const bySize = UI_CORPUS.map((name) => ({ name, size: statSync(corpusPath(name)).size }))
+    .filter(({ size }) => size < PART_BYTES)
+    .sort((a, b) => a.size - b.size);
+  const seen = new Set<string>();
+  return bySize
+    .filter(({ name }) => {
+      const kinds = kindsOf.get(name) ?? '';
+      if (seen.has(kinds)) return false;
+      seen.add(kinds);
+      return true;
+    })
+    .map(({ name }) => name);
+}
 
 describe.skipIf(CORPUS === undefined)('the OpenAPI UI corpus', () => {
   it('is the list the hash chooses, with every awkward kind of document in it', () => {
@@ -36,6 +59,7 @@ describe.skipIf(CORPUS === undefined)('the OpenAPI UI corpus', () => {
     expect(chosen.map((candidate) => candidate.name)).toEqual(UI_CORPUS);
     const kinds = new Set(chosen.flatMap((candidate) => candidate.kinds));
     expect([...kinds].sort()).toEqual([
+      'inline-only',
       'multipart',
       'non-id-key',
       'oauth2-no-client-id',
@@ -80,8 +104,8 @@ describe.skipIf(CORPUS === undefined)('the OpenAPI UI corpus', () => {
 
     it('meet the goals: no page errors, lists with rows, rows that open records, forms that save', async () => {
       if (!browser) throw new Error('the browser did not start');
-      const part = UI_CORPUS.filter((name) => statSync(corpusPath(name)).size < PART_BYTES);
-      expect(part.length).toBeGreaterThanOrEqual(6);
+      const part = testedPart();
+      expect(part.length).toBeGreaterThanOrEqual(4);
       const documents: DocumentFigures[] = [];
       for (const name of part) documents.push(await driveDocument(name, { browser }));
       const figures = corpusFigures(documents);
@@ -92,9 +116,14 @@ describe.skipIf(CORPUS === undefined)('the OpenAPI UI corpus', () => {
       expect(figures.listsWithRows.of).toBeGreaterThan(5);
       expect(figures.listsOpeningRecord.of).toBeGreaterThan(5);
       expect(figures.createFormsSaved.of).toBeGreaterThan(2);
-      expect({ missed: missedGoals(figures), shortfalls }).toEqual({
+      // And axe finds nothing serious on the first screen of each kind, nor on the sign-in page.
+      const accessibility = documents.flatMap((document) =>
+        document.accessibility.map((finding) => `${document.document}: ${finding}`),
+      );
+      expect({ missed: missedGoals(figures), shortfalls, accessibility }).toEqual({
         missed: [],
         shortfalls: expect.any(Array),
+        accessibility: [],
       });
     }, 240_000);
   });

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { readOpenApi } from '../../../packages/openapi/src/index';
 import { CORPUS, corpusDocuments, corpusReadOptions } from '../../../packages/openapi/test/support/corpus';
+import { isObject, type Json, resolveRef } from './json';
 
 /**
  * The shapes of real APIs that broke imported clients before: each must be in the UI corpus at least once.
@@ -14,6 +15,7 @@ export const AWKWARD_KINDS = [
   'required-header',
   'multipart',
   'oauth2-no-client-id',
+  'inline-only',
 ] as const;
 export type AwkwardKind = (typeof AWKWARD_KINDS)[number];
 
@@ -28,9 +30,6 @@ function isCopy(name: string): boolean {
   return name.startsWith('oai-examples/') && /\.ya?ml$/.test(name);
 }
 
-type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 
 function schemaOf(response: unknown): Json | undefined {
@@ -39,21 +38,11 @@ function schemaOf(response: unknown): Json | undefined {
   return isObject(json) && isObject(json.schema) ? json.schema : undefined;
 }
 
-function resolveRef(document: Json, value: unknown): unknown {
-  let current = value;
-  for (let hops = 0; hops < 16 && isObject(current) && typeof current.$ref === 'string'; hops += 1) {
-    let at: unknown = document;
-    for (const part of current.$ref.replace(/^#\//, '').split('/'))
-      at = isObject(at) ? at[part.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined;
-    current = at;
-  }
-  return current;
-}
-
 /** The awkward kinds a bundled OpenAPI 3.x document has. */
 export function awkwardKindsOf(document: Json): AwkwardKind[] {
   const kinds = new Set<AwkwardKind>();
   const paths = isObject(document.paths) ? document.paths : {};
+  let listsSomething = false;
   for (const [path, item] of Object.entries(paths)) {
     if (!isObject(item)) continue;
     const last = path.split('/').filter(Boolean).at(-1) ?? '';
@@ -79,6 +68,7 @@ export function awkwardKindsOf(document: Json): AwkwardKind[] {
           ? resolveRef(document, operation.responses['200'])
           : undefined;
         const schema = resolveRef(document, schemaOf(ok));
+        if (isObject(schema)) listsSomething = true;
         if (
           isObject(schema) &&
           isObject(schema.properties) &&
@@ -95,6 +85,9 @@ export function awkwardKindsOf(document: Json): AwkwardKind[] {
     for (const scheme of Object.values(schemes))
       if (isObject(scheme) && (scheme.type === 'oauth2' || scheme.type === 'openIdConnect'))
         kinds.add('oauth2-no-client-id');
+  // Records described only inline, in the answers of its lists: no named schema at all.
+  const named = isObject(document.components) ? document.components.schemas : undefined;
+  if ((!isObject(named) || Object.keys(named).length === 0) && listsSomething) kinds.add('inline-only');
   return AWKWARD_KINDS.filter((kind) => kinds.has(kind));
 }
 

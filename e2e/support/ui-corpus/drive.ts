@@ -5,6 +5,7 @@ import type { Model, Screen } from '@ninefold/spec';
 import type { Locator, Page } from 'playwright-core';
 import { importOpenApi } from '../../../packages/openapi/src/index';
 import { corpusPath, corpusReadOptions } from '../../../packages/openapi/test/support/corpus';
+import { seriousViolations } from '../axe';
 import type { Browser, WatchedPage } from '../browser';
 import { type NinefoldProcess, startNinefold } from '../ninefold';
 import { freePort, type PrismProcess, startPrism } from '../prism';
@@ -26,6 +27,8 @@ export interface DocumentFigures {
   createFormsSaved: number;
   /** One line per thing that fell short, naming the screen: what the closing note lists as still failing. */
   failures: string[];
+  /** Serious and critical axe findings on the first screen of each kind (and the sign-in page). */
+  accessibility: string[];
 }
 
 export interface DriveOptions {
@@ -57,6 +60,7 @@ export async function driveDocument(document: string, options: DriveOptions): Pr
     createFormsOpened: 0,
     createFormsSaved: 0,
     failures: [],
+    accessibility: [],
   };
   if (imported.model === undefined) {
     figures.failures.push(`import: ${imported.issues[0]?.message ?? 'no model'}`);
@@ -82,7 +86,8 @@ export async function driveDocument(document: string, options: DriveOptions): Pr
       await signIn(tab.page, model, dev, figures);
       // Keys of records opened so far, by the shape of the record's route: the parents of nested screens.
       const known = new Map<string, string>();
-      for (const screen of screens) await visit(screen, model, paths, dev, tab, figures, known);
+      const audited = new Set<string>();
+      for (const screen of screens) await visit(screen, model, paths, dev, tab, figures, { known, audited });
     } finally {
       await tab.page.close();
     }
@@ -134,7 +139,7 @@ async function visit(
   dev: NinefoldProcess,
   { page, problems: seen }: WatchedPage,
   figures: DocumentFigures,
-  known: Map<string, string>,
+  { known, audited }: { known: Map<string, string>; audited: Set<string> },
 ): Promise<void> {
   const before = seen.length;
   const address = addressOf(screen.route, paths, known);
@@ -151,6 +156,11 @@ async function visit(
       figures.failures.push(
         `${at}: ${errors[0] ?? `the screen crashed (${seen.slice(before).join(' | ').slice(0, 400)})`}`,
       );
+    // axe on the first screen of each kind, as the page first shows it.
+    if (!audited.has(screen.kind)) {
+      audited.add(screen.kind);
+      await audit(page, at, figures);
+    }
 
     if (screen.kind === 'list') {
       figures.lists += 1;
@@ -163,10 +173,12 @@ async function visit(
       figures.listsWithRows += 1;
       if (!paths.hasDetailCall(screen.route)) return;
       figures.listsWithDetailCall += 1;
-      const detail = screensOf(model).find(
-        (other) =>
-          other.kind === 'detail' && other.entity === screen.entity && isBelow(other.route, screen.route),
+      // The record's own detail, else whatever record the item path below the list reads.
+      const below = screensOf(model).filter(
+        (other) => other.kind === 'detail' && isBelow(other.route, screen.route),
       );
+      const detail =
+        below.find((other) => other.kind === 'detail' && other.entity === screen.entity) ?? below[0];
       // The row's own link, not a reference to another record that a cell may show first.
       let link: Locator | undefined;
       for (const candidate of await rows.first().locator('a[href]').all()) {
@@ -192,6 +204,10 @@ async function visit(
       figures.createForms += 1;
       const form = page.locator('form');
       const submit = form.locator('button[type=submit]');
+      await submit
+        .first()
+        .waitFor({ timeout: SETTLE_MS })
+        .catch(() => undefined);
       if ((await form.count()) === 0 || (await submit.count()) === 0) {
         figures.failures.push(`${at}: no form (${await pageSays(page)})`);
         return;
@@ -206,6 +222,12 @@ async function visit(
         .catch(() => undefined);
       await submit.first().click({ timeout: 5_000 });
       const response = await saved;
+      // A saved form goes on to the new record: that must happen before the next screen is asked for,
+      // or it lands on top of it.
+      if (response?.ok())
+        await page
+          .waitForURL((url) => !routeMatches(screen.route, url.pathname), { timeout: SETTLE_MS })
+          .catch(() => undefined);
       if (response === undefined) {
         figures.failures.push(`${at}: nothing was sent (${await pageSays(page)})`);
         return;
@@ -257,6 +279,7 @@ async function signIn(
   await settle(page);
   const form = page.locator('main form').first();
   await form.waitFor({ timeout: SETTLE_MS }).catch(() => undefined);
+  await audit(page, `sign-in ${model.roles.signIn.kind}`, figures);
   if ((await form.count()) === 0) {
     figures.failures.push(`sign-in ${model.roles.signIn.kind}: no form (${await pageSays(page)})`);
     return;
@@ -283,6 +306,13 @@ async function follow(page: Page, address: string): Promise<void> {
   );
   // React may keep the last screen on view while the next one's code loads, with no loader to see.
   await page.waitForTimeout(300);
+}
+
+async function audit(page: Page, at: string, figures: DocumentFigures): Promise<void> {
+  for (const violation of await seriousViolations(page))
+    figures.accessibility.push(
+      `${at}: ${violation.id} (${violation.help}) at ${violation.nodes.slice(0, 3).join(', ')}`,
+    );
 }
 
 /** Prism's findings about the request, from its `sl-violations` header; undefined when there are none. */

@@ -33,7 +33,7 @@ const ratio = (count: number, of: number): Ratio => ({
 
 /** The corpus's figures: the sums over its documents, so a large document weighs by its screens. */
 export function corpusFigures(documents: DocumentFigures[]): CorpusFigures {
-  const sum = (key: keyof Omit<DocumentFigures, 'document' | 'failures'>) =>
+  const sum = (key: keyof Omit<DocumentFigures, 'document' | 'failures' | 'accessibility'>) =>
     documents.reduce((total, figures) => total + figures[key], 0);
   return {
     screensWithoutPageErrors: ratio(sum('screensWithoutPageErrors'), sum('screens')),

@@ -1,10 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { readOpenApi } from '../../../packages/openapi/src/index';
 import { corpusReadOptions } from '../../../packages/openapi/test/support/corpus';
-
-type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+import { isObject, type Json, resolveRef } from './json';
 
 /** What the driver needs from the document itself, independent of what the import made of it. */
 export interface DocumentPaths {
@@ -32,16 +29,7 @@ export function documentPaths(file: string): DocumentPaths {
   const paths = isObject(document.paths) ? document.paths : {};
   const itemsWithGet = new Set<string>();
   const parameters = new Map<string, Json>();
-  const resolve = (value: unknown): unknown => {
-    let current = value;
-    for (let hops = 0; hops < 16 && isObject(current) && typeof current.$ref === 'string'; hops += 1) {
-      let at: unknown = document;
-      for (const part of current.$ref.replace(/^#\//, '').split('/'))
-        at = isObject(at) ? at[part] : undefined;
-      current = at;
-    }
-    return current;
-  };
+  const resolve = (value: unknown): unknown => resolveRef(document, value);
   for (const [path, item] of Object.entries(paths)) {
     if (!isObject(item)) continue;
     if (isObject(item.get) && /\{[^}]+\}(\.\w+)?\/?$/.test(path)) itemsWithGet.add(shapeOf(path));
