@@ -3,6 +3,7 @@ import multipart from '@fastify/multipart';
 import {
   type Call,
   checkAction,
+  checkGuardWithRecords,
   checkTransition,
   derivedValues,
   type Entity,
@@ -10,6 +11,7 @@ import {
   exhaustiveSwitchError,
   fieldLabel,
   findEntity,
+  guardReadsRecords,
   hasNumericKey,
   type JsonValue,
   type Model,
@@ -56,6 +58,7 @@ import {
   problem,
   validationProblem,
 } from './problem';
+import { beforeWrite, needsTransaction, readerOf } from './record-rules';
 import { checkReferences } from './references';
 import {
   type BodyLimits,
@@ -402,7 +405,12 @@ async function create(
     );
   }
   const input = withDefaults(entity, body, false);
-  const result = validateRecord(model, entity.name, input, { mode: 'create', now: context.now() });
+  const creator = principalOf(request).user;
+  const result = validateRecord(model, entity.name, input, {
+    mode: 'create',
+    now: context.now(),
+    ...(creator ? { user: creator } : {}),
+  });
   if (!result.ok || uploadErrors.length)
     throw new ProblemError(validationProblem([...uploadErrors, ...(result.ok ? [] : result.errors)]));
   const referenceErrors = await checkReferences(model, store, entity, result.record);
@@ -422,7 +430,19 @@ async function create(
   const created = await writeAnswered(
     store,
     request,
-    (tx) => tx.create(entity.name, values),
+    (tx) =>
+      needsTransaction(model, entity, 'create')
+        ? tx.transaction(async (inner) => {
+            const user = principalOf(request).user;
+            const scope = {
+              mode: 'create' as const,
+              record: values,
+              now: context.now(),
+              ...(user ? { user } : {}),
+            };
+            return inner.create(entity.name, await beforeWrite(model, inner, entity, scope));
+          })
+        : tx.create(entity.name, values),
     (record) => ({
       status: 201,
       headers: {
@@ -484,7 +504,13 @@ async function update(
       ),
     );
   }
-  const result = validateRecord(model, entity.name, change, { mode: 'update', old, now: context.now() });
+  const editor = principalOf(request).user;
+  const result = validateRecord(model, entity.name, change, {
+    mode: 'update',
+    old,
+    now: context.now(),
+    ...(editor ? { user: editor } : {}),
+  });
   if (!result.ok || uploadErrors.length)
     throw new ProblemError(validationProblem([...uploadErrors, ...(result.ok ? [] : result.errors)]));
   const referenceErrors = await checkReferences(
@@ -499,12 +525,25 @@ async function update(
 
   const stored = { ...change, ...derivedValues(model, entity.name, result.record) };
   const fileIds = await saveFiles(store, files, stored);
-  const updated = await store
-    .update(entity.name, coerceKey(entity, key), stored, expected)
-    .catch(async (error: unknown) => {
-      await forgetFiles(store, fileIds);
-      throw error;
-    });
+  const write = (tx: Store) => tx.update(entity.name, coerceKey(entity, key), stored, expected);
+  const updated = await (needsTransaction(model, entity, 'update')
+    ? store.transaction(async (tx) => {
+        const record = { ...old, ...result.record, ...derivedValues(model, entity.name, result.record) };
+        const scope = {
+          mode: 'update' as const,
+          record,
+          old,
+          now: context.now(),
+          ...(editor ? { user: editor } : {}),
+        };
+        await beforeWrite(model, tx, entity, scope);
+        return write(tx);
+      })
+    : write(store)
+  ).catch(async (error: unknown) => {
+    await forgetFiles(store, fileIds);
+    throw error;
+  });
   if (!updated.ok) {
     await forgetFiles(store, fileIds);
     throw await writeFailure(updated.failure, entity, context, request, key);
@@ -566,17 +605,37 @@ async function transition(
     };
     // Written only over the version the checks were made on, so two requests racing cannot both take it;
     // a keyed request's answer is stored with it.
+    const apply = (tx: Store) =>
+      tx.applyTransition(entity.name, coerceKey(entity, key), change, version, {
+        transition: step.name,
+        from: String(record[machine.field]),
+        to: step.to,
+        by,
+        at: now.toISOString(),
+      });
     const updated = await writeAnswered(
       store,
       request,
       (tx) =>
-        tx.applyTransition(entity.name, coerceKey(entity, key), change, version, {
-          transition: step.name,
-          from: String(record[machine.field]),
-          to: step.to,
-          by,
-          at: now.toISOString(),
-        }),
+        guardReadsRecords(model, machine, step)
+          ? tx.transaction(async (inner) => {
+              // A guard over other records (at most two on hold) is decided where the write is made.
+              await inner.lockForRules([entity.name]);
+              const guarded = await checkGuardWithRecords(
+                model,
+                machine,
+                step,
+                record,
+                { now, ...(principal.user === undefined ? {} : { user: principal.user }) },
+                readerOf(inner),
+              );
+              if (!guarded.allowed) {
+                const { status, code } = transitionRefusal(guarded.reason);
+                throw new ProblemError(problem(status, code, guarded.message));
+              }
+              return apply(inner);
+            })
+          : apply(tx),
       // The new version, so that the client's next change can say which one it read.
       (value) => ({
         status: 200,

@@ -1,24 +1,27 @@
 import { Environment, type ParseResult } from '@marcbachmann/cel-js';
+import {
+  entitiesNamedByRecordFunctions,
+  entityTypeName,
+  RECORD_READER,
+  readsOtherRecords,
+  registerRecordFunctions,
+} from './cel-records';
+import { CEL_TIMESTAMP, type CelSchema, type CelType, toCel, toPlain } from './cel-values';
 import { exhaustiveSwitchError } from './exhaustive';
 import { findEntity } from './lookup';
 import { type Entity, FIELD_KINDS, type FieldKind, type FieldType, type Model } from './model';
+import type { RecordReader } from './records';
+
+export { CEL_TIMESTAMP, type CelSchema, type CelType } from './cel-values';
 
 // CEL is the one expression language of a specification: transition guards and side effects, derived
 // fields, cross-field rules and permission conditions. The checks, the client and the prototype API all
 // build their environment here, so an expression means the same thing everywhere. cel-js interprets its
 // AST and never compiles code from strings, so it runs under the client's CSP without `unsafe-eval`.
 
-/** A CEL type name (`double`, `list<string>`, `map`, ...) or the fields of a nested object. */
-export type CelType = string | CelSchema;
-
-/** The fields of an object and their CEL types; cel-js turns it into a message type. */
-export interface CelSchema {
-  [field: string]: CelType;
-}
-
 /** The variables an expression may see, depending on where it is written. */
-export type ScopeVariable = 'record' | 'old' | 'user' | 'now';
-export const SCOPE_VARIABLES: readonly ScopeVariable[] = ['record', 'old', 'user', 'now'];
+export type ScopeVariable = 'record' | 'old' | 'user' | 'now' | 'today';
+export const SCOPE_VARIABLES: readonly ScopeVariable[] = ['record', 'old', 'user', 'now', 'today'];
 
 /** Where an expression is written: the entity its `record` (and `old`) belong to, and what it may use. */
 export interface ExpressionScope {
@@ -34,6 +37,8 @@ export interface ExpressionEnvironment {
   readonly variables: ReadonlyMap<ScopeVariable, CelType>;
   /** Names of the constants of point 9 that expressions can use. */
   readonly constants: readonly string[];
+  /** The IANA time zone in which `today` starts (point 1); UTC when not shown. */
+  readonly timeZone: string;
 }
 
 export type CheckExpressionResult =
@@ -51,9 +56,6 @@ export type EvaluateExpressionResult = { ok: true; value: unknown } | { ok: fals
 
 /** Values for the scope's variables. Plain JSON as records are stored, plus `Date` for timestamps. */
 export type ExpressionContext = Partial<Record<ScopeVariable, unknown>>;
-
-/** The CEL type of timestamps (`date`, `datetime`, `now`); cel-js names it by its protobuf name. */
-export const CEL_TIMESTAMP = 'google.protobuf.Timestamp';
 
 // Object fields nest embedded entities; beyond this depth (or on a cycle) an object is a plain `map`.
 const MAX_OBJECT_DEPTH = 5;
@@ -175,14 +177,15 @@ function buildEnvironment(
   const types = new Map<ScopeVariable, CelType>();
   for (const name of variables) types.set(name, variableType(name, recordType));
 
+  const parent = modelEnvironment(model);
   let cel: Environment;
   try {
-    cel = baseEnvironment().clone();
+    cel = parent.clone();
     for (const [name, type] of types) registerVariable(cel, name, type);
   } catch {
     // A field name cel-js cannot turn into a message type: fall back to untyped records rather than
     // failing every expression of the entity. Field names are still checked elsewhere in the model.
-    cel = baseEnvironment().clone();
+    cel = parent.clone();
     for (const [name, type] of types) {
       const loose = typeof type === 'string' ? type : 'map';
       types.set(name, loose);
@@ -190,7 +193,101 @@ function buildEnvironment(
     }
   }
   const constants = registerConstants(cel, model, new Set<string>(types.keys()));
-  return { cel, variables: types, constants };
+  return { cel, variables: types, constants, timeZone: timeZoneOf(model) };
+}
+
+const modelEnvironments = new WeakMap<object, Environment>();
+
+/**
+ * The base functions plus the record functions (`count`, `lookup`, …) and the types of the entities
+ * the model's expressions name in them; shared by every scope of one model. Only named entities are
+ * typed, so a model of hundreds of entities without such expressions costs nothing here.
+ */
+function modelEnvironment(model: Model): Environment {
+  const cacheable = typeof model === 'object' && model !== null;
+  const cached = cacheable ? modelEnvironments.get(model) : undefined;
+  if (cached) return cached;
+  const cel = baseEnvironment().clone();
+  const schemas = new Map<string, CelSchema>();
+  for (const name of entitiesNamedByRecordFunctions(expressionsOf(model))) {
+    const entity = findEntity(model, name);
+    if (!entity || entity.embedded || !Array.isArray(entity.fields)) continue;
+    const schema = entitySchema(entity, model, [entity.name], 0);
+    try {
+      cel.registerType({ name: entityTypeName(entity.name), schema });
+      schemas.set(entity.name, schema);
+    } catch {
+      // A name or field cel-js cannot type: the record functions say the entity cannot be named.
+    }
+  }
+  registerRecordFunctions(cel, schemas);
+  if (cacheable) modelEnvironments.set(model, cel);
+  return cel;
+}
+
+/** Every expression text of a model, wherever it stands; for a model of any shape. */
+function expressionsOf(model: Model): string[] {
+  const texts: unknown[] = [];
+  const items = (point: unknown, key: string): unknown[] => {
+    const value = (point as Record<string, unknown> | undefined)?.[key];
+    return (point as { shown?: unknown } | undefined)?.shown === true && Array.isArray(value) ? value : [];
+  };
+  for (const rule of items(model?.validation, 'rules')) texts.push((rule as { check?: unknown })?.check);
+  for (const grant of items(model?.roles, 'grants')) texts.push((grant as { where?: unknown })?.where);
+  for (const entity of items(model?.entities, 'items')) {
+    const fields = (entity as { fields?: unknown })?.fields;
+    for (const field of Array.isArray(fields) ? fields : []) {
+      texts.push(
+        (field as { derived?: unknown })?.derived,
+        (field as { setOnCreate?: unknown })?.setOnCreate,
+      );
+    }
+  }
+  for (const machine of items(model?.states, 'machines')) {
+    const transitions = (machine as { transitions?: unknown })?.transitions;
+    for (const step of Array.isArray(transitions) ? transitions : []) {
+      texts.push((step as { guard?: unknown })?.guard);
+      const set = (step as { set?: unknown })?.set;
+      for (const item of Array.isArray(set) ? set : [])
+        texts.push((item as { expression?: unknown })?.expression);
+    }
+  }
+  return texts.filter((text): text is string => typeof text === 'string');
+}
+
+function timeZoneOf(model: Model): string {
+  const zone = (model?.product as { timeZone?: unknown } | undefined)?.timeZone;
+  return typeof zone === 'string' && isTimeZone(zone) ? zone : 'UTC';
+}
+
+/** Whether the runtime knows an IANA time zone name. */
+export function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The start of the day `now` falls on in `timeZone`, as a timestamp at midnight UTC of that date: dates
+ * are stored as days without a zone, so `record.dueOn < today` compares day with day.
+ *
+ * @example
+ * ```ts
+ * today(new Date('2026-11-24T23:30:00Z'), 'Europe/Amsterdam'); // 2026-11-25T00:00:00.000Z
+ * ```
+ */
+export function today(now: Date, timeZone: string): Date {
+  const parts = new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).formatToParts(now);
+  const part = (type: string) => parts.find((item) => item.type === type)?.value ?? '';
+  return new Date(`${part('year')}-${part('month')}-${part('day')}T00:00:00Z`);
 }
 
 let base: Environment | undefined;
@@ -243,6 +340,7 @@ function variableType(name: ScopeVariable, recordType: CelType): CelType {
     case 'user':
       return 'map';
     case 'now':
+    case 'today':
       return CEL_TIMESTAMP;
     default:
       return exhaustiveSwitchError(name);
@@ -340,21 +438,56 @@ export function evaluateExpression(
 ): EvaluateExpressionResult {
   try {
     if (typeof expression !== 'string') return { ok: false, message: 'An expression must be text' };
-    const values: Record<string, unknown> = {};
-    for (const [name, type] of env.variables) {
-      const value = context?.[name];
-      if (value !== undefined) values[name] = toCel(value, type, 0);
-    }
-    const result: unknown = parsed(env, expression)(values);
+    const result: unknown = parsed(env, expression)(celValues(env, context));
     if (result instanceof Promise) {
-      // Only async custom functions make cel-js answer with a promise, and none are registered.
+      // Only the record functions make cel-js answer with a promise; they need `evaluateWithRecords`.
       result.catch(() => undefined);
-      return { ok: false, message: 'The expression needs asynchronous functions, which are not available' };
+      return { ok: false, message: 'The expression reads other records, which only the API can do' };
     }
     return { ok: true, value: toPlain(result, 0) };
   } catch (error) {
     return { ok: false, message: cleanMessage(error) };
   }
+}
+
+/**
+ * Evaluates an expression that may read other records (`count(…)`, `lookup(…)`) through `reader`: the
+ * prototype API passes one that runs SQL in the write's transaction, an in-memory store one over its
+ * arrays. Otherwise as `evaluateExpression`; never rejects.
+ */
+export async function evaluateWithRecords(
+  expression: string,
+  env: ExpressionEnvironment,
+  context: ExpressionContext,
+  reader: RecordReader,
+): Promise<EvaluateExpressionResult> {
+  try {
+    if (typeof expression !== 'string') return { ok: false, message: 'An expression must be text' };
+    const values = { ...celValues(env, context), [RECORD_READER]: reader };
+    const result: unknown = await parsed(env, expression)(values);
+    return { ok: true, value: toPlain(result, 0) };
+  } catch (error) {
+    return { ok: false, message: cleanMessage(error) };
+  }
+}
+
+/** Whether an expression reads other records, so that only `evaluateWithRecords` can evaluate it. */
+export function expressionReadsRecords(expression: string, env: ExpressionEnvironment): boolean {
+  return readsOtherRecords(env.cel, expression);
+}
+
+function celValues(env: ExpressionEnvironment, context: ExpressionContext): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  for (const [name, type] of env.variables) {
+    let value = context?.[name];
+    // `today` follows from the clock the caller gave, in the product's time zone.
+    if (name === 'today' && value === undefined) {
+      const clock = context?.now;
+      value = today(clock instanceof Date ? clock : new Date(), env.timeZone);
+    }
+    if (value !== undefined) values[name] = toCel(value, type, 0);
+  }
+  return values;
 }
 
 const parsedExpressions = new WeakMap<ExpressionEnvironment, Map<string, ParseResult>>();
@@ -372,57 +505,6 @@ function parsed(env: ExpressionEnvironment, expression: string): ParseResult {
     perEnvironment.set(expression, result);
   }
   return result;
-}
-
-const MAX_VALUE_DEPTH = 64;
-
-function toCel(value: unknown, type: CelType, depth: number): unknown {
-  if (depth > MAX_VALUE_DEPTH) return value;
-  if (typeof type !== 'string') {
-    if (typeof value !== 'object' || value === null || Array.isArray(value) || value instanceof Date) {
-      return value;
-    }
-    const converted: Record<string, unknown> = Object.create(null);
-    for (const [key, item] of Object.entries(value)) {
-      const fieldType = Object.hasOwn(type, key) ? type[key] : undefined;
-      if (fieldType === undefined || item === null || item === undefined) continue;
-      converted[key] = toCel(item, fieldType, depth + 1);
-    }
-    return converted;
-  }
-  if (type === 'int') {
-    return typeof value === 'number' && Number.isInteger(value) ? BigInt(value) : value;
-  }
-  if (type === 'double') return typeof value === 'bigint' ? Number(value) : value;
-  if (type === CEL_TIMESTAMP) {
-    if (typeof value !== 'string') return value;
-    const date = new Date(value);
-    return Number.isNaN(date.getTime()) ? value : date;
-  }
-  const list = /^list<(.*)>$/.exec(type);
-  if (list?.[1] !== undefined && Array.isArray(value)) {
-    const inner = list[1];
-    return value.map((item) => toCel(item, inner, depth + 1));
-  }
-  return value;
-}
-
-function toPlain(value: unknown, depth: number): unknown {
-  if (depth > MAX_VALUE_DEPTH) return value;
-  if (typeof value === 'bigint') return Number(value);
-  if (value instanceof Date) return value.toISOString();
-  if (Array.isArray(value)) return value.map((item) => toPlain(item, depth + 1));
-  if (value instanceof Map) {
-    const object: Record<string, unknown> = {};
-    for (const [key, item] of value) object[String(key)] = toPlain(item, depth + 1);
-    return object;
-  }
-  if (typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype) {
-    const object: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) object[key] = toPlain(item, depth + 1);
-    return object;
-  }
-  return value;
 }
 
 /** The first line of a cel-js error (the rest is a caret drawing), worded for people. */

@@ -583,7 +583,7 @@ function checkEntities(context: Context): void {
           field.setOnCreate,
           [...fieldBase, 'setOnCreate'],
           `the value set on create of ${fieldOwner}`,
-          { entity: name, variables: ['user', 'now'] },
+          { entity: name, variables: ['user', 'now', 'today'] },
         );
         // A value the client could send and the server then overwrites would be lost without a word.
         if (field.readOnly !== true)
@@ -770,7 +770,7 @@ function checkStates(context: Context): void {
       referState(transition.to, [...tBase, 'to'], tOwner);
       for (const role of list(transition.roles)) refer(context, 'role', role, [...tBase, 'roles'], tOwner);
       refer(context, 'call', transition.call, [...tBase, 'call'], tOwner);
-      const scope: ExpressionScope = { entity: entityName, variables: ['record', 'user', 'now'] };
+      const scope: ExpressionScope = { entity: entityName, variables: ['record', 'user', 'now', 'today'] };
       checkCel(context, transition.guard, [...tBase, 'guard'], `the guard of ${tOwner}`, scope, true);
       for (const assignment of list(transition.set)) {
         if (!isRecord(assignment)) continue;
@@ -919,7 +919,7 @@ function checkValidation(context: Context): void {
           `catalogue. Write it as ${screamingSnake(code) || 'CREDIT_LIMIT'}.`,
       );
     }
-    const scope: ExpressionScope = { variables: ['record', 'old', 'now'] };
+    const scope: ExpressionScope = { variables: ['record', 'old', 'user', 'now', 'today'] };
     if (entityName !== undefined) scope.entity = entityName;
     checkCel(context, rule.check, [...base, 'check'], `the check of ${owner}`, scope, true);
   });

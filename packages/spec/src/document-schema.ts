@@ -70,6 +70,10 @@ const product = z
     audience: stringList.optional().meta({ description: 'For whom: the people who use it.' }),
     home: identifier.optional().meta({ description: 'Name of the screen shown at /.' }),
     language: z.string().optional().meta({ description: 'BCP 47 language of the texts, e.g. en.' }),
+    timeZone: z
+      .string()
+      .optional()
+      .meta({ description: 'IANA time zone in which `today` starts (Europe/Amsterdam); UTC when absent.' }),
   })
   .meta({ title: '1. What the product does and for whom' });
 
@@ -160,6 +164,9 @@ const fieldCommon = {
   default: z.json().optional(),
   setOnCreate: z.string().optional().meta({
     description: 'CEL over user and now, set by the API on create (read-only fields), e.g. user.id.',
+  }),
+  numbering: z.string().optional().meta({
+    description: 'Numbers new records: ORD-{seq:6} gives ORD-000123 (read-only text fields).',
   }),
 };
 

@@ -1,4 +1,5 @@
 export * from './cel';
+export { RECORD_FUNCTIONS, type RecordFunction } from './cel-records';
 export * from './check-model';
 export type { DocumentInput } from './document-schema';
 export {
@@ -22,11 +23,14 @@ export * from './model';
 export { normalize, toAmount, toFieldType } from './normalize';
 export { readMarkdown } from './read-markdown';
 export { MAX_ALIAS_COUNT, MAX_YAML_DEPTH, readYaml } from './read-yaml';
+export * from './records';
 export * from './rules/constants';
 export * from './rules/derived';
 export { boundsOf, entitySchema, type JsonSchema } from './rules/entity-schema';
 export * from './rules/errors';
 export * from './rules/formats';
+export * from './rules/messages';
+export * from './rules/numbering';
 export * from './rules/permissions';
 export * from './rules/transitions';
 export * from './rules/validate';

@@ -104,6 +104,11 @@ export interface Product {
   home?: string;
   /** BCP 47 language of the specification's own texts, e.g. `en`. */
   language?: string;
+  /**
+   * IANA time zone (`Europe/Amsterdam`) in which `today` starts for expressions; UTC when not shown, so
+   * that "overdue" does not depend on where the server runs.
+   */
+  timeZone?: string;
 }
 
 // ---------------------------------------------------------------------------------------------- 2. screens
@@ -269,6 +274,12 @@ export type Field = FieldType & {
    * person who entered it. Only for read-only fields: nobody sends it, the server sets it.
    */
   setOnCreate?: string;
+  /**
+   * The pattern that numbers new records (`ORD-{seq:6}` gives ORD-000123): the API takes the next
+   * number of a counter kept per entity and field, inside the create's own transaction, so numbers
+   * have no gaps and no repeats. Only for read-only text fields.
+   */
+  numbering?: string;
 };
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };

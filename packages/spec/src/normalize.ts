@@ -87,6 +87,7 @@ export function normalize(doc: DocumentInput): { model: Model; issues: Issue[] }
       audience: product.audience ?? [],
       ...optional('home', product.home),
       ...optional('language', product.language),
+      ...optional('timeZone', product.timeZone),
     })),
     screens: point('screens', doc.screens, (screens) => ({
       items: Object.entries(screens).map(([name, screen]) => toScreen(name, screen)),
@@ -201,6 +202,7 @@ interface FieldLike extends TypeDocument {
   derived?: string;
   default?: Field['default'];
   setOnCreate?: string;
+  numbering?: string;
 }
 
 function toField(name: string, doc: FieldLike): Field {
@@ -216,6 +218,7 @@ function toField(name: string, doc: FieldLike): Field {
     ...optional('derived', doc.derived),
     ...optional('default', doc.default),
     ...optional('setOnCreate', doc.setOnCreate),
+    ...optional('numbering', doc.numbering),
   };
 }
 

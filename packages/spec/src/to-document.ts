@@ -52,6 +52,7 @@ export function toDocument(model: Model): DocumentInput {
       ...(product.audience.length ? { audience: product.audience } : {}),
       ...optional('home', product.home),
       ...optional('language', product.language),
+      ...optional('timeZone', product.timeZone),
     })),
     screens: point(model.screens, (screens) => byName(screens.items, fromScreen)),
     entities: point(model.entities, (entities) => byName(entities.items, fromEntity)),
@@ -161,6 +162,7 @@ function fromField(field: Field): TypeDocument {
     ...optional('derived', field.derived),
     ...optional('default', field.default),
     ...optional('setOnCreate', field.setOnCreate),
+    ...optional('numbering', field.numbering),
   } as TypeDocument;
 }
 

@@ -159,6 +159,7 @@ function writeProduct(product: Model['product']): string[] {
     ['For', product.audience.length > 0 ? product.audience : undefined],
     ['Home', product.home],
     ['Language', product.language],
+    ['Time zone', product.timeZone],
   ]);
   // A shown point needs some content; an empty "For" reads as no audience.
   if (properties) blocks.push(properties);
@@ -267,6 +268,7 @@ function writeEntity(entity: Entity): string[] {
       Derived: code(field.derived),
       Default: defaultValue(field.default),
       'Set on create': code(field.setOnCreate),
+      Numbering: code(field.numbering),
     }));
     blocks.push(
       table(
@@ -282,6 +284,7 @@ function writeEntity(entity: Entity): string[] {
           'Derived',
           'Default',
           'Set on create',
+          'Numbering',
         ],
         ['Field', 'Kind'],
         rows,

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import type { AggregateQuery, JsonValue } from '@ninefold/spec';
 import { type RawBuilder, sql } from 'kysely';
 import { type ConstraintViolation, constraintViolation } from './constraint-violation';
+import { ensureCounterTable, takeNumber } from './counter-table';
 import type { DialectSql } from './dialect-sql';
 import { ensureFileTable, insertFile, removeFile, selectFile } from './file-table';
 import { deleteHistory, ensureHistoryTable, insertHistory, selectHistory } from './history-table';
@@ -13,6 +15,7 @@ import {
   releaseUnansweredKeys,
 } from './idempotency-table';
 import { planList } from './list-query';
+import { aggregateSql, conditionSql } from './record-condition-sql';
 import { type DynamicKysely, syncSchema } from './schema-sync';
 import type {
   HistoryEntry,
@@ -34,7 +37,7 @@ import type {
   WriteFailure,
   WriteResult,
 } from './store';
-import type { PlannedColumn, PlannedTable, TablePlan } from './table-plan';
+import { fnv1a, type PlannedColumn, type PlannedTable, type TablePlan } from './table-plan';
 import type { TotalsCache } from './totals-cache';
 import { countUsers, ensureUserTable, insertUser, selectUser, updateUserSecrets } from './user-table';
 import { ValueCodec } from './value-codec';
@@ -62,6 +65,7 @@ const fileTables = new WeakMap<StoreContext, Promise<void>>();
 const userTables = new WeakMap<StoreContext, Promise<void>>();
 const historyTables = new WeakMap<StoreContext, Promise<void>>();
 const idempotencyTables = new WeakMap<StoreContext, Promise<void>>();
+const counterTables = new WeakMap<StoreContext, Promise<void>>();
 /** When expired idempotency keys were last swept, per database. */
 const lastPurges = new WeakMap<StoreContext, number>();
 /** Expired keys are swept at most this often; until then a claim takes over an expired key by itself. */
@@ -367,6 +371,46 @@ export class KyselyStore implements Store {
       }
       return updated;
     });
+  }
+
+  async aggregate(query: AggregateQuery): Promise<JsonValue> {
+    const table = this.table(query.entity);
+    const where = conditionSql(this.codec, table, query.where);
+    const limit = query.fn === 'exists' ? sql` LIMIT 1` : sql``;
+    const result = await sql<{ value: unknown }>`
+      SELECT ${aggregateSql(table, query)} FROM ${this.ref(table)} WHERE ${where}${limit}
+    `.execute(this.kysely);
+    const value = result.rows[0]?.value;
+    switch (query.fn) {
+      case 'exists':
+        return result.rows.length > 0;
+      case 'count':
+      case 'sum':
+        // PostgreSQL answers COUNT and SUM of integers as bigint text.
+        return Number(value ?? 0);
+      default: {
+        if (value === null || value === undefined) return null;
+        const column = table.columns.find((candidate) => candidate.name === query.field);
+        return column ? this.codec.readValue(column, value) : (value as JsonValue);
+      }
+    }
+  }
+
+  async lockForRules(entities: string[]): Promise<void> {
+    if (!this.inTransaction) throw new Error('lockForRules holds until the transaction ends: call it in one');
+    if (this.dialect !== 'postgres') return;
+    // In one order everywhere, so that two writers locking two entities cannot wait on each other.
+    for (const entity of [...new Set(entities)].sort()) {
+      const name = `ninefold-rules:${this.context.sql.schema}:${entity}`;
+      await sql`SELECT pg_advisory_xact_lock(${fnv1a(name) | 0})`.execute(this.kysely);
+    }
+  }
+
+  async nextNumber(entity: string, field: string, floor: number): Promise<number> {
+    if (!this.inTransaction)
+      throw new Error('nextNumber gives a number back on rollback: call it in a transaction');
+    await this.ownTable(counterTables, ensureCounterTable);
+    return takeNumber(this.kysely, this.context.sql, entity, field, floor);
   }
 
   async history(entity: string, key: RecordKey): Promise<HistoryEntry[]> {

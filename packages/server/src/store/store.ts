@@ -1,4 +1,4 @@
-import type { JsonValue, Model, SortKey } from '@ninefold/spec';
+import type { AggregateQuery, JsonValue, Model, SortKey } from '@ninefold/spec';
 
 /** A record as stored and served: field values by name, plus the key. */
 export type StoredRecord = Record<string, JsonValue>;
@@ -125,6 +125,22 @@ export interface Store {
   countUsers(): Promise<number>;
   /** Replaces a user's password and API key hashes (a demo user's new password at each start). */
   setUserSecrets(id: string, secrets: Pick<NewUser, 'passwordHash' | 'apiKeyHash'>): Promise<void>;
+  /**
+   * An aggregate over an entity's records that meet a condition (`count(…)` in a rule of point 5),
+   * computed by the database: `count` and `sum` of nothing are 0, `exists` false, `min` and `max` null.
+   */
+  aggregate(query: AggregateQuery): Promise<JsonValue>;
+  /**
+   * Makes the writers that check rules over these entities take turns until the transaction ends, so
+   * that two creates cannot both count 2 of a limit of 3. Only inside a transaction. PostgreSQL takes
+   * advisory locks; SQLite's write transaction already holds the whole database.
+   */
+  lockForRules(entities: string[]): Promise<void>;
+  /**
+   * The next number of an entity's numbered field, taken inside the caller's transaction (so a refused
+   * write gives it back). A new counter starts after `floor`.
+   */
+  nextNumber(entity: string, field: string, floor: number): Promise<number>;
   /** Runs `work` in one transaction (seeding, multi-row changes). */
   transaction<T>(work: (store: Store) => Promise<T>): Promise<T>;
   close(): Promise<void>;

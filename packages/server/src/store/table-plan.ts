@@ -61,6 +61,8 @@ export const USERS_TABLE = '_ninefold_users';
 export const IDEMPOTENCY_TABLE = '_ninefold_idempotency';
 /** Every transition of point 4 taken: who, when, from and to. */
 export const HISTORY_TABLE = '_ninefold_history';
+/** The counters that number records (point 3's numbering). */
+export const COUNTERS_TABLE = '_ninefold_counters';
 /** The tables the store keeps for itself: no entity may be named like one. */
 const RESERVED_TABLES: readonly string[] = [
   SCHEMA_TABLE,
@@ -68,6 +70,7 @@ const RESERVED_TABLES: readonly string[] = [
   USERS_TABLE,
   IDEMPOTENCY_TABLE,
   HISTORY_TABLE,
+  COUNTERS_TABLE,
 ];
 /** The column of the key the store adds to an entity that names none. */
 export const HIDDEN_KEY = 'id';

@@ -143,6 +143,7 @@ export const TABLES = {
       col('derived', 'text'),
       col('default', 'custom'),
       col('setOnCreate', 'text'),
+      col('numbering', 'text', { aliases: ['numbered', 'number pattern'] }),
     ],
   },
   states: {
@@ -266,6 +267,7 @@ export const PROPERTIES = {
     prop('audience', 'list', 'For', ['audience', 'who']),
     prop('home', 'text'),
     prop('language', 'text'),
+    prop('timeZone', 'text', 'Time zone', ['timezone', 'zone']),
   ],
   entity: [
     prop('label', 'text'),

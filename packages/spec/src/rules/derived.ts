@@ -47,7 +47,7 @@ export function createdValues(
   const entity = findEntity(model, entityName);
   const set = entity?.fields.filter((field) => field.setOnCreate !== undefined) ?? [];
   if (set.length === 0) return {};
-  const env = expressionEnvironment(model, { entity: entityName, variables: ['user', 'now'] });
+  const env = expressionEnvironment(model, { entity: entityName, variables: ['user', 'now', 'today'] });
   const values: Record<string, JsonValue> = {};
   for (const field of set) {
     const result = evaluateExpression(field.setOnCreate ?? '', env, context);

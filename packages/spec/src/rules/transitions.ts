@@ -1,7 +1,15 @@
-import { evaluateExpression, expressionEnvironment } from '../cel';
+import {
+  type EvaluateExpressionResult,
+  evaluateExpression,
+  evaluateWithRecords,
+  expressionEnvironment,
+  expressionReadsRecords,
+} from '../cel';
 import { exhaustiveSwitchError } from '../exhaustive';
 import { findEntity } from '../lookup';
 import type { JsonValue, Model, StateMachine, Transition } from '../model';
+import type { RecordReader } from '../records';
+import { fillMessage } from './messages';
 
 /** Who takes a transition and when; the role is checked only when given (sign-in arrives with point 6). */
 export interface TransitionContext {
@@ -44,24 +52,73 @@ export function checkTransition(
     return { allowed: false, reason: 'role', message: `Your role may not "${name}".` };
   }
   if (transition.guard) {
-    const env = expressionEnvironment(model, {
-      entity: machine.entity,
-      variables: ['record', 'user', 'now'],
-    });
-    const result = evaluateExpression(transition.guard, env, {
-      record,
-      now: context.now,
-      ...(context.user ? { user: context.user } : {}),
-    });
-    if (!result.ok || result.value !== true) {
-      return {
-        allowed: false,
-        reason: 'guard',
-        message: transition.guardMessage ?? `"${name}" is not possible now.`,
-      };
-    }
+    const env = guardEnvironment(model, machine);
+    // A guard that reads other records (a count, a look-up) is the API's to decide, in its transaction.
+    if (expressionReadsRecords(transition.guard, env)) return { allowed: true };
+    const result = evaluateExpression(transition.guard, env, guardContext(record, context));
+    if (!result.ok || result.value !== true) return guardRefusal(model, transition, record, context);
   }
   return { allowed: true };
+}
+
+/**
+ * The guard of a transition that reads other records, evaluated with `reader` (the prototype API's, in
+ * the transition's transaction). Allowed when the guard reads none: `checkTransition` decided those.
+ */
+export async function checkGuardWithRecords(
+  model: Model,
+  machine: StateMachine,
+  transition: Transition,
+  record: Record<string, JsonValue>,
+  context: TransitionContext,
+  reader: RecordReader,
+): Promise<TransitionVerdict> {
+  if (!transition.guard) return { allowed: true };
+  const env = guardEnvironment(model, machine);
+  if (!expressionReadsRecords(transition.guard, env)) return { allowed: true };
+  const result: EvaluateExpressionResult = await evaluateWithRecords(
+    transition.guard,
+    env,
+    guardContext(record, context),
+    reader,
+  );
+  return result.ok && result.value === true
+    ? { allowed: true }
+    : guardRefusal(model, transition, record, context);
+}
+
+/** Whether a transition's guard reads other records (then the API checks it inside its transaction). */
+export function guardReadsRecords(model: Model, machine: StateMachine, transition: Transition): boolean {
+  return (
+    transition.guard !== undefined &&
+    expressionReadsRecords(transition.guard, guardEnvironment(model, machine))
+  );
+}
+
+function guardEnvironment(model: Model, machine: StateMachine) {
+  return expressionEnvironment(model, {
+    entity: machine.entity,
+    variables: ['record', 'user', 'now', 'today'],
+  });
+}
+
+function guardContext(record: Record<string, JsonValue>, context: TransitionContext) {
+  return { record, now: context.now, ...(context.user ? { user: context.user } : {}) };
+}
+
+function guardRefusal(
+  model: Model,
+  transition: Transition,
+  record: Record<string, JsonValue>,
+  context: TransitionContext,
+): TransitionVerdict {
+  const name = transition.label ?? transition.name;
+  const message = transition.guardMessage ?? `"${name}" is not possible now.`;
+  return {
+    allowed: false,
+    reason: 'guard',
+    message: fillMessage(message, model, { record, user: context.user }),
+  };
 }
 
 /**
@@ -109,7 +166,10 @@ export function transitionChange(
 ): TransitionChange {
   const change: Record<string, JsonValue> = { [machine.field]: transition.to };
   if (transition.set.length === 0) return { ok: true, change };
-  const env = expressionEnvironment(model, { entity: machine.entity, variables: ['record', 'user', 'now'] });
+  const env = expressionEnvironment(model, {
+    entity: machine.entity,
+    variables: ['record', 'user', 'now', 'today'],
+  });
   const fields = findEntity(model, machine.entity)?.fields ?? [];
   for (const assignment of transition.set) {
     const value = evaluateExpression(assignment.expression, env, {

@@ -1,11 +1,22 @@
 import { Validator } from '@cfworker/json-schema';
-import { evaluateExpression, expressionEnvironment } from '../cel';
+import {
+  type EvaluateExpressionResult,
+  type ExpressionContext,
+  type ExpressionEnvironment,
+  evaluateExpression,
+  evaluateWithRecords,
+  expressionEnvironment,
+  expressionReadsRecords,
+} from '../cel';
+import { listCheckedPerItem } from '../cel-records';
 import { toPointer } from '../issues';
 import { fieldLabel, findEntity, entityLabel as label } from '../lookup';
-import type { Entity, Field, JsonValue, Model } from '../model';
+import type { Entity, Field, JsonValue, Model, Rule } from '../model';
+import type { RecordReader } from '../records';
 import { formatAmount, type ResolvedAmount } from './constants';
 import { type Bounds, boundsOf, entitySchema, type JsonSchema } from './entity-schema';
 import { formatCheck } from './formats';
+import { fillMessage } from './messages';
 
 /** One problem with one value of a record, where the person can fix it. */
 export interface FieldError {
@@ -38,8 +49,10 @@ export interface ValidateOptions {
   mode: 'create' | 'update';
   /** The stored record an update applies to. */
   old?: Record<string, JsonValue>;
-  /** The clock for rules that use `now`; injected so that results are reproducible. */
+  /** The clock for rules that use `now` and `today`; injected so that results are reproducible. */
   now?: Date;
+  /** The person saving, for rules that use `user`; rules that use it hold only when it is known. */
+  user?: Record<string, unknown>;
 }
 
 export type ValidateResult =
@@ -337,7 +350,11 @@ function mimeMatches(accepted: string, type: string): boolean {
   return accepted.toLowerCase() === type.toLowerCase();
 }
 
-/** The cross-field rules of point 5 that apply to this mode, evaluated with the shared CEL environment. */
+/**
+ * The cross-field rules of point 5 that apply to this mode and read only the record, evaluated with the
+ * shared CEL environment. Rules that read other records (`count(…)`, `lookup(…)`) are left to
+ * `checkRecordRules`, which the API runs inside the write's transaction.
+ */
 function checkRules(
   model: Model,
   entity: Entity,
@@ -345,26 +362,123 @@ function checkRules(
   options: ValidateOptions,
   errors: FieldError[],
 ): void {
-  if (!model.validation.shown) return;
-  const env = expressionEnvironment(model, { entity: entity.name, variables: ['record', 'old', 'now'] });
-  for (const rule of model.validation.rules) {
-    if (rule.entity !== entity.name || !rule.on.includes(options.mode)) continue;
-    const result = evaluateExpression(rule.check, env, {
-      record,
-      ...(options.old ? { old: options.old } : {}),
-      now: options.now ?? new Date(),
-    });
-    // A rule that cannot be evaluated (a field it reads is empty) is not a broken rule for the person to fix:
-    // the field checks above speak for missing values, so only a clear `false` is a violation.
-    if (result.ok && result.value === false) {
-      errors.push({
-        pointer: rule.field ? toPointer([rule.field]) : '',
-        code: 'rule',
-        message: rule.message,
-        ...(rule.code === undefined ? {} : { ruleCode: rule.code }),
-      });
+  const env = rulesEnvironment(model, entity);
+  for (const rule of applicableRules(model, entity, options.mode)) {
+    if (expressionReadsRecords(rule.check, env)) continue;
+    for (const part of ruleParts(env, rule, record)) {
+      const result = evaluateExpression(part.check, env, part.context(ruleContext(record, options)));
+      // A rule that cannot be evaluated (a field it reads is empty) is not a broken rule for the person to
+      // fix: the field checks above speak for missing values, so only a clear `false` is a violation.
+      if (result.ok && result.value === false)
+        errors.push(ruleError(model, rule, part.pointer, record, options));
     }
   }
+}
+
+/**
+ * The rules of point 5 that read other records, for a record that passed `validateRecord`: the prototype
+ * API runs them inside the write's own transaction with a reader that asks the database, an in-memory
+ * store with one over its arrays. `record` is the record as it will be stored (defaults and derived
+ * values included).
+ */
+export async function checkRecordRules(
+  model: Model,
+  entityName: string,
+  record: Record<string, JsonValue>,
+  options: ValidateOptions & { reader: RecordReader },
+): Promise<FieldError[]> {
+  const entity = findEntity(model, entityName);
+  if (!entity) return [];
+  const env = rulesEnvironment(model, entity);
+  const errors: FieldError[] = [];
+  for (const rule of applicableRules(model, entity, options.mode)) {
+    if (!expressionReadsRecords(rule.check, env)) continue;
+    for (const part of ruleParts(env, rule, record)) {
+      const result: EvaluateExpressionResult = await evaluateWithRecords(
+        part.check,
+        env,
+        part.context(ruleContext(record, options)),
+        options.reader,
+      );
+      if (result.ok && result.value === false)
+        errors.push(ruleError(model, rule, part.pointer, record, options));
+    }
+  }
+  return dedupe(errors);
+}
+
+/** Whether any rule of point 5 for this entity reads other records (then the API needs a transaction). */
+export function hasRecordRules(model: Model, entityName: string, mode: 'create' | 'update'): boolean {
+  const entity = findEntity(model, entityName);
+  if (!entity) return false;
+  const env = rulesEnvironment(model, entity);
+  return applicableRules(model, entity, mode).some((rule) => expressionReadsRecords(rule.check, env));
+}
+
+function rulesEnvironment(model: Model, entity: Entity): ExpressionEnvironment {
+  return expressionEnvironment(model, {
+    entity: entity.name,
+    variables: ['record', 'old', 'user', 'now', 'today'],
+  });
+}
+
+function applicableRules(model: Model, entity: Entity, mode: 'create' | 'update'): Rule[] {
+  if (!model.validation.shown) return [];
+  return model.validation.rules.filter((rule) => rule.entity === entity.name && rule.on.includes(mode));
+}
+
+function ruleContext(record: Record<string, JsonValue>, options: ValidateOptions): ExpressionContext {
+  return {
+    record,
+    ...(options.old ? { old: options.old } : {}),
+    ...(options.user ? { user: options.user } : {}),
+    now: options.now ?? new Date(),
+  };
+}
+
+interface RulePart {
+  check: string;
+  pointer: string;
+  context(base: ExpressionContext): ExpressionContext;
+}
+
+/**
+ * A rule over every item of a list whose field names a field of the items (`lines.quantity` with
+ * `record.lines.all(l, …)`) is checked item by item, so that a refusal lands on the item's own input
+ * (`/lines/2/quantity`); any other rule is one part, at its field.
+ */
+function ruleParts(env: ExpressionEnvironment, rule: Rule, record: Record<string, JsonValue>): RulePart[] {
+  const [list = '', ...below] = (rule.field ?? '').split('.');
+  const whole: RulePart = {
+    check: rule.check,
+    pointer: list ? toPointer([list]) : '',
+    context: (base) => base,
+  };
+  const items = record[list];
+  if (below.length === 0 || !Array.isArray(items) || listCheckedPerItem(env.cel, rule.check) !== list) {
+    return [whole];
+  }
+  // The rule sees one item at a time as the whole list, so it is typed and worded as written.
+  return items.map((item, index) => ({
+    check: rule.check,
+    pointer: toPointer([list, String(index), ...below]),
+    context: (base) => ({ ...base, record: { ...(base.record as object), [list]: [item] } }),
+  }));
+}
+
+function ruleError(
+  model: Model,
+  rule: Rule,
+  pointer: string,
+  record: Record<string, JsonValue>,
+  options: ValidateOptions,
+): FieldError {
+  return {
+    pointer,
+    code: 'rule',
+    message: fillMessage(rule.message, model, { record, user: options.user }),
+    ...(rule.code === undefined ? {} : { ruleCode: rule.code }),
+  };
 }
 
 /** The field (and its bounds) a schema error points at: `/lines/0/quantity` -> OrderLine.quantity. */

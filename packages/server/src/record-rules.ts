@@ -1,0 +1,85 @@
+import {
+  checkRecordRules,
+  type Entity,
+  formatNumber,
+  hasRecordRules,
+  type JsonValue,
+  type Model,
+  parseNumbering,
+  type RecordReader,
+} from '@ninefold/spec';
+import { ProblemError, validationProblem } from './problem';
+import type { RecordKey, Store, StoredRecord } from './store/store';
+
+// What a write does inside its own transaction before the row is written: the rules of point 5 that
+// read other records (a limit of open tickets, a credit limit, stock), and the numbers of point 3. Both
+// must see the database as the write will leave it, so they run in the transaction and never in Node
+// over loaded records.
+
+export interface WriteScope {
+  mode: 'create' | 'update';
+  /** The record as it will be stored (defaults and derived values included). */
+  record: StoredRecord;
+  old?: StoredRecord;
+  user?: Record<string, unknown>;
+  now: Date;
+}
+
+/** Whether a write to this entity needs its own transaction for rules across records or numbering. */
+export function needsTransaction(model: Model, entity: Entity, mode: 'create' | 'update'): boolean {
+  return hasRecordRules(model, entity.name, mode) || (mode === 'create' && numbered(entity).length > 0);
+}
+
+/**
+ * Checks the rules across records (refusing with the rules' codes and messages, as any 422) and, on
+ * create, gives each numbered field its number. `tx` must be a transaction: the rules' locks and the
+ * numbers are held and given back with it.
+ */
+export async function beforeWrite(
+  model: Model,
+  tx: Store,
+  entity: Entity,
+  scope: WriteScope,
+): Promise<StoredRecord> {
+  if (hasRecordRules(model, entity.name, scope.mode)) {
+    // Writers of this entity take turns from here to the commit: two creates cannot both count 2 of 3.
+    await tx.lockForRules([entity.name]);
+    const errors = await checkRecordRules(model, entity.name, scope.record, {
+      mode: scope.mode,
+      ...(scope.old ? { old: scope.old } : {}),
+      ...(scope.user ? { user: scope.user } : {}),
+      now: scope.now,
+      reader: readerOf(tx),
+    });
+    if (errors.length > 0) throw new ProblemError(validationProblem(errors));
+  }
+  if (scope.mode !== 'create') return scope.record;
+  const record = { ...scope.record };
+  for (const { field, pattern } of numbered(entity)) {
+    record[field] = formatNumber(pattern, await tx.nextNumber(entity.name, field, 0));
+  }
+  return record;
+}
+
+/** Reads for rules through the transaction's store: SQL aggregates and reads by key. */
+export function readerOf(store: Store): RecordReader {
+  return {
+    aggregate: (query) => store.aggregate(query),
+    lookup: async (entity, key) => (isKey(key) ? store.get(entity, key) : undefined),
+  };
+}
+
+function isKey(key: JsonValue): key is RecordKey {
+  return typeof key === 'string' || (typeof key === 'number' && Number.isFinite(key));
+}
+
+function numbered(entity: Entity) {
+  const found = [];
+  for (const field of entity.fields) {
+    if (field.numbering === undefined) continue;
+    const parsed = parseNumbering(field.numbering);
+    // `check` refuses a bad pattern; a model that skipped it gets no numbers rather than wrong ones.
+    if (parsed.ok) found.push({ field: field.name, pattern: parsed.pattern });
+  }
+  return found;
+}

@@ -1,0 +1,199 @@
+// Rules across records (point 5), guards over other records (point 4) and numbering (point 3), on the
+// helpdesk specification: a domain written for these tests, not the demo. Every check runs on SQLite and
+// PostgreSQL, including the concurrency the issue names: 20 creates racing a limit of 3 leave 3.
+import { readFileSync } from 'node:fs';
+import { aggregateRecords, loadSpec, type Model, type RecordCondition } from '@ninefold/spec';
+import type { FastifyInstance } from 'fastify';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app';
+import { openStore } from '../src/store/open-store';
+import type { Store, StoredRecord } from '../src/store/store';
+import { dropSchema, testDatabases, uniqueSchema } from './support/databases';
+
+const databases = await testDatabases();
+const NOW = new Date('2026-11-24T23:30:00Z'); // 00:30 on the 25th in Amsterdam (UTC+1)
+
+function helpdesk(): Model {
+  const file = new URL('../../spec/test/fixtures/helpdesk.md', import.meta.url);
+  const result = loadSpec(readFileSync(file, 'utf8'), { file: 'helpdesk.md' });
+  if (!result.ok || !result.model) throw new Error(`helpdesk.md must load: ${JSON.stringify(result.issues)}`);
+  return result.model;
+}
+
+interface Problem {
+  code: string;
+  errors?: Array<{ pointer: string; code: string; detail: string }>;
+  detail: string;
+}
+
+for (const database of databases) {
+  const title = `rules across records on ${database.name}${database.skip ? ` — skipped: ${database.skip}` : ''}`;
+  describe.skipIf(database.skip !== undefined)(title, () => {
+    let app: FastifyInstance;
+    let store: Store;
+    let schema: string | undefined;
+    let free: StoredRecord;
+    let pro: StoredRecord;
+
+    beforeEach(async () => {
+      const model = helpdesk();
+      schema = database.postgres ? uniqueSchema('rules') : undefined;
+      store = await openStore({ model, url: database.url, ...(schema ? { schema } : {}) });
+      expect((await store.migrate({ allowDestructive: false })).ok).toBe(true);
+      app = await buildApp({ model, store, now: () => NOW });
+      free = await made(store.create('Customer', { name: 'Free', plan: 'free' }));
+      pro = await made(store.create('Customer', { name: 'Pro', plan: 'pro' }));
+    });
+    afterEach(async () => {
+      await app.close();
+      await store.close();
+      if (schema) await dropSchema(schema);
+    });
+
+    async function post(url: string, payload: object = {}) {
+      const answer = await app.inject({ method: 'POST', url: `/api${url}`, payload });
+      return { status: answer.statusCode, body: answer.json() as StoredRecord & Problem };
+    }
+
+    const ticket = (customer: StoredRecord, extra: object = {}) =>
+      post('/tickets', { customer: customer.id, subject: 'Pump leaks', ...extra });
+
+    it('20 creates racing a limit of 3 open tickets leave exactly 3, and the others hear why', async () => {
+      const answers = await Promise.all(Array.from({ length: 20 }, () => ticket(pro)));
+      const created = answers.filter((answer) => answer.status === 201);
+      const refused = answers.filter((answer) => answer.status === 422);
+      expect(created).toHaveLength(3);
+      expect(refused).toHaveLength(17);
+      expect(refused[0]?.body.code).toBe('TOO_MANY_OPEN');
+      expect(refused[0]?.body.errors).toEqual([
+        { pointer: '/customer', code: 'TOO_MANY_OPEN', detail: 'A customer has at most 3 open tickets.' },
+      ]);
+      expect((await store.list('Ticket', { filters: [], sort: [], limit: 50, withTotal: true })).total).toBe(
+        3,
+      );
+      // Closed tickets do not count: closing one makes room for one more.
+      const first = created[0]?.body as StoredRecord;
+      expect((await post(`/tickets/${first.id}/close`)).status).toBe(200);
+      expect((await ticket(pro)).status).toBe(201);
+      expect((await ticket(pro)).status).toBe(422);
+    });
+
+    it('numbers 20 racing creates without repeats or gaps, and a refused create gives its number back', async () => {
+      const customers = await Promise.all(
+        Array.from({ length: 10 }, (_, index) =>
+          made(store.create('Customer', { name: `C${index}`, plan: 'pro' })),
+        ),
+      );
+      const answers = await Promise.all(
+        customers.flatMap((customer) => [ticket(customer), ticket(customer)]),
+      );
+      expect(answers.every((answer) => answer.status === 201)).toBe(true);
+      const numbers = answers.map((answer) => answer.body.number).sort();
+      expect(numbers).toEqual(
+        Array.from({ length: 20 }, (_, index) => `HD-${String(index + 1).padStart(5, '0')}`),
+      );
+      // Refused by a rule inside the same transaction: number 21 is not used up.
+      expect((await ticket(free, { hours: 11 })).status).toBe(422);
+      expect((await ticket(pro)).body.number).toBe('HD-00021');
+    });
+
+    it('sums hours across a free customer’s tickets and looks up the plan; a pro customer is not limited', async () => {
+      expect((await ticket(free, { hours: 6 })).status).toBe(201);
+      const over = await ticket(free, { hours: 5 });
+      expect(over.status).toBe(422);
+      expect(over.body.errors).toEqual([
+        { pointer: '/hours', code: 'HOURS_USED', detail: 'A free customer gets 10 hours of help in all.' },
+      ]);
+      expect((await ticket(free, { hours: 4 })).status).toBe(201);
+      expect((await ticket(pro, { hours: 500 })).status).toBe(201);
+    });
+
+    it('today starts in the product’s time zone: the 24th is already past in Amsterdam', async () => {
+      const late = await ticket(pro, { dueOn: '2026-11-24' });
+      expect(late.status).toBe(422);
+      expect(late.body.errors?.[0]?.pointer).toBe('/dueOn');
+      expect((await ticket(pro, { dueOn: '2026-11-25' })).status).toBe(201);
+    });
+
+    it('a guard over other records: at most 2 tickets of a customer on hold, with the constant in the message', async () => {
+      const ids: unknown[] = [];
+      for (let index = 0; index < 3; index++) ids.push((await ticket(pro)).body.id);
+      expect((await post(`/tickets/${ids[0]}/hold`)).status).toBe(200);
+      expect((await post(`/tickets/${ids[1]}/hold`)).status).toBe(200);
+      const third = await post(`/tickets/${ids[2]}/hold`);
+      expect(third.status).toBe(409);
+      expect(third.body.code).toBe('GUARD_FAILED');
+      expect(third.body.detail).toBe('This customer already has 2 tickets on hold.');
+    });
+
+    it('answers every condition as an in-memory store would, met and broken (generated variants)', async () => {
+      const rows: StoredRecord[] = [];
+      const statuses = ['open', 'held', 'closed'];
+      for (let index = 0; index < 24; index++) {
+        const values: StoredRecord = {
+          customer: (index % 3 === 0 ? free.id : pro.id) ?? null,
+          subject: `T${index}`,
+          status: statuses[index % 3] as string,
+          number: `HD-${index}`,
+        };
+        if (index % 4 !== 0) values.hours = (index * 7) % 11;
+        if (index % 5 !== 0) values.dueOn = `2026-11-${String(10 + (index % 20)).padStart(2, '0')}`;
+        rows.push(await made(store.create('Ticket', values)));
+      }
+      for (const where of conditions(free.id, pro.id)) {
+        for (const fn of ['count', 'exists', 'sum', 'min', 'max'] as const) {
+          const query = {
+            entity: 'Ticket',
+            fn,
+            where,
+            ...(fn === 'count' || fn === 'exists' ? {} : { field: 'hours' }),
+          };
+          expect([JSON.stringify(where), fn, await store.aggregate(query)]).toEqual([
+            JSON.stringify(where),
+            fn,
+            aggregateRecords(rows, query),
+          ]);
+        }
+      }
+    });
+  });
+}
+
+async function made(result: Promise<{ ok: boolean; value?: StoredRecord }>): Promise<StoredRecord> {
+  const done = await result;
+  if (!done.ok || !done.value) throw new Error('set-up write failed');
+  return done.value;
+}
+
+/** Conditions of every shape, each met by some rows and broken by others, with empty fields among them. */
+function conditions(free: unknown, pro: unknown): RecordCondition[] {
+  const customer = (id: unknown): RecordCondition => ({
+    kind: 'compare',
+    field: 'customer',
+    op: '==',
+    value: id as number,
+  });
+  const leaves: RecordCondition[] = [
+    customer(free),
+    { kind: 'compare', field: 'status', op: '!=', value: 'open' },
+    { kind: 'compare', field: 'hours', op: '>=', value: 5 },
+    { kind: 'compare', field: 'hours', op: '<', value: 3 },
+    { kind: 'compare', field: 'dueOn', op: '<=', value: '2026-11-20T00:00:00.000Z' },
+    { kind: 'compare', field: 'hours', op: '==', value: null },
+    { kind: 'in', field: 'status', values: ['held', 'closed'] },
+    { kind: 'in', field: 'hours', values: [0, 7, null] },
+    { kind: 'has', field: 'dueOn' },
+    { kind: 'compare', field: 'hours', op: '==', value: 'not a number' },
+  ];
+  const out: RecordCondition[] = [
+    ...leaves,
+    { kind: 'constant', value: true },
+    { kind: 'constant', value: false },
+  ];
+  for (const leaf of leaves) {
+    out.push({ kind: 'not', of: leaf });
+    out.push({ kind: 'all', of: [customer(pro), leaf] });
+    out.push({ kind: 'any', of: [leaf, { kind: 'compare', field: 'status', op: '==', value: 'held' }] });
+  }
+  return out;
+}

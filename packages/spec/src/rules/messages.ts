@@ -1,0 +1,54 @@
+import type { JsonValue, Model } from '../model';
+
+// Messages of rules, guards and the catalogue may name values: `{MAX_OPEN_TICKETS}` (a constant of point
+// 9), `{record.customer}` or `{user.email}`. The client and the API fill them in the same way, here.
+
+export interface MessageValues {
+  record?: Record<string, JsonValue> | undefined;
+  user?: Record<string, unknown> | undefined;
+}
+
+const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)\}/g;
+
+/**
+ * A message with its placeholders filled in. A placeholder whose value is unknown (a field left empty,
+ * a name that is no constant) stays as it was written, so a person still reads what was meant.
+ *
+ * @example
+ * ```ts
+ * fillMessage('At most {MAX_OPEN_TICKETS} open tickets for {record.customer}.', model, { record: { customer: 7 } });
+ * // 'At most 3 open tickets for 7.'
+ * ```
+ */
+export function fillMessage(message: string, model: Model, values: MessageValues = {}): string {
+  if (typeof message !== 'string' || !message.includes('{')) return message;
+  return message.replace(PLACEHOLDER, (whole, name: string) => {
+    const [head, ...path] = name.split('.');
+    let value: unknown;
+    if (head === 'record' || head === 'user') value = at(values[head], path);
+    else if (path.length === 0) value = constantValue(model, name);
+    return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
+      ? String(value)
+      : whole;
+  });
+}
+
+/** The names a message's placeholders use: constants, and paths below `record` and `user`. */
+export function messagePlaceholders(message: string): string[] {
+  if (typeof message !== 'string') return [];
+  return [...message.matchAll(PLACEHOLDER)].map((match) => match[1] as string);
+}
+
+function at(root: unknown, path: string[]): unknown {
+  let value = root;
+  for (const key of path) {
+    if (typeof value !== 'object' || value === null || !Object.hasOwn(value, key)) return undefined;
+    value = (value as Record<string, unknown>)[key];
+  }
+  return path.length === 0 ? undefined : value;
+}
+
+function constantValue(model: Model, name: string): unknown {
+  if (!model?.constants?.shown) return undefined;
+  return model.constants.items.find((item) => item.name === name)?.value;
+}
