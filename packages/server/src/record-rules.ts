@@ -53,12 +53,18 @@ export async function beforeWrite(
     });
     if (errors.length > 0) throw new ProblemError(validationProblem(errors));
   }
-  if (scope.mode !== 'create') return scope.record;
-  const record = { ...scope.record };
-  for (const { field, pattern } of numbered(entity)) {
-    record[field] = formatNumber(pattern, await tx.nextNumber(entity.name, field, 0));
+  return scope.mode === 'create' ? withNumbers(tx, entity, scope.record) : scope.record;
+}
+
+/** The record with a number in each numbered field, taken in `tx` (the seed numbers its records too). */
+export async function withNumbers(tx: Store, entity: Entity, record: StoredRecord): Promise<StoredRecord> {
+  const fields = numbered(entity);
+  if (fields.length === 0) return record;
+  const out = { ...record };
+  for (const { field, pattern } of fields) {
+    out[field] = formatNumber(pattern, await tx.nextNumber(entity.name, field, 0));
   }
-  return record;
+  return out;
 }
 
 /** Reads for rules through the transaction's store: SQL aggregates and reads by key. */

@@ -1,11 +1,12 @@
 import { basename, dirname, extname, join } from 'node:path';
-import { derivedValues, type Model } from '@ninefold/spec';
+import { derivedValues, findEntity, type Model } from '@ninefold/spec';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, DEFAULT_BODY_LIMIT } from './app';
 import type { AuthOptions } from './auth/authenticate';
 import { type ProvisionResult, provisionUsers } from './auth/provision';
 import type { UserRequest } from './auth/users';
 import { registerClient, signInOption } from './client';
+import { withNumbers } from './record-rules';
 import { openStore } from './store/open-store';
 import type { MigrationStep, Store } from './store/store';
 
@@ -229,7 +230,12 @@ async function seed(store: Store, model: Model, count: number, log: (line: strin
     }
     for (const [entity, rows] of records) {
       for (const row of rows) {
-        const created = await tx.create(entity, { ...row, ...derivedValues(model, entity, row) });
+        const described = findEntity(model, entity);
+        const values = { ...row, ...derivedValues(model, entity, row) };
+        const created = await tx.create(
+          entity,
+          described ? await withNumbers(tx, described, values) : values,
+        );
         if (!created.ok) throw new Error(`seeding ${entity} failed: ${JSON.stringify(created.failure)}`);
       }
       log(`  ${entity}: seeded ${rows.length} records`);

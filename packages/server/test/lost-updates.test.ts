@@ -45,7 +45,8 @@ for (const database of databases) {
       beforeNextUpdate = undefined;
       const racing = new Proxy(store, {
         get(target, property) {
-          if (property === 'update' || property === 'applyTransition') {
+          // A write that checks rules across records runs in a transaction: the meddling comes before it.
+          if (property === 'update' || property === 'applyTransition' || property === 'transaction') {
             return async (...args: unknown[]) => {
               const meddle = beforeNextUpdate;
               beforeNextUpdate = undefined;

@@ -380,10 +380,16 @@ async function conditionOf(
   switch (node.op) {
     case '&&':
     case '||': {
-      const parts = await Promise.all(
-        (node.args as [ASTNode, ASTNode]).map((part) => conditionOf(part, variable, ev, ctx)),
-      );
-      return { kind: node.op === '&&' ? 'all' : 'any', of: parts };
+      // Left to right and short-circuited, as CEL reads it: in `!has(record.id) || o.id != record.id`
+      // the right side is never computed for a new record, which has no id to compare.
+      const decisive = node.op === '||';
+      const parts: RecordCondition[] = [];
+      for (const side of node.args as [ASTNode, ASTNode]) {
+        const part = await conditionOf(side, variable, ev, ctx);
+        if (part.kind === 'constant' && part.value === decisive) return part;
+        parts.push(part);
+      }
+      return { kind: decisive ? 'any' : 'all', of: parts };
     }
     case '!_':
       return { kind: 'not', of: await conditionOf(node.args as ASTNode, variable, ev, ctx) };

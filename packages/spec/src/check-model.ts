@@ -2,6 +2,7 @@ import {
   checkExpression,
   type ExpressionScope,
   expressionEnvironment,
+  isTimeZone,
   SCOPE_VARIABLES,
   type ScopeVariable,
 } from './cel';
@@ -26,6 +27,7 @@ import {
   SIGN_IN_KINDS,
   type SignInKind,
 } from './model';
+import { parseNumbering } from './rules/numbering';
 import { didYouMean } from './suggest';
 
 // The semantic checks run on the normalized model, after a loader has checked the document's shape. The
@@ -298,6 +300,38 @@ function checkProduct(context: Context): void {
   const product = shown(context.model.product);
   if (!product) return;
   refer(context, 'screen', product.home, ['product', 'home'], 'the home screen of point 1 (product)');
+  const zone = text(product.timeZone);
+  if (zone !== undefined && !isTimeZone(zone)) {
+    report(
+      context,
+      'invalid-value',
+      ['product', 'timeZone'],
+      `The time zone "${zone}" of point 1 is not an IANA time zone name. Write one such as Europe/Amsterdam or UTC.`,
+    );
+  }
+}
+
+/** A numbered field: read-only text, with a pattern that has one {seq}. */
+function checkNumbering(
+  context: Context,
+  field: { numbering?: unknown; kind?: unknown; readOnly?: unknown },
+  path: PathSegment[],
+  owner: string,
+): void {
+  const parsed = parseNumbering(String(field.numbering));
+  if (!parsed.ok) {
+    report(context, 'invalid-value', path, `The numbering of ${owner}: ${parsed.message}.`);
+    return;
+  }
+  if (field.kind !== 'text' || field.readOnly !== true) {
+    report(
+      context,
+      'invalid-value',
+      path,
+      `${owner} is numbered by the API, so it must be a read-only text field. ` +
+        `Make its kind text and add "Read only: yes".`,
+    );
+  }
 }
 
 // ------------------------------------------------------------------------------------------ 2. screens
@@ -577,6 +611,8 @@ function checkEntities(context: Context): void {
           entity: name,
           variables: ['record'],
         });
+      if (field.numbering !== undefined)
+        checkNumbering(context, field, [...fieldBase, 'numbering'], fieldOwner);
       if (field.setOnCreate !== undefined) {
         checkCel(
           context,
@@ -907,7 +943,9 @@ function checkValidation(context: Context): void {
     }
     const entityName = text(rule.entity);
     const entity = refer<Entity>(context, 'entity', rule.entity, [...base, 'entity'], owner);
-    referField(context, entity, rule.field, [...base, 'field'], owner);
+    // `lines.quantity`: a rule over every line, whose refusal lands on each line's quantity.
+    if (typeof rule.field === 'string')
+      referFieldPath(context, entity, rule.field.split('.'), [...base, 'field'], owner);
     const code = text(rule.code);
     // The code is matched against the catalogue's codes and sent as the problem's code: one spelling.
     if (code !== undefined && !RULE_CODE.test(code)) {

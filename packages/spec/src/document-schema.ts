@@ -237,9 +237,21 @@ const fieldConstraints = z.strictObject({
 const rule = z.strictObject({
   name: identifier.optional(),
   entity: identifier,
-  check: z.string().meta({ description: 'CEL over record, old, now and constants; true means valid.' }),
-  message: z.string(),
-  field: identifier.optional(),
+  check: z.string().meta({
+    description:
+      'CEL over record, old, user, now, today and constants (and other records through count, sum, lookup, …); true means valid.',
+  }),
+  message: z
+    .string()
+    .meta({ description: 'May name values: {MAX_ORDER_LINES}, {record.field}, {user.email}.' }),
+  field: z
+    .string()
+    .regex(
+      /^(?!__proto__(\.|$))[A-Za-z_][A-Za-z0-9_-]*(\.[A-Za-z_][A-Za-z0-9_-]*)*$/,
+      'a field, or a path through lists and objects such as lines.quantity',
+    )
+    .optional()
+    .meta({ description: 'The field the message belongs to; lines.quantity puts it on each line.' }),
   code: z
     .string()
     .optional()

@@ -1345,7 +1345,11 @@ describe('point 5: validation', () => {
     expect(summaries(add({ check: 'record.total > old.totl' }))).toEqual([
       { code: 'invalid-expression', severity: 'error', path: at('check'), hint: 'did you mean "total"?' },
     ]);
-    expect(summaries(add({ check: 'user.id != ""' }))).toEqual([
+    // Rules see the person saving (`user`) and `today` too; anything else is unknown.
+    expect(summaries(add({ check: 'user.id != "" && today > timestamp("2020-01-01T00:00:00Z")' }))).toEqual(
+      [],
+    );
+    expect(summaries(add({ check: 'session.id != ""' }))).toEqual([
       { code: 'invalid-expression', severity: 'error', path: at('check') },
     ]);
     expect(summaries(add({ check: 'record.subtotal + record.shippingCost' }))).toEqual([
