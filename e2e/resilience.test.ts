@@ -21,6 +21,12 @@ beforeAll(async () => {
   ]);
   owner = await apiAs(server, 'owner');
   clerk = await apiAs(server, 'clerk');
+  // The orders below use the first product and customer by name: plenty of stock and no credit limit,
+  // except where a test asks for less.
+  const product = await first(owner, '/products?sort=name&limit=1');
+  await changeAs(owner, `/products/${product.id}`, { stock: 100000 });
+  const customer = await first(owner, '/customers?sort=name&limit=1');
+  await changeAs(owner, `/customers/${customer.id}`, { creditLimit: null });
 });
 afterAll(async () => {
   await browser?.close();
@@ -385,68 +391,73 @@ describe('every entry of the shop’s error catalogue, triggered in the client',
     await page.close();
   });
 
-  it('422 OUT_OF_STOCK: the message lands on the line’s quantity, and Go to the field goes there', async () => {
+  it('422 OUT_OF_STOCK from the prototype API: the catalogue’s message lands on the line’s quantity, and Go to the field goes there', async () => {
     const { page, problems } = await browser.newPage({ width: 1280, height: 1000 });
-    await signInAs(page, server, 'clerk');
-    await fillOrder(page, { quantity: 40, unitPrice: 12 });
-    // The prototype keeps no stock count, so the real API's answer is played here.
-    await page.route('**/api/orders', (route) =>
-      route.request().method() === 'POST'
-        ? route.fulfill(
-            problem(422, {
-              type: '/problems/out-of-stock',
-              title: 'Invalid values',
-              detail: 'Only 12 left.',
-              code: 'OUT_OF_STOCK',
-              errors: [{ pointer: '/lines/0/quantity', code: 'OUT_OF_STOCK', detail: 'Only 12 left.' }],
-            }),
-          )
-        : route.fallback(),
-    );
-    await page.getByRole('button', { name: 'Save' }).click();
-    const quantity = page.getByRole('group', { name: 'Order line 1' }).getByLabel(/^Quantity/);
-    const alert = page.getByRole('alert');
-    await alert.getByText('Not enough stock for this product.').first().waitFor();
-    expect(await quantity.getAttribute('aria-invalid')).toBe('true');
-    expect(await description(page, quantity)).toContain('Not enough stock for this product.');
-    expect(await alert.textContent()).not.toContain('Only 12 left.');
-    await screenshot(page, 'resilience-422-stock');
-    await alert.getByRole('button', { name: 'Go to the field' }).click();
-    await expect.poll(() => isFocused(quantity)).toBe(true);
-    expect(await quantity.inputValue()).toBe('40');
-    expect(unexpected(problems)).toEqual([]);
-    await page.close();
+    const product = await first(owner, '/products?sort=name&limit=1');
+    await changeAs(owner, `/products/${product.id}`, { stock: 12 });
+    try {
+      await signInAs(page, server, 'clerk');
+      await fillOrder(page, { quantity: 40, unitPrice: 12 });
+      const answered = page.waitForResponse((response) => isPost(response.request(), '/api/orders'));
+      await page.getByRole('button', { name: 'Save' }).click();
+      // The rule reads the product's stock (lookup) in the API's transaction; the client sent the order.
+      const answer = await answered;
+      expect({ status: answer.status(), code: (await answer.json()).code }).toEqual({
+        status: 422,
+        code: 'OUT_OF_STOCK',
+      });
+      const quantity = page.getByRole('group', { name: 'Order line 1' }).getByLabel(/^Quantity/);
+      const alert = page.getByRole('alert');
+      await alert.getByText('Not enough stock for this product.').first().waitFor();
+      expect(await quantity.getAttribute('aria-invalid')).toBe('true');
+      expect(await description(page, quantity)).toContain('Not enough stock for this product.');
+      await screenshot(page, 'resilience-422-stock');
+      await alert.getByRole('button', { name: 'Go to the field' }).click();
+      await expect.poll(() => isFocused(quantity)).toBe(true);
+      expect(await quantity.inputValue()).toBe('40');
+      // Within the stock, the same form saves, and the order gets the next number.
+      await quantity.fill('12');
+      await page.getByRole('button', { name: 'Save' }).click();
+      await page.waitForURL(/\/orders\/\d+$/);
+      await page
+        .getByText(/^ORD-\d{6}$/)
+        .first()
+        .waitFor();
+      expect(unexpected(problems, [422])).toEqual([]);
+    } finally {
+      await changeAs(owner, `/products/${product.id}`, { stock: 100000 });
+      await page.close();
+    }
   });
 
-  it('422 CREDIT_LIMIT: the message lands on the lines, and Go to the field goes there', async () => {
+  it('422 CREDIT_LIMIT from the prototype API: the catalogue’s message lands on the lines, and Go to the field goes there', async () => {
     const { page, problems } = await browser.newPage({ width: 1280, height: 1000 });
-    await signInAs(page, server, 'clerk');
-    await fillOrder(page, { quantity: 3, unitPrice: 1500 });
-    // The shop names no credit-limit rule the prototype could run: the real API's answer is played here.
-    await page.route('**/api/orders', (route) =>
-      route.request().method() === 'POST'
-        ? route.fulfill(
-            problem(422, {
-              type: '/problems/credit-limit',
-              title: 'Invalid values',
-              detail: 'Over the credit limit by 1,300.00 EUR.',
-              code: 'CREDIT_LIMIT',
-              errors: [{ pointer: '/lines', code: 'CREDIT_LIMIT', detail: 'Over by 1,300.00 EUR.' }],
-            }),
-          )
-        : route.fallback(),
-    );
-    await page.getByRole('button', { name: 'Save' }).click();
-    const message = 'This order would take the customer over their credit limit.';
-    const lines = page.getByRole('group', { name: /^Lines/ });
-    const alert = page.getByRole('alert');
-    await alert.getByText(message).first().waitFor();
-    await expect.poll(() => description(page, lines)).toContain(message);
-    await screenshot(page, 'resilience-422-credit');
-    await alert.getByRole('button', { name: 'Go to the field' }).click();
-    await expect.poll(() => isFocused(lines)).toBe(true);
-    expect(unexpected(problems)).toEqual([]);
-    await page.close();
+    const customer = await first(owner, '/customers?sort=name&limit=1');
+    // The sum of the customer's open orders is read in SQL; 4,500 EUR more is over a limit of 1,000.
+    await changeAs(owner, `/customers/${customer.id}`, { creditLimit: 1000 });
+    try {
+      await signInAs(page, server, 'clerk');
+      await fillOrder(page, { quantity: 3, unitPrice: 1500 });
+      const answered = page.waitForResponse((response) => isPost(response.request(), '/api/orders'));
+      await page.getByRole('button', { name: 'Save' }).click();
+      const answer = await answered;
+      expect({ status: answer.status(), code: (await answer.json()).code }).toEqual({
+        status: 422,
+        code: 'CREDIT_LIMIT',
+      });
+      const message = 'This order would take the customer over their credit limit.';
+      const lines = page.getByRole('group', { name: /^Lines/ });
+      const alert = page.getByRole('alert');
+      await alert.getByText(message).first().waitFor();
+      await expect.poll(() => description(page, lines)).toContain(message);
+      await screenshot(page, 'resilience-422-credit');
+      await alert.getByRole('button', { name: 'Go to the field' }).click();
+      await expect.poll(() => isFocused(lines)).toBe(true);
+      expect(unexpected(problems, [422])).toEqual([]);
+    } finally {
+      await changeAs(owner, `/customers/${customer.id}`, { creditLimit: null });
+      await page.close();
+    }
   });
 
   it('422 ORDER_TOTAL_LIMIT: the catalogue’s words on the lines, whether the form refuses before sending or the API answers', async () => {

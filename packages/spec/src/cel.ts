@@ -464,7 +464,9 @@ export async function evaluateWithRecords(
   try {
     if (typeof expression !== 'string') return { ok: false, message: 'An expression must be text' };
     const values = { ...celValues(env, context), [RECORD_READER]: reader };
-    const result: unknown = await parsed(env, expression)(values);
+    // Parsed afresh each time: cel-js 8 answers nothing on the second run of a cached expression whose
+    // comprehension awaits (`record.lines.all(l, … lookup(…) …)`). A parse costs far less than the SQL.
+    const result: unknown = await env.cel.parse(expression)(values);
     return { ok: true, value: toPlain(result, 0) };
   } catch (error) {
     return { ok: false, message: cleanMessage(error) };
