@@ -1,10 +1,16 @@
 import {
   type AccessVerdict,
+  type ColumnKind,
   type CrudAction,
   checkAction,
+  conditionAsData,
   type Entity,
   exhaustiveSwitchError,
+  expressionEnvironment,
   fieldAccess,
+  findEntity,
+  grantFor,
+  hasNumericKey,
   type Model,
   type Principal,
   permissionsApply,
@@ -127,10 +133,12 @@ export function visibleTo(
 const SCAN_BATCH = 500;
 
 /**
- * A list of only the records the role may read. When the grant has a condition it is a CEL expression
- * the database cannot run, so the matching records are read in batches and the condition is asked of
- * each: pages and totals then count only what the role may see, and no record outside it is ever sent.
- * Cursor pages hold up to their size (fewer when records in between are not readable).
+ * A list of only the records the role may read. A grant's condition that compares fields with values
+ * (`record.ownerId == user.id || record.status != "draft"`, `in`, `&&`) becomes part of the SQL, so pages
+ * and totals are the database's. Any other condition is CEL the database cannot run: the matching
+ * records are then read in batches and the condition is asked of each, so that pages and totals still
+ * count only what the role may see, and no record outside it is ever sent. Cursor pages hold up to
+ * their size there (fewer when records in between are not readable).
  */
 export async function readableList(
   model: Model,
@@ -148,6 +156,8 @@ export async function readableList(
       (grant) => grant.role === principal.role && grant.entity === entity.name && grant.where,
     );
   if (!conditional) return store.list(entity.name, query);
+  const where = permissionAsSql(model, principal, entity);
+  if (where) return store.list(entity.name, { ...query, where });
   const readable = (record: StoredRecord) =>
     checkAction(model, principal, entity.name, 'read', record).allowed;
   if (query.cursor !== undefined || query.offset === undefined) {
@@ -179,5 +189,46 @@ export async function readableList(
       count += batch.items.filter(readable).length;
       if (batch.items.length < SCAN_BATCH) return count;
     }
+  }
+}
+
+/** The role's read condition on an entity as data for SQL, or undefined when only CEL can decide it. */
+function permissionAsSql(model: Model, principal: Principal, entity: Entity) {
+  if (principal.role === undefined) return undefined;
+  const grant = grantFor(model, principal.role, entity.name);
+  if (!grant?.where) return undefined;
+  const env = expressionEnvironment(model, { entity: entity.name, variables: ['record', 'user'] });
+  return conditionAsData(grant.where, env, { user: principal.user ?? {} }, (field) =>
+    columnKind(model, entity, field),
+  );
+}
+
+function columnKind(model: Model, entity: Entity, name: string): ColumnKind | undefined {
+  const field = entity.fields.find((candidate) => candidate.name === name);
+  if (!field) return !entity.key && name === 'id' ? 'number' : undefined;
+  switch (field.kind) {
+    case 'text':
+    case 'markdown':
+    case 'enum':
+      return 'text';
+    case 'number':
+    case 'integer':
+    case 'money':
+      return 'number';
+    case 'boolean':
+      return 'boolean';
+    case 'reference': {
+      const target = findEntity(model, field.entity);
+      return target ? (hasNumericKey(target) ? 'number' : 'text') : undefined;
+    }
+    // Dates compare as days in CEL and as text in SQL; files, objects and lists are JSON.
+    case 'date':
+    case 'datetime':
+    case 'file':
+    case 'object':
+    case 'list':
+      return undefined;
+    default:
+      return exhaustiveSwitchError(field);
   }
 }

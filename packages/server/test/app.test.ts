@@ -18,7 +18,7 @@ const customer = {
   creditLimit: 1000,
   active: true,
 };
-const product = { sku: 'RG-1001', name: 'Mooring line', category: 'rigging', price: 24.5, stock: 10 };
+const product = { sku: 'RG-1001', name: 'Mooring line', category: 'rigging', price: 24.5, stock: 100 };
 const address = { street: '1 Quay', city: 'Portsmouth', postcode: 'PO1 3LJ', country: 'GB' };
 
 for (const database of databases) {

@@ -268,7 +268,7 @@ function variableArgument(fn: RecordFunction, node: ASTNode, checker: Checker, c
 }
 
 /** `x.field` -> `field`; anything else -> undefined. */
-function fieldOf(node: ASTNode, variable: string): string | undefined {
+export function fieldOf(node: ASTNode, variable: string): string | undefined {
   if (node.op !== '.') return undefined;
   const [target, name] = node.args as [ASTNode, string];
   return target.op === 'id' && target.args === variable ? name : undefined;
@@ -440,7 +440,7 @@ function toCelResult(fn: AggregateFunction, answer: JsonValue, valueType: string
 
 // ------------------------------------------------------------------------------------------ AST walking
 
-function mentions(node: ASTNode, variable: string): boolean {
+export function mentions(node: ASTNode, variable: string): boolean {
   return someNode(node, (candidate) => candidate.op === 'id' && candidate.args === variable);
 }
 

@@ -401,7 +401,20 @@ const call = z
 
 const calls = z
   .strictObject({
-    baseUrl: z.url().optional(),
+    baseUrl: z
+      .union([
+        z.url(),
+        z
+          .string()
+          .regex(
+            /^\/(?!\/)[^\s?#]*$/,
+            'a base URL is a full URL (https://api.example.com/v1) or a path (/api/v1)',
+          ),
+      ])
+      .optional()
+      .meta({
+        description: 'Where the calls are: a full URL, or a path on the client’s own origin (/api/v1).',
+      }),
     operations: z.record(identifier, call),
   })
   .meta({ title: '7. The calls it makes' });

@@ -150,7 +150,7 @@ export class KyselyStore implements Store {
   /** The exact number of matching rows: remembered where the store sees every write, else counted. */
   private async total(entity: string, query: ListQuery, where: RawBuilder<unknown>): Promise<number> {
     const cache = this.inTransaction ? undefined : this.context.totals;
-    const key = JSON.stringify(query.filters);
+    const key = JSON.stringify(query.where ? [query.filters, query.where] : query.filters);
     if (cache) {
       this.forgetOtherConnectionsWrites(cache);
       const known = cache.get(entity, key);

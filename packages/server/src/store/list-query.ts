@@ -2,6 +2,7 @@ import { exhaustiveSwitchError, type JsonValue } from '@ninefold/spec';
 import { type RawBuilder, sql } from 'kysely';
 import { type CursorValue, decodeCursor, encodeCursor, InvalidCursorError } from './cursor';
 import type { DialectSql } from './dialect-sql';
+import { conditionSql } from './record-condition-sql';
 import type { Filter, ListQuery, StoredRecord } from './store';
 import type { PlannedColumn, PlannedTable } from './table-plan';
 import type { ValueCodec } from './value-codec';
@@ -54,6 +55,7 @@ export function planList(
   }
 
   const filters = query.filters.map((filter) => filterCondition(dialect, codec, table, filter));
+  if (query.where) filters.push(conditionSql(codec, table, query.where));
   const order = orderColumns(table, query);
   const signature = `${table.name}:${order.map((item) => `${item.column.name} ${item.direction}`).join(',')}`;
   const orderBy = sql.join(

@@ -1,4 +1,4 @@
-import type { AggregateQuery, JsonValue, Model, SortKey } from '@ninefold/spec';
+import type { AggregateQuery, JsonValue, Model, RecordCondition, SortKey } from '@ninefold/spec';
 
 /** A record as stored and served: field values by name, plus the key. */
 export type StoredRecord = Record<string, JsonValue>;
@@ -26,6 +26,8 @@ export interface ListQuery {
   cursor?: string;
   /** Whether to count all matching records (costs a second query). */
   withTotal: boolean;
+  /** A condition besides the filters: a role's permission of point 6, turned into SQL. */
+  where?: RecordCondition;
 }
 
 export interface ListResult {

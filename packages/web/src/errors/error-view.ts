@@ -3,6 +3,7 @@ import {
   type ErrorAnswer,
   type ErrorEntry,
   exhaustiveSwitchError,
+  fillMessage,
   type Model,
   matchError,
   matchFieldErrors,
@@ -84,7 +85,7 @@ export function errorView(model: Model, error: unknown, entity?: string): ErrorV
   const perField = matchFieldErrors(model, answer);
   const fieldErrors = error.fieldErrors.map((fieldError, index) => {
     const covering = perField[index];
-    return covering ? { ...fieldError, message: covering.message } : fieldError;
+    return covering ? { ...fieldError, message: fillMessage(covering.message, model) } : fieldError;
   });
   const generic = genericOf(error);
   const base = {
@@ -105,7 +106,8 @@ export function errorView(model: Model, error: unknown, entity?: string): ErrorV
     return {
       ...base,
       entry,
-      message: entry.message,
+      // `{MAX_OPEN_TICKETS}` in the catalogue reads as the constant's value, as the API's messages do.
+      message: fillMessage(entry.message, model),
       action: entry.action,
       ...(broad && detail !== undefined ? { detail } : {}),
       ...(field === undefined ? {} : { field }),
