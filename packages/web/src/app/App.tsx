@@ -67,6 +67,8 @@ export const contrastVariables: CSSVariablesResolver = () => ({
     // own hue reads at over 7:1 and still says "warning".
     '--mantine-color-yellow-light-color': 'color-mix(in srgb, var(--mantine-color-yellow-9) 45%, black)',
     '--mantine-color-orange-light-color': 'color-mix(in srgb, var(--mantine-color-orange-9) 50%, black)',
+    // A field's error (its message, and the value of an invalid input) in red 6 is 3.3:1 on white.
+    '--mantine-color-error': 'var(--mantine-color-red-9)',
   },
   dark: { '--mantine-color-dimmed': 'var(--mantine-color-dark-1)' },
 });

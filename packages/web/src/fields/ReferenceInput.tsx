@@ -100,6 +100,9 @@ export function ReferenceInput({ field, name, label, description, required }: In
       error={error}
       placeholder={t('form.search')}
       searchable
+      // Focus alone (a refused save, "Go to the field") must not cover the field's message with the list:
+      // a click, typing or the arrow keys open it.
+      openOnFocus={false}
       clearable={!required}
       data={choices}
       value={value === '' ? null : value}
