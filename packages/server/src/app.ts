@@ -287,7 +287,7 @@ function recordHandler(
           requireAction(context.model, request, entity, 'delete', record);
         }
         const result = await context.store.delete(entity.name, coerceKey(entity, key));
-        if (!result.ok) throw new ProblemError(writeProblem(result.failure, entity, key));
+        if (!result.ok) throw new ProblemError(writeProblem(context.model, result.failure, entity, key));
         return reply.code(204).send();
       };
     case 'transition':
@@ -458,7 +458,7 @@ async function create(
   });
   if (!created.ok) {
     await forgetFiles(store, fileIds);
-    throw new ProblemError(writeProblem(created.failure, entity, ''));
+    throw new ProblemError(writeProblem(model, created.failure, entity, ''));
   }
   return sendAnswer(reply, created.answer);
 }
@@ -699,7 +699,8 @@ async function changedSinceRead(
 ): Promise<ProblemError> {
   const { model } = context;
   const found = await context.store.getVersioned(entity.name, coerceKey(entity, key));
-  if (!found) return new ProblemError(writeProblem({ kind: 'not-found', entity: entity.name }, entity, key));
+  if (!found)
+    return new ProblemError(writeProblem(model, { kind: 'not-found', entity: entity.name }, entity, key));
   const readable = checkAction(model, principalOf(request), entity.name, 'read', found.record).allowed;
   return new ProblemError(
     problem(
@@ -721,7 +722,7 @@ async function writeFailure(
   key: string,
 ): Promise<ProblemError> {
   if (failure.kind === 'version-mismatch') return changedSinceRead(entity, context, request, key);
-  return new ProblemError(writeProblem(failure, entity, key));
+  return new ProblemError(writeProblem(context.model, failure, entity, key));
 }
 
 function keyOf(call: Call, request: FastifyRequest): string {
@@ -795,21 +796,33 @@ function etag(version: number | undefined): string {
   return `"${version ?? 0}"`;
 }
 
+/**
+ * "Another Contact of this Customer already has this Email." The constraint's message is not used: it
+ * speaks for the field's other checks (its pattern, its range), not for a value someone else has.
+ */
+function uniqueMessage(model: Model, entity: Entity, field: string): string {
+  const constraint = model.validation.shown
+    ? model.validation.fields.find(
+        (candidate) => candidate.entity === entity.name && candidate.field.join('.') === field,
+      )
+    : undefined;
+  const label = (name: string) =>
+    fieldLabel({ name, label: entity.fields.find((candidate) => candidate.name === name)?.label });
+  const per = (constraint?.uniqueWith ?? []).map((name) => `this ${label(name)}`).join(' and ');
+  return `Another ${entityLabel(entity)}${per ? ` of ${per}` : ''} already has this ${label(field)}.`;
+}
+
 function pick(record: StoredRecord, keys: string[]): StoredRecord {
   return Object.fromEntries(
     keys.filter((key) => key in record).map((key) => [key, record[key] as JsonValue]),
   );
 }
 
-function writeProblem(failure: WriteFailure, entity: Entity, key: string): Problem {
+function writeProblem(model: Model, failure: WriteFailure, entity: Entity, key: string): Problem {
   switch (failure.kind) {
     case 'unique':
       return validationProblem([
-        {
-          pointer: `/${failure.field}`,
-          code: 'rule',
-          message: `Another ${entityLabel(entity)} already has this ${fieldLabel({ name: failure.field, label: entity.fields.find((f) => f.name === failure.field)?.label })}.`,
-        },
+        { pointer: `/${failure.field}`, code: 'rule', message: uniqueMessage(model, entity, failure.field) },
       ]);
     case 'referenced':
       return problem(

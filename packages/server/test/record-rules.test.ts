@@ -126,6 +126,21 @@ for (const database of databases) {
       expect(third.body.detail).toBe('This customer already has 2 tickets on hold.');
     });
 
+    it('keeps an email unique per customer (unique together), and says so on the email', async () => {
+      expect((await post('/contacts', { customer: free.id, email: 'ops@quay.test' })).status).toBe(201);
+      // The same address at another customer is fine.
+      expect((await post('/contacts', { customer: pro.id, email: 'ops@quay.test' })).status).toBe(201);
+      const twice = await post('/contacts', { customer: free.id, email: 'ops@quay.test' });
+      expect(twice.status).toBe(422);
+      expect(twice.body.errors).toEqual([
+        {
+          pointer: '/email',
+          code: 'rule',
+          detail: 'Another Contact of this Customer already has this Email.',
+        },
+      ]);
+    });
+
     it('answers every condition as an in-memory store would, met and broken (generated variants)', async () => {
       const rows: StoredRecord[] = [];
       const statuses = ['open', 'held', 'closed'];

@@ -870,6 +870,16 @@ function checkValidation(context: Context): void {
     const entity = refer<Entity>(context, 'entity', entityName, base, owner);
     const field = referFieldPath(context, entity, segments, base, owner);
     const kind = field === undefined ? undefined : kindOf(field);
+    const together = list(constraints.uniqueWith);
+    if (together.length > 0 && segments.length > 1) {
+      report(
+        context,
+        'invalid-value',
+        [...base, 'uniqueWith'],
+        `${owner} are on a field inside an object; "unique with" holds only for fields of the record itself.`,
+      );
+    }
+    for (const name of together) referField(context, entity, name, [...base, 'uniqueWith'], owner);
 
     const pattern = constraints.pattern;
     if (typeof pattern === 'string') {

@@ -359,6 +359,11 @@ export interface FieldConstraints {
   /** ECMAScript regular expression (with the `u` flag) that text must match. */
   pattern?: string;
   unique?: boolean;
+  /**
+   * Unique together: no two records share this field's value and the values of these fields (the same
+   * email may be a contact of two customers, not twice of one). Top-level fields only.
+   */
+  uniqueWith?: string[];
   message?: string;
 }
 

@@ -321,6 +321,7 @@ function toValidation(doc: ValidationDocument): Validation {
         ...optional('max', constraints.max === undefined ? undefined : toAmount(constraints.max)),
         ...optional('pattern', constraints.pattern),
         ...optional('unique', constraints.unique),
+        ...optional('uniqueWith', constraints.uniqueWith),
         ...optional('message', constraints.message),
       };
     }),

@@ -235,6 +235,7 @@ function fromValidation(validation: Validation): ValidationDocument {
           ...optional('max', constraints.max && fromAmount(constraints.max)),
           ...optional('pattern', constraints.pattern),
           ...optional('unique', constraints.unique),
+          ...optional('uniqueWith', constraints.uniqueWith),
           ...optional('message', constraints.message),
         },
       ]),

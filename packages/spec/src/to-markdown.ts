@@ -388,9 +388,16 @@ function writeValidation(validation: Validation): string[] {
       Max: amount(c.max),
       Pattern: code(c.pattern),
       Unique: yesNo(c.unique),
+      'Unique with': list(c.uniqueWith),
       Message: text(c.message),
     }));
-    blocks.push(table(['Field', 'Required', 'Min', 'Max', 'Pattern', 'Unique', 'Message'], ['Field'], rows));
+    blocks.push(
+      table(
+        ['Field', 'Required', 'Min', 'Max', 'Pattern', 'Unique', 'Unique with', 'Message'],
+        ['Field'],
+        rows,
+      ),
+    );
   }
   if (validation.rules.length > 0) {
     const rows = validation.rules.map((rule) => ({

@@ -3,6 +3,7 @@
 // numbering, on the helpdesk specification (a domain of its own, not the demo).
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
 import {
   type AggregateQuery,
   aggregateRecords,
@@ -19,7 +20,9 @@ import {
   numberOf,
   parseNumbering,
   type RecordReader,
+  toDocument,
   today,
+  toMarkdown,
 } from '../src/index';
 
 function helpdesk(): Model {
@@ -225,5 +228,21 @@ describe('today, messages and numbering', () => {
     for (const bad of ['ORD', 'ORD-{seq}-{seq}', 'ORD-{year}-{seq}', 'ORD-{seq:16}', '{seq}}', '']) {
       expect(parseNumbering(bad).ok, bad).toBe(false);
     }
+  });
+});
+
+describe('the helpdesk specification', () => {
+  it('reads the same written back as Markdown and as YAML: time zone, numbering, unique with, rule paths', () => {
+    const written = toMarkdown(model);
+    expect(written.lost).toEqual([]);
+    expect(written.text).toContain('| Unique with |');
+    expect(written.text).toContain('`HD-{seq:5}`');
+    expect(written.text).toContain('- Time zone: Europe/Amsterdam');
+    const again = loadSpec(written.text, { file: 'again.md' });
+    expect(again.issues).toEqual([]);
+    expect(again.model).toEqual(model);
+    const yaml = loadSpec(stringify(toDocument(model)), { file: 'helpdesk.yaml' });
+    expect(yaml.issues).toEqual([]);
+    expect(yaml.model).toEqual(model);
   });
 });

@@ -111,9 +111,17 @@ export function planTables(model: Model): TablePlan {
     for (const constraint of model.validation.fields) {
       const table = tableByName.get(constraint.entity);
       const [field, ...below] = constraint.field;
-      if (!constraint.unique || !table || field === undefined || below.length > 0) continue;
+      const together = constraint.uniqueWith ?? [];
+      if (!(constraint.unique || together.length > 0) || !table || field === undefined || below.length > 0)
+        continue;
       if (field === table.key.column || !table.columns.some((column) => column.name === field)) continue;
-      want(table.name, [field], true);
+      const columns = [
+        field,
+        ...together.filter((name) => table.columns.some((column) => column.name === name)),
+      ];
+      // A plain unique field is unique on its own; "unique with" adds a second index over the set.
+      if (constraint.unique) want(table.name, [field], true);
+      if (together.length > 0) want(table.name, [...new Set(columns)], true);
     }
   }
   for (const table of tables) {

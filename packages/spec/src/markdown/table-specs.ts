@@ -175,6 +175,7 @@ export const TABLES = {
       col('max', 'amount'),
       col('pattern', 'text'),
       col('unique', 'yesno'),
+      col('uniqueWith', 'list', { aliases: ['unique together with', 'unique per'] }),
       col('message', 'text'),
     ],
   },
