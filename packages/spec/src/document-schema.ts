@@ -231,12 +231,9 @@ const fieldConstraints = z.strictObject({
   max: amount.optional(),
   pattern: z.string().optional(),
   unique: z.boolean().optional(),
-  uniqueWith: z
-    .array(dataName)
-    .optional()
-    .meta({
-      description: 'Unique together with these fields of the same entity: customer, for a contact email.',
-    }),
+  uniqueWith: z.array(dataName).optional().meta({
+    description: 'Unique together with these fields of the same entity: customer, for a contact email.',
+  }),
   message: z.string().optional(),
 });
 
