@@ -58,8 +58,11 @@ interface Latency {
   samples: number;
 }
 
+// Read once: a long run must measure one specification throughout.
+const HELPDESK = readFileSync(join(ROOT, 'packages/spec/test/fixtures/helpdesk.md'), 'utf8');
+
 function helpdesk(withRules: boolean): Model {
-  const text = readFileSync(join(ROOT, 'packages/spec/test/fixtures/helpdesk.md'), 'utf8');
+  const text = HELPDESK;
   const result = loadSpec(text, { file: 'helpdesk.md' });
   if (!result.ok || !result.model) throw new Error('the helpdesk fixture must load');
   const model = structuredClone(result.model);

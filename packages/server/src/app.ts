@@ -58,7 +58,7 @@ import {
   problem,
   validationProblem,
 } from './problem';
-import { beforeWrite, needsTransaction, readerOf } from './record-rules';
+import { applyUpdates, beforeWrite, needsTransaction, readerOf } from './record-rules';
 import { checkReferences } from './references';
 import {
   type BodyLimits,
@@ -617,23 +617,30 @@ async function transition(
       store,
       request,
       (tx) =>
-        guardReadsRecords(model, machine, step)
+        guardReadsRecords(model, machine, step) || (step.updates?.length ?? 0) > 0
           ? tx.transaction(async (inner) => {
-              // A guard over other records (at most two on hold) is decided where the write is made.
-              await inner.lockForRules([entity.name]);
-              const guarded = await checkGuardWithRecords(
-                model,
-                machine,
-                step,
-                record,
-                { now, ...(principal.user === undefined ? {} : { user: principal.user }) },
-                readerOf(inner),
-              );
-              if (!guarded.allowed) {
-                const { status, code } = transitionRefusal(guarded.reason);
-                throw new ProblemError(problem(status, code, guarded.message));
+              const who = { now, ...(principal.user === undefined ? {} : { user: principal.user }) };
+              if (guardReadsRecords(model, machine, step)) {
+                // A guard over other records (at most two on hold) is decided where the write is made.
+                await inner.lockForRules([entity.name]);
+                const guarded = await checkGuardWithRecords(
+                  model,
+                  machine,
+                  step,
+                  record,
+                  who,
+                  readerOf(inner),
+                );
+                if (!guarded.allowed) {
+                  const { status, code } = transitionRefusal(guarded.reason);
+                  throw new ProblemError(problem(status, code, guarded.message));
+                }
               }
-              return apply(inner);
+              const applied = await apply(inner);
+              // Other records change with the transition or not at all (an order takes its stock): a
+              // refused change throws, and the transaction takes the transition back with it.
+              if (applied.ok) await applyUpdates(model, inner, machine, step, record, who);
+              return applied;
             })
           : apply(tx),
       // The new version, so that the client's next change can say which one it read.

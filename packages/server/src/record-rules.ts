@@ -1,14 +1,22 @@
 import {
   checkRecordRules,
   type Entity,
+  entityLabel,
+  findEntity,
   formatNumber,
   hasRecordRules,
   type JsonValue,
   type Model,
   parseNumbering,
+  parseUpdate,
   type RecordReader,
+  type StateMachine,
+  type Transition,
+  updateEnvironment,
+  updateSteps,
+  validateRecord,
 } from '@ninefold/spec';
-import { ProblemError, validationProblem } from './problem';
+import { ProblemError, problem, validationProblem } from './problem';
 import type { RecordKey, Store, StoredRecord } from './store/store';
 
 // What a write does inside its own transaction before the row is written: the rules of point 5 that
@@ -88,4 +96,80 @@ function numbered(entity: Entity) {
     if (parsed.ok) found.push({ field: field.name, pattern: parsed.pattern });
   }
   return found;
+}
+
+/**
+ * The changes a transition makes to other records (point 4's updates), in `tx`, from the record as it
+ * was before the transition. A change that leaves a record breaking its own constraints (stock below
+ * its minimum of 0) refuses the whole transition, with the record and the constraint named.
+ */
+export async function applyUpdates(
+  model: Model,
+  tx: Store,
+  machine: StateMachine,
+  step: Transition,
+  record: StoredRecord,
+  context: { now: Date; user?: Record<string, unknown> },
+): Promise<void> {
+  const env = updateEnvironment(model, machine);
+  for (const statement of step.updates ?? []) {
+    const parsed = parseUpdate(statement);
+    // `check` refuses a statement that does not read; a model that skipped it changes nothing here.
+    if (!parsed.ok) continue;
+    const { update } = parsed;
+    const target = findEntity(model, update.entity);
+    if (!target) continue;
+    const steps = updateSteps(update, env, {
+      record,
+      now: context.now,
+      ...(context.user ? { user: context.user } : {}),
+    });
+    if (!steps.ok) {
+      throw new ProblemError(
+        problem(
+          500,
+          'EFFECT_FAILED',
+          `A change of ${entityLabel(target)} could not be computed: ${steps.message}`,
+        ),
+      );
+    }
+    for (const { key, value } of steps.steps) {
+      const after = isKey(key)
+        ? await tx.change(target.name, key, update.field, update.op, value)
+        : undefined;
+      const name = transitionLabel(step);
+      if (!after) {
+        throw new ProblemError(
+          problem(
+            409,
+            'UPDATE_REFUSED',
+            `"${name}" changes ${entityLabel(target)} ${String(key)}, which does not exist.`,
+          ),
+        );
+      }
+      const checked = validateRecord(
+        model,
+        target.name,
+        {},
+        { mode: 'update', old: after, now: context.now },
+      );
+      if (!checked.ok) {
+        const display = target.display ? after[target.display] : undefined;
+        const which =
+          typeof display === 'string' || typeof display === 'number' ? ` "${display}"` : ` ${String(key)}`;
+        const reason = checked.errors.map((error) => error.message).join(' ');
+        throw new ProblemError(
+          problem(
+            409,
+            'UPDATE_REFUSED',
+            `"${name}" would leave ${entityLabel(target)}${which} invalid: ${reason}`,
+          ),
+        );
+      }
+    }
+  }
+}
+
+function transitionLabel(step: Transition): string {
+  return step.label ?? step.name;
 }

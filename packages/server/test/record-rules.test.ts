@@ -8,7 +8,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
 import { openStore } from '../src/store/open-store';
 import type { Store, StoredRecord } from '../src/store/store';
-import { dropSchema, testDatabases, uniqueSchema } from './support/databases';
+import { dropSchema, exampleModel, testDatabases, uniqueSchema } from './support/databases';
+import { signInAs } from './support/sign-in';
 
 const databases = await testDatabases();
 const NOW = new Date('2026-11-24T23:30:00Z'); // 00:30 on the 25th in Amsterdam (UTC+1)
@@ -211,4 +212,78 @@ function conditions(free: unknown, pro: unknown): RecordCondition[] {
     out.push({ kind: 'any', of: [leaf, { kind: 'compare', field: 'status', op: '==', value: 'held' }] });
   }
   return out;
+}
+
+for (const database of databases) {
+  const title = `transitions that change other records on ${database.name}${database.skip ? ` — skipped: ${database.skip}` : ''}`;
+  describe.skipIf(database.skip !== undefined)(title, () => {
+    let app: FastifyInstance;
+    let store: Store;
+    let schema: string | undefined;
+    let owner: { authorization: string };
+
+    beforeEach(async () => {
+      const model = exampleModel();
+      schema = database.postgres ? uniqueSchema('updates') : undefined;
+      store = await openStore({ model, url: database.url, ...(schema ? { schema } : {}) });
+      expect((await store.migrate({ allowDestructive: false })).ok).toBe(true);
+      app = await buildApp({ model, store, now: () => NOW });
+      owner = await signInAs(app, store, 'owner');
+    });
+    afterEach(async () => {
+      await app.close();
+      await store.close();
+      if (schema) await dropSchema(schema);
+    });
+
+    async function send(method: 'POST' | 'PATCH', url: string, payload: object = {}) {
+      const answer = await app.inject({ method, url: `/api${url}`, payload, headers: owner });
+      return { status: answer.statusCode, body: answer.json() as StoredRecord & Problem };
+    }
+
+    it('placing takes the stock, cancelling gives it back, and an order that would overdraw it is refused whole', async () => {
+      const customer = await made(
+        store.create('Customer', { name: 'Anna', email: 'anna@example.com', active: true }),
+      );
+      const product = await made(
+        store.create('Product', { sku: 'RG-1001', name: 'Line', category: 'rigging', price: 5, stock: 9 }),
+      );
+      const order = (quantity: number) =>
+        send('POST', '/orders', {
+          customer: customer.id,
+          shippingAddress: { street: '1 Quay', postcode: 'PO1 3LJ' },
+          lines: [{ product: product.id, quantity, unitPrice: 5 }],
+        });
+      const stock = async () => (await store.get('Product', product.id as number))?.stock;
+
+      const first = await order(6);
+      expect(first.status).toBe(201);
+      expect(first.body.number).toBe('ORD-000001');
+      expect((await send('POST', `/orders/${first.body.id}/place`)).status).toBe(200);
+      expect(await stock()).toBe(3);
+
+      // Within the stock when drafted (3 of 9 were free then), over it when placed: refused, nothing changes.
+      const second = await order(5);
+      expect(second.status).toBe(422);
+      expect(second.body.code).toBe('OUT_OF_STOCK');
+      expect(second.body.errors?.[0]?.pointer).toBe('/lines/0/quantity');
+      const third = await order(3);
+      expect(third.status).toBe(201);
+      await store.change('Product', product.id as number, 'stock', '-=', 1);
+      const overdrawn = await send('POST', `/orders/${third.body.id}/place`);
+      expect(overdrawn.status).toBe(409);
+      expect(overdrawn.body.code).toBe('UPDATE_REFUSED');
+      expect(overdrawn.body.detail).toBe(
+        '"Place order" would leave Product "Line" invalid: Stock must be at least 0.',
+      );
+      expect(await stock()).toBe(2);
+      expect((await store.get('Order', third.body.id as number))?.status).toBe('draft');
+
+      // Cancelling the placed order gives its 6 back; cancelling a draft gives nothing.
+      expect((await send('POST', `/orders/${first.body.id}/cancel`)).status).toBe(200);
+      expect(await stock()).toBe(8);
+      expect((await send('POST', `/orders/${third.body.id}/cancel`)).status).toBe(200);
+      expect(await stock()).toBe(8);
+    });
+  });
 }

@@ -26,8 +26,10 @@ import {
   type ScreenKind,
   SIGN_IN_KINDS,
   type SignInKind,
+  type StateMachine,
 } from './model';
 import { parseNumbering } from './rules/numbering';
+import { checkUpdateExpressions, parseUpdate, updateEnvironment } from './rules/updates';
 import { didYouMean } from './suggest';
 
 // The semantic checks run on the normalized model, after a loader has checked the document's shape. The
@@ -816,6 +818,9 @@ function checkStates(context: Context): void {
         referField(context, entity, target, path, tOwner);
         checkCel(context, assignment.expression, path, `the value that ${tOwner} sets on "${target}"`, scope);
       }
+      list(transition.updates).forEach((statement, index) => {
+        checkUpdate(context, statement, [...tBase, 'updates', index], tOwner, entityName);
+      });
     }
 
     const initial = text(machine.initial);
@@ -842,6 +847,67 @@ function checkStates(context: Context): void {
         );
       }
     }
+  }
+}
+
+/**
+ * A change of another record (`Product[l.product].stock -= l.quantity for l in record.lines`): it reads,
+ * it names a keyed entity and one of its fields (a number to add to or take from), and its expressions
+ * type-check over the transition's scope.
+ */
+function checkUpdate(
+  context: Context,
+  statement: unknown,
+  path: PathSegment[],
+  owner: string,
+  entityName: string | undefined,
+): void {
+  const parsed = parseUpdate(String(statement));
+  if (!parsed.ok) {
+    report(context, 'invalid-expression', path, `A change that ${owner} makes: ${parsed.message}.`);
+    return;
+  }
+  const { update } = parsed;
+  const target = refer<Entity>(context, 'entity', update.entity, path, `a change that ${owner} makes`);
+  if (target === undefined) return;
+  if (target.embedded === true || target.key === undefined) {
+    report(
+      context,
+      'invalid-value',
+      path,
+      `${owner} changes "${update.entity}", which has no key of its own: only records with a key can be changed.`,
+    );
+    return;
+  }
+  const field = referField(context, target, update.field, path, `a change that ${owner} makes`);
+  if (field === undefined) return;
+  const kind = kindOf(field);
+  if (update.op !== '=' && kind !== 'integer' && kind !== 'number' && kind !== 'money') {
+    report(
+      context,
+      'kind-mismatch',
+      path,
+      `${owner} adds to or takes from "${update.entity}.${update.field}", which holds ${describeKind(field)}, not a number. Use "=" to set it.`,
+    );
+  }
+  if (update.field === target.key || field.derived !== undefined) {
+    report(
+      context,
+      'invalid-value',
+      path,
+      `${owner} changes "${update.entity}.${update.field}", which the API sets itself.`,
+    );
+  }
+  if (entityName === undefined || !context.entities?.has(entityName)) return;
+  const machine = { entity: entityName } as StateMachine;
+  const problem = checkUpdateExpressions(update, updateEnvironment(context.model, machine));
+  if (problem) {
+    report(
+      context,
+      'invalid-expression',
+      path,
+      `The ${problem.part} of a change that ${owner} makes is not a valid expression: ${problem.message}.`,
+    );
   }
 }
 

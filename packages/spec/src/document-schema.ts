@@ -209,6 +209,10 @@ const transition = z.strictObject({
   call: identifier.optional(),
   confirm: z.string().optional().meta({ description: 'A question asked before the transition.' }),
   set: z.record(identifier, z.string()).optional().meta({ description: 'field: CEL expression' }),
+  updates: z.array(z.string()).optional().meta({
+    description:
+      'Changes to other records in the same transaction: Product[l.product].stock -= l.quantity for l in record.lines',
+  }),
 });
 
 const stateMachine = z

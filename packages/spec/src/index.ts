@@ -34,6 +34,7 @@ export * from './rules/messages';
 export * from './rules/numbering';
 export * from './rules/permissions';
 export * from './rules/transitions';
+export * from './rules/updates';
 export * from './rules/validate';
 export type { SourceDocument, SpecFormat } from './source';
 export { didYouMean, suggest } from './suggest';

@@ -328,6 +328,11 @@ export interface Transition {
   confirm?: string;
   /** Side effects: field name -> CEL expression evaluated when the transition is taken. */
   set: Assignment[];
+  /**
+   * Changes to other records, made in the transition's own transaction, each as written:
+   * `Product[l.product].stock -= l.quantity for l in record.lines` (see `parseUpdate`).
+   */
+  updates?: string[];
 }
 
 export interface Assignment {

@@ -282,6 +282,7 @@ function toStateMachine(
         field: target,
         expression,
       })),
+      ...(transition.updates?.length ? { updates: transition.updates } : {}),
     })),
   };
 }

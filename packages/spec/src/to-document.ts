@@ -220,6 +220,7 @@ function fromMachine(machine: StateMachine): StateMachineDocument {
       ...(transition.set.length
         ? { set: Object.fromEntries(transition.set.map((effect) => [effect.field, effect.expression])) }
         : {}),
+      ...(transition.updates?.length ? { updates: transition.updates } : {}),
     })),
   } as StateMachineDocument;
 }

@@ -363,10 +363,23 @@ function writeMachine(machine: StateMachine): string[] {
       Call: text(t.call),
       Confirm: text(t.confirm),
       Set: code(t.set.length > 0 ? t.set.map((a) => `${a.field} = ${a.expression}`).join('; ') : undefined),
+      Updates: code(t.updates?.length ? t.updates.join('; ') : undefined),
     }));
     blocks.push(
       table(
-        ['Transition', 'Label', 'From', 'To', 'Roles', 'Guard', 'Guard message', 'Call', 'Confirm', 'Set'],
+        [
+          'Transition',
+          'Label',
+          'From',
+          'To',
+          'Roles',
+          'Guard',
+          'Guard message',
+          'Call',
+          'Confirm',
+          'Set',
+          'Updates',
+        ],
         ['Transition', 'From', 'To'],
         rows,
       ),

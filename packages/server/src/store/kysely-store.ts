@@ -396,6 +396,33 @@ export class KyselyStore implements Store {
     }
   }
 
+  async change(
+    entity: string,
+    key: RecordKey,
+    field: string,
+    op: '=' | '+=' | '-=',
+    value: JsonValue,
+  ): Promise<StoredRecord | undefined> {
+    const table = this.table(entity);
+    this.wrote(entity);
+    const column = table.columns.find((candidate) => candidate.name === field);
+    if (!column || column.name === table.key.column) throw new Error(`Cannot change "${entity}"."${field}"`);
+    const keyValue = this.keyValue(table, key);
+    if (keyValue === undefined) return undefined;
+    const name = sql.id(column.name);
+    const bound = value === null ? null : this.codec.write(table, column, value);
+    const next =
+      op === '=' ? sql`${bound}` : sql`COALESCE(${name}, 0) ${sql.raw(op === '+=' ? '+' : '-')} ${bound}`;
+    const result = await sql<Row>`
+      UPDATE ${this.ref(table)}
+      SET ${name} = ${next}, "_version" = "_version" + 1, "_updated_at" = ${new Date().toISOString()}
+      WHERE ${sql.id(table.key.column)} = ${keyValue}
+      RETURNING ${this.columns(table)}
+    `.execute(this.kysely);
+    const row = result.rows[0];
+    return row ? this.codec.read(table, row) : undefined;
+  }
+
   async lockForRules(entities: string[]): Promise<void> {
     if (!this.inTransaction) throw new Error('lockForRules holds until the transaction ends: call it in one');
     if (this.dialect !== 'postgres') return;

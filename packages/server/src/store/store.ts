@@ -143,6 +143,18 @@ export interface Store {
    * write gives it back). A new counter starts after `floor`.
    */
   nextNumber(entity: string, field: string, floor: number): Promise<number>;
+  /**
+   * Changes one field of a record where it is (point 4's updates of other records: `stock -= 3` is
+   * computed by the database, so two transitions taking stock at once both count), bumping its
+   * version. The record after the change, or undefined when there is no such record.
+   */
+  change(
+    entity: string,
+    key: RecordKey,
+    field: string,
+    op: '=' | '+=' | '-=',
+    value: JsonValue,
+  ): Promise<StoredRecord | undefined>;
   /** Runs `work` in one transaction (seeding, multi-row changes). */
   transaction<T>(work: (store: Store) => Promise<T>): Promise<T>;
   close(): Promise<void>;

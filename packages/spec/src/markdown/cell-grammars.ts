@@ -71,6 +71,22 @@ export const CELL_GRAMMARS: Record<Exclude<CellType, 'custom'>, CellGrammar> = {
     const assignments = readAssignments(cx, text, path);
     return Object.keys(assignments).length > 0 ? located(cx, path, text, assignments) : undefined;
   },
+  statements: (cx, text, path) => {
+    const statements = splitTop(text, ';', true)
+      .map((part) => part.trim())
+      .filter((part) => part.length > 0);
+    statements.forEach((part, index) => {
+      cx.record([...path, index], part);
+    });
+    return statements.length > 0
+      ? located(
+          cx,
+          path,
+          text,
+          statements.map((part) => part.value),
+        )
+      : undefined;
+  },
   events: (cx, text, path) => {
     const events = list(cx, text, path).map((v) => v.toLowerCase());
     return located(cx, path, text, events);

@@ -17,6 +17,8 @@ export type CellType =
   | 'amount'
   /** `paidAt = now; paidBy = user.id` */
   | 'assignments'
+  /** `a; b; c`: statements separated by `;` outside brackets and quotes */
+  | 'statements'
   /** `create, update`, in lower case */
   | 'events'
   /** `Order (multipart): name, email` */
@@ -164,6 +166,7 @@ export const TABLES = {
       col('call', 'text'),
       col('confirm', 'text'),
       col('set', 'assignments', { aliases: ['sets', 'effects'] }),
+      col('updates', 'statements', { aliases: ['other records', 'updates other records'] }),
     ],
   },
   fieldConstraints: {
