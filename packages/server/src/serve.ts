@@ -1,12 +1,12 @@
 import { basename, dirname, extname, join } from 'node:path';
-import { derivedValues, findEntity, type Model } from '@ninefold/spec';
+import type { Model } from '@ninefold/spec';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, DEFAULT_BODY_LIMIT } from './app';
 import type { AuthOptions } from './auth/authenticate';
 import { type ProvisionResult, provisionUsers } from './auth/provision';
 import type { UserRequest } from './auth/users';
 import { registerClient, signInOption } from './client';
-import { withNumbers } from './record-rules';
+import { seed } from './seed/seed-store';
 import { openStore } from './store/open-store';
 import type { MigrationStep, Store } from './store/store';
 
@@ -210,35 +210,4 @@ function refusal(steps: MigrationStep[]): string {
     ...lines,
     'Nothing was changed. Restore the fields, or run again with --allow-destructive to apply these changes.',
   ].join('\n');
-}
-
-/**
- * Seeds only a database whose entities are all empty: generated references are the positions of the
- * generated records, which hold only when every table is filled from scratch together.
- */
-async function seed(store: Store, model: Model, count: number, log: (line: string) => void): Promise<void> {
-  // Loaded only when seeding: the data generator is the slowest module to load.
-  const { generateRecords } = await import('./seed/generate-records');
-  const records = generateRecords(model, count, { seed: count });
-  await store.transaction(async (tx) => {
-    for (const entity of records.keys()) {
-      const existing = await tx.list(entity, { filters: [], sort: [], limit: 1, withTotal: false });
-      if (existing.items.length > 0) {
-        log(`  not seeded: ${entity} already has records (--seed fills only an empty database)`);
-        return;
-      }
-    }
-    for (const [entity, rows] of records) {
-      for (const row of rows) {
-        const described = findEntity(model, entity);
-        const values = { ...row, ...derivedValues(model, entity, row) };
-        const created = await tx.create(
-          entity,
-          described ? await withNumbers(tx, described, values) : values,
-        );
-        if (!created.ok) throw new Error(`seeding ${entity} failed: ${JSON.stringify(created.failure)}`);
-      }
-      log(`  ${entity}: seeded ${rows.length} records`);
-    }
-  });
 }

@@ -6,6 +6,7 @@ import { aggregateRecords, loadSpec, type Model, type RecordCondition } from '@n
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
+import { seed } from '../src/seed/seed-store';
 import { openStore } from '../src/store/open-store';
 import type { Store, StoredRecord } from '../src/store/store';
 import { dropSchema, exampleModel, testDatabases, uniqueSchema } from './support/databases';
@@ -240,6 +241,59 @@ for (const database of databases) {
       const answer = await app.inject({ method, url: `/api${url}`, payload, headers: owner });
       return { status: answer.statusCode, body: answer.json() as StoredRecord & Problem };
     }
+
+    it('seeds orders numbered in order, each in a later state with the history that leads there, and says which rules it could not meet', async () => {
+      const lines: string[] = [];
+      await seed(store, exampleModel(), 20, (line) => lines.push(line));
+      const orders = (
+        await store.list('Order', {
+          filters: [],
+          sort: [{ field: 'id', direction: 'asc' }],
+          limit: 50,
+          withTotal: false,
+        })
+      ).items;
+      expect(orders.map((order) => order.number)).toEqual(
+        orders.map((_, index) => `ORD-${String(index + 1).padStart(6, '0')}`),
+      );
+      for (const order of orders) {
+        const history = (await store.history('Order', order.id as number)).reverse();
+        if (order.status === 'draft') {
+          expect(history).toEqual([]);
+          continue;
+        }
+        // From draft, each step from where the last one ended, to the state the order is in, in time order.
+        expect(history[0]?.from).toBe('draft');
+        expect(history.at(-1)?.to).toBe(order.status);
+        for (let index = 1; index < history.length; index++) {
+          expect(history[index]?.from).toBe(history[index - 1]?.to);
+          expect(String(history[index]?.at) > String(history[index - 1]?.at)).toBe(true);
+        }
+      }
+      expect(
+        lines
+          .filter((line) => line.includes('break a rule'))
+          .every((line) =>
+            /^ {2}\w+: \d+ of \d+ seeded records break a rule the seed could not meet: .+/.test(line),
+          ),
+      ).toBe(true);
+      // The next order made through the API continues the numbers.
+      const customer = orders[0]?.customer;
+      const next = await send('POST', '/orders', {
+        customer,
+        shippingAddress: { street: '1 Quay', postcode: 'PO1 3LJ' },
+        lines: [
+          {
+            product: orders[0]?.lines && (orders[0].lines as Array<{ product: number }>)[0]?.product,
+            quantity: 1,
+            unitPrice: 1,
+          },
+        ],
+      });
+      if (next.status === 201)
+        expect(next.body.number).toBe(`ORD-${String(orders.length + 1).padStart(6, '0')}`);
+      else expect(next.body.code).toMatch(/OUT_OF_STOCK|CREDIT_LIMIT/);
+    });
 
     it('placing takes the stock, cancelling gives it back, and an order that would overdraw it is refused whole', async () => {
       const customer = await made(

@@ -447,6 +447,15 @@ export class KyselyStore implements Store {
     return selectHistory(this.kysely, this.context.sql, entity, keyValue as RecordKey);
   }
 
+  async addHistory(entity: string, key: RecordKey, entries: HistoryEntry[]): Promise<void> {
+    await this.historyTable();
+    const keyValue = this.keyValue(this.table(entity), key);
+    if (keyValue === undefined) return;
+    for (const entry of entries) {
+      await insertHistory(this.kysely, this.context.sql, entity, keyValue as RecordKey, entry);
+    }
+  }
+
   private historyTable(): Promise<void> {
     return this.ownTable(historyTables, ensureHistoryTable);
   }

@@ -99,6 +99,8 @@ export interface Store {
   ): Promise<WriteResult<StoredRecord>>;
   /** The transitions a record went through, newest first. */
   history(entity: string, key: RecordKey): Promise<HistoryEntry[]>;
+  /** Writes past transitions of a record, for the seed: a record in a later state has a history there. */
+  addHistory(entity: string, key: RecordKey, entries: HistoryEntry[]): Promise<void>;
   /**
    * Claims an idempotency key before its call is handled: `claimed` for the one request that handles it,
    * else the key's entry (its stored answer, or none while another request handles it).
