@@ -387,6 +387,11 @@ export interface Rule {
   code?: string;
   /** When the rule applies: on create, on update, or both. */
   on: Array<'create' | 'update'>;
+  /**
+   * What the form says under the rule's field before anything is saved (`At most {MAX_OPEN_TICKETS}
+   * open tickets per customer.`): the message says what went wrong, the hint what holds.
+   */
+  hint?: string;
 }
 
 // ---------------------------------------------------------------------------------------------- 6. roles

@@ -333,6 +333,7 @@ function toValidation(doc: ValidationDocument): Validation {
       message: rule.message,
       ...optional('field', rule.field),
       ...optional('code', rule.code),
+      ...optional('hint', rule.hint),
       on: rule.on ?? ['create', 'update'],
     })),
   };

@@ -248,6 +248,7 @@ function fromValidation(validation: Validation): ValidationDocument {
       message: rule.message,
       ...optional('field', rule.field),
       ...optional('code', rule.code),
+      ...optional('hint', rule.hint),
       on: rule.on,
     })),
   } as ValidationDocument;

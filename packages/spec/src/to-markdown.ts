@@ -422,10 +422,11 @@ function writeValidation(validation: Validation): string[] {
       Code: text(rule.code),
       // Empty means both, the default; the order of the words is kept otherwise.
       On: rule.on.length === 2 && rule.on[0] === 'create' && rule.on[1] === 'update' ? '' : list(rule.on),
+      Hint: text(rule.hint),
     }));
     blocks.push(
       table(
-        ['Rule', 'Entity', 'Check', 'Message', 'Field', 'Code', 'On'],
+        ['Rule', 'Entity', 'Check', 'Message', 'Field', 'Code', 'On', 'Hint'],
         ['Rule', 'Entity', 'Check', 'Message'],
         rows,
       ),

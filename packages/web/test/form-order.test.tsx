@@ -55,6 +55,24 @@ async function addLine(user: User, index: number, product: string, quantity: str
 }
 
 describe('order form', () => {
+  it('says under each field what the rules across records hold, which only the API can check', async () => {
+    const { user } = renderAt('/orders/new');
+    await screen.findByLabelText('Total');
+    await user.click(screen.getByRole('button', { name: 'Add Order line' }));
+    const quantity = within(screen.getByRole('group', { name: 'Order line 1' })).getByLabelText(/^Quantity/);
+    const described = (element: HTMLElement) =>
+      (element.getAttribute('aria-describedby') ?? '')
+        .split(/\s+/)
+        .map((id) => document.getElementById(id)?.textContent ?? '')
+        .join(' ');
+    // The bound of point 5 and the rule's hint, on every line's quantity.
+    expect(described(quantity)).toContain('1 to 999');
+    expect(described(quantity)).toContain("Up to the product's stock.");
+    expect(document.body.textContent).toContain(
+      "With the customer's open orders, within their credit limit.",
+    );
+  });
+
   it('adds and removes lines, and the derived total follows them', async () => {
     const { user } = renderAt('/orders/new');
     const total = await screen.findByLabelText('Total');
@@ -161,7 +179,7 @@ describe('order form', () => {
     await user.click(await screen.findByRole('button', { name: 'Save' }));
     const lines = screen.getByRole('group', { name: /^Lines/ });
     await waitFor(() => expect(within(lines).getByText('An order has 1 to 50 lines.')).toBeTruthy());
-    expect(within(lines).getByText('1 to 50 lines')).toBeTruthy();
+    expect(within(lines).getByText(/^1 to 50 lines/)).toBeTruthy();
     expect(data.log.filter((entry) => entry.method === 'create')).toEqual([]);
   });
 

@@ -192,6 +192,7 @@ export const TABLES = {
       col('field', 'text'),
       col('code', 'text'),
       col('on', 'events'),
+      col('hint', 'text'),
     ],
   },
   roles: {

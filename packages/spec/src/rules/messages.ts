@@ -39,6 +39,38 @@ export function messagePlaceholders(message: string): string[] {
   return [...message.matchAll(PLACEHOLDER)].map((match) => match[1] as string);
 }
 
+/**
+ * The hints of point 5's rules for a field of a form, constants filled in: the rules of `root` whose
+ * field is `path` (`lines.quantity` for every line's quantity).
+ *
+ * @example
+ * ```ts
+ * ruleHints(model, 'Ticket', ['customer']); // ['At most 3 open tickets per customer.']
+ * ```
+ */
+export function ruleHints(model: Model, root: string, path: readonly string[]): string[] {
+  if (!model?.validation?.shown) return [];
+  const key = path.join('.');
+  return model.validation.rules
+    .filter((rule) => typeof rule.hint === 'string' && rule.field !== undefined)
+    .filter((rule) => (rule.entity === root && rule.field === key) || itemFieldOf(model, rule, root) === key)
+    .map((rule) => fillMessage(rule.hint as string, model));
+}
+
+/** For a rule on `lines.quantity` of Order, asked about an OrderLine input: `quantity`. */
+function itemFieldOf(
+  model: Model,
+  rule: { entity: string; field?: string },
+  root: string,
+): string | undefined {
+  const [list, ...below] = (rule.field ?? '').split('.');
+  if (below.length === 0 || !model.entities.shown) return undefined;
+  const owner = model.entities.items.find((entity) => entity.name === rule.entity);
+  const field = owner?.fields.find((candidate) => candidate.name === list);
+  const item = field?.kind === 'list' ? field.of : field;
+  return item?.kind === 'object' && item.entity === root ? below.join('.') : undefined;
+}
+
 function at(root: unknown, path: string[]): unknown {
   let value = root;
   for (const key of path) {

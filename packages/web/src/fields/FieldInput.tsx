@@ -9,7 +9,7 @@ import {
   Textarea,
   TextInput,
 } from '@mantine/core';
-import { boundsOf, type Field, type FieldKind, fieldLabel } from '@ninefold/spec';
+import { boundsOf, type Field, type FieldKind, fieldLabel, ruleHints } from '@ninefold/spec';
 import { type ComponentType, type ReactNode, useId, useMemo, useState } from 'react';
 import { useWatch } from 'react-hook-form';
 import { SafeMarkdown } from '../app/SafeMarkdown';
@@ -76,7 +76,12 @@ export function FieldInput({ field, name, scope, label }: FieldInputProps) {
     return boundsOf(model, root, path, owner);
   }, [model, scopeKey]);
   const hint = boundHint(i18n, field, bounds);
-  const description = [field.help, hint].filter(Boolean).join(' · ') || undefined;
+  const ruleHintTexts = useMemo(() => {
+    if (!scopeKey) return [];
+    const [root, , path] = JSON.parse(scopeKey) as [string, string, string[]];
+    return ruleHints(model, root, path);
+  }, [model, scopeKey]);
+  const description = [field.help, hint, ...ruleHintTexts].filter(Boolean).join(' · ') || undefined;
   // The registry is keyed by kind, so this field's input takes this field's type.
   const Input = fieldInputs[field.kind] as ComponentType<InputProps<FieldKind>>;
   return (
