@@ -259,12 +259,9 @@ const rule = z.strictObject({
     )
     .optional()
     .meta({ description: 'The field the message belongs to; lines.quantity puts it on each line.' }),
-  hint: z
-    .string()
-    .optional()
-    .meta({
-      description: 'Said under the field in forms, before saving: At most {MAX_OPEN_TICKETS} open tickets.',
-    }),
+  hint: z.string().optional().meta({
+    description: 'Said under the field in forms, before saving: At most {MAX_OPEN_TICKETS} open tickets.',
+  }),
   code: z
     .string()
     .optional()
