@@ -502,3 +502,60 @@ export function listCheckedPerItem(env: Environment, expression: string): string
     return undefined;
   }
 }
+
+/**
+ * Why an expression can never hold, when a count is compared with a number it can never meet
+ * (`count(…) < 0`, `count(…) <= -1`, `count(…) == -2`, `0 > count(…)`); undefined otherwise. Counts are
+ * never negative, so such a rule refuses every record, which is a mistake in the rule.
+ */
+export function countNeverPasses(
+  env: Environment,
+  expression: string,
+  constant: (name: string) => number | undefined,
+): string | undefined {
+  let root: ASTNode;
+  try {
+    root = env.parse(expression).ast;
+  } catch {
+    return undefined;
+  }
+  const numberOf = (node: ASTNode): number | undefined => {
+    if (node.op === 'value') {
+      const value = node.args;
+      return typeof value === 'bigint' || typeof value === 'number' ? Number(value) : undefined;
+    }
+    if (node.op === '-_') {
+      const inner = numberOf(node.args as ASTNode);
+      return inner === undefined ? undefined : -inner;
+    }
+    return node.op === 'id' ? constant(node.args as string) : undefined;
+  };
+  const isCount = (node: ASTNode) => node.op === 'call' && (node.args as [string, ASTNode[]])[0] === 'count';
+  const impossible = (op: string, limit: number) =>
+    (op === '<' && limit <= 0) || (op === '<=' && limit < 0) || (op === '==' && limit < 0);
+  const visit = (node: ASTNode): string | undefined => {
+    if (node.op === '&&') {
+      for (const side of node.args as [ASTNode, ASTNode]) {
+        const found = visit(side);
+        if (found) return found;
+      }
+      return undefined;
+    }
+    if (!COMPARISONS.has(node.op)) return undefined;
+    const [left, right] = node.args as [ASTNode, ASTNode];
+    const text = node.input.slice(node.range.start, node.range.end);
+    if (isCount(left)) {
+      const limit = numberOf(right);
+      if (limit !== undefined && impossible(node.op, limit))
+        return `"${text}" never holds: a count is never below 0`;
+    }
+    if (isCount(right)) {
+      const limit = numberOf(left);
+      const op = REVERSED[node.op as Comparison];
+      if (limit !== undefined && impossible(op, limit))
+        return `"${text}" never holds: a count is never below 0`;
+    }
+    return undefined;
+  };
+  return visit(root);
+}

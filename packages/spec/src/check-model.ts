@@ -6,6 +6,7 @@ import {
   SCOPE_VARIABLES,
   type ScopeVariable,
 } from './cel';
+import { countNeverPasses } from './cel-records';
 import { exhaustiveSwitchError } from './exhaustive';
 import type { Issue, IssueCode, PathSegment, Severity } from './issues';
 import {
@@ -28,6 +29,7 @@ import {
   type SignInKind,
   type StateMachine,
 } from './model';
+import { PROTOTYPE_CODES } from './rules/errors';
 import { parseNumbering } from './rules/numbering';
 import { checkUpdateExpressions, parseUpdate, updateEnvironment } from './rules/updates';
 import { didYouMean } from './suggest';
@@ -1036,6 +1038,16 @@ function checkValidation(context: Context): void {
     const scope: ExpressionScope = { variables: ['record', 'old', 'user', 'now', 'today'] };
     if (entityName !== undefined) scope.entity = entityName;
     checkCel(context, rule.check, [...base, 'check'], `the check of ${owner}`, scope, true);
+    if (typeof rule.check === 'string') {
+      const never = countNeverPasses(expressionEnvironment(context.model, scope).cel, rule.check, (name) =>
+        constantNumber(context.model, name),
+      );
+      if (never !== undefined) {
+        report(context, 'invalid-value', [...base, 'check'], `${owner} refuses every record: ${never}.`, {
+          severity: 'warning',
+        });
+      }
+    }
   });
 }
 
@@ -1413,6 +1425,21 @@ function checkErrors(context: Context): void {
       }
     }
     const match = isRecord(entry.match) ? entry.match : {};
+    const code = text(match.code);
+    if (
+      code !== undefined &&
+      answersOnlyFromPrototype(context.model) &&
+      !producedCodes(context.model).has(code)
+    ) {
+      report(
+        context,
+        'unknown-reference',
+        [...base, 'code'],
+        `${owner} matches the code "${code}", which no rule of point 5 gives and the prototype API never ` +
+          'answers, so it is never used. Give a rule of point 5 this code, or correct it.',
+        { severity: 'warning', hint: didYouMean(code, [...producedCodes(context.model)]) },
+      );
+    }
     const catchAll = match.status === undefined && match.type === undefined && match.code === undefined;
     // A catch-all as the last entry is the usual fallback; anywhere else it hides the entries after it.
     if (catchAll && index < entries.length - 1) {
@@ -1426,6 +1453,32 @@ function checkErrors(context: Context): void {
       );
     }
   });
+}
+
+function constantNumber(model: Model, name: string): number | undefined {
+  const found = (shownList(model.constants, 'items') ?? []).find(
+    (item) => isRecord(item) && item.name === name,
+  );
+  const value = isRecord(found) ? found.value : undefined;
+  return typeof value === 'number' ? value : undefined;
+}
+
+/**
+ * Whether every answer comes from the prototype API (no calls of point 7 to a server of its own): then
+ * its codes are known, and a catalogue entry for any other code is dead.
+ */
+function answersOnlyFromPrototype(model: Model): boolean {
+  const calls = model.calls as { shown?: unknown; baseUrl?: unknown } | undefined;
+  return calls?.shown !== true || !/^https?:/i.test(String(calls.baseUrl ?? ''));
+}
+
+function producedCodes(model: Model): Set<string> {
+  const codes = new Set(PROTOTYPE_CODES);
+  for (const rule of shownList(model.validation, 'rules') ?? []) {
+    const code = isRecord(rule) ? text(rule.code) : undefined;
+    if (code !== undefined) codes.add(code);
+  }
+  return codes;
 }
 
 // ------------------------------------------------------------------------------------------ 9. constants

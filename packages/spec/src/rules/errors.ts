@@ -203,3 +203,53 @@ export function catalogueWords<T extends { pointer: string; message: string; rul
     return entry ? { ...error, message: entry.message } : error;
   });
 }
+
+/**
+ * The problem codes the prototype API answers with, besides the codes of point 5's rules; a catalogue
+ * entry whose code is neither can never match an answer of it. The server's tests hold this list to
+ * the codes its sources use.
+ */
+export const PROTOTYPE_CODES: readonly string[] = [
+  'BAD_GATEWAY',
+  'BAD_REQUEST',
+  'BODY_NOT_AN_OBJECT',
+  'BODY_TOO_DEEP',
+  'BODY_TOO_LARGE',
+  'CALL_WITHOUT_ENTITY',
+  'CHANGED_SINCE_READ',
+  'CLIENT_NOT_BUILT',
+  'DUPLICATE_FIELD',
+  'EFFECT_FAILED',
+  'FORBIDDEN',
+  'FORBIDDEN_FIELDS',
+  'GUARD_FAILED',
+  'IDEMPOTENCY_IN_PROGRESS',
+  'IDEMPOTENCY_KEY_REUSED',
+  'ILLEGAL_TRANSITION',
+  'INVALID_CURSOR',
+  'INVALID_IDEMPOTENCY_KEY',
+  'INVALID_IF_MATCH',
+  'INVALID_QUERY',
+  'INVALID_SIGN_IN',
+  'INVALID_TOKEN',
+  'MALFORMED_JSON',
+  'MALFORMED_MULTIPART',
+  'METHOD_NOT_ALLOWED',
+  'NOT_FOUND',
+  'NOT_IMPLEMENTED',
+  'NOT_SIGNED_IN',
+  'NO_SUCH_CALL',
+  'PRECONDITION_REQUIRED',
+  'SERVER_ERROR',
+  'SESSION_EXPIRED',
+  'SIGN_IN_FAILED',
+  'SIGN_IN_UNAVAILABLE',
+  'STILL_REFERENCED',
+  'TOO_MANY_ATTEMPTS',
+  'TOO_MANY_PARTS',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'UPDATE_REFUSED',
+  'URI_TOO_LONG',
+  'USE_A_TRANSITION',
+  'VALIDATION_FAILED',
+];
