@@ -65,11 +65,12 @@ describe.skipIf(CORPUS === undefined)('importing an OpenAPI document in the brow
       .setInputFiles(corpusPath('github/api.github.com.octokit-23.0.2.json'));
     const step = page.getByRole('status').filter({ hasText: /Step \d of 4/ });
     await step.waitFor();
-    await screenshot(page, 'import-progress');
     // The elapsed-time counter is redrawn by the page's own timer: it moves only if the page is not frozen.
+    // Read at once: a screenshot first could take long enough, on a busy machine, for the import to end.
     const elapsed = page.getByText(/\d+\.\d s$/);
     const first = await elapsed.textContent();
     await expect.poll(() => elapsed.textContent(), { timeout: 5_000 }).not.toBe(first);
+    await screenshot(page, 'import-progress');
     await page
       .getByText(/api\.github\.com\.octokit-23\.0\.2\.json imported \(OpenAPI 3\.0\)/)
       .waitFor({ timeout: 60_000 });
