@@ -1067,6 +1067,8 @@ describe('point 4: states', () => {
       { code: 'not-shown-reference', severity: 'error', path: [...base, 'transitions', 'pay', 'roles'] },
       { code: 'not-shown-reference', severity: 'error', path: [...base, 'transitions', 'pay', 'call'] },
       { code: 'not-shown-reference', severity: 'error', path: [...base, 'transitions', 'ship', 'roles'] },
+      // Without calls of its own, every answer is the prototype API's: a code no rule gives is dead.
+      { code: 'unknown-reference', severity: 'warning', path: ['errors', 0, 'code'] },
     ]);
   });
 

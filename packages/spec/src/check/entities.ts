@@ -1,0 +1,159 @@
+import { exhaustiveSwitchError } from '../exhaustive';
+import type { PathSegment } from '../issues';
+import { type Entity, FIELD_KINDS } from '../model';
+import { didYouMean } from '../suggest';
+import {
+  type Context,
+  checkCel,
+  isRecord,
+  list,
+  refer,
+  referField,
+  report,
+  shownList,
+  text,
+} from './context';
+import { checkNumbering } from './product';
+
+// The checks of point 3 (entities and fields), numbering included. check-model.ts runs them in point order over one shared Context.
+
+export function checkEntities(context: Context): void {
+  const entities = shownList(context.model.entities, 'items');
+  if (!entities) return;
+  const seen = new Set<string>();
+  for (const entity of entities) {
+    if (!isRecord(entity)) continue;
+    const name = text(entity.name);
+    if (name === undefined) continue;
+    const base: PathSegment[] = ['entities', name];
+    if (seen.has(name)) {
+      report(
+        context,
+        'duplicate-name',
+        base,
+        `Entity "${name}" is defined twice in point 3 (entities and fields). Rename one of them.`,
+      );
+      continue;
+    }
+    seen.add(name);
+    const typed = entity as unknown as Entity;
+    const owner = `entity "${name}" (point 3)`;
+    referField(context, typed, entity.key, [...base, 'key'], `the key of ${owner}`);
+    referField(context, typed, entity.display, [...base, 'display'], `the display field of ${owner}`);
+    const fieldNames = new Set<string>();
+    for (const field of list(entity.fields)) {
+      if (!isRecord(field)) continue;
+      const fieldName = text(field.name);
+      if (fieldName === undefined) continue;
+      const fieldBase: PathSegment[] = [...base, 'fields', fieldName];
+      const fieldOwner = `field "${name}.${fieldName}" (point 3)`;
+      if (fieldNames.has(fieldName)) {
+        report(
+          context,
+          'duplicate-name',
+          fieldBase,
+          `${fieldOwner} is defined twice in entity "${name}". Rename one of them.`,
+        );
+        continue;
+      }
+      fieldNames.add(fieldName);
+      checkFieldType(context, field, fieldBase, fieldOwner, 0, field.readOnly === true);
+      // Most fields are not derived: their path and message are not built.
+      if (field.derived !== undefined)
+        checkCel(context, field.derived, [...fieldBase, 'derived'], `the derived value of ${fieldOwner}`, {
+          entity: name,
+          variables: ['record'],
+        });
+      if (field.numbering !== undefined)
+        checkNumbering(context, field, [...fieldBase, 'numbering'], fieldOwner);
+      if (field.setOnCreate !== undefined) {
+        checkCel(
+          context,
+          field.setOnCreate,
+          [...fieldBase, 'setOnCreate'],
+          `the value set on create of ${fieldOwner}`,
+          { entity: name, variables: ['user', 'now', 'today'] },
+        );
+        // A value the client could send and the server then overwrites would be lost without a word.
+        if (field.readOnly !== true)
+          report(
+            context,
+            'invalid-value',
+            [...fieldBase, 'setOnCreate'],
+            `${fieldOwner} is set on create by the API, so it must be read only. Add "Read only: yes".`,
+          );
+      }
+    }
+  }
+}
+
+export function checkFieldType(
+  context: Context,
+  type: Record<string, unknown>,
+  base: PathSegment[],
+  owner: string,
+  depth: number,
+  readOnly: boolean,
+): void {
+  const kind = FIELD_KINDS.find((known) => known === type.kind);
+  if (kind === undefined) {
+    report(
+      context,
+      'invalid-value',
+      [...base, 'kind'],
+      `${owner} has kind "${String(type.kind)}", which is not a field kind. Use one of: ${FIELD_KINDS.join(', ')}.`,
+      { hint: typeof type.kind === 'string' ? didYouMean(type.kind, FIELD_KINDS) : undefined },
+    );
+    return;
+  }
+  switch (kind) {
+    case 'text':
+    case 'number':
+    case 'integer':
+    case 'money':
+    case 'boolean':
+    case 'date':
+    case 'datetime':
+    case 'markdown':
+    case 'file':
+    case 'enum':
+      return;
+    case 'reference':
+    case 'object': {
+      const path = [...base, 'entity'];
+      const target = refer<Entity>(context, 'entity', type.entity, path, owner);
+      if (target === undefined) return;
+      // A read-only object of a record's entity is that record as the API answers it (an imported
+      // article's author); a writable one would be a second way to write another entity's records.
+      if (kind === 'object' && target.embedded !== true && !readOnly) {
+        report(
+          context,
+          'kind-mismatch',
+          path,
+          `${owner} holds an object of entity "${target.name}", which is not embedded. Mark "${target.name}" ` +
+            'as embedded if it is a value stored inside records, make the field a reference, or make it ' +
+            'read-only if the API answers the whole record here.',
+          { severity: 'warning' },
+        );
+      }
+      if (kind === 'reference' && target.embedded === true) {
+        report(
+          context,
+          'kind-mismatch',
+          path,
+          `${owner} refers to entity "${target.name}", which is embedded and has no records of its own to ` +
+            'refer to. Make the field an object, or make the entity not embedded.',
+          { severity: 'warning' },
+        );
+      }
+      return;
+    }
+    case 'list':
+      // The model is plain JSON, so lists cannot nest forever; the bound only guards hand-made cycles.
+      if (isRecord(type.of) && depth < 16)
+        checkFieldType(context, type.of, [...base, 'of'], owner, depth + 1, readOnly);
+      return;
+    default:
+      exhaustiveSwitchError(kind);
+  }
+}

@@ -1,0 +1,91 @@
+import type { PathSegment } from '../issues';
+import type { Entity, Model } from '../model';
+import { PROTOTYPE_CODES } from '../rules/errors';
+import { didYouMean } from '../suggest';
+import { type Context, isRecord, refer, referFieldPath, report, shownList, text } from './context';
+
+// The checks of point 8 (the error catalogue), codes nothing can produce included. check-model.ts runs them in point order over one shared Context.
+
+export function checkErrors(context: Context): void {
+  const entries = shownList(context.model.errors, 'entries');
+  if (!entries) return;
+  entries.forEach((entry, index) => {
+    if (!isRecord(entry)) return;
+    const base: PathSegment[] = ['errors', index];
+    const owner = `error entry ${index + 1} (point 8)`;
+    const field = entry.field;
+    if (typeof field === 'string') {
+      const [entityName, ...segments] = field.split('.');
+      if (
+        entityName === undefined ||
+        entityName === '' ||
+        segments.length === 0 ||
+        !segments.every(Boolean)
+      ) {
+        report(
+          context,
+          'invalid-value',
+          [...base, 'field'],
+          `${owner} names field "${field}"; write it as Entity.field, e.g. "Order.quantity".`,
+        );
+      } else {
+        const entity = refer<Entity>(context, 'entity', entityName, [...base, 'field'], owner);
+        referFieldPath(context, entity, segments, [...base, 'field'], owner);
+      }
+    }
+    const match = isRecord(entry.match) ? entry.match : {};
+    const code = text(match.code);
+    if (
+      code !== undefined &&
+      answersOnlyFromPrototype(context.model) &&
+      !producedCodes(context.model).has(code)
+    ) {
+      report(
+        context,
+        'unknown-reference',
+        [...base, 'code'],
+        `${owner} matches the code "${code}", which no rule of point 5 gives and the prototype API never ` +
+          'answers, so it is never used. Give a rule of point 5 this code, or correct it.',
+        { severity: 'warning', hint: didYouMean(code, [...producedCodes(context.model)]) },
+      );
+    }
+    const catchAll = match.status === undefined && match.type === undefined && match.code === undefined;
+    // A catch-all as the last entry is the usual fallback; anywhere else it hides the entries after it.
+    if (catchAll && index < entries.length - 1) {
+      report(
+        context,
+        'invalid-value',
+        base,
+        `${owner} has no status, type or code, so it matches every answer and the entries after it are ` +
+          'never used. This catch-all entry belongs last: put it last, or give it a status, type or code.',
+        { severity: 'warning' },
+      );
+    }
+  });
+}
+
+export function constantNumber(model: Model, name: string): number | undefined {
+  const found = (shownList(model.constants, 'items') ?? []).find(
+    (item) => isRecord(item) && item.name === name,
+  );
+  const value = isRecord(found) ? found.value : undefined;
+  return typeof value === 'number' ? value : undefined;
+}
+
+/**
+ * Whether every answer comes from the prototype API (no calls of point 7 to a server of its own): then
+ * its codes are known, and a catalogue entry for any other code is dead.
+ */
+export function answersOnlyFromPrototype(model: Model): boolean {
+  const calls = model.calls as { shown?: unknown; baseUrl?: unknown } | undefined;
+  return calls?.shown !== true || !/^https?:/i.test(String(calls.baseUrl ?? ''));
+}
+
+export function producedCodes(model: Model): Set<string> {
+  const codes = new Set(PROTOTYPE_CODES);
+  for (const rule of shownList(model.validation, 'rules') ?? []) {
+    const code = isRecord(rule) ? text(rule.code) : undefined;
+    if (code !== undefined) codes.add(code);
+  }
+  return codes;
+}
