@@ -59,7 +59,9 @@ describe('loadSpec on YAML', () => {
       call: 'cancelOrder',
       confirm: 'Cancel this order? This cannot be undone.',
       set: [],
-      updates: ['Product[l.product].stock += l.quantity for l in record.lines when record.status == "placed"'],
+      updates: [
+        'Product[l.product].stock += l.quantity for l in record.lines when record.status == "placed"',
+      ],
     });
     // Path parameters come from the path template even when not declared.
     expect(model.calls.items.find((call) => call.name === 'getOrder')?.parameters).toEqual([
