@@ -68,7 +68,11 @@ for (const database of databases) {
       expect(refused).toHaveLength(17);
       expect(refused[0]?.body.code).toBe('TOO_MANY_OPEN');
       expect(refused[0]?.body.errors).toEqual([
-        { pointer: '/customer', code: 'TOO_MANY_OPEN', detail: 'A customer has at most 3 open tickets.' },
+        {
+          pointer: '/customer',
+          code: 'TOO_MANY_OPEN',
+          detail: 'A customer has at most 3 open tickets, and this one has 3.',
+        },
       ]);
       expect((await store.list('Ticket', { filters: [], sort: [], limit: 50, withTotal: true })).total).toBe(
         3,

@@ -559,3 +559,38 @@ export function countNeverPasses(
   };
   return visit(root);
 }
+
+/**
+ * The names a check binds at its top (`cel.bind(open, count(…), open < MAX_OPEN_TICKETS)`), each with
+ * an expression that computes it on its own (earlier names bound around it), so that a message can say
+ * `{open}`: the value the check was refused with.
+ */
+export function topBindings(
+  env: Environment,
+  expression: string,
+): Array<{ name: string; expression: string }> {
+  let node: ASTNode;
+  try {
+    node = env.parse(expression).ast;
+  } catch {
+    return [];
+  }
+  const found: Array<{ name: string; expression: string }> = [];
+  const around: Array<{ name: string; text: string }> = [];
+  for (;;) {
+    if (node.op !== 'rcall') return found;
+    const [method, receiver, args] = node.args as [string, ASTNode, ASTNode[]];
+    if (method !== 'bind' || receiver.op !== 'id' || receiver.args !== 'cel' || args.length !== 3)
+      return found;
+    const [variable, value, body] = args as [ASTNode, ASTNode, ASTNode];
+    if (variable.op !== 'id') return found;
+    const text = value.input.slice(value.range.start, value.range.end);
+    const wrapped = around.reduceRight(
+      (inner, outer) => `cel.bind(${outer.name}, ${outer.text}, ${inner})`,
+      text,
+    );
+    found.push({ name: variable.args as string, expression: wrapped });
+    around.push({ name: variable.args as string, text });
+    node = body;
+  }
+}

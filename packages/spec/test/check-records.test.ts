@@ -101,7 +101,7 @@ describe('check, beyond one record', () => {
   it('warns about a rule whose count can never pass', () => {
     const never = replaced(
       helpdesk,
-      '`count(Ticket, t, t.customer == record.customer && t.status == "open") < MAX_OPEN_TICKETS`',
+      '`cel.bind(open, count(Ticket, t, t.customer == record.customer && t.status == "open"), open < MAX_OPEN_TICKETS)`',
       '`count(Ticket, t, t.customer == record.customer && t.status == "open") < 0`',
     );
     expect(issuesOf(never)).toContainEqual({

@@ -6,6 +6,8 @@ import type { JsonValue, Model } from '../model';
 export interface MessageValues {
   record?: Record<string, JsonValue> | undefined;
   user?: Record<string, unknown> | undefined;
+  /** Names the check bound (`cel.bind(open, count(…), …)`), with their values: `{open}`. */
+  bound?: Record<string, unknown> | undefined;
 }
 
 const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)\}/g;
@@ -26,6 +28,8 @@ export function fillMessage(message: string, model: Model, values: MessageValues
     const [head, ...path] = name.split('.');
     let value: unknown;
     if (head === 'record' || head === 'user') value = at(values[head], path);
+    else if (path.length === 0 && values.bound && Object.hasOwn(values.bound, name))
+      value = readable(values.bound[name]);
     else if (path.length === 0) value = constantValue(model, name);
     return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
       ? String(value)
@@ -69,6 +73,11 @@ function itemFieldOf(
   const field = owner?.fields.find((candidate) => candidate.name === list);
   const item = field?.kind === 'list' ? field.of : field;
   return item?.kind === 'object' && item.entity === root ? below.join('.') : undefined;
+}
+
+/** A computed value as a person reads it: 4500.5 stays, 0.1 + 0.2 does not show its float noise. */
+function readable(value: unknown): unknown {
+  return typeof value === 'number' && !Number.isInteger(value) ? Number(value.toFixed(2)) : value;
 }
 
 function at(root: unknown, path: string[]): unknown {

@@ -8,7 +8,7 @@ import {
   expressionEnvironment,
   expressionReadsRecords,
 } from '../cel';
-import { listCheckedPerItem } from '../cel-records';
+import { listCheckedPerItem, topBindings } from '../cel-records';
 import { toPointer } from '../issues';
 import { fieldLabel, findEntity, entityLabel as label } from '../lookup';
 import type { Entity, Field, JsonValue, Model, Rule } from '../model';
@@ -366,11 +366,18 @@ function checkRules(
   for (const rule of applicableRules(model, entity, options.mode)) {
     if (expressionReadsRecords(rule.check, env)) continue;
     for (const part of ruleParts(env, rule, record)) {
-      const result = evaluateExpression(part.check, env, part.context(ruleContext(record, options)));
+      const context = part.context(ruleContext(record, options));
+      const result = evaluateExpression(part.check, env, context);
       // A rule that cannot be evaluated (a field it reads is empty) is not a broken rule for the person to
       // fix: the field checks above speak for missing values, so only a clear `false` is a violation.
-      if (result.ok && result.value === false)
-        errors.push(ruleError(model, rule, part.pointer, record, options));
+      if (result.ok && result.value === false) {
+        const bound: Record<string, unknown> = {};
+        for (const binding of topBindings(env.cel, rule.check)) {
+          const value = evaluateExpression(binding.expression, env, context);
+          if (value.ok) bound[binding.name] = value.value;
+        }
+        errors.push(ruleError(model, rule, part.pointer, record, options, bound));
+      }
     }
   }
 }
@@ -394,14 +401,22 @@ export async function checkRecordRules(
   for (const rule of applicableRules(model, entity, options.mode)) {
     if (!expressionReadsRecords(rule.check, env)) continue;
     for (const part of ruleParts(env, rule, record)) {
+      const context = part.context(ruleContext(record, options));
       const result: EvaluateExpressionResult = await evaluateWithRecords(
         part.check,
         env,
-        part.context(ruleContext(record, options)),
+        context,
         options.reader,
       );
-      if (result.ok && result.value === false)
-        errors.push(ruleError(model, rule, part.pointer, record, options));
+      if (result.ok && result.value === false) {
+        // The values the check bound (`cel.bind(open, count(…), …)`), for a message that says `{open}`.
+        const bound: Record<string, unknown> = {};
+        for (const binding of topBindings(env.cel, rule.check)) {
+          const value = await evaluateWithRecords(binding.expression, env, context, options.reader);
+          if (value.ok) bound[binding.name] = value.value;
+        }
+        errors.push(ruleError(model, rule, part.pointer, record, options, bound));
+      }
     }
   }
   return dedupe(errors);
@@ -472,11 +487,12 @@ function ruleError(
   pointer: string,
   record: Record<string, JsonValue>,
   options: ValidateOptions,
+  bound: Record<string, unknown>,
 ): FieldError {
   return {
     pointer,
     code: 'rule',
-    message: fillMessage(rule.message, model, { record, user: options.user }),
+    message: fillMessage(rule.message, model, { record, user: options.user, bound }),
     ...(rule.code === undefined ? {} : { ruleCode: rule.code }),
   };
 }
