@@ -1,5 +1,7 @@
 import {
   checkRecordRules,
+  createdValuesReadRecords,
+  createdValuesWithRecords,
   type Entity,
   entityLabel,
   findEntity,
@@ -35,7 +37,10 @@ export interface WriteScope {
 
 /** Whether a write to this entity needs its own transaction for rules across records or numbering. */
 export function needsTransaction(model: Model, entity: Entity, mode: 'create' | 'update'): boolean {
-  return hasRecordRules(model, entity.name, mode) || (mode === 'create' && numbered(entity).length > 0);
+  return (
+    hasRecordRules(model, entity.name, mode) ||
+    (mode === 'create' && (numbered(entity).length > 0 || createdValuesReadRecords(model, entity.name)))
+  );
 }
 
 /**
@@ -49,10 +54,31 @@ export async function beforeWrite(
   entity: Entity,
   scope: WriteScope,
 ): Promise<StoredRecord> {
-  if (hasRecordRules(model, entity.name, scope.mode)) {
-    // Writers of this entity take turns from here to the commit: two creates cannot both count 2 of 3.
-    await tx.lockForRules([entity.name]);
-    const errors = await checkRecordRules(model, entity.name, scope.record, {
+  const reads = hasRecordRules(model, entity.name, scope.mode);
+  const sets = scope.mode === 'create' && createdValuesReadRecords(model, entity.name);
+  // Writers of this entity take turns from here to the commit: two creates cannot both count 2 of 3.
+  if (reads || sets) await tx.lockForRules([entity.name]);
+  let record = scope.record;
+  if (sets) {
+    const created = await createdValuesWithRecords(
+      model,
+      entity.name,
+      { user: (scope.user ?? {}) as Record<string, JsonValue>, now: scope.now, record },
+      readerOf(tx),
+    );
+    if (!created.ok) {
+      throw new ProblemError(
+        problem(
+          500,
+          'EFFECT_FAILED',
+          `The value set on create of ${created.field} could not be computed: ${created.message}`,
+        ),
+      );
+    }
+    record = { ...record, ...created.values };
+  }
+  if (reads) {
+    const errors = await checkRecordRules(model, entity.name, record, {
       mode: scope.mode,
       ...(scope.old ? { old: scope.old } : {}),
       ...(scope.user ? { user: scope.user } : {}),
@@ -61,7 +87,7 @@ export async function beforeWrite(
     });
     if (errors.length > 0) throw new ProblemError(validationProblem(errors));
   }
-  return scope.mode === 'create' ? withNumbers(tx, entity, scope.record) : scope.record;
+  return scope.mode === 'create' ? withNumbers(tx, entity, record) : record;
 }
 
 /** The record with a number in each numbered field, taken in `tx` (the seed numbers its records too). */

@@ -66,6 +66,8 @@ for (const database of databases) {
       const refused = answers.filter((answer) => answer.status === 422);
       expect(created).toHaveLength(3);
       expect(refused).toHaveLength(17);
+      // Set on create from a count in the same transaction: the customer's 1st, 2nd and 3rd ticket.
+      expect(created.map((answer) => answer.body.position).sort()).toEqual([1, 2, 3]);
       expect(refused[0]?.body.code).toBe('TOO_MANY_OPEN');
       expect(refused[0]?.body.errors).toEqual([
         {

@@ -72,7 +72,7 @@ export function checkEntities(context: Context): void {
           field.setOnCreate,
           [...fieldBase, 'setOnCreate'],
           `the value set on create of ${fieldOwner}`,
-          { entity: name, variables: ['user', 'now', 'today'] },
+          { entity: name, variables: ['record', 'user', 'now', 'today'] },
         );
         // A value the client could send and the server then overwrites would be lost without a word.
         if (field.readOnly !== true)

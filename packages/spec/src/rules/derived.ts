@@ -1,6 +1,12 @@
-import { evaluateExpression, expressionEnvironment } from '../cel';
+import {
+  evaluateExpression,
+  evaluateWithRecords,
+  expressionEnvironment,
+  expressionReadsRecords,
+} from '../cel';
 import { findEntity } from '../lookup';
 import type { JsonValue, Model } from '../model';
+import type { RecordReader } from '../records';
 
 /**
  * The values of an entity's derived fields for a record, computed with their CEL expressions. A value
@@ -42,19 +48,29 @@ export function derivedValues(
 export function createdValues(
   model: Model,
   entityName: string,
-  context: { user: Record<string, JsonValue>; now: Date },
+  context: { user: Record<string, JsonValue>; now: Date; record?: Record<string, JsonValue> },
 ): Record<string, JsonValue> {
   const entity = findEntity(model, entityName);
   const set = entity?.fields.filter((field) => field.setOnCreate !== undefined) ?? [];
   if (set.length === 0) return {};
-  const env = expressionEnvironment(model, { entity: entityName, variables: ['user', 'now', 'today'] });
+  const env = createdEnvironment(model, entityName);
   const values: Record<string, JsonValue> = {};
   for (const field of set) {
-    const result = evaluateExpression(field.setOnCreate ?? '', env, context);
+    // One that reads other records is the API's to set, inside the create's transaction.
+    if (expressionReadsRecords(field.setOnCreate ?? '', env)) continue;
+    const result = evaluateExpression(field.setOnCreate ?? '', env, {
+      ...context,
+      record: context.record ?? {},
+    });
     if (result.ok && result.value !== undefined && result.value !== null)
       values[field.name] = result.value as JsonValue;
   }
   return values;
+}
+
+/** Values set on create see the record as sent (defaults in), the person, `now` and `today`. */
+export function createdEnvironment(model: Model, entityName: string) {
+  return expressionEnvironment(model, { entity: entityName, variables: ['record', 'user', 'now', 'today'] });
 }
 
 /**
@@ -80,11 +96,43 @@ export function recordToCreate(
   for (const field of entity?.fields ?? []) {
     if (field.default !== undefined && record[field.name] === undefined) record[field.name] = field.default;
   }
-  Object.assign(record, createdValues(model, entityName, context));
+  Object.assign(record, createdValues(model, entityName, { ...context, record: { ...record } }));
   const machine = model.states.shown
     ? model.states.machines.find((candidate) => candidate.entity === entityName)
     : undefined;
   if (machine) record[machine.field] = machine.initial;
   Object.assign(record, derivedValues(model, entityName, record));
   return record;
+}
+
+/**
+ * The values set on create that read other records (`count(Order, o, o.customer == record.customer) +
+ * 1`), computed with `reader` (the prototype API's, in the create's transaction). A value that cannot
+ * be computed is an error here, not left out: it was meant to count something that is there.
+ */
+export async function createdValuesWithRecords(
+  model: Model,
+  entityName: string,
+  context: { user: Record<string, JsonValue>; now: Date; record: Record<string, JsonValue> },
+  reader: RecordReader,
+): Promise<{ ok: true; values: Record<string, JsonValue> } | { ok: false; field: string; message: string }> {
+  const entity = findEntity(model, entityName);
+  const env = createdEnvironment(model, entityName);
+  const values: Record<string, JsonValue> = {};
+  for (const field of entity?.fields ?? []) {
+    if (field.setOnCreate === undefined || !expressionReadsRecords(field.setOnCreate, env)) continue;
+    const result = await evaluateWithRecords(field.setOnCreate, env, context, reader);
+    if (!result.ok) return { ok: false, field: field.name, message: result.message };
+    if (result.value !== undefined && result.value !== null) values[field.name] = result.value as JsonValue;
+  }
+  return { ok: true, values };
+}
+
+/** Whether some value set on create reads other records (then the API needs a transaction). */
+export function createdValuesReadRecords(model: Model, entityName: string): boolean {
+  const entity = findEntity(model, entityName);
+  const env = createdEnvironment(model, entityName);
+  return (entity?.fields ?? []).some(
+    (field) => field.setOnCreate !== undefined && expressionReadsRecords(field.setOnCreate, env),
+  );
 }
