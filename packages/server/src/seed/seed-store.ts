@@ -36,11 +36,22 @@ export async function seed(
         return;
       }
     }
+    const referenced = referencedEntities(model);
     for (const [entity, rows] of records) {
       const described = findEntity(model, entity);
       const plans = described ? statePlans(model, described) : [];
+      const left = new Map<string, number>();
       for (const row of rows) {
         const values = { ...row, ...derivedValues(model, entity, row) };
+        // A record no other seeded record points at can be left out when it breaks a rule; one that is
+        // pointed at is written, and said below, so that the records after it still hold.
+        if (!referenced.has(entity)) {
+          const broken = await ruleErrors(model, tx, entity, values, new Date(now));
+          if (broken.length > 0) {
+            for (const message of new Set(broken)) left.set(message, (left.get(message) ?? 0) + 1);
+            continue;
+          }
+        }
         const created = await tx.create(
           entity,
           described ? await withNumbers(tx, described, values) : values,
@@ -61,10 +72,47 @@ export async function seed(
           if (entries.length > 0) await tx.addHistory(entity, key, entries);
         }
       }
-      log(`  ${entity}: seeded ${rows.length} records`);
+      const skipped = [...left.values()].reduce((sum, count) => sum + count, 0);
+      log(`  ${entity}: seeded ${rows.length - skipped} records`);
+      for (const [message, times] of left) {
+        log(
+          `  ${entity}: left out ${times} generated record${times === 1 ? '' : 's'} that would break a rule: ${message}`,
+        );
+      }
     }
     for (const line of await brokenRules(model, tx, [...records.keys()], new Date(now))) log(line);
   });
+}
+
+/** The entities some field of another record refers to (their records cannot be left out). */
+function referencedEntities(model: Model): Set<string> {
+  const names = new Set<string>();
+  for (const entity of model.entities.shown ? model.entities.items : []) {
+    for (const field of entity.fields) {
+      const inner = field.kind === 'list' ? field.of : field;
+      if (inner.kind === 'reference') names.add(inner.entity);
+    }
+  }
+  return names;
+}
+
+/** The messages of the rules a record about to be seeded breaks, as a create would be checked. */
+async function ruleErrors(
+  model: Model,
+  tx: Store,
+  entity: string,
+  record: StoredRecord,
+  now: Date,
+): Promise<string[]> {
+  const checked = validateRecord(
+    model,
+    entity,
+    {},
+    { mode: 'update', old: record as Record<string, JsonValue>, now },
+  );
+  if (!checked.ok) return checked.errors.map((error) => error.message);
+  const errors = await checkRecordRules(model, entity, record, { mode: 'create', now, reader: readerOf(tx) });
+  return errors.map((error) => error.message);
 }
 
 /** What the seeded records of each entity still break, one line per rule (or constraint) and entity. */
