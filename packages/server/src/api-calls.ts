@@ -56,6 +56,17 @@ export function prototypeApi(model: Model): ApiDescription {
   return keepsHistory(model) ? { ...api, history: HISTORY_PATH } : api;
 }
 
+/**
+ * Where the prototype API serves its calls: the path point 7's Base URL names (`/api/v1`), else `/api`.
+ * A full URL names a server of its own, which the prototype stands in for at `/api`.
+ */
+export function apiBase(model: Model): string {
+  const base = model.calls.shown ? model.calls.baseUrl : undefined;
+  if (typeof base !== 'string' || !/^\/(?!\/)/.test(base)) return API_BASE;
+  const trimmed = base.replace(/\/+$/, '');
+  return trimmed === '' ? API_BASE : trimmed;
+}
+
 /** Whether point 4 is shown with a machine, whose transitions the prototype API then records. */
 export function keepsHistory(model: Model): boolean {
   return model.states.shown && model.states.machines.length > 0;
@@ -97,10 +108,11 @@ function withSession(model: Model, api: ApiDescription): ApiDescription {
  * ```
  */
 export function describeApi(model: Model): ApiDescription {
-  if (model.calls.shown) return { base: API_BASE, conventional: false, calls: model.calls.items };
+  const base = apiBase(model);
+  if (model.calls.shown) return { base, conventional: false, calls: model.calls.items };
   const entities = model.entities.shown ? model.entities.items.filter((entity) => !entity.embedded) : [];
   return {
-    base: API_BASE,
+    base,
     conventional: true,
     calls: entities.flatMap((entity) => conventionalCalls(model, entity)),
   };

@@ -36,7 +36,7 @@ import {
   requireAction,
   visibleTo,
 } from './access';
-import { API_BASE, keepsHistory, prototypeApi, specPayload } from './api-calls';
+import { apiBase, keepsHistory, prototypeApi, specPayload } from './api-calls';
 import { registerAuthRoutes } from './auth/auth-routes';
 import { type Authenticator, type AuthOptions, createAuthenticator } from './auth/authenticate';
 import { refuseDeepBody } from './body-depth';
@@ -64,7 +64,7 @@ import {
   type BodyLimits,
   contentDisposition,
   DEFAULT_FILE_LIMIT,
-  FILES_PATH,
+  filesPath,
   forgetFiles,
   hasFileFields,
   readRequestBody,
@@ -144,7 +144,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerIdempotency(app, store, (error) => options.onServerError?.(randomUUID(), error));
   // Before the body is read: a request with bad credentials is answered without parsing what it sends.
   app.addHook('onRequest', async (request, reply) => {
-    if (!request.url.startsWith(`${API_BASE}/`)) return;
+    if (!request.url.startsWith(`${api.base}/`)) return;
     const who = await authenticator.authenticate({ headers: request.headers, ip: request.ip });
     if (who.kind === 'refused') {
       if (who.retryAfterSeconds !== undefined) reply.header('retry-after', String(who.retryAfterSeconds));
@@ -175,7 +175,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   if (hasFileFields(model)) {
-    app.get(`${FILES_PATH}/:id`, async (request, reply) => {
+    app.get(`${filesPath(api.base)}/:id`, async (request, reply) => {
       const { id } = request.params as { id: string };
       // Files belong to records a role may or may not read; at least, nobody unknown fetches them.
       if (permissionsApply(model) && principalOf(request).role === undefined) {
@@ -196,7 +196,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   const transitions = transitionsByCall(model, api.calls, api.conventional);
   if (api.history && keepsHistory(model)) {
-    app.get(`${API_BASE}${api.history}/:entity/:id`, (request) =>
+    app.get(`${api.base}${api.history}/:entity/:id`, (request) =>
       history(request, { model, store, now, transitions, limits }),
     );
   }
@@ -204,7 +204,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   for (const call of api.calls) {
     // Sign-in and sign-out calls are the session routes above.
     if (call.purpose === 'sign-in' || call.purpose === 'sign-out') continue;
-    const url = `${API_BASE}${call.path.replace(/\{([^}]+)\}/g, ':$1')}`;
+    const url = `${api.base}${call.path.replace(/\{([^}]+)\}/g, ':$1')}`;
     const handler = handlerFor(call, {
       model,
       store,
@@ -426,7 +426,7 @@ async function create(
   // another person's name (and that person would then see it).
   requireAction(model, request, entity, 'create', values);
   // Bytes are stored only once the record is known to be valid, and forgotten if the write fails.
-  const fileIds = await saveFiles(store, files, values);
+  const fileIds = await saveFiles(store, files, values, apiBase(model));
   const created = await writeAnswered(
     store,
     request,
@@ -524,7 +524,7 @@ async function update(
   requireAction(model, request, entity, 'update', { ...old, ...result.record });
 
   const stored = { ...change, ...derivedValues(model, entity.name, result.record) };
-  const fileIds = await saveFiles(store, files, stored);
+  const fileIds = await saveFiles(store, files, stored, apiBase(model));
   const write = (tx: Store) => tx.update(entity.name, coerceKey(entity, key), stored, expected);
   const updated = await (needsTransaction(model, entity, 'update')
     ? store.transaction(async (tx) => {

@@ -20,8 +20,13 @@ import { refuseDeepBody } from './body-depth';
 import { clip, ProblemError, problem } from './problem';
 import type { Store, StoredRecord } from './store/store';
 
-/** Where stored files are served: `GET /api/_files/{id}`. The underscore keeps it clear of call paths. */
-export const FILES_PATH = `${API_BASE}/_files`;
+/**
+ * Where stored files are served, below the API's base: `GET /api/_files/{id}`. The underscore keeps it
+ * clear of call paths.
+ */
+export function filesPath(base: string = API_BASE): string {
+  return `${base}/_files`;
+}
 
 /** The largest file a file field without a size bound (point 5) takes. */
 export const DEFAULT_FILE_LIMIT = 10 * 1024 * 1024;
@@ -198,7 +203,12 @@ async function readMultipart(
  * Stores the pending files' bytes and completes their descriptors in `target` with `id` and `url`.
  * Answers the stored ids, so that a write that then fails can forget them again.
  */
-export async function saveFiles(store: Store, files: PendingFile[], target: StoredRecord): Promise<string[]> {
+export async function saveFiles(
+  store: Store,
+  files: PendingFile[],
+  target: StoredRecord,
+  base: string = API_BASE,
+): Promise<string[]> {
   const ids: string[] = [];
   try {
     for (const file of files) {
@@ -209,7 +219,7 @@ export async function saveFiles(store: Store, files: PendingFile[], target: Stor
         type: file.type,
         size: file.bytes.length,
         id,
-        url: `${FILES_PATH}/${id}`,
+        url: `${filesPath(base)}/${id}`,
       };
       const current = target[file.field];
       if (file.index !== undefined && Array.isArray(current)) current[file.index] = descriptor;

@@ -355,3 +355,29 @@ for (const database of databases) {
     });
   });
 }
+
+describe('a Base URL that is a path', () => {
+  it('is where the prototype API serves its calls, its sign-in and its files', async () => {
+    const model = exampleModel();
+    if (!model.calls.shown) throw new Error('the shop shows its calls');
+    model.calls.baseUrl = '/api/v1/';
+    const store = await openStore({ model, url: 'sqlite::memory:' });
+    try {
+      expect((await store.migrate({ allowDestructive: false })).ok).toBe(true);
+      const app = await buildApp({ model, store, now: () => NOW });
+      const spec = (await app.inject({ method: 'GET', url: '/spec.json' })).json() as {
+        api: { base: string };
+      };
+      expect(spec.api.base).toBe('/api/v1');
+      const owner = await signInAs(app, store, 'owner', {}, 'owner@shop.test', '/api/v1');
+      const listed = await app.inject({ method: 'GET', url: '/api/v1/products', headers: owner });
+      expect(listed.statusCode).toBe(200);
+      expect((await app.inject({ method: 'GET', url: '/api/products', headers: owner })).statusCode).toBe(
+        404,
+      );
+      await app.close();
+    } finally {
+      await store.close();
+    }
+  });
+});

@@ -1,7 +1,7 @@
 import type { Call } from '@ninefold/spec';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { authenticationOf } from '../access';
-import { API_BASE, type ApiDescription } from '../api-calls';
+import type { ApiDescription } from '../api-calls';
 import { ProblemError, problem } from '../problem';
 import type { Authenticator } from './authenticate';
 
@@ -21,12 +21,12 @@ export function registerAuthRoutes(app: FastifyInstance, api: ApiDescription, au
   for (const call of signInCalls) {
     app.route({
       method: call.method,
-      url: routeOf(call.path),
+      url: routeOf(api.base, call.path),
       bodyLimit: SIGN_IN_BODY_LIMIT,
       handler: auth.kind === 'password' ? signIn(auth) : notForKind(auth, call),
     });
   }
-  app.get(routeOf(api.auth.session), async (request) => {
+  app.get(routeOf(api.base, api.auth.session), async (request) => {
     const who = authenticationOf(request);
     if (who.kind !== 'user') throw notSignedIn();
     return {
@@ -35,7 +35,7 @@ export function registerAuthRoutes(app: FastifyInstance, api: ApiDescription, au
     };
   });
   if (api.auth.refresh) {
-    app.post(routeOf(api.auth.refresh), async (request, reply) => {
+    app.post(routeOf(api.base, api.auth.refresh), async (request, reply) => {
       const who = authenticationOf(request);
       if (who.kind !== 'user' || !who.session) throw notSignedIn();
       const user = { ...who.principal.user, id: String(who.principal.user.id), role: who.principal.role };
@@ -57,7 +57,7 @@ export function registerAuthRoutes(app: FastifyInstance, api: ApiDescription, au
   const signOutPaths = new Set([api.auth.signOut, ...signOutCalls.map((call) => call.path)]);
   for (const path of signOutPaths) {
     const method = signOutCalls.find((call) => call.path === path)?.method ?? 'POST';
-    app.route({ method, url: routeOf(path), handler: signOut });
+    app.route({ method, url: routeOf(api.base, path), handler: signOut });
   }
 }
 
@@ -123,6 +123,6 @@ function noStore(reply: FastifyReply): void {
   reply.header('cache-control', 'no-store');
 }
 
-function routeOf(path: string): string {
-  return `${API_BASE}${path.replace(/\{([^}]+)\}/g, ':$1')}`;
+function routeOf(base: string, path: string): string {
+  return `${base}${path.replace(/\{([^}]+)\}/g, ':$1')}`;
 }

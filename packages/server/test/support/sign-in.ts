@@ -15,12 +15,13 @@ export async function signInAs(
   role: string,
   attributes: Record<string, JsonValue> = {},
   email = `${role}@shop.test`,
+  base = '/api',
 ): Promise<{ authorization: string; userId: string }> {
   const added = await addUser(store, { email, role, attributes }, { password: TEST_PASSWORD });
   if (!added.ok) throw new Error(added.message);
   const answer = await app.inject({
     method: 'POST',
-    url: '/api/auth/sign-in',
+    url: `${base}/auth/sign-in`,
     payload: { email, password: TEST_PASSWORD },
   });
   if (answer.statusCode !== 200) throw new Error(`sign-in answered ${answer.statusCode}: ${answer.body}`);
