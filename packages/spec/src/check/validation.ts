@@ -1,5 +1,5 @@
 import { type ExpressionScope, expressionEnvironment } from '../cel';
-import { countNeverPasses } from '../cel-records';
+import { countNeverPasses } from '../cel-ast';
 import type { PathSegment } from '../issues';
 import type { Constant, Entity, FieldKind } from '../model';
 import {

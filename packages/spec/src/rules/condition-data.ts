@@ -1,6 +1,6 @@
 import type { ASTNode } from '@marcbachmann/cel-js';
 import { type ExpressionContext, type ExpressionEnvironment, evaluateExpression } from '../cel';
-import { fieldOf, mentions } from '../cel-records';
+import { COMPARISONS, fieldOf, mentions, REVERSED } from '../cel-ast';
 import { toPlain } from '../cel-values';
 import type { JsonValue } from '../model';
 import type { Comparison, RecordCondition } from '../records';
@@ -9,16 +9,6 @@ import type { Comparison, RecordCondition } from '../records';
 // "draft"`) as data the prototype API can turn into SQL, so that a list asks the database for the rows
 // a role may read instead of reading every row and asking CEL. Only the shapes whose SQL meaning is
 // CEL's meaning translate; for anything else the caller keeps evaluating CEL per record.
-
-const COMPARISONS = new Set<string>(['==', '!=', '<', '<=', '>', '>=']);
-const REVERSED: Record<Comparison, Comparison> = {
-  '==': '==',
-  '!=': '!=',
-  '<': '>',
-  '<=': '>=',
-  '>': '<',
-  '>=': '<=',
-};
 
 /**
  * The condition as data, with every part that does not name `record` computed from `context` (the

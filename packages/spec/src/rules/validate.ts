@@ -8,7 +8,7 @@ import {
   expressionEnvironment,
   expressionReadsRecords,
 } from '../cel';
-import { listCheckedPerItem, topBindings } from '../cel-records';
+import { listCheckedPerItem, topBindings } from '../cel-ast';
 import { toPointer } from '../issues';
 import { fieldLabel, findEntity, entityLabel as label } from '../lookup';
 import type { Entity, Field, JsonValue, Model, Rule } from '../model';
