@@ -76,12 +76,14 @@ export async function run(options: RunOptions): Promise<DialectFigures[]> {
   for (const dialect of options.dialects) {
     const target = await openTarget(dialect);
     try {
-      figures.push(await measure(dialect, target.url, options));
+      const figure = await measure(dialect, target.url, options);
+      figures.push(figure);
+      // Written as soon as measured: a later side that fails keeps this one's figures.
+      if (options.write) writeResults([figure], options);
     } finally {
       await target.drop();
     }
   }
-  if (options.write) writeResults(figures, options);
   return figures;
 }
 
@@ -102,7 +104,10 @@ async function openTarget(dialect: 'sqlite' | 'postgres'): Promise<{ url: string
   return {
     url: url.toString(),
     drop: async () => {
-      await admin.query(`drop database if exists "${name}" with (force)`);
+      // Without FORCE: terminating a connection the store's pool still holds would crash the run.
+      await admin.query(`drop database if exists "${name}"`).catch((error: Error) => {
+        console.warn(`could not drop ${name}: ${error.message}`);
+      });
       await admin.end();
     },
   };
