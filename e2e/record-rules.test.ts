@@ -1,12 +1,8 @@
-// Rules across records reach a person as the catalogue words them, on the right field: a limit counted
-// over other tickets (count), a guard over other tickets (count in point 4), and numbers given in the
-// create's transaction. The helpdesk is a specification of its own (packages/spec/test/fixtures), not
-// the demo; OUT_OF_STOCK (lookup) and CREDIT_LIMIT (sum) are walked on the demo in resilience.test.ts.
-import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { screenshot } from './support/artifacts';
 import { seriousViolations } from './support/axe';
 import { type Browser, launchBrowser } from './support/browser';
+import { description } from './support/described-by';
 import { type NinefoldProcess, startNinefold } from './support/ninefold';
 
 let browser: Browser;
@@ -35,17 +31,6 @@ async function api<T = Row>(path: string, init: RequestInit = {}): Promise<T> {
 }
 
 const post = (path: string, body: object = {}) => api(path, { method: 'POST', body: JSON.stringify(body) });
-
-async function description(page: Page, element: Locator): Promise<string> {
-  const ids = (await element.getAttribute('aria-describedby')) ?? '';
-  const texts = await Promise.all(
-    ids
-      .split(/\s+/)
-      .filter(Boolean)
-      .map((id) => page.locator(`[id="${id}"]`).textContent()),
-  );
-  return texts.join(' ');
-}
 
 describe('rules across records, in the helpdesk', () => {
   it('a fourth open ticket is refused with the catalogue’s words on the customer, and a closed one makes room', async () => {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { screenshot } from './support/artifacts';
 import { seriousViolations } from './support/axe';
 import { type Browser, launchBrowser } from './support/browser';
+import { description } from './support/described-by';
 import { type NinefoldProcess, startNinefold } from './support/ninefold';
 import { apiAs, demoPassword, signInAs } from './support/sign-in';
 
@@ -116,18 +117,6 @@ function badge(page: Page, label: string): Locator {
 
 function transitions(page: Page): Locator {
   return page.getByRole('group', { name: 'Change the state' });
-}
-
-/** The text of the elements that describe an element (aria-describedby): its hints and errors. */
-async function description(page: Page, element: Locator): Promise<string> {
-  const ids = (await element.getAttribute('aria-describedby')) ?? '';
-  const texts = await Promise.all(
-    ids
-      .split(/\s+/)
-      .filter(Boolean)
-      .map((id) => page.locator(`[id="${id}"]`).textContent()),
-  );
-  return texts.join(' ');
 }
 
 async function isFocused(element: Locator): Promise<boolean> {
