@@ -71,17 +71,12 @@ export function isNode(value: unknown): value is ASTNode {
  * The list an expression checks item by item, when the whole expression is `record.<list>.all(x, …)`;
  * undefined otherwise (or when it does not parse).
  */
-export function listCheckedPerItem(env: Environment, expression: string): string | undefined {
-  try {
-    const root = env.parse(expression).ast;
-    if (root.op !== 'rcall') return undefined;
-    const [name, receiver] = root.args as [string, ASTNode, ASTNode[]];
-    if (name !== 'all' || receiver.op !== '.') return undefined;
-    const [target, list] = receiver.args as [ASTNode, string];
-    return target.op === 'id' && target.args === 'record' ? list : undefined;
-  } catch {
-    return undefined;
-  }
+export function listCheckedPerItem(root: ASTNode): string | undefined {
+  if (root.op !== 'rcall') return undefined;
+  const [name, receiver] = root.args as [string, ASTNode, ASTNode[]];
+  if (name !== 'all' || receiver.op !== '.') return undefined;
+  const [target, list] = receiver.args as [ASTNode, string];
+  return target.op === 'id' && target.args === 'record' ? list : undefined;
 }
 
 /**

@@ -1,7 +1,8 @@
-import { Environment, type ParseResult } from '@marcbachmann/cel-js';
+import { type ASTNode, Environment, type ParseResult } from '@marcbachmann/cel-js';
 import {
   entitiesNamedByRecordFunctions,
   entityTypeName,
+  NAMES_A_RECORD_FUNCTION,
   RECORD_READER,
   readsOtherRecords,
   registerRecordFunctions,
@@ -473,9 +474,25 @@ export async function evaluateWithRecords(
   }
 }
 
-/** Whether an expression reads other records, so that only `evaluateWithRecords` can evaluate it. */
+/**
+ * Whether an expression reads other records, so that only `evaluateWithRecords` can evaluate it (the
+ * client leaves such rules to the API). Asked of every rule on every save: the parse is the cached one.
+ */
 export function expressionReadsRecords(expression: string, env: ExpressionEnvironment): boolean {
-  return readsOtherRecords(env.cel, expression);
+  if (typeof expression !== 'string' || !NAMES_A_RECORD_FUNCTION.test(expression)) {
+    return false;
+  }
+  const ast = expressionAst(expression, env);
+  return ast !== undefined && readsOtherRecords(ast);
+}
+
+/** The parsed form of an expression, from the same cache evaluations use; undefined when it does not parse. */
+export function expressionAst(expression: string, env: ExpressionEnvironment): ASTNode | undefined {
+  try {
+    return parsed(env, expression).ast;
+  } catch {
+    return undefined;
+  }
 }
 
 function celValues(env: ExpressionEnvironment, context: ExpressionContext): Record<string, unknown> {

@@ -5,6 +5,7 @@ import {
   type ExpressionEnvironment,
   evaluateExpression,
   evaluateWithRecords,
+  expressionAst,
   expressionEnvironment,
   expressionReadsRecords,
 } from '../cel';
@@ -470,7 +471,7 @@ function ruleParts(env: ExpressionEnvironment, rule: Rule, record: Record<string
     context: (base) => base,
   };
   const items = record[list];
-  if (below.length === 0 || !Array.isArray(items) || listCheckedPerItem(env.cel, rule.check) !== list) {
+  if (below.length === 0 || !Array.isArray(items) || perItemList(env, rule.check) !== list) {
     return [whole];
   }
   // The rule sees one item at a time as the whole list, so it is typed and worded as written.
@@ -566,4 +567,9 @@ function dedupe(errors: FieldError[]): FieldError[] {
     seen.add(key);
     return true;
   });
+}
+
+function perItemList(env: ExpressionEnvironment, check: string): string | undefined {
+  const ast = expressionAst(check, env);
+  return ast === undefined ? undefined : listCheckedPerItem(ast);
 }
