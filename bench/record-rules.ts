@@ -16,9 +16,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
+  columnKindOf,
   conditionAsData,
   evaluateExpression,
   expressionEnvironment,
+  findEntity,
   loadSpec,
   type Model,
 } from '@ninefold/spec';
@@ -198,9 +200,9 @@ async function measureList(model: Model, store: Store) {
     const user = { customerId: 1 + ((round * 31) % CUSTOMERS) };
     const query = { filters: [], sort: [], limit: 50, offset: 50, withTotal: true };
     let begin = performance.now();
-    const where = conditionAsData(PERMISSION, env, { user }, (field) =>
-      field === 'customer' ? 'number' : undefined,
-    );
+    const ticket = findEntity(model, 'Ticket');
+    const where =
+      ticket && conditionAsData(PERMISSION, env, { user }, (field) => columnKindOf(model, ticket, field));
     if (!where) throw new Error('the permission condition must translate');
     const page = await store.list('Ticket', { ...query, where });
     bySql.push(performance.now() - begin);

@@ -1,16 +1,14 @@
 import {
   type AccessVerdict,
-  type ColumnKind,
   type CrudAction,
   checkAction,
+  columnKindOf,
   conditionAsData,
   type Entity,
   exhaustiveSwitchError,
   expressionEnvironment,
   fieldAccess,
-  findEntity,
   grantFor,
-  hasNumericKey,
   type Model,
   type Principal,
   permissionsApply,
@@ -199,36 +197,6 @@ function permissionAsSql(model: Model, principal: Principal, entity: Entity) {
   if (!grant?.where) return undefined;
   const env = expressionEnvironment(model, { entity: entity.name, variables: ['record', 'user'] });
   return conditionAsData(grant.where, env, { user: principal.user ?? {} }, (field) =>
-    columnKind(model, entity, field),
+    columnKindOf(model, entity, field),
   );
-}
-
-function columnKind(model: Model, entity: Entity, name: string): ColumnKind | undefined {
-  const field = entity.fields.find((candidate) => candidate.name === name);
-  if (!field) return !entity.key && name === 'id' ? 'number' : undefined;
-  switch (field.kind) {
-    case 'text':
-    case 'markdown':
-    case 'enum':
-      return 'text';
-    case 'number':
-    case 'integer':
-    case 'money':
-      return 'number';
-    case 'boolean':
-      return 'boolean';
-    case 'reference': {
-      const target = findEntity(model, field.entity);
-      return target ? (hasNumericKey(target) ? 'number' : 'text') : undefined;
-    }
-    // Dates compare as days in CEL and as text in SQL; files, objects and lists are JSON.
-    case 'date':
-    case 'datetime':
-    case 'file':
-    case 'object':
-    case 'list':
-      return undefined;
-    default:
-      return exhaustiveSwitchError(field);
-  }
 }

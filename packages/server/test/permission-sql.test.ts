@@ -2,10 +2,12 @@
 // both databases: generated conditions and users (claims present, missing, of another type) over the
 // demo's seeded orders, each answer compared with CEL asked record by record.
 import {
+  columnKindOf,
   conditionAsData,
   derivedValues,
   evaluateExpression,
   expressionEnvironment,
+  findEntity,
   type JsonValue,
 } from '@ninefold/spec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,15 +19,9 @@ import { dropSchema, exampleModel, testDatabases, uniqueSchema } from './support
 const databases = await testDatabases();
 const model = exampleModel();
 const env = expressionEnvironment(model, { entity: 'Order', variables: ['record', 'user'] });
-const KINDS: Record<string, 'text' | 'number' | 'boolean'> = {
-  id: 'number',
-  number: 'text',
-  customer: 'number',
-  status: 'text',
-  total: 'number',
-  notes: 'text',
-  ownerId: 'text',
-};
+const order = findEntity(model, 'Order');
+if (!order) throw new Error('the shop has orders');
+const kindOf = (field: string) => columnKindOf(model, order, field);
 
 const CONDITIONS = [
   'record.ownerId == user.id || record.status != "draft"',
@@ -75,7 +71,7 @@ for (const database of databases) {
       let translated = 0;
       for (const condition of CONDITIONS) {
         for (const user of users) {
-          const where = conditionAsData(condition, env, { user }, (field) => KINDS[field]);
+          const where = conditionAsData(condition, env, { user }, kindOf);
           if (!where) continue;
           translated += 1;
           const bySql = (
@@ -94,9 +90,7 @@ for (const database of databases) {
       // CEL; the rest are answered by SQL, the demo's own two conditions among them.
       expect(translated).toBeGreaterThanOrEqual(12);
       for (const condition of CONDITIONS.slice(0, 2)) {
-        expect(
-          conditionAsData(condition, env, { user: users[0] ?? {} }, (field) => KINDS[field]),
-        ).toBeDefined();
+        expect(conditionAsData(condition, env, { user: users[0] ?? {} }, kindOf)).toBeDefined();
       }
     });
   });

@@ -2,7 +2,9 @@ import type { ASTNode } from '@marcbachmann/cel-js';
 import { type ExpressionContext, type ExpressionEnvironment, evaluateExpression } from '../cel';
 import { COMPARISONS, fieldOf, mentions, REVERSED } from '../cel-ast';
 import { toPlain } from '../cel-values';
-import type { JsonValue } from '../model';
+import { exhaustiveSwitchError } from '../exhaustive';
+import { findEntity, hasNumericKey } from '../lookup';
+import type { Entity, JsonValue, Model } from '../model';
 import type { Comparison, RecordCondition } from '../records';
 
 // A condition over `record` (a permission of point 6: `record.ownerId == user.id || record.status !=
@@ -102,4 +104,38 @@ function computed(node: ASTNode, env: ExpressionEnvironment, context: Expression
 
 function isScalar(value: unknown): value is string | number | boolean {
   return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
+}
+
+/**
+ * What a field of a record holds as a condition compares it, or undefined when CEL and SQL would compare
+ * it differently (dates are days in CEL and text in SQL) or not at all (files, objects, lists).
+ */
+export function columnKindOf(model: Model, entity: Entity, name: string): ColumnKind | undefined {
+  const field = entity.fields.find((candidate) => candidate.name === name);
+  if (!field) return !entity.key && name === 'id' ? 'number' : undefined;
+  switch (field.kind) {
+    case 'text':
+    case 'markdown':
+    case 'enum':
+      return 'text';
+    case 'number':
+    case 'integer':
+    case 'money':
+      return 'number';
+    case 'boolean':
+      return 'boolean';
+    case 'reference': {
+      const target = findEntity(model, field.entity);
+      return target ? (hasNumericKey(target) ? 'number' : 'text') : undefined;
+    }
+    // Dates compare as days in CEL and as text in SQL; files, objects and lists are JSON.
+    case 'date':
+    case 'datetime':
+    case 'file':
+    case 'object':
+    case 'list':
+      return undefined;
+    default:
+      return exhaustiveSwitchError(field);
+  }
 }
