@@ -96,7 +96,7 @@ export async function withNumbers(tx: Store, entity: Entity, record: StoredRecor
   if (fields.length === 0) return record;
   const out = { ...record };
   for (const { field, pattern } of fields) {
-    out[field] = formatNumber(pattern, await tx.nextNumber(entity.name, field, 0));
+    out[field] = formatNumber(pattern, await tx.nextNumber(entity.name, field));
   }
   return out;
 }
@@ -137,7 +137,7 @@ export async function applyUpdates(
   record: StoredRecord,
   context: { now: Date; user?: Record<string, unknown> },
 ): Promise<void> {
-  const env = updateEnvironment(model, machine);
+  const env = updateEnvironment(model, machine.entity);
   for (const statement of step.updates ?? []) {
     const parsed = parseUpdate(statement);
     // `check` refuses a statement that does not read; a model that skipped it changes nothing here.

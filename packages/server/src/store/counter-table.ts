@@ -25,17 +25,16 @@ export function ensureCounterTable(db: DynamicKysely, dialect: DialectSql, inTra
   );
 }
 
-/** Takes the next number of a counter; a new counter starts after `floor` (numbers already given). */
+/** Takes the next number of a counter; a new counter gives 1 first. */
 export async function takeNumber(
   db: DynamicKysely,
   dialect: DialectSql,
   entity: string,
   field: string,
-  floor: number,
 ): Promise<number> {
   const table = dialect.tableRef(COUNTERS_TABLE);
   await sql`
-    INSERT INTO ${table} ("entity", "field", "value") VALUES (${entity}, ${field}, ${floor})
+    INSERT INTO ${table} ("entity", "field", "value") VALUES (${entity}, ${field}, 0)
     ON CONFLICT ("entity", "field") DO NOTHING
   `.execute(db);
   const result = await sql<{ value: number | string }>`

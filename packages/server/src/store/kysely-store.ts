@@ -433,11 +433,11 @@ export class KyselyStore implements Store {
     }
   }
 
-  async nextNumber(entity: string, field: string, floor: number): Promise<number> {
+  async nextNumber(entity: string, field: string): Promise<number> {
     if (!this.inTransaction)
       throw new Error('nextNumber gives a number back on rollback: call it in a transaction');
     await this.ownTable(counterTables, ensureCounterTable);
-    return takeNumber(this.kysely, this.context.sql, entity, field, floor);
+    return takeNumber(this.kysely, this.context.sql, entity, field);
   }
 
   async history(entity: string, key: RecordKey): Promise<HistoryEntry[]> {

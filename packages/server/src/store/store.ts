@@ -142,9 +142,9 @@ export interface Store {
   lockForRules(entities: string[]): Promise<void>;
   /**
    * The next number of an entity's numbered field, taken inside the caller's transaction (so a refused
-   * write gives it back). A new counter starts after `floor`.
+   * write gives it back). A new counter gives 1 first.
    */
-  nextNumber(entity: string, field: string, floor: number): Promise<number>;
+  nextNumber(entity: string, field: string): Promise<number>;
   /**
    * Changes one field of a record where it is (point 4's updates of other records: `stock -= 3` is
    * computed by the database, so two transitions taking stock at once both count), bumping its

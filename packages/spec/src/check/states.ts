@@ -1,6 +1,6 @@
 import type { ExpressionScope } from '../cel';
 import type { PathSegment } from '../issues';
-import type { Entity, StateMachine } from '../model';
+import type { Entity } from '../model';
 import { checkUpdateExpressions, parseUpdate, updateEnvironment } from '../rules/updates';
 import { didYouMean } from '../suggest';
 import {
@@ -209,8 +209,7 @@ export function checkUpdate(
     );
   }
   if (entityName === undefined || !context.entities?.has(entityName)) return;
-  const machine = { entity: entityName } as StateMachine;
-  const problem = checkUpdateExpressions(update, updateEnvironment(context.model, machine));
+  const problem = checkUpdateExpressions(update, updateEnvironment(context.model, entityName));
   if (problem) {
     report(
       context,

@@ -37,12 +37,6 @@ export function fillMessage(message: string, model: Model, values: MessageValues
   });
 }
 
-/** The names a message's placeholders use: constants, and paths below `record` and `user`. */
-export function messagePlaceholders(message: string): string[] {
-  if (typeof message !== 'string') return [];
-  return [...message.matchAll(PLACEHOLDER)].map((match) => match[1] as string);
-}
-
 /**
  * The hints of point 5's rules for a field of a form, constants filled in: the rules of `root` whose
  * field is `path` (`lines.quantity` for every line's quantity).

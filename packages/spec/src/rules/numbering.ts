@@ -62,10 +62,3 @@ export function parseNumbering(text: string): NumberingResult {
 export function formatNumber(pattern: NumberingPattern, value: number): string {
   return `${pattern.prefix}${String(value).padStart(pattern.width, '0')}${pattern.suffix}`;
 }
-
-/** The counter a number was formatted from, or undefined when it does not follow the pattern. */
-export function numberOf(pattern: NumberingPattern, text: string): number | undefined {
-  if (!text.startsWith(pattern.prefix) || !text.endsWith(pattern.suffix)) return undefined;
-  const digits = text.slice(pattern.prefix.length, text.length - pattern.suffix.length);
-  return /^\d{1,15}$/.test(digits) ? Number(digits) : undefined;
-}

@@ -7,7 +7,7 @@ import {
   evaluateExpression,
   expressionEnvironment,
 } from '../cel';
-import type { JsonValue, Model, StateMachine } from '../model';
+import type { JsonValue, Model } from '../model';
 
 // A transition may change other records in its own transaction (point 4): an order takes stock when it
 // is placed. Each change is one statement, the same in Markdown and YAML:
@@ -98,9 +98,9 @@ export function updateExpressions(update: RecordUpdate): { keys: string; values:
   return { keys, values, ...(update.when ? { when: update.when } : {}) };
 }
 
-export function updateEnvironment(model: Model, machine: StateMachine): ExpressionEnvironment {
+export function updateEnvironment(model: Model, entity: string): ExpressionEnvironment {
   return expressionEnvironment(model, {
-    entity: machine.entity,
+    entity,
     variables: ['record', 'user', 'now', 'today'],
   });
 }
