@@ -613,14 +613,15 @@ async function transition(
         by,
         at: now.toISOString(),
       });
+    const guardReads = guardReadsRecords(model, machine, step);
     const updated = await writeAnswered(
       store,
       request,
       (tx) =>
-        guardReadsRecords(model, machine, step) || (step.updates?.length ?? 0) > 0
+        guardReads || (step.updates?.length ?? 0) > 0
           ? tx.transaction(async (inner) => {
               const who = { now, ...(principal.user === undefined ? {} : { user: principal.user }) };
-              if (guardReadsRecords(model, machine, step)) {
+              if (guardReads) {
                 // A guard over other records (at most two on hold) is decided where the write is made.
                 await inner.lockForRules([entity.name]);
                 const guarded = await checkGuardWithRecords(

@@ -9,6 +9,8 @@ import { type Context, isRecord, refer, referFieldPath, report, shownList, text 
 export function checkErrors(context: Context): void {
   const entries = shownList(context.model.errors, 'entries');
   if (!entries) return;
+  // Codes that can reach the client, when every answer is the prototype API's; else any code may.
+  const produced = answersOnlyFromPrototype(context.model) ? producedCodes(context.model) : undefined;
   entries.forEach((entry, index) => {
     if (!isRecord(entry)) return;
     const base: PathSegment[] = ['errors', index];
@@ -35,18 +37,14 @@ export function checkErrors(context: Context): void {
     }
     const match = isRecord(entry.match) ? entry.match : {};
     const code = text(match.code);
-    if (
-      code !== undefined &&
-      answersOnlyFromPrototype(context.model) &&
-      !producedCodes(context.model).has(code)
-    ) {
+    if (code !== undefined && produced !== undefined && !produced.has(code)) {
       report(
         context,
         'unknown-reference',
         [...base, 'code'],
         `${owner} matches the code "${code}", which no rule of point 5 gives and the prototype API never ` +
           'answers, so it is never used. Give a rule of point 5 this code, or correct it.',
-        { severity: 'warning', hint: didYouMean(code, [...producedCodes(context.model)]) },
+        { severity: 'warning', hint: didYouMean(code, [...produced]) },
       );
     }
     const catchAll = match.status === undefined && match.type === undefined && match.code === undefined;
