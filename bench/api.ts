@@ -110,6 +110,8 @@ interface Server {
   child: ChildProcess;
   output: () => string;
   stop(): Promise<void>;
+  /** Headers every request to this side carries: ours, the owner's session (the demo needs a sign-in). */
+  headers: Record<string, string>;
 }
 
 function freePort(): Promise<number> {
@@ -184,7 +186,8 @@ async function startOurs(name: string, db: string, seed: number | undefined): Pr
     db,
     '--port',
     '0',
-    ...(seed ? ['--seed', String(seed)] : []),
+    // Without a seed there are no demo users: the owner is made by name instead.
+    ...(seed ? ['--seed', String(seed)] : ['--user', 'owner@demo.test:owner']),
   ];
   const { child, output } = startChild(args);
   const stop = () => stopChild(child);
@@ -196,7 +199,30 @@ async function startOurs(name: string, db: string, seed: number | undefined): Pr
     async () => /(http:\/\/127\.0\.0\.1:\d+)\//.exec(output())?.[1],
     300_000,
   );
-  return { name, url, child, output, stop };
+  return { name, url, child, output, stop, headers: await signInAsOwner(name, url, output) };
+}
+
+/**
+ * The demo's API answers only a signed-in person, so our side carries the owner's bearer token, which every
+ * request then verifies; json-server has no sign-in and checks nothing.
+ */
+async function signInAsOwner(
+  name: string,
+  url: string,
+  output: () => string,
+): Promise<Record<string, string>> {
+  const password = /(?:password for this start|owner@demo\.test \(owner\), password): (\S+)/.exec(
+    output(),
+  )?.[1];
+  if (!password) throw new Error(`${name} printed no demo password:\n${output()}`);
+  const answer = await fetch(`${url}/api/auth/sign-in`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'owner@demo.test', password }),
+  });
+  if (!answer.ok) throw new Error(`${name}: signing in as the owner answered ${answer.status}`);
+  const { token } = (await answer.json()) as { token: string };
+  return { authorization: `Bearer ${token}` };
 }
 
 async function startJsonServer(dbFile: string): Promise<Server> {
@@ -221,7 +247,7 @@ async function startJsonServer(dbFile: string): Promise<Server> {
     async () => ((await fetch(`${url}/products?_limit=1`)).ok ? true : undefined),
     60_000,
   );
-  return { name: 'json-server', url, child, output, stop };
+  return { name: 'json-server', url, child, output, stop, headers: {} };
 }
 
 // ------------------------------------------------------------------------------------------ data
@@ -232,7 +258,9 @@ type Product = Record<string, unknown> & { id: number; sku: string };
 async function exportProducts(server: Server): Promise<Product[]> {
   const all: Product[] = [];
   for (let page = 1; ; page++) {
-    const answer = await fetch(`${server.url}/api/products?page=${page}&limit=100`);
+    const answer = await fetch(`${server.url}/api/products?page=${page}&limit=100`, {
+      headers: server.headers,
+    });
     if (!answer.ok) throw new Error(`${server.name}: exporting products answered ${answer.status}`);
     const body = (await answer.json()) as { items: Product[] };
     all.push(...body.items);
@@ -300,8 +328,9 @@ async function measure(
   expected: number,
   connections = CONNECTIONS,
 ): Promise<Run> {
-  const warm = await cannon(server.url, request, WARMUP_SECONDS, connections);
-  const run = await cannon(server.url, request, DURATION_SECONDS, connections);
+  const signed = { ...request, headers: { ...request.headers, ...server.headers } };
+  const warm = await cannon(server.url, signed, WARMUP_SECONDS, connections);
+  const run = await cannon(server.url, signed, DURATION_SECONDS, connections);
   for (const [phase, result] of [
     ['warm-up', warm],
     ['run', run],
@@ -618,7 +647,7 @@ async function main(): Promise<void> {
   // 4. A filtered, sorted page of a million products.
   if (!skipMillion) {
     const big = await startOurs('ours-sqlite-1m', bigFile, undefined);
-    const first = (await (await fetch(`${big.url}${BIG_LIST}`)).json()) as {
+    const first = (await (await fetch(`${big.url}${BIG_LIST}`, { headers: big.headers })).json()) as {
       items: unknown[];
       total?: number;
     };
@@ -626,7 +655,7 @@ async function main(): Promise<void> {
       throw new Error(`${BIG_LIST} returned ${first.items.length} items, not 50`);
     // The first page of a filter counts its matches cold; later pages reuse the remembered total.
     const coldStart = performance.now();
-    await fetch(`${big.url}${BIG_LIST}&page=2`);
+    await fetch(`${big.url}${BIG_LIST}&page=2`, { headers: big.headers });
     const coldMs = performance.now() - coldStart;
     console.log(
       `\nlist a page of 50 of ${BIG_ROWS.toLocaleString('en')} products, filtered and sorted (cold count ${coldMs.toFixed(1)} ms)`,

@@ -12,7 +12,6 @@ import {
   type Model,
   type Principal,
   permissionsApply,
-  visibleRecord,
   writeViolations,
 } from '@ninefold/spec';
 import type { FastifyRequest } from 'fastify';
@@ -115,16 +114,6 @@ export function refuseHiddenQuery(model: Model, request: FastifyRequest, entity:
       })),
     }),
   );
-}
-
-/** What the role may see of a record: the fields its grant hides are left out. */
-export function visibleTo(
-  model: Model,
-  request: FastifyRequest,
-  entity: Entity,
-  record: StoredRecord,
-): StoredRecord {
-  return visibleRecord(model, principalOf(request), entity.name, record);
 }
 
 /** How many records one scan of a conditional list reads at a time. */

@@ -34,7 +34,6 @@ import {
   refuseHiddenQuery,
   rememberAuthentication,
   requireAction,
-  visibleTo,
 } from './access';
 import { apiBase, keepsHistory, prototypeApi, specPayload } from './api-calls';
 import { registerAuthRoutes } from './auth/auth-routes';
@@ -50,6 +49,7 @@ import {
   writeAnswered,
 } from './idempotency';
 import { parseListQuery, type QueryValues } from './list-query';
+import { presenterFor } from './present';
 import {
   clip,
   PROBLEM_CONTENT_TYPE,
@@ -272,7 +272,7 @@ function recordHandler(
         const { record, version } = await load(entity, context, keyOf(call, request));
         requireAction(context.model, request, entity, 'read', record);
         reply.header('etag', etag(version));
-        return visibleTo(context.model, request, entity, present(context.model, entity, record));
+        return presenterFor(context.model, request, entity)(record);
       };
     case 'create':
       return (request, reply) => create(call, entity, context, request, reply);
@@ -324,9 +324,7 @@ async function list(
   if ('problem' in parsed) throw new ProblemError(parsed.problem);
   refuseHiddenQuery(context.model, request, entity, parsed.query);
   const result = await readableList(context.model, request, entity, context.store, parsed.query);
-  const items = result.items.map((record) =>
-    visibleTo(context.model, request, entity, present(context.model, entity, record)),
-  );
+  const items = result.items.map(presenterFor(context.model, request, entity));
   const response = call.response ?? { shape: 'array' as const };
   if (result.total !== undefined) reply.header('x-total-count', String(result.total));
   if (parsed.page.style === 'link-header' && parsed.page.page !== undefined) {
@@ -449,7 +447,7 @@ async function create(
         etag: etag(1),
         location: `${pathOf(request.url)}/${encodeURIComponent(String(keyValue(entity, record)))}`,
       },
-      body: visibleTo(model, request, entity, present(model, entity, record)),
+      body: presenterFor(model, request, entity)(record),
     }),
     () => context.afterCommit?.(request),
   ).catch(async (error: unknown) => {
@@ -550,7 +548,7 @@ async function update(
   }
   // The update was made over `expected`, which it moved on by one.
   reply.header('etag', etag(expected + 1));
-  return visibleTo(model, request, entity, present(model, entity, updated.value));
+  return presenterFor(model, request, entity)(updated.value);
 }
 
 async function transition(
@@ -648,7 +646,7 @@ async function transition(
       (value) => ({
         status: 200,
         headers: { etag: etag(version + 1) },
-        body: visibleTo(model, request, entity, present(model, entity, value)),
+        body: presenterFor(model, request, entity)(value),
       }),
       () => context.afterCommit?.(request),
     );
@@ -715,7 +713,7 @@ async function changedSinceRead(
       412,
       'CHANGED_SINCE_READ',
       `${entityLabel(entity)} ${clip(key)} was changed by someone else since you read it.`,
-      readable ? { current: visibleTo(model, request, entity, present(model, entity, found.record)) } : {},
+      readable ? { current: presenterFor(model, request, entity)(found.record) } : {},
     ),
     { etag: etag(found.version) },
   );
@@ -747,20 +745,6 @@ function coerceKey(entity: Entity, key: string): RecordKey {
 
 function keyValue(entity: Entity, record: StoredRecord): RecordKey {
   return record[entity.key ?? 'id'] as RecordKey;
-}
-
-/** What the client sees: stored values, derived fields computed, write-only fields left out. */
-export function present(model: Model, entity: Entity, record: StoredRecord): StoredRecord {
-  const out: StoredRecord = {};
-  for (const field of entity.fields) {
-    if (field.writeOnly || field.derived !== undefined) continue;
-    const value = record[field.name];
-    if (value !== undefined) out[field.name] = value;
-  }
-  // Computed again on the way out, so an answer is right even for rows stored before a formula changed.
-  Object.assign(out, derivedValues(model, entity.name, record));
-  if (!entity.key && record.id !== undefined) out.id = record.id;
-  return out;
 }
 
 function withDefaults(entity: Entity, record: StoredRecord, readOnly: boolean): StoredRecord {

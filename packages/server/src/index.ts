@@ -1,5 +1,5 @@
 export { API_BASE, type ApiDescription, type ApiWire, describeApi, specPayload } from './api-calls';
-export { type AppOptions, buildApp, DEFAULT_BODY_LIMIT, present } from './app';
+export { type AppOptions, buildApp, DEFAULT_BODY_LIMIT } from './app';
 export { createOidcVerifier, oidcVerifierFor } from './auth/oidc';
 export { DEMO_DOMAIN, type ProvisionResult, provisionUsers } from './auth/provision';
 export { parseUserOption, type UserRequest } from './auth/users';

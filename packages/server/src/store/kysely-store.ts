@@ -15,6 +15,7 @@ import {
   releaseUnansweredKeys,
 } from './idempotency-table';
 import { planList } from './list-query';
+import { ReadCache } from './read-cache';
 import { aggregateSql, conditionSql } from './record-condition-sql';
 import { type DynamicKysely, syncSchema } from './schema-sync';
 import type {
@@ -37,8 +38,7 @@ import type {
   WriteFailure,
   WriteResult,
 } from './store';
-import { fnv1a, type PlannedColumn, type PlannedTable, type TablePlan } from './table-plan';
-import type { TotalsCache } from './totals-cache';
+import { fnv1a, type PlannedColumn, type PlannedTable, type TablePlan, TOTAL_COLUMN } from './table-plan';
 import { countUsers, ensureUserTable, insertUser, selectUser, updateUserSecrets } from './user-table';
 import { ValueCodec } from './value-codec';
 
@@ -49,14 +49,19 @@ export interface StoreContext {
   /** Called after a migration changed the schema (prepared statements are forgotten). */
   schemaChanged(): void;
   /**
-   * Remembered list totals; present only where every write can be seen: SQLite, whose `data_version`
-   * tells when another connection committed. PostgreSQL may be shared by several servers, so it counts.
+   * What the store remembers of its reads (see `ReadCache`); present only where every other writer's
+   * change can be learnt: SQLite's `data_version`, PostgreSQL's notifications.
    */
-  totals?: TotalsCache;
-  /** SQLite's `PRAGMA data_version` when the totals were last known to be current. */
-  dataVersion?: number;
-  /** Reads SQLite's current `data_version` (present with `totals`). */
-  readDataVersion?: () => number;
+  cache?: ReadCache;
+  /**
+   * Whether the cache may be used now; it first forgets what other writers changed. False while changes
+   * could go unseen (PostgreSQL's listener is not connected).
+   */
+  cacheCurrent?: () => boolean;
+  /** Called once tables were made or changed (the write listener watches every table). */
+  tablesChanged?: () => Promise<void>;
+  /** Called when the store closes, before its database. */
+  close?: () => Promise<void>;
 }
 
 type Row = Record<string, unknown>;
@@ -82,6 +87,8 @@ export class KyselyStore implements Store {
   readonly dialect: 'sqlite' | 'postgres';
   private readonly codec: ValueCodec;
   private readonly tables: Map<string, PlannedTable>;
+  /** The entities written in this transaction, forgotten again by the cache when it ends. */
+  private readonly written = new Set<string>();
   /** Serializes savepoint-guarded writes: savepoints of interleaved writes would undo each other. */
   private savepointQueue: Promise<unknown> = Promise.resolve();
 
@@ -106,8 +113,9 @@ export class KyselyStore implements Store {
     );
     if (result.ok && result.applied.length > 0) {
       this.context.schemaChanged();
-      this.context.totals?.clear();
+      this.context.cache?.clear();
     }
+    if (result.ok) await this.context.tablesChanged?.();
     return result;
   }
 
@@ -116,67 +124,83 @@ export class KyselyStore implements Store {
     const plan = planList(this.context.sql, this.codec, table, query);
     const where = (conditions: RawBuilder<unknown>[]) =>
       conditions.length === 0 ? sql`` : sql`WHERE ${sql.join(conditions, sql` AND `)}`;
+    const filtered = where(plan.filters);
 
-    const total = query.withTotal
-      ? this.total(entity, query, where(plan.filters))
-      : Promise.resolve(undefined);
+    const cache = this.currentCache();
+    const pageKey = cache && query.limit <= ReadCache.MAX_PAGE ? JSON.stringify(query) : undefined;
+    const remembered = pageKey === undefined ? undefined : cache?.page(entity, pageKey);
+    if (remembered) return remembered;
+    const totalKey = JSON.stringify(query.where ? [query.filters, query.where] : query.filters);
+    let total = query.withTotal ? cache?.total(entity, totalKey) : undefined;
+    // A total not remembered is counted by the page's first query, in a subquery the database runs once:
+    // one round trip instead of two.
+    const counting = query.withTotal === true && total === undefined;
+    const generation = cache?.generation(entity) ?? 0;
 
     // One row more than asked tells whether more follow.
     const wanted = plan.limit + 1;
-    const page = async () => {
-      const items: StoredRecord[] = [];
-      for (const phase of plan.phases) {
-        if (items.length >= wanted) break;
-        const offset = plan.offset > 0 ? sql` OFFSET ${plan.offset}` : sql``;
-        const result = await sql<Row>`
-          SELECT ${this.columns(table)} FROM ${this.ref(table)} ${where([...plan.filters, ...phase])}
-          ORDER BY ${plan.orderBy} LIMIT ${wanted - items.length}${offset}
-        `.execute(this.kysely);
-        for (const row of result.rows) items.push(this.codec.read(table, row));
-      }
-      return items;
-    };
-    // Both at once, so that a failing count is never a rejection nobody awaits yet.
-    const [items, counted] = await Promise.all([page(), total]);
+    const items: StoredRecord[] = [];
+    for (const [index, phase] of plan.phases.entries()) {
+      if (items.length >= wanted) break;
+      const offset = plan.offset > 0 ? sql` OFFSET ${plan.offset}` : sql``;
+      const withCount = counting && index === 0;
+      const count = withCount
+        ? sql`, (SELECT COUNT(*) FROM ${this.ref(table)} ${filtered}) AS ${sql.id(TOTAL_COLUMN)}`
+        : sql``;
+      const result = await sql<Row>`
+        SELECT ${this.columns(table)}${count} FROM ${this.ref(table)} ${where([...plan.filters, ...phase])}
+        ORDER BY ${plan.orderBy} LIMIT ${wanted - items.length}${offset}
+      `.execute(this.kysely);
+      const first = result.rows[0];
+      if (withCount && first) total = Number(first[TOTAL_COLUMN]);
+      for (const row of result.rows) items.push(this.codec.read(table, row));
+    }
+    if (counting) {
+      // No row came back to carry the count (a page past the end): it is asked on its own.
+      total ??= await this.count(table, filtered);
+      cache?.keepTotal(entity, totalKey, total, generation);
+    }
+
     const more = items.length > plan.limit;
     const shown = more ? items.slice(0, plan.limit) : items;
     const last = shown.at(-1);
     const result: ListResult = { items: shown };
-    if (counted !== undefined) result.total = counted;
+    if (total !== undefined) result.total = total;
     if (more && last) result.nextCursor = plan.cursorAfter(last);
+    if (pageKey !== undefined) cache?.keepPage(entity, pageKey, result, generation);
     return result;
   }
 
-  /** The exact number of matching rows: remembered where the store sees every write, else counted. */
-  private async total(entity: string, query: ListQuery, where: RawBuilder<unknown>): Promise<number> {
-    const cache = this.inTransaction ? undefined : this.context.totals;
-    const key = JSON.stringify(query.where ? [query.filters, query.where] : query.filters);
-    if (cache) {
-      this.forgetOtherConnectionsWrites(cache);
-      const known = cache.get(entity, key);
-      if (known !== undefined) return known;
-    }
-    const generation = cache?.generation(entity) ?? 0;
+  private async count(table: PlannedTable, where: RawBuilder<unknown>): Promise<number> {
     const result = await sql<{ count: number | string }>`
-      SELECT COUNT(*) AS "count" FROM ${this.ref(this.table(entity))} ${where}
+      SELECT COUNT(*) AS "count" FROM ${this.ref(table)} ${where}
     `.execute(this.kysely);
-    const counted = Number(result.rows[0]?.count ?? 0);
-    cache?.set(entity, key, counted, generation);
-    return counted;
+    return Number(result.rows[0]?.count ?? 0);
   }
 
-  /** SQLite's data_version changes when another connection commits; then no remembered total holds. */
-  private forgetOtherConnectionsWrites(cache: TotalsCache): void {
-    const version = this.context.readDataVersion?.() ?? 0;
-    if (this.context.dataVersion !== version) {
-      cache.clear();
-      this.context.dataVersion = version;
+  /** The cache, when this store may use it now: never inside a transaction, which may see its own writes. */
+  private currentCache(): ReadCache | undefined {
+    if (this.inTransaction || !this.context.cache) return undefined;
+    return (this.context.cacheCurrent?.() ?? true) ? this.context.cache : undefined;
+  }
+
+  /**
+   * Runs a write to an entity's rows. What was read of them is forgotten before the write, so no reader
+   * keeps what it read under the old generation, and again once the write is committed (at the end of
+   * its transaction, when it runs in one): until then other connections still read the old rows, and a
+   * reader in between would keep those.
+   */
+  private async writing<T>(entity: string, work: () => Promise<T>): Promise<T> {
+    this.context.cache?.invalidate(entity);
+    if (this.inTransaction) {
+      this.written.add(entity);
+      return work();
     }
-  }
-
-  /** Every write may change counts; forget them before the write, so no reader keeps a stale one. */
-  private wrote(entity: string): void {
-    this.context.totals?.invalidate(entity);
+    try {
+      return await work();
+    } finally {
+      this.context.cache?.invalidate(entity);
+    }
   }
 
   async get(entity: string, key: RecordKey): Promise<StoredRecord | undefined> {
@@ -218,9 +242,12 @@ export class KyselyStore implements Store {
     return found;
   }
 
-  async create(entity: string, values: StoredRecord): Promise<WriteResult<StoredRecord>> {
+  create(entity: string, values: StoredRecord): Promise<WriteResult<StoredRecord>> {
+    return this.writing(entity, () => this.createRow(entity, values));
+  }
+
+  private async createRow(entity: string, values: StoredRecord): Promise<WriteResult<StoredRecord>> {
     const table = this.table(entity);
-    this.wrote(entity);
     this.checkFields(table, values, 'create');
     const row = new Map<string, unknown>();
     for (const column of table.columns) {
@@ -260,14 +287,22 @@ export class KyselyStore implements Store {
     return { ok: true, value: this.codec.read(table, inserted) };
   }
 
-  async update(
+  update(
+    entity: string,
+    key: RecordKey,
+    values: StoredRecord,
+    expectedVersion?: number,
+  ): Promise<WriteResult<StoredRecord>> {
+    return this.writing(entity, () => this.updateRow(entity, key, values, expectedVersion));
+  }
+
+  private async updateRow(
     entity: string,
     key: RecordKey,
     values: StoredRecord,
     expectedVersion?: number,
   ): Promise<WriteResult<StoredRecord>> {
     const table = this.table(entity);
-    this.wrote(entity);
     this.checkFields(table, values, 'update');
     const keyValue = this.keyValue(table, key);
     if (keyValue === undefined) return fail({ kind: 'not-found', entity });
@@ -319,8 +354,11 @@ export class KyselyStore implements Store {
     });
   }
 
-  private async deleteRow(entity: string, key: RecordKey): Promise<WriteResult<true>> {
-    this.wrote(entity);
+  private deleteRow(entity: string, key: RecordKey): Promise<WriteResult<true>> {
+    return this.writing(entity, () => this.deleteOneRow(entity, key));
+  }
+
+  private async deleteOneRow(entity: string, key: RecordKey): Promise<WriteResult<true>> {
     const table = this.table(entity);
     const keyValue = this.keyValue(table, key);
     if (keyValue === undefined) return fail({ kind: 'not-found', entity });
@@ -396,7 +434,17 @@ export class KyselyStore implements Store {
     }
   }
 
-  async change(
+  change(
+    entity: string,
+    key: RecordKey,
+    field: string,
+    op: '=' | '+=' | '-=',
+    value: JsonValue,
+  ): Promise<StoredRecord | undefined> {
+    return this.writing(entity, () => this.changeRow(entity, key, field, op, value));
+  }
+
+  private async changeRow(
     entity: string,
     key: RecordKey,
     field: string,
@@ -404,7 +452,6 @@ export class KyselyStore implements Store {
     value: JsonValue,
   ): Promise<StoredRecord | undefined> {
     const table = this.table(entity);
-    this.wrote(entity);
     const column = table.columns.find((candidate) => candidate.name === field);
     if (!column || column.name === table.key.column) throw new Error(`Cannot change "${entity}"."${field}"`);
     const keyValue = this.keyValue(table, key);
@@ -538,12 +585,25 @@ export class KyselyStore implements Store {
 
   async createUser(user: NewUser): Promise<StoredUser | 'exists'> {
     await this.userTable();
-    return insertUser(this.kysely, this.context.sql, randomUUID(), user);
+    this.context.cache?.forgetUsers();
+    try {
+      return await insertUser(this.kysely, this.context.sql, randomUUID(), user);
+    } finally {
+      this.context.cache?.forgetUsers();
+    }
   }
 
   async findUser(by: UserLookup): Promise<StoredUser | undefined> {
     await this.userTable();
-    return selectUser(this.kysely, this.context.sql, by);
+    const cache = 'id' in by ? this.currentCache() : undefined;
+    if (!cache || !('id' in by)) return selectUser(this.kysely, this.context.sql, by);
+    const known = cache.user(by.id);
+    if (known) return known;
+    const generation = cache.userGeneration;
+    const found = await selectUser(this.kysely, this.context.sql, by);
+    // Only those found: a missing id is rare (a removed account) and must not fill memory.
+    if (found) cache.keepUser(found, generation);
+    return found;
   }
 
   async countUsers(): Promise<number> {
@@ -553,7 +613,12 @@ export class KyselyStore implements Store {
 
   async setUserSecrets(id: string, secrets: Pick<NewUser, 'passwordHash' | 'apiKeyHash'>): Promise<void> {
     await this.userTable();
-    await updateUserSecrets(this.kysely, this.context.sql, id, secrets);
+    this.context.cache?.forgetUsers();
+    try {
+      await updateUserSecrets(this.kysely, this.context.sql, id, secrets);
+    } finally {
+      this.context.cache?.forgetUsers();
+    }
   }
 
   /** Like the files table: made on first use, once per database. */
@@ -561,7 +626,9 @@ export class KyselyStore implements Store {
     if (this.inTransaction) return ensureUserTable(this.kysely, this.context.sql, true);
     let ready = userTables.get(this.context);
     if (!ready) {
-      ready = ensureUserTable(this.kysely, this.context.sql, false);
+      ready = ensureUserTable(this.kysely, this.context.sql, false).then(() =>
+        this.context.tablesChanged?.(),
+      );
       userTables.set(this.context, ready);
       ready.catch(() => userTables.delete(this.context));
     }
@@ -571,20 +638,34 @@ export class KyselyStore implements Store {
   async transaction<T>(work: (store: Store) => Promise<T>): Promise<T> {
     // Already in one: the work joins it (nested transactions are flattened).
     if (this.inTransaction) return work(this);
+    const forgetWritten = (store: KyselyStore) => {
+      for (const entity of store.written) this.context.cache?.invalidate(entity);
+    };
     if (this.dialect === 'postgres') {
-      return this.kysely.transaction().execute((trx) => work(new KyselyStore(this.context, trx, true)));
+      let inner: KyselyStore | undefined;
+      try {
+        return await this.kysely.transaction().execute((trx) => {
+          inner = new KyselyStore(this.context, trx, true);
+          return work(inner);
+        });
+      } finally {
+        if (inner) forgetWritten(inner);
+      }
     }
     // SQLite: BEGIN IMMEDIATE takes the write lock up front, so a transaction that reads and then writes
     // waits for another process's writer (busy_timeout) instead of failing when it upgrades its lock.
     return this.kysely.connection().execute(async (connection) => {
       await sql`BEGIN IMMEDIATE`.execute(connection);
+      const inner = new KyselyStore(this.context, connection, true);
       try {
-        const result = await work(new KyselyStore(this.context, connection, true));
+        const result = await work(inner);
         await sql`COMMIT`.execute(connection);
         return result;
       } catch (error) {
         await sql`ROLLBACK`.execute(connection);
         throw error;
+      } finally {
+        forgetWritten(inner);
       }
     });
   }
@@ -592,6 +673,7 @@ export class KyselyStore implements Store {
   async close(): Promise<void> {
     if (this.inTransaction)
       throw new Error('close the store itself, not the store of one of its transactions');
+    await this.context.close?.();
     await this.kysely.destroy();
   }
 

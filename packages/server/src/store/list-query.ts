@@ -58,10 +58,13 @@ export function planList(
   if (query.where) filters.push(conditionSql(codec, table, query.where));
   const order = orderColumns(table, query);
   const signature = `${table.name}:${order.map((item) => `${item.column.name} ${item.direction}`).join(',')}`;
+  // The key alone is never NULL and its primary key index (PostgreSQL's default NULLS order) serves it
+  // only without a NULLS clause; with one, every page of a list in key order sorted the whole table.
+  const keyAlone = order.length === 1;
   const orderBy = sql.join(
     order.map(
       (item) =>
-        sql`${sql.id(item.column.name)} ${sql.raw(item.direction.toUpperCase() + dialect.nulls(item.direction))}`,
+        sql`${sql.id(item.column.name)} ${sql.raw(item.direction.toUpperCase() + (keyAlone ? '' : dialect.nulls(item.direction)))}`,
     ),
   );
   const phases =

@@ -2,11 +2,13 @@ import { createRequire } from 'node:module';
 import { Kysely, PostgresDialect, type PostgresPool, SqliteDialect, sql } from 'kysely';
 import { DialectSql } from './dialect-sql';
 import { KyselyStore } from './kysely-store';
+import { LISTENER_NAME, type PgClient, startWriteListener } from './pg-listener';
+import { preparedStatementsPool } from './prepared-pool';
+import { ReadCache } from './read-cache';
 import type { DynamicKysely } from './schema-sync';
 import { openSqliteDatabase } from './sqlite-database';
 import type { Store, StoreOptions } from './store';
 import { planTables } from './table-plan';
-import { TotalsCache } from './totals-cache';
 
 /** Connections per PostgreSQL pool: a prototype API, and parallel test files each with their own pool. */
 const POOL_SIZE = 10;
@@ -16,6 +18,7 @@ const INT8_OID = 20;
 
 interface PgModule {
   Pool: new (config: Record<string, unknown>) => PostgresPool;
+  Client: new (config: { connectionString: string; application_name: string }) => PgClient;
   types: { getTypeParser(oid: number, format?: string): (value: string) => unknown };
 }
 
@@ -36,14 +39,24 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   const { url } = options;
   if (url.startsWith('sqlite:')) {
     const database = openSqliteDatabase(sqlitePath(url));
+    const cache = new ReadCache();
+    let dataVersion = database.dataVersion();
     const kysely: DynamicKysely = new Kysely({ dialect: new SqliteDialect({ database }) });
     return new KyselyStore(
       {
         sql: new DialectSql('sqlite', undefined),
         plan,
         schemaChanged: () => database.clearStatements(),
-        totals: new TotalsCache(),
-        readDataVersion: () => database.dataVersion(),
+        cache,
+        // SQLite's data_version changes when another connection commits; then nothing remembered holds.
+        cacheCurrent: () => {
+          const version = database.dataVersion();
+          if (version !== dataVersion) {
+            cache.clear();
+            dataVersion = version;
+          }
+          return true;
+        },
       },
       kysely,
     );
@@ -62,7 +75,9 @@ export async function openStore(options: StoreOptions): Promise<Store> {
           oid === INT8_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format),
       },
     });
-    const kysely: DynamicKysely = new Kysely({ dialect: new PostgresDialect({ pool }) });
+    const kysely: DynamicKysely = new Kysely({
+      dialect: new PostgresDialect({ pool: preparedStatementsPool(pool) }),
+    });
     try {
       let schema = options.schema;
       if (schema === undefined) {
@@ -71,8 +86,25 @@ export async function openStore(options: StoreOptions): Promise<Store> {
       } else {
         await sql`CREATE SCHEMA IF NOT EXISTS ${sql.id(schema)}`.execute(kysely);
       }
+      const dialect = new DialectSql('postgres', schema);
+      const cache = new ReadCache();
+      const listener = startWriteListener({
+        // Named, so that an operator sees in pg_stat_activity what the one idle connection per node is.
+        connect: () => new pg.Client({ connectionString: url, application_name: LISTENER_NAME }),
+        dialect,
+        tables: plan.tables.map((table) => table.name),
+        cache,
+      });
       return new KyselyStore(
-        { sql: new DialectSql('postgres', schema), plan, schemaChanged: () => {} },
+        {
+          sql: dialect,
+          plan,
+          schemaChanged: () => {},
+          cache,
+          cacheCurrent: listener.current,
+          tablesChanged: listener.tablesChanged,
+          close: listener.close,
+        },
         kysely,
       );
     } catch (error) {

@@ -6,6 +6,12 @@ interface BetterSqlite3Database extends SqliteDatabase {
   readonly memory: boolean;
 }
 
+/** The parts of a better-sqlite3 statement the store uses, with its raw mode (rows as arrays). */
+interface BetterSqlite3Statement extends SqliteStatement {
+  raw(toggle: boolean): BetterSqlite3Statement;
+  columns(): Array<{ name: string }>;
+}
+
 type BetterSqlite3 = new (filename: string, options?: { timeout?: number }) => BetterSqlite3Database;
 
 /** A SQLite database for Kysely's dialect that keeps its prepared statements. */
@@ -41,6 +47,11 @@ export function openSqliteDatabase(path: string): CachingSqliteDatabase {
     database.pragma('synchronous = NORMAL');
   }
   const statements = new Map<string, SqliteStatement>();
+  // better-sqlite3's pragma() prepares its statement at every call; this one is asked before every list.
+  const dataVersion = database.prepare('PRAGMA data_version') as SqliteStatement & {
+    pluck(): { get(): unknown };
+  };
+  const readVersion = dataVersion.pluck();
   return {
     prepare(text: string): SqliteStatement {
       const cached = statements.get(text);
@@ -50,7 +61,7 @@ export function openSqliteDatabase(path: string): CachingSqliteDatabase {
         statements.set(text, cached);
         return cached;
       }
-      const statement = database.prepare(text);
+      const statement = rowsAsObjects(database.prepare(text) as BetterSqlite3Statement);
       statements.set(text, statement);
       if (statements.size > STATEMENT_CACHE) {
         const oldest = statements.keys().next().value;
@@ -62,11 +73,35 @@ export function openSqliteDatabase(path: string): CachingSqliteDatabase {
       statements.clear();
     },
     dataVersion() {
-      return Number(database.pragma('data_version', { simple: true }));
+      return Number(readVersion.get());
     },
     close() {
       statements.clear();
       database.close();
+    },
+  };
+}
+
+/**
+ * A statement that reads rows as arrays and names their values in JavaScript: better-sqlite3 makes each row
+ * object property by property in C++, which was a third of a 50-row list's time; raw rows named here take
+ * two thirds of that. Columns with the same name keep the last value, as better-sqlite3's own objects do.
+ */
+function rowsAsObjects(statement: BetterSqlite3Statement): SqliteStatement {
+  if (!statement.reader) return statement;
+  statement.raw(true);
+  const names = statement.columns().map((column) => column.name);
+  const named = (values: unknown[]): Record<string, unknown> => {
+    const row: Record<string, unknown> = {};
+    for (let index = 0; index < names.length; index++) row[names[index] as string] = values[index];
+    return row;
+  };
+  return {
+    reader: true,
+    all: (parameters) => (statement.all(parameters) as unknown[][]).map(named),
+    run: (parameters) => statement.run(parameters),
+    *iterate(parameters) {
+      for (const values of statement.iterate(parameters) as IterableIterator<unknown[]>) yield named(values);
     },
   };
 }

@@ -51,6 +51,10 @@ export interface TablePlan {
 
 /** Columns every table has besides its fields. They are never returned as fields. */
 export const META_COLUMNS = ['_version', '_created_at', '_updated_at'] as const;
+/** The name a list's first query gives the total it counts alongside the page's rows. */
+export const TOTAL_COLUMN = '_ninefold_total';
+/** Field names a table cannot have: its own columns, and the names its queries give. */
+const RESERVED_FIELDS: readonly string[] = [...META_COLUMNS, TOTAL_COLUMN];
 /** Where the applied plan is kept. */
 export const SCHEMA_TABLE = '_ninefold_schema';
 /** Uploaded files' bytes live in the database, so a PostgreSQL deployment shares them across servers. */
@@ -148,7 +152,7 @@ export function planTables(model: Model): TablePlan {
 
 function planTable(entity: Entity, entities: Map<string, Entity>): PlannedTable {
   for (const field of entity.fields) {
-    if ((META_COLUMNS as readonly string[]).includes(field.name)) {
+    if (RESERVED_FIELDS.includes(field.name)) {
       throw new Error(`Entity "${entity.name}": the field name "${field.name}" is reserved by the store`);
     }
   }

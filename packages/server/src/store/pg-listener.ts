@@ -1,0 +1,155 @@
+import type { DialectSql } from './dialect-sql';
+import type { ReadCache } from './read-cache';
+import { fnv1a, USERS_TABLE } from './table-plan';
+
+/** The channel every Ninefold table's trigger notifies, with `schema.table` as the payload. */
+export const WRITES_CHANNEL = 'ninefold_writes';
+const NOTIFY_FUNCTION = 'ninefold_notify_write';
+const TRIGGER = 'ninefold_notify_write';
+/** The listening connection's `application_name`. */
+export const LISTENER_NAME = 'ninefold write listener';
+/** How long to wait before connecting again after the listening connection was lost. */
+const RECONNECT_MS = [100, 500, 2000, 5000];
+
+/** The parts of `pg.Client` used here; `pg` ships no types and this package may not add @types. */
+export interface PgClient {
+  connect(): Promise<void>;
+  query(text: string, values?: unknown[]): Promise<{ rows: Array<Record<string, unknown>> }>;
+  end(): Promise<void>;
+  on(event: 'notification', listener: (message: { channel: string; payload?: string }) => void): void;
+  on(event: 'error' | 'end', listener: (error?: Error) => void): void;
+}
+
+export interface WriteListener {
+  /** Whether every write by anyone reaches the cache now: listening, with the triggers in place. */
+  current(): boolean;
+  /** The store's tables were made or changed: the triggers are put on every one of them again. */
+  tablesChanged(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Keeps a PostgreSQL store's read cache true when other processes write: other nodes of the API on the
+ * same database, or a person at `psql`. A trigger on each table notifies after every statement that
+ * writes to it (delivered when the transaction commits), and one connection per store listens and
+ * forgets what was read of that table. While that connection is down, or the triggers are being put in
+ * place, the cache is not used, and everything it held is forgotten, since notifications were missed.
+ */
+export function startWriteListener(options: {
+  connect: () => PgClient;
+  dialect: DialectSql;
+  tables: string[];
+  cache: ReadCache;
+}): WriteListener {
+  const { dialect, cache } = options;
+  const schema = dialect.schema ?? 'public';
+  const tables = [...options.tables, USERS_TABLE];
+  let client: PgClient | undefined;
+  let listening = false;
+  let armed = false;
+  let closed = false;
+  let attempt = 0;
+  let timer: NodeJS.Timeout | undefined;
+
+  const forget = (payload: string | undefined) => {
+    if (!payload?.startsWith(`${schema}.`)) return;
+    const table = payload.slice(schema.length + 1);
+    if (table === USERS_TABLE) cache.forgetUsers();
+    else cache.invalidate(table);
+  };
+
+  const lost = () => {
+    listening = false;
+    cache.clear();
+    const old = client;
+    client = undefined;
+    old?.end().catch(() => {});
+    if (closed || timer) return;
+    const delay = RECONNECT_MS[Math.min(attempt, RECONNECT_MS.length - 1)];
+    attempt++;
+    timer = setTimeout(() => {
+      timer = undefined;
+      void listen();
+    }, delay);
+    timer.unref();
+  };
+
+  // The triggers could not be put in place (a role without the right to, say): the cache stays unused
+  // until the tables change again; the connection stays, and nothing else changes.
+  const unarmed = () => {
+    armed = false;
+    cache.clear();
+  };
+
+  const arm = async (on: PgClient) => {
+    armed = false;
+    const existing = await on.query(
+      'SELECT table_name FROM information_schema.tables WHERE table_schema = $1 AND table_name = ANY($2)',
+      [schema, tables],
+    );
+    const names = existing.rows.map((row) => String(row.table_name));
+    const fn = `${dialect.table(NOTIFY_FUNCTION)}()`;
+    await on.query('BEGIN');
+    try {
+      // Nodes starting together take turns: CREATE OR REPLACE of one function at once fails.
+      await on.query('SELECT pg_advisory_xact_lock($1)', [fnv1a(`ninefold-notify:${schema}`) | 0]);
+      await on.query(
+        `CREATE OR REPLACE FUNCTION ${fn} RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN ` +
+          `PERFORM pg_notify('${WRITES_CHANNEL}', TG_TABLE_SCHEMA || '.' || TG_TABLE_NAME); RETURN NULL; END $$`,
+      );
+      for (const name of names) {
+        await on.query(
+          `CREATE OR REPLACE TRIGGER "${TRIGGER}" AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ` +
+            `ON ${dialect.table(name)} FOR EACH STATEMENT EXECUTE FUNCTION ${fn}`,
+        );
+      }
+      await on.query('COMMIT');
+    } catch (error) {
+      await on.query('ROLLBACK').catch(() => {});
+      throw error;
+    }
+    // Writes made before the triggers were there went unseen.
+    cache.clear();
+    armed = true;
+  };
+
+  const listen = async () => {
+    if (closed) return;
+    const next = options.connect();
+    next.on('notification', (message) => {
+      if (message.channel === WRITES_CHANNEL) forget(message.payload);
+    });
+    next.on('error', lost);
+    next.on('end', lost);
+    try {
+      await next.connect();
+      await next.query(`LISTEN ${WRITES_CHANNEL}`);
+    } catch {
+      lost();
+      return;
+    }
+    client = next;
+    // Anything written while nobody listened is unknown.
+    cache.clear();
+    listening = true;
+    attempt = 0;
+    await arm(next).catch(unarmed);
+  };
+
+  const started = listen();
+  return {
+    current: () => listening && armed,
+    async tablesChanged() {
+      await started;
+      if (client) await arm(client).catch(unarmed);
+    },
+    async close() {
+      closed = true;
+      if (timer) clearTimeout(timer);
+      listening = false;
+      const old = client;
+      client = undefined;
+      await old?.end().catch(() => {});
+    },
+  };
+}
