@@ -3,7 +3,6 @@ import { Kysely, PostgresDialect, type PostgresPool, SqliteDialect, sql } from '
 import { DialectSql } from './dialect-sql';
 import { KyselyStore } from './kysely-store';
 import { LISTENER_NAME, type PgClient, startWriteListener } from './pg-listener';
-import { preparedStatementsPool } from './prepared-pool';
 import { ReadCache } from './read-cache';
 import type { DynamicKysely } from './schema-sync';
 import { openSqliteDatabase } from './sqlite-database';
@@ -76,7 +75,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
       },
     });
     const kysely: DynamicKysely = new Kysely({
-      dialect: new PostgresDialect({ pool: preparedStatementsPool(pool) }),
+      dialect: new PostgresDialect({ pool }),
     });
     try {
       let schema = options.schema;
