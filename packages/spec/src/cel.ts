@@ -271,6 +271,9 @@ export function isTimeZone(zone: string): boolean {
   }
 }
 
+/** One per time zone: making a formatter costs far more than using one, and every evaluation asks. */
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+
 /**
  * The start of the day `now` falls on in `timeZone`, as a timestamp at midnight UTC of that date: dates
  * are stored as days without a zone, so `record.dueOn < today` compares day with day.
@@ -281,12 +284,17 @@ export function isTimeZone(zone: string): boolean {
  * ```
  */
 export function today(now: Date, timeZone: string): Date {
-  const parts = new Intl.DateTimeFormat('en-CA', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).formatToParts(now);
+  let format = dayFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-CA', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+    });
+    dayFormats.set(timeZone, format);
+  }
+  const parts = format.formatToParts(now);
   const part = (type: string) => parts.find((item) => item.type === type)?.value ?? '';
   return new Date(`${part('year')}-${part('month')}-${part('day')}T00:00:00Z`);
 }

@@ -5,8 +5,32 @@ import {
   expressionReadsRecords,
 } from '../cel';
 import { findEntity } from '../lookup';
-import type { JsonValue, Model } from '../model';
+import type { Field, JsonValue, Model } from '../model';
 import type { RecordReader } from '../records';
+
+type Derived = { derived: Field[]; env?: ReturnType<typeof expressionEnvironment> };
+
+/** Per model and entity: every record of every answer asks, and a model never changes. */
+const derivedCache = new WeakMap<Model, Map<string, Derived>>();
+
+function derivedFieldsOf(model: Model, entityName: string): Derived {
+  let known = derivedCache.get(model);
+  if (!known) {
+    known = new Map();
+    derivedCache.set(model, known);
+  }
+  let found = known.get(entityName);
+  if (!found) {
+    const derived =
+      findEntity(model, entityName)?.fields.filter((field) => field.derived !== undefined) ?? [];
+    found =
+      derived.length === 0
+        ? { derived }
+        : { derived, env: expressionEnvironment(model, { entity: entityName, variables: ['record'] }) };
+    known.set(entityName, found);
+  }
+  return found;
+}
 
 /**
  * The values of an entity's derived fields for a record, computed with their CEL expressions. A value
@@ -22,10 +46,8 @@ export function derivedValues(
   entityName: string,
   record: Record<string, JsonValue>,
 ): Record<string, JsonValue> {
-  const entity = findEntity(model, entityName);
-  const derived = entity?.fields.filter((field) => field.derived !== undefined) ?? [];
-  if (derived.length === 0) return {};
-  const env = expressionEnvironment(model, { entity: entityName, variables: ['record'] });
+  const { derived, env } = derivedFieldsOf(model, entityName);
+  if (derived.length === 0 || !env) return {};
   const values: Record<string, JsonValue> = {};
   for (const field of derived) {
     const result = evaluateExpression(field.derived ?? '', env, { record });

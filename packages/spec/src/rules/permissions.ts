@@ -165,12 +165,24 @@ export interface FieldAccess {
 
 const OPEN: FieldAccess = { hidden: new Set(), readOnly: new Set() };
 
+/** Per model, by `role entity`: a list answer asks once per record, and a model never changes. */
+const fieldAccessCache = new WeakMap<Model, Map<string, FieldAccess>>();
+
 /** What the principal's grant on the entity says of its fields; nothing when permissions do not apply. */
 export function fieldAccess(model: Model, principal: Principal, entity: string): FieldAccess {
   if (!permissionsApply(model) || principal.role === undefined) return OPEN;
+  let known = fieldAccessCache.get(model);
+  if (!known) {
+    known = new Map();
+    fieldAccessCache.set(model, known);
+  }
+  const key = `${principal.role} ${entity}`;
+  const cached = known.get(key);
+  if (cached) return cached;
   const grant = grantFor(model, principal.role, entity);
-  if (!grant) return OPEN;
-  return { hidden: new Set(grant.hidden), readOnly: new Set(grant.readOnly) };
+  const access = grant ? { hidden: new Set(grant.hidden), readOnly: new Set(grant.readOnly) } : OPEN;
+  known.set(key, access);
+  return access;
 }
 
 /**
