@@ -1,4 +1,5 @@
-import { checkAction, checkScreen, type Field, findEntity, type JsonValue, type Model } from '@ninefold/spec';
+import { checkGrant, checkScreen, type Field, findEntity, type JsonValue, type Model } from '@ninefold/spec';
+import { useAfterFirstPaint } from '../app/first-paint';
 import { screenFor } from '../app/routes';
 import { recordPath } from '../form/record-path';
 import { useRecord } from '../form/useRecord';
@@ -34,9 +35,10 @@ export function useReferenceTarget(
       : undefined;
   const id = expanded ? textOf(expanded[target?.key ?? 'id'] ?? '') : textOf(value);
   const session = useSession();
-  const readable = settle(checkAction(model, session.principal, field.entity, 'read'), session).allowed;
+  const readable = settle(checkGrant(model, session.principal, field.entity, 'read'), session).allowed;
+  const painted = useAfterFirstPaint();
   const query = useRecord(field.entity, id, {
-    enabled: readable && !expanded && target?.display !== undefined,
+    enabled: painted && readable && !expanded && target?.display !== undefined,
   });
   const record = expanded ?? query.data?.record;
   const shown = target?.display ? record?.[target.display] : undefined;
@@ -47,6 +49,7 @@ export function useReferenceTarget(
     id,
     text: shown === undefined || shown === null || shown === '' ? id : labelOf(shown),
     to: detail ? recordPath(detail.route, id) : undefined,
-    loading: query.isLoading,
+    // Waiting for the first paint counts as loading: the name is coming.
+    loading: query.isLoading || (!painted && readable && !expanded && target?.display !== undefined),
   };
 }
