@@ -1,5 +1,9 @@
 import { cleanup } from '@testing-library/react';
 import { afterEach } from 'vitest';
+import { loadLocale } from '../src/i18n/catalogue';
+
+// Tests render French at once, as the client does once it has loaded a person's language at start.
+await loadLocale('fr');
 
 // Mantine reads these browser APIs, which happy-dom leaves out.
 if (!window.matchMedia) {

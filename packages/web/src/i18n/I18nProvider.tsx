@@ -1,5 +1,5 @@
-import { createContext, type ReactNode, useCallback, useContext, useMemo, useState } from 'react';
-import { catalogues, LOCALES, type Locale } from './catalogue';
+import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
+import { catalogueOf, isLoaded, LOCALES, type Locale, loadLocale } from './catalogue';
 import type { MessageKey, PluralKey } from './types';
 
 type Vars = Record<string, string | number>;
@@ -39,15 +39,35 @@ export function initialLocale(): Locale {
 
 export function I18nProvider({ children, locale: fixed }: { children: ReactNode; locale?: Locale }) {
   const [locale, setLocaleState] = useState<Locale>(fixed ?? initialLocale);
+  // A language whose catalogue is still loading shows in English until it is there (the client loads
+  // the person's language at start, beside the model, so this is only a fallback).
+  const [ready, setReady] = useState(() => isLoaded(locale));
+  useEffect(() => {
+    if (ready) return;
+    let current = true;
+    loadLocale(locale)
+      .then(() => current && setReady(true))
+      .catch(() => {});
+    return () => {
+      current = false;
+    };
+  }, [locale, ready]);
   const setLocale = useCallback((next: Locale) => {
-    setLocaleState(next);
     try {
       window.localStorage.setItem(STORAGE_KEY, next);
     } catch {
       // Not remembered across reloads, but the page still changes language.
     }
+    // Switched once its words are there, so that the page never shows half of each.
+    loadLocale(next)
+      .then(() => {
+        setReady(true);
+        setLocaleState(next);
+      })
+      .catch(() => {});
   }, []);
-  const value = useMemo(() => createI18n(locale, setLocale), [locale, setLocale]);
+  const shown = ready ? locale : 'en';
+  const value = useMemo(() => createI18n(shown, setLocale), [shown, setLocale]);
   return <I18nContext.Provider value={value}>{children}</I18nContext.Provider>;
 }
 
@@ -58,7 +78,7 @@ export function useI18n(): I18n {
 }
 
 export function createI18n(locale: Locale, setLocale: (locale: Locale) => void = () => {}): I18n {
-  const catalogue = catalogues[locale];
+  const catalogue = catalogueOf(locale);
   const lookup = (key: string): string => {
     const dot = key.indexOf('.');
     const area = catalogue[key.slice(0, dot) as keyof typeof catalogue] as Record<string, string> | undefined;

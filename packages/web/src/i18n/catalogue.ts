@@ -1,3 +1,4 @@
+import { exhaustiveSwitchError } from '@ninefold/spec';
 import { access as enAccess } from './en/access';
 import { drafts as enDrafts } from './en/drafts';
 import { errors as enErrors } from './en/errors';
@@ -6,14 +7,6 @@ import { importer as enImporter } from './en/importer';
 import { list as enList } from './en/list';
 import { session as enSession } from './en/session';
 import { shell as enShell } from './en/shell';
-import { access as frAccess } from './fr/access';
-import { drafts as frDrafts } from './fr/drafts';
-import { errors as frErrors } from './fr/errors';
-import { form as frForm } from './fr/form';
-import { importer as frImporter } from './fr/importer';
-import { list as frList } from './fr/list';
-import { session as frSession } from './fr/session';
-import { shell as frShell } from './fr/shell';
 import type { Catalogue } from './types';
 
 /** The source language: every other catalogue must have exactly its keys (checked by the types). */
@@ -33,16 +26,31 @@ export type Locale = (typeof LOCALES)[number];
 
 export const LOCALE_NAMES: Record<Locale, string> = { en: 'English', fr: 'Français' };
 
-export const catalogues: Record<Locale, Catalogue> = {
-  en: english,
-  fr: {
-    shell: frShell,
-    list: frList,
-    form: frForm,
-    importer: frImporter,
-    access: frAccess,
-    session: frSession,
-    drafts: frDrafts,
-    errors: frErrors,
-  },
-};
+/** The catalogues loaded so far; English is always there, and is what a missing one falls back to. */
+const loaded = new Map<Locale, Catalogue>([['en', english]]);
+
+/** The catalogue of a language, once `loadLocale` has loaded it; English until then. */
+export function catalogueOf(locale: Locale): Catalogue {
+  return loaded.get(locale) ?? english;
+}
+
+export function isLoaded(locale: Locale): boolean {
+  return loaded.has(locale);
+}
+
+/**
+ * Loads a language's catalogue. Only English is in the first load's code: each other language is a
+ * chunk of its own, fetched by those who read it (at start, beside the model, when it is their language).
+ */
+export async function loadLocale(locale: Locale): Promise<void> {
+  if (loaded.has(locale)) return;
+  switch (locale) {
+    case 'en':
+      return;
+    case 'fr':
+      loaded.set('fr', (await import('./fr')).french);
+      return;
+    default:
+      return exhaustiveSwitchError(locale);
+  }
+}
