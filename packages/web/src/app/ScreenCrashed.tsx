@@ -1,14 +1,38 @@
 import { Alert, Button, Stack } from '@mantine/core';
-import { useMemo } from 'react';
-import { useRouteError } from 'react-router';
+import { Component, type ReactNode, useMemo } from 'react';
+import { Outlet, useLocation } from 'react-router';
 import { useI18n } from '../i18n/I18nProvider';
+
+/**
+ * The screen at the address, or `ScreenCrashed` when it throws while rendering. Going to another address
+ * tries again (the boundary is keyed by it).
+ */
+export function ScreenBoundary() {
+  const { pathname } = useLocation();
+  return (
+    <CatchScreen key={pathname}>
+      <Outlet />
+    </CatchScreen>
+  );
+}
+
+class CatchScreen extends Component<{ children: ReactNode }, { error?: unknown; failed: boolean }> {
+  override state: { error?: unknown; failed: boolean } = { failed: false };
+
+  static getDerivedStateFromError(error: unknown) {
+    return { error, failed: true };
+  }
+
+  override render() {
+    return this.state.failed ? <ScreenCrashed error={this.state.error} /> : this.props.children;
+  }
+}
 
 /**
  * A screen that throws while rendering is replaced by this message, inside the shell, so navigation
  * keeps working. The error itself goes to the console under a reference the person can quote.
  */
-export function ScreenCrashed() {
-  const error = useRouteError();
+export function ScreenCrashed({ error }: { error: unknown }) {
   const { t } = useI18n();
   const reference = useMemo(() => Math.random().toString(36).slice(2, 10).toUpperCase(), []);
   useMemo(() => console.error(`[ninefold] screen error ${reference}`, error), [error, reference]);
