@@ -15,5 +15,22 @@ export default defineConfig({
     assetsInlineLimit: 0,
     sourcemap: false,
     reportCompressedSize: false,
+    // Which chunks each screen's code needs: the server preloads the first screen's with the page
+    // (see packages/server/src/screen-preload.ts), instead of after the model has come.
+    manifest: true,
+    // One stylesheet with the page: a screen's own would be waited for before its code runs.
+    cssCodeSplit: false,
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          // Only the engine: the small model helpers it uses are wanted at start by others.
+          includeDependenciesRecursively: false,
+          // The expression engine (cel-js and the spec's CEL modules) in a chunk of its own: left to the
+          // bundler, it shared a chunk with the data layer that every page loads at start, when only the
+          // screens that evaluate a rule, a guard or a condition need it.
+          groups: [{ name: 'cel', test: /@marcbachmann[\\/]cel-js|packages[\\/]spec[\\/]src[\\/]cel/ }],
+        },
+      },
+    },
   },
 });

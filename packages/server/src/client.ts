@@ -4,6 +4,7 @@ import fastifyStatic from '@fastify/static';
 import { exhaustiveSwitchError, type Model, type SignIn } from '@ninefold/spec';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { PROBLEM_CONTENT_TYPE, problem } from './problem';
+import { screenPreloads } from './screen-preload';
 
 export interface CspOptions {
   /** Origins the client calls directly besides its own: a real API on another host. */
@@ -148,6 +149,8 @@ export interface ClientOptions {
   connect?: string[];
   /** Point 6's sign-in, when shown: its provider is allowed in `connect-src` (see {@link signInOrigins}). */
   signIn?: SignIn;
+  /** The model served: each page then preloads the code of the screen at its address. */
+  model?: Model;
 }
 
 /** Long enough to count as forever: asset names carry a hash of their content. */
@@ -190,12 +193,19 @@ export function registerClient(app: FastifyInstance, options: ClientOptions): vo
     // The same URL answers differently by Accept-Encoding; a shared cache must keep them apart.
     setHeaders: (response) => response.setHeader('vary', 'accept-encoding'),
   });
-  const page = (request: FastifyRequest, reply: FastifyReply) => clientPage(options.dir, request, reply);
+  const preload = options.model ? screenPreloads(options.dir, options.model) : () => '';
+  const page = (request: FastifyRequest, reply: FastifyReply) =>
+    clientPage(options.dir, preload, request, reply);
   app.get('/', page);
   app.get('/*', page);
 }
 
-async function clientPage(dir: string, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+async function clientPage(
+  dir: string,
+  preload: (path: string) => string,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<unknown> {
   const path = pathOf(request.url);
   if (isReservedPath(path)) return reply.callNotFound();
   const rootFile = ROOT_FILE.exec(path)?.[1];
@@ -217,7 +227,9 @@ async function clientPage(dir: string, request: FastifyRequest, reply: FastifyRe
       .type(PROBLEM_CONTENT_TYPE)
       .send(problem(503, 'CLIENT_NOT_BUILT', 'The web client is not built; run the command again.'));
   }
-  return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(html);
+  const links = preload(path);
+  const body = links ? html.toString('utf8').replace('</head>', `${links}</head>`) : html;
+  return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(body);
 }
 
 /** The path of a request target, also for the absolute form (`GET http://host/path`). */

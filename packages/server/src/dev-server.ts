@@ -163,7 +163,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
         // One secret for every generation: editing the specification does not sign anybody out.
         auth: { secret: authSecret },
       });
-      registerClient(app, { dir: clientDir, ...signInOption(next) });
+      registerClient(app, { dir: clientDir, model: next, ...signInOption(next) });
       await app.ready();
       return { ok: true, generation: { app, store: opened.store, active: 0, retired: false } };
     } catch (error) {
@@ -344,7 +344,7 @@ function proxyApp(target: ProxyTarget, clientDir: string, model: Model): Fastify
     frameworkErrors: (_error, _request, reply) =>
       sendReplyProblem(reply, problem(400, 'BAD_REQUEST', 'The request could not be read.')),
   });
-  registerClient(app, { dir: clientDir, ...signInOption(model) });
+  registerClient(app, { dir: clientDir, model, ...signInOption(model) });
   app.setErrorHandler((error, _request, reply) => {
     const status = (error as { statusCode?: number }).statusCode;
     if (typeof status === 'number' && status >= 400 && status < 500)

@@ -84,7 +84,7 @@ export async function serve(options: ServeOptions): Promise<ServeResult> {
       ...(options.auth ? { auth: options.auth } : {}),
     });
     if (options.clientDir !== undefined)
-      registerClient(app, { dir: options.clientDir, ...signInOption(options.model) });
+      registerClient(app, { dir: options.clientDir, model: options.model, ...signInOption(options.model) });
     const address = await app.listen({
       host: options.host ?? '127.0.0.1',
       port: options.port ?? DEFAULT_PORT,

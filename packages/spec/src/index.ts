@@ -30,12 +30,27 @@ export * from './rules/derived';
 export { boundsOf, entitySchema, type JsonSchema } from './rules/entity-schema';
 export * from './rules/errors';
 export * from './rules/formats';
+export {
+  type AccessDenial,
+  type AccessVerdict,
+  checkGrant,
+  checkScreen,
+  type FieldAccess,
+  fieldAccess,
+  grantFor,
+  type Principal,
+  permissionsApply,
+  visibleRecord,
+  type WriteViolation,
+  writeViolations,
+} from './rules/grants';
 export * from './rules/messages';
 export * from './rules/numbering';
 export * from './rules/permissions';
 export * from './rules/transitions';
 export * from './rules/updates';
 export * from './rules/validate';
+export { createScreenMatcher, homeScreen, type ScreenMatch, screenAt } from './screen-matcher';
 export type { SourceDocument, SpecFormat } from './source';
 export { didYouMean, suggest } from './suggest';
 export { toDocument } from './to-document';

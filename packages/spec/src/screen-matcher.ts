@@ -1,4 +1,4 @@
-import type { Screen } from '@ninefold/spec';
+import type { Model, Screen } from './model';
 
 export interface ScreenMatch {
   screen: Screen;
@@ -89,4 +89,35 @@ function decode(segment: string): string {
   } catch {
     return segment;
   }
+}
+
+/**
+ * The screen at `/`: the one the product names as home, else one whose route is `/`. Without either,
+ * the home page is the page about the specification rather than a guessed screen.
+ */
+export function homeScreen(model: Model): Screen | undefined {
+  const screens = model.screens.shown ? model.screens.items : [];
+  const named = model.product.shown && model.product.home ? model.product.home : undefined;
+  return (
+    (named ? screens.find((screen) => screen.name === named) : undefined) ??
+    screens.find((screen) => screen.route === '/')
+  );
+}
+
+const matchers = new WeakMap<Model, (pathname: string) => ScreenMatch | undefined>();
+
+/**
+ * The screen of point 2 at an address (the home screen at `/`), with one compiled matcher per model: the
+ * client asks at every navigation, and the prototype API when it serves the page (to preload the screen's
+ * code).
+ */
+export function screenAt(model: Model, pathname: string): ScreenMatch | undefined {
+  const home = homeScreen(model);
+  if (home && pathname.replace(/\/+$/, '') === '') return { screen: home, params: {} };
+  let matcher = matchers.get(model);
+  if (!matcher) {
+    matcher = createScreenMatcher(model.screens.shown ? model.screens.items : []);
+    matchers.set(model, matcher);
+  }
+  return matcher(pathname);
 }

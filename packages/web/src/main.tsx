@@ -8,6 +8,8 @@ import { BootFailure } from './app/BootFailure';
 import { IMPORT_PATH, screensOf } from './app/routes';
 import { type ApiDescription, type ApiWire, apiOf, type SpecPayload } from './data/api-description';
 import { createHttpDataProvider } from './data/http-data-provider';
+import { loadLocale } from './i18n/catalogue';
+import { initialLocale } from './i18n/I18nProvider';
 import { loadScreen } from './screens/registry';
 import { createSessionStore } from './session/session-store';
 
@@ -15,6 +17,8 @@ const root = createRoot(document.getElementById('root') as HTMLElement);
 
 /** Fetches the checked model next to the page, then renders the client for it. */
 async function boot(): Promise<void> {
+  // The person's language, if not English, is fetched beside the model rather than after it.
+  const language = loadLocale(initialLocale()).catch(() => {});
   let received: Omit<SpecPayload, 'api'> & { api: ApiWire };
   try {
     const answer = await fetch(new URL('spec.json', document.baseURI), {
@@ -33,6 +37,7 @@ async function boot(): Promise<void> {
     );
     return;
   }
+  await language;
   const payload: SpecPayload = { ...received, api: apiOf(received.model, received.api) };
   // The session comes first: every request asks it for credentials, and tells it of every 401.
   const session = createSessionStore(payload.model, payload.api);

@@ -1,6 +1,6 @@
 import type { Screen } from '@ninefold/spec';
+import { createScreenMatcher } from '@ninefold/spec';
 import { describe, expect, it } from 'vitest';
-import { createScreenMatcher } from '../src/app/screen-matcher';
 
 const screen = (name: string, route: string): Screen =>
   ({ name, kind: 'list', route, entity: 'X' }) as Screen;

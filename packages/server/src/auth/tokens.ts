@@ -58,10 +58,13 @@ export function createTokenIssuer(options: TokenIssuerOptions): TokenIssuer {
   const now = options.now ?? Date.now;
   const seconds = () => Math.floor(now() / 1000);
   // Imported once: jose would import raw key bytes again at every call.
-  const key = crypto.subtle.importKey('raw', options.secret, { name: 'HMAC', hash: 'SHA-256' }, false, [
-    'sign',
-    'verify',
-  ]);
+  const key = crypto.subtle.importKey(
+    'raw',
+    new Uint8Array(options.secret),
+    { name: 'HMAC', hash: 'SHA-256' },
+    false,
+    ['sign', 'verify'],
+  );
   const verified = new Map<string, SessionClaims>();
   const remember = (token: string, claims: SessionClaims) => {
     if (verified.size >= VERIFIED_TOKENS) {

@@ -12,7 +12,14 @@ import {
   useMantineColorScheme,
 } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { checkScreen, type Model, type Principal, type Screen } from '@ninefold/spec';
+import {
+  checkScreen,
+  createScreenMatcher,
+  type Model,
+  type Principal,
+  type Screen,
+  type ScreenMatch,
+} from '@ninefold/spec';
 import { Suspense, useMemo } from 'react';
 import { Link, matchPath, Navigate, Outlet, useLocation } from 'react-router';
 import { OfflineBanner } from '../errors/OfflineBanner';
@@ -26,7 +33,7 @@ import { IssueItems } from './IssueItems';
 import { NavigationList } from './NavigationList';
 import { ABOUT_PATH, homeScreen, navigationScreens, screensOf } from './routes';
 import { useSpec } from './SpecContext';
-import { createScreenMatcher, type ScreenMatch } from './screen-matcher';
+
 import { useLiveReload } from './useLiveReload';
 
 /**

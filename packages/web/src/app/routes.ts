@@ -19,18 +19,7 @@ export function navigationScreens(model: Model): Screen[] {
   return screensOf(model).filter((screen) => !screen.hidden && !screen.route.includes(':'));
 }
 
-/**
- * The screen at `/`: the one the product names as home, else one whose route is `/`. Without either,
- * the home page is the page about the specification rather than a guessed screen.
- */
-export function homeScreen(model: Model): Screen | undefined {
-  const screens = screensOf(model);
-  const named = model.product.shown && model.product.home ? model.product.home : undefined;
-  return (
-    (named ? screens.find((screen) => screen.name === named) : undefined) ??
-    screens.find((screen) => screen.route === '/')
-  );
-}
+export { homeScreen } from '@ninefold/spec';
 
 /** Fills `:param` segments of a route, e.g. `routeTo('/orders/:id', { id: 7 })` is `/orders/7`. */
 export function routeTo(route: string, params: Record<string, string | number>): string {

@@ -1,0 +1,69 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { type Model, type ScreenKind, screenAt } from '@ninefold/spec';
+
+/**
+ * The module of the web runtime that holds each kind of screen, as its build manifest names it (the
+ * runtime loads the same modules in `src/screens/registry.tsx`).
+ */
+export const SCREEN_MODULES: Record<ScreenKind, string> = {
+  list: 'src/screens/ListScreen.tsx',
+  detail: 'src/screens/DetailScreen.tsx',
+  create: 'src/screens/FormScreen.tsx',
+  edit: 'src/screens/FormScreen.tsx',
+  dashboard: 'src/screens/DashboardScreen.tsx',
+  'sign-in': 'src/screens/SignInScreen.tsx',
+  custom: 'src/screens/CustomScreen.tsx',
+};
+
+type Manifest = Record<string, { file: string; imports?: string[]; isEntry?: boolean }>;
+
+/**
+ * The `<link rel="modulepreload">` tags of the code of the screen at a path, for the page served there:
+ * the browser fetches that screen's chunks beside the entry and the model, where the client would ask for
+ * them only once the model has come and told it which screen the address is. Without the build's manifest
+ * (an older build), or at an address of no screen, there are none.
+ *
+ * @example
+ * ```ts
+ * const preload = screenPreloads(await ensureRuntime(), model);
+ * html.replace('</head>', `${preload('/orders')}</head>`);
+ * ```
+ */
+export function screenPreloads(dir: string, model: Model): (path: string) => string {
+  let manifest: Manifest;
+  try {
+    manifest = JSON.parse(readFileSync(join(dir, '.vite', 'manifest.json'), 'utf8')) as Manifest;
+  } catch {
+    return () => '';
+  }
+  const entry = Object.values(manifest).find((chunk) => chunk.isEntry);
+  // What the page names already: the entry and what it imports.
+  const named = new Set<string>();
+  const closure = (key: string, into: Set<string>) => {
+    const chunk = manifest[key];
+    if (!chunk || into.has(chunk.file)) return;
+    into.add(chunk.file);
+    for (const imported of chunk.imports ?? []) closure(imported, into);
+  };
+  const entryKey = Object.keys(manifest).find((key) => manifest[key] === entry);
+  if (entryKey) closure(entryKey, named);
+  const byKind = new Map<ScreenKind, string>();
+  const tagsOf = (kind: ScreenKind): string => {
+    let tags = byKind.get(kind);
+    if (tags === undefined) {
+      const files = new Set<string>();
+      closure(SCREEN_MODULES[kind], files);
+      tags = [...files]
+        .filter((file) => !named.has(file) && file.endsWith('.js'))
+        .map((file) => `<link rel="modulepreload" crossorigin href="./${file}">`)
+        .join('');
+      byKind.set(kind, tags);
+    }
+    return tags;
+  };
+  return (path) => {
+    const match = screenAt(model, path);
+    return match ? tagsOf(match.screen.kind) : '';
+  };
+}
