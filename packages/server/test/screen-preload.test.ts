@@ -1,0 +1,86 @@
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SCREEN_KINDS } from '@ninefold/spec';
+import { ensureRuntime } from '@ninefold/web/runtime';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app';
+import { registerClient } from '../src/client';
+import { SCREEN_MODULES, screenPreloads } from '../src/screen-preload';
+import { openStore } from '../src/store/open-store';
+import type { Store } from '../src/store/store';
+import { exampleModel } from './support/databases';
+
+const model = exampleModel();
+const INDEX = '<!doctype html><html><head><base href="/" /></head><body></body></html>';
+
+/** A built runtime in miniature: an entry, a chunk it shares with the list screen, and the list's own. */
+function runtimeWithManifest(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'ninefold-preload-'));
+  mkdirSync(join(dir, 'assets'));
+  mkdirSync(join(dir, '.vite'));
+  writeFileSync(join(dir, 'index.html'), INDEX);
+  const manifest = {
+    'index.html': { file: 'assets/index-1.js', isEntry: true, imports: ['_shared-2.js'] },
+    '_shared-2.js': { file: 'assets/shared-2.js' },
+    '_table-3.js': { file: 'assets/table-3.js', imports: ['_shared-2.js'] },
+    'src/screens/ListScreen.tsx': {
+      file: 'assets/ListScreen-4.js',
+      imports: ['_table-3.js', '_shared-2.js'],
+    },
+    'src/screens/DashboardScreen.tsx': { file: 'assets/DashboardScreen-5.js', imports: ['_shared-2.js'] },
+  };
+  writeFileSync(join(dir, '.vite', 'manifest.json'), JSON.stringify(manifest));
+  return dir;
+}
+
+const HTML = { accept: 'text/html' };
+const links = (html: string) =>
+  [...html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map((m) => m[1]);
+
+describe('the page preloads the code of the screen at its address', () => {
+  let app: Awaited<ReturnType<typeof buildApp>>;
+  let store: Store;
+  beforeAll(async () => {
+    store = await openStore({ model, url: 'sqlite::memory:' });
+    expect((await store.migrate({ allowDestructive: false })).ok).toBe(true);
+    app = await buildApp({ model, store });
+    registerClient(app, { dir: runtimeWithManifest(), model });
+    await app.ready();
+  });
+  afterAll(async () => {
+    await app.close();
+    await store.close();
+  });
+
+  it('names a list screen’s chunks that the entry does not already bring, in the head', async () => {
+    const answer = await app.inject({ method: 'GET', url: '/orders?page=2', headers: HTML });
+    expect(answer.statusCode).toBe(200);
+    expect(links(answer.body)).toEqual(['./assets/ListScreen-4.js', './assets/table-3.js']);
+    expect(answer.body.indexOf('modulepreload')).toBeLessThan(answer.body.indexOf('</head>'));
+  });
+
+  it('names the home screen’s at /, and nothing at an address of no screen or of the client’s own pages', async () => {
+    expect(links((await app.inject({ method: 'GET', url: '/', headers: HTML })).body)).toEqual([
+      './assets/DashboardScreen-5.js',
+    ]);
+    expect((await app.inject({ method: 'GET', url: '/nowhere/at/all', headers: HTML })).body).toBe(INDEX);
+    expect((await app.inject({ method: 'GET', url: '/_/about', headers: HTML })).body).toBe(INDEX);
+  });
+
+  it('adds nothing for a build without a manifest', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ninefold-preload-'));
+    expect(screenPreloads(dir, model)('/orders')).toBe('');
+  });
+});
+
+describe('the real runtime’s manifest', () => {
+  it('has the module of every kind of screen, so that each can be preloaded', async () => {
+    const dir = await ensureRuntime();
+    const manifest = JSON.parse(readFileSync(join(dir, '.vite', 'manifest.json'), 'utf8')) as Record<
+      string,
+      unknown
+    >;
+    for (const kind of SCREEN_KINDS) expect(manifest, kind).toHaveProperty([SCREEN_MODULES[kind]]);
+  });
+});
