@@ -1,4 +1,4 @@
-import { AppShell, NavLink, ScrollArea, Text, TextInput } from '@mantine/core';
+import { AppShell, NavLink, Text, TextInput } from '@mantine/core';
 import type { Screen } from '@ninefold/spec';
 import { useState } from 'react';
 import { Link } from 'react-router';
@@ -62,7 +62,9 @@ export function NavigationList({
           />
         </AppShell.Section>
       ) : null}
-      <AppShell.Section grow component={ScrollArea} type="auto" scrollbarSize={8}>
+      {/* The browser's own scrolling: Mantine's ScrollArea brought a positioning library into every
+          first load for a scrollbar. */}
+      <AppShell.Section grow className="nf-nav-scroll">
         {groupScreens(shown).map(({ group, screens: members }) =>
           group === undefined ? (
             members.map(link)

@@ -1,10 +1,14 @@
-import { Modal, Stack, Text } from '@mantine/core';
+import { lazy, Suspense, useState } from 'react';
 import { useLocation } from 'react-router';
 import { useSpec } from '../app/SpecContext';
-import { useI18n } from '../i18n/I18nProvider';
 import { isSignInAddress } from './return-path';
-import { useSessionSnapshot, useSessionStore } from './SessionProvider';
-import { SignInForm } from './SignInForm';
+import { useSessionSnapshot } from './SessionProvider';
+
+// The dialog, its modal and the sign-in form load the first time they are needed: most visits never
+// see them, and they were a tenth of every first load.
+const ExpiredModal = lazy(() =>
+  import('./SessionExpiredModal').then((module) => ({ default: module.SessionExpiredModal })),
+);
 
 /**
  * Signing in again over the current page when the API answered 401: the page stays mounted behind the
@@ -14,30 +18,16 @@ import { SignInForm } from './SignInForm';
  */
 export function SessionExpiredDialog() {
   const { model } = useSpec();
-  const { t } = useI18n();
-  const store = useSessionStore();
-  const { state, prompt, lastEmail } = useSessionSnapshot();
+  const { state, prompt } = useSessionSnapshot();
   const location = useLocation();
-  const expired = state.status === 'signed-out' && state.expired;
   const opened = prompt && state.status === 'signed-out' && !isSignInAddress(model, location.pathname);
-  const here = `${location.pathname}${location.search}${location.hash}`;
+  // Once loaded it stays mounted, so that the modal can play its closing transition.
+  const [wanted, setWanted] = useState(false);
+  if (opened && !wanted) setWanted(true);
+  if (!wanted) return null;
   return (
-    <Modal
-      opened={opened}
-      onClose={store.dismissPrompt}
-      title={expired ? t('session.expiredTitle') : t('session.needSignInTitle')}
-      closeButtonProps={{ 'aria-label': t('session.close') }}
-      centered
-    >
-      <Stack gap="md">
-        <Text size="sm">{expired ? t('session.expiredText') : t('session.needSignInText')}</Text>
-        <SignInForm
-          overPage
-          returnTo={here}
-          onSignedIn={() => {}}
-          {...(lastEmail === undefined ? {} : { initialEmail: lastEmail })}
-        />
-      </Stack>
-    </Modal>
+    <Suspense fallback={null}>
+      <ExpiredModal opened={opened} />
+    </Suspense>
   );
 }
