@@ -1,5 +1,13 @@
 import { readFile, stat } from 'node:fs/promises';
+import { MAX_OPENAPI_BYTES } from '@ninefold/openapi';
 import { MAX_SPEC_BYTES } from '@ninefold/spec';
+
+/**
+ * The most a file may hold before it is read: an OpenAPI document's limit, the larger one. Each loader then
+ * holds its text to its own (a nine-point specification to MAX_SPEC_BYTES): with one 4 MB limit here,
+ * GitHub's 13 MB description could be imported in the page but not served.
+ */
+const MAX_FILE_BYTES = Math.max(MAX_SPEC_BYTES, MAX_OPENAPI_BYTES);
 
 export type ReadOutcome = { ok: true; text: string } | { ok: false; message: string };
 
@@ -12,10 +20,10 @@ export async function readSpecFile(file: string): Promise<ReadOutcome> {
     const info = await stat(file);
     if (info.isDirectory())
       return { ok: false, message: `${file} is a directory, not a specification file.` };
-    if (info.size > MAX_SPEC_BYTES) {
+    if (info.size > MAX_FILE_BYTES) {
       return {
         ok: false,
-        message: `${file} is ${(info.size / 1024 / 1024).toFixed(1)} MB; a specification may be at most ${MAX_SPEC_BYTES / 1024 / 1024} MB.`,
+        message: `${file} is ${(info.size / 1024 / 1024).toFixed(1)} MB; a specification may be at most ${MAX_SPEC_BYTES / 1024 / 1024} MB, and an OpenAPI document ${MAX_OPENAPI_BYTES / 1024 / 1024} MB.`,
       };
     }
     const bytes = await readFile(file);

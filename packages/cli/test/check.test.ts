@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { CORPUS, corpusPath } from '../../openapi/test/support/corpus';
 import { main } from '../src/main';
 import { bufferTerminal } from './support/buffer-terminal';
 
@@ -121,6 +122,24 @@ describe('ninefold check (in process)', () => {
     expect(report.issues[0]).toMatchObject({ code: 'binary-file', line: 1, column: 1 });
     expect(terminal.stderr).toBe('');
   });
+
+  // GitHub's description (12.4 MB) was refused by a file limit of 4 MB meant for nine-point specifications,
+  // so `serve` could not serve it; each loader holds its text to its own limit.
+  it.skipIf(CORPUS === undefined)(
+    'reads an OpenAPI document past 4 MB, and still refuses a nine-point specification past it',
+    async () => {
+      const github = corpusPath('github/api.github.com.octokit-23.0.2.json');
+      const terminal = bufferTerminal();
+      expect(await main(['check', github], terminal)).toBe(0);
+      expect(terminal.stdout).toContain('0 errors');
+      const big = tempFile('big.yaml', `title: ${'a'.repeat(5 * 1024 * 1024)}\n`);
+      const refused = bufferTerminal();
+      expect(await main(['check', big], refused)).toBe(1);
+      expect(refused.stdout).toMatch(
+        /big\.yaml:1:1 +error +The file is 5\.0 MiB; a YAML or JSON specification may be at most 4\.0 MiB/,
+      );
+    },
+  );
 
   it('exits 2 for a directory and for misuse, and prints help', async () => {
     const terminal = bufferTerminal();
