@@ -18,18 +18,19 @@ import { fileURLToPath } from 'node:url';
 import { loadSpec } from '@ninefold/spec';
 import { openStore } from '../packages/server/src/store/open-store';
 import { children, cleanUp, cleanups } from './support/clean-up';
-import { median } from './support/figures';
+import { median, RESULTS_DIR } from './support/figures';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
-const RESULTS = fileURLToPath(new URL('./results/', import.meta.url));
+const RESULTS = RESULTS_DIR;
 const SPEC = join(ROOT, 'examples/shop.yaml');
 const CLI = join(ROOT, 'bin/ninefold.js');
 
 const CONNECTIONS = 10;
-const WARMUP_SECONDS = 2;
-const DURATION_SECONDS = 10;
+// BENCH_SECONDS shortens both (the smoke run of the test suite: 1).
+const WARMUP_SECONDS = Number(process.env.BENCH_SECONDS ?? 2);
+const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const SEED = 1000;
+const SEED = Number(process.env.BENCH_SEED ?? 1000);
 const BIG_ROWS = 1_000_000;
 const BIG_GOAL_MS = 20;
 const THROUGHPUT_GOAL = 3;

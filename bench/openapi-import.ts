@@ -3,9 +3,10 @@
 // JSON.parse of the same text, interleaved, in one run.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { importOpenApi } from '../packages/openapi/src/index';
+import { RESULTS_DIR } from './support/figures';
 import { againstJsonParse, provenance, readGithub } from './support/heap-runs';
 
-const RESULTS = new URL('./results/', import.meta.url);
+const RESULTS = RESULTS_DIR;
 const RUNS = Number(process.env.BENCH_OPENAPI_RUNS ?? 9);
 const WARM_UP = 2;
 
@@ -39,5 +40,5 @@ const result = {
     `(${(figures.reportBytes / 1048576).toFixed(1)} MB). Goal: ratio <= 3.`,
 };
 mkdirSync(RESULTS, { recursive: true });
-writeFileSync(new URL('openapi-import-github.json', RESULTS), `${JSON.stringify(result, null, 2)}\n`);
+writeFileSync(`${RESULTS}openapi-import-github.json`, `${JSON.stringify(result, null, 2)}\n`);
 console.log(JSON.stringify(result, null, 2));

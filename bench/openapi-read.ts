@@ -2,9 +2,10 @@
 // (parse, bundle, check every reference) against JSON.parse of the same text, interleaved, in one run.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { readOpenApi } from '../packages/openapi/src/index';
+import { RESULTS_DIR } from './support/figures';
 import { againstJsonParse, provenance, readGithub } from './support/heap-runs';
 
-const RESULTS = new URL('./results/', import.meta.url);
+const RESULTS = RESULTS_DIR;
 const RUNS = Number(process.env.BENCH_OPENAPI_RUNS ?? 9);
 const WARM_UP = 1;
 
@@ -18,5 +19,5 @@ const result = {
   notes: `${provenance(text, RUNS, WARM_UP)} Goal: ratio <= 3.`,
 };
 mkdirSync(RESULTS, { recursive: true });
-writeFileSync(new URL('openapi-read-github.json', RESULTS), `${JSON.stringify(result, null, 2)}\n`);
+writeFileSync(`${RESULTS}openapi-read-github.json`, `${JSON.stringify(result, null, 2)}\n`);
 console.log(JSON.stringify(result, null, 2));

@@ -1,4 +1,11 @@
 // The statistics every benchmark reports: medians of interleaved runs, and percentiles for latencies.
+import { fileURLToPath } from 'node:url';
+
+/**
+ * Where results are written: bench/results/, or BENCH_RESULTS (the smoke runs of the test suite write to
+ * a temporary directory, so that they never overwrite a measurement).
+ */
+export const RESULTS_DIR = `${(process.env.BENCH_RESULTS ?? fileURLToPath(new URL('../results/', import.meta.url))).replace(/\/+$/, '')}/`;
 
 export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);

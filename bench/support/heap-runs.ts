@@ -1,14 +1,21 @@
 // What the OpenAPI benchmarks share: GitHub's description, and one side against JSON.parse of the same
 // text, run alternately in one process, each run timed and its heap measured (with --expose-gc).
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { median } from './figures';
 
-export const GITHUB_FILE = new URL(
-  '../../../shared/corpus/openapi/github/api.github.com.octokit-23.0.2.json',
-  import.meta.url,
-);
+const GITHUB = 'github/api.github.com.octokit-23.0.2.json';
+
+/** The shared corpus beside the repository, NINEFOLD_CORPUS, or where this machine kind keeps it. */
+export const GITHUB_FILE =
+  [
+    process.env.NINEFOLD_CORPUS ? `${process.env.NINEFOLD_CORPUS}/${GITHUB}` : undefined,
+    fileURLToPath(new URL(`../../../shared/corpus/openapi/${GITHUB}`, import.meta.url)),
+    `/work/shared/corpus/openapi/${GITHUB}`,
+  ].find((path) => path !== undefined && existsSync(path)) ??
+  fileURLToPath(new URL(`../../../shared/corpus/openapi/${GITHUB}`, import.meta.url));
 
 export function readGithub(): string {
   return readFileSync(GITHUB_FILE, 'utf8');

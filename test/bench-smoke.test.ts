@@ -1,0 +1,75 @@
+// Smoke runs of the benchmarks that run in a few seconds at tiny sizes: one round each, results written
+// to a temporary directory, no time asserted. A change that breaks a benchmark fails here, rather than
+// when someone next measures (bench/client-openapi.ts was found broken that way: serve refused GitHub's
+// document). bench/record-rules.ts has its own (bench-smoke-record-rules.test.ts).
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { GITHUB_FILE } from '../bench/support/heap-runs';
+import { postgresUnavailable } from '../packages/server/test/support/databases';
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+const run = promisify(execFile);
+
+async function bench(script: string, env: Record<string, string>): Promise<string> {
+  const results = mkdtempSync(join(tmpdir(), 'ninefold-bench-smoke-'));
+  await run(process.execPath, ['--expose-gc', '--import', 'tsx', join(ROOT, 'bench', script)], {
+    cwd: ROOT,
+    env: { ...process.env, BENCH_RESULTS: results, NO_COLOR: '1', ...env },
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  return results;
+}
+
+function result(dir: string, name: string): { ours: number; peer: number; ratio: number } {
+  return JSON.parse(readFileSync(join(dir, `${name}.json`), 'utf8'));
+}
+
+const noCorpus = existsSync(GITHUB_FILE) ? undefined : `GitHub's description is not at ${GITHUB_FILE}`;
+if (noCorpus) console.warn(`bench smoke runs of the OpenAPI reader skipped: ${noCorpus}`);
+const noPostgres = await postgresUnavailable();
+if (noPostgres && process.env.CI === 'true')
+  throw new Error(`CI must run bench:api's smoke run: ${noPostgres}`);
+
+describe('the benchmarks, at tiny sizes', () => {
+  it('npm run bench: loading and checking a generated specification against yaml.parse', async () => {
+    const dir = await bench('run.ts', { BENCH_ENTITIES: '3', BENCH_FIELDS: '4', BENCH_ROUNDS: '1' });
+    const figure = result(dir, 'load-check-yaml');
+    expect(figure.ours).toBeGreaterThan(0);
+    expect(figure.peer).toBeGreaterThan(0);
+  }, 60_000);
+
+  it.skipIf(noCorpus !== undefined)(
+    'reading and importing GitHub’s description against JSON.parse',
+    async () => {
+      const dir = await bench('openapi-read.ts', { BENCH_OPENAPI_RUNS: '1' });
+      expect(result(dir, 'openapi-read-github').ours).toBeGreaterThan(0);
+      const imported = await bench('openapi-import.ts', { BENCH_OPENAPI_RUNS: '1' });
+      expect(result(imported, 'openapi-import-github').ours).toBeGreaterThan(0);
+    },
+    120_000,
+  );
+
+  it('npm run bench:api: the prototype API, signed in, against json-server', async () => {
+    const dir = await bench('api.ts', {
+      BENCH_SECONDS: '1',
+      BENCH_ROUNDS: '1',
+      BENCH_SEED: '60',
+      BENCH_SKIP_1M: '1',
+      ...(noPostgres ? { BENCH_SKIP_POSTGRES: '1' } : {}),
+    });
+    for (const name of [
+      'api-list-sqlite',
+      'api-create-sqlite',
+      ...(noPostgres ? [] : ['api-list-postgres']),
+    ]) {
+      const figure = result(dir, name);
+      expect(figure.ours, name).toBeGreaterThan(0);
+      expect(figure.peer, name).toBeGreaterThan(0);
+    }
+  }, 180_000);
+});
