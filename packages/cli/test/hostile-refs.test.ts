@@ -44,9 +44,14 @@ describe('an OpenAPI document whose $refs try to leave its folder', () => {
     const json = JSON.stringify(result.model ?? {});
     expect(json).not.toContain('password');
     expect(json).not.toContain('root:x:0');
+    // Its name may carry a number: `Pet` and the bundled `pet` name one table, so the second is `pet2`.
+    const names = result.model?.entities.shown
+      ? result.model.entities.items.map((entity) => entity.name)
+      : [];
     expect(
-      result.model?.entities.shown && result.model.entities.items.map((entity) => entity.name.toLowerCase()),
-    ).toContain('pet');
+      names.some((name) => /^pet\d*$/i.test(name)),
+      names.join(', '),
+    ).toBe(true);
   });
 
   it('with --root naming the parent folder, the sibling folders and the link may be read; absolute paths and URLs never', () => {

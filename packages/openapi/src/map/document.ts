@@ -199,5 +199,17 @@ export function uniqueName(wanted: string, taken: Set<string>): string {
   return name;
 }
 
+/**
+ * An entity name not yet taken, whatever its case: entity names are table names too, and SQLite's are
+ * not case-sensitive, so GitHub's schemas `repository` and `Repository` were one table. `taken` holds the
+ * lower-cased names.
+ */
+export function uniqueEntityName(wanted: string, taken: Set<string>): string {
+  let name = wanted;
+  for (let n = 2; taken.has(name.toLowerCase()); n++) name = `${wanted}${n}`;
+  taken.add(name.toLowerCase());
+  return name;
+}
+
 export const HTTP_METHODS_LOWER = ['get', 'put', 'post', 'patch', 'delete'] as const;
 export type LowerMethod = (typeof HTTP_METHODS_LOWER)[number];

@@ -20,6 +20,7 @@ import {
   schemaTypes,
   text,
   unionBranches,
+  uniqueEntityName,
   uniqueName,
 } from './document';
 import {
@@ -166,8 +167,15 @@ export function createEntityMapper(
     const named = param === undefined ? undefined : keyFieldFor(param, [...draft.flat.properties.keys()]);
     // The field the item path names comes first: `/widgets/{widgetKey}` is filled by `key`, even
     // when the records also carry an `id`. Without an item path, `id` is the key by convention.
-    if (named !== undefined && isDataName(named)) return named;
-    return draft.flat.properties.has('id') ? 'id' : undefined;
+    if (named !== undefined && isDataName(named) && isScalar(draft, named)) return named;
+    return draft.flat.properties.has('id') && isScalar(draft, 'id') ? 'id' : undefined;
+  };
+  // A key is one value: GitHub's events are listed below /orgs/{org}, and their field "org" is an object.
+  const isScalar = (draft: EntityDraft, name: string): boolean => {
+    const schema = deref(context.doc, draft.flat.properties.get(name));
+    if (!isRecord(schema)) return true;
+    const { types } = schemaTypes(schema);
+    return !types.includes('object') && !types.includes('array') && !isObjectSchema(context, schema);
   };
   const referable = (draft: EntityDraft): boolean =>
     draft.schemaName !== undefined && facts.itemParam.has(draft.schemaName) && keyOf(draft) !== undefined;
@@ -226,7 +234,7 @@ export function createEntityMapper(
       addPlace(same.entry, at);
       return same.name;
     }
-    const name = uniqueName(pascal(wanted) || 'Inline', taken);
+    const name = uniqueEntityName(pascal(wanted) || 'Inline', taken);
     const draft = lazyDraft(context, { name, pointer: at, schema: resolved }, schema);
     inlines.push(draft);
     byName.set(name, draft);

@@ -1,6 +1,6 @@
 import { singularize } from 'inflection';
 import type { MapContext } from './context';
-import { deref, isRecord, pascal, pointer, schemaRefName, uniqueName } from './document';
+import { deref, isRecord, pascal, pointer, schemaRefName, uniqueEntityName } from './document';
 import {
   paramOf,
   pickContent,
@@ -45,8 +45,8 @@ export function collectInlineRecords(
     if (named.find(schema) !== undefined) continue;
     if (recordByFields(context, components, schema) !== undefined) continue;
     const wanted = pascal(singularize(last)) || 'Record';
-    let name = uniqueName(wanted, taken);
-    while (drafts.has(name)) name = uniqueName(wanted, taken);
+    let name = uniqueEntityName(wanted, taken);
+    while (drafts.has(name)) name = uniqueEntityName(wanted, taken);
     const draft = lazyDraft(context, { name, pointer: at, schema, schemaName: name }, schema);
     drafts.set(name, draft);
     named.add(schema, draft);

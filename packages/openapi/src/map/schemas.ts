@@ -11,7 +11,7 @@ import {
   schemaTypes,
   text,
   unionBranches,
-  uniqueName,
+  uniqueEntityName,
 } from './document';
 import { createSameSchemaIndex, type SameSchemaIndex } from './same-schema';
 
@@ -201,7 +201,7 @@ export function namedSchemaIndex(drafts: Map<string, EntityDraft>): SameSchemaIn
 export function entityNameFor(schemaName: string, taken: Set<string>): string {
   let wanted = isDataName(schemaName) ? schemaName : pascal(schemaName);
   if (wanted === '' || !/^[A-Za-z_]/.test(wanted)) wanted = `Schema${wanted}`;
-  return uniqueName(wanted, taken);
+  return uniqueEntityName(wanted, taken);
 }
 
 /**

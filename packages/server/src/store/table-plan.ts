@@ -96,6 +96,15 @@ export function planTables(model: Model): TablePlan {
   const entities = model.entities.shown ? model.entities.items : [];
   const stored = entities.filter((entity) => !entity.embedded);
   const byName = new Map(stored.map((entity) => [entity.name, entity]));
+  // SQLite's table names are not case-sensitive: two entities named alike but for case are one table.
+  const folded = new Map<string, string>();
+  for (const entity of stored) {
+    const other = folded.get(entity.name.toLowerCase());
+    if (other !== undefined) {
+      throw new Error(`Entities "${other}" and "${entity.name}" differ only by case, and would be one table`);
+    }
+    folded.set(entity.name.toLowerCase(), entity.name);
+  }
   const tables = stored.map((entity) => planTable(entity, byName));
   const tableByName = new Map(tables.map((table) => [table.name, table]));
 
