@@ -1,8 +1,12 @@
 import type { Reporter, TestModule } from 'vitest/node';
 
+/** How many of the slowest files the summary names. */
+const SLOWEST = 15;
+
 /**
- * Ends the run with one plain line, "N passed, N failed, N skipped", which CI reads to tell a run that
- * tested something from one that ran nothing.
+ * Ends the run with the files that took longest (issue 17: the suite must stay under 10 minutes, so each
+ * issue should see what its tests cost), then one plain line, "N passed, N failed, N skipped", which CI
+ * reads to tell a run that tested something from one that ran nothing.
  */
 export default class SummaryReporter implements Reporter {
   onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
@@ -19,6 +23,19 @@ export default class SummaryReporter implements Reporter {
       // A file that fails to load has no tests but must still count as a failure.
       if (module.state() === 'failed' && [...module.children.allTests()].length === 0) failed++;
     }
+    const durations = testModules
+      .map((module) => ({
+        file: module.moduleId.replace(`${process.cwd()}/`, ''),
+        ms: module.diagnostic().duration,
+      }))
+      .sort((a, b) => b.ms - a.ms);
+    const total = durations.reduce((sum, entry) => sum + entry.ms, 0);
+    const lines = durations
+      .slice(0, SLOWEST)
+      .map((entry) => `  ${(entry.ms / 1000).toFixed(1).padStart(6)} s  ${entry.file}`);
+    process.stdout.write(
+      `\nThe ${Math.min(SLOWEST, durations.length)} slowest of ${durations.length} files (${(total / 1000).toFixed(0)} s in all, two at a time):\n${lines.join('\n')}\n`,
+    );
     process.stdout.write(`\n${passed} passed, ${failed} failed, ${skipped} skipped\n`);
   }
 }
