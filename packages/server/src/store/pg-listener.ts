@@ -21,7 +21,10 @@ export interface PgClient {
 }
 
 export interface WriteListener {
-  /** Whether every write by anyone reaches the cache now: listening, with the triggers in place. */
+  /**
+   * Whether every write by anyone reaches the cache now: listening, with the triggers in place (from the
+   * first `tablesChanged`, which the store calls after its migration).
+   */
   current(): boolean;
   /** The store's tables were made or changed: the triggers are put on every one of them again. */
   tablesChanged(): Promise<void>;
@@ -132,8 +135,11 @@ export function startWriteListener(options: {
     // Anything written while nobody listened is unknown.
     cache.clear();
     listening = true;
+    // At the first start the store arms the triggers once its tables are made (`tablesChanged` after the
+    // migration): arming here too cost every store opened a second round of DDL. After a lost
+    // connection, the tables are there and only this arms them again.
+    if (attempt > 0) await arm(next).catch(unarmed);
     attempt = 0;
-    await arm(next).catch(unarmed);
   };
 
   const started = listen();
