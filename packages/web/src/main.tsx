@@ -1,9 +1,9 @@
 import '@mantine/core/styles.css';
 import './app/app.css';
-import type { Model } from '@ninefold/spec';
+import { type Model, screenAt } from '@ninefold/spec';
 import { type ReactNode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
-import { App, basename, createQueryClient, screenAt } from './app/App';
+import { App, basename, createQueryClient } from './app/App';
 import { BootFailure } from './app/BootFailure';
 import { IMPORT_PATH, screensOf } from './app/routes';
 import { type ApiDescription, type ApiWire, apiOf, type SpecPayload } from './data/api-description';

@@ -1,8 +1,8 @@
-import type { Grant, Model, Principal } from '@ninefold/spec';
+import { type Grant, type Model, type Principal, screenAt } from '@ninefold/spec';
 import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { createQueryClient, screenAt } from '../src/app/App';
+import { createQueryClient } from '../src/app/App';
 import type { ApiRecord } from '../src/data/data-provider';
 import { createMemoryDataProvider, type MemoryDataProvider } from '../src/data/memory-data-provider';
 import type { Locale } from '../src/i18n/catalogue';

@@ -1,6 +1,7 @@
+import { screenAt } from '@ninefold/spec';
 import { render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { App, createQueryClient, screenAt } from '../src/app/App';
+import { App, createQueryClient } from '../src/app/App';
 import { createMemoryDataProvider } from '../src/data/memory-data-provider';
 import { loadScreen } from '../src/screens/registry';
 import { apiOf, loadExample } from './support/load-example';

@@ -1,5 +1,5 @@
 import { type CSSVariablesResolver, createTheme, MantineProvider } from '@mantine/core';
-import { type Model, screenAt as screenAtPath } from '@ninefold/spec';
+import { type Model, screenAt } from '@ninefold/spec';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { lazy, useMemo } from 'react';
 import {
@@ -131,17 +131,11 @@ export function createQueryClient(): QueryClient {
   });
 }
 
-/**
- * The screen at an address, if any: the client loads its code together with the model, before the
- * first render (see `loadScreen`).
- */
-export const screenAt = screenAtPath;
-
 /** The screen of point 2 at the current address, or not-found. */
 function ModelScreen() {
   const { model } = useSpec();
   const { pathname } = useLocation();
-  const match = useMemo(() => screenAtPath(model, pathname), [model, pathname]);
+  const match = useMemo(() => screenAt(model, pathname), [model, pathname]);
   if (!match) return <NotFound />;
   return (
     <ScreenParamsProvider value={match.params}>

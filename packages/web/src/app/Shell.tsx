@@ -12,14 +12,7 @@ import {
   useMantineColorScheme,
 } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import {
-  checkScreen,
-  createScreenMatcher,
-  type Model,
-  type Principal,
-  type Screen,
-  type ScreenMatch,
-} from '@ninefold/spec';
+import { checkScreen, type Model, type Principal, type Screen, screenAt } from '@ninefold/spec';
 import { Suspense, useMemo } from 'react';
 import { Link, matchPath, Navigate, Outlet, useLocation } from 'react-router';
 import { OfflineBanner } from '../errors/OfflineBanner';
@@ -31,7 +24,7 @@ import { SessionExpiredDialog } from '../session/SessionExpiredDialog';
 import { SessionHeader } from '../session/SessionHeader';
 import { IssueItems } from './IssueItems';
 import { NavigationList } from './NavigationList';
-import { ABOUT_PATH, homeScreen, navigationScreens, screensOf } from './routes';
+import { ABOUT_PATH, navigationScreens } from './routes';
 import { useSpec } from './SpecContext';
 
 import { useLiveReload } from './useLiveReload';
@@ -125,20 +118,6 @@ function openableScreens(
     const verdict = checkScreen(model, principal, screen);
     return verdict.allowed || (roleUnknown && verdict.reason === 'not-signed-in');
   });
-}
-
-const matchers = new WeakMap<Model, (pathname: string) => ScreenMatch | undefined>();
-
-/** The screen of point 2 at an address (the home screen at `/`), with one compiled matcher per model. */
-function screenAt(model: Model, pathname: string): ScreenMatch | undefined {
-  const home = homeScreen(model);
-  if (home && pathname.replace(/\/+$/, '') === '') return { screen: home, params: {} };
-  let matcher = matchers.get(model);
-  if (!matcher) {
-    matcher = createScreenMatcher(screensOf(model));
-    matchers.set(model, matcher);
-  }
-  return matcher(pathname);
 }
 
 /**

@@ -1,10 +1,10 @@
 import { MantineProvider } from '@mantine/core';
-import type { Model } from '@ninefold/spec';
+import { type Model, screenAt } from '@ninefold/spec';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { type RenderResult, render } from '@testing-library/react';
 import { Suspense } from 'react';
 import { createMemoryRouter, RouterProvider, useLocation } from 'react-router';
-import { createQueryClient, screenAt, theme } from '../../src/app/App';
+import { createQueryClient, theme } from '../../src/app/App';
 import { ScreenParamsProvider } from '../../src/app/ScreenParams';
 import { ScreenRoute } from '../../src/app/ScreenRoute';
 import { SpecProvider, useSpec } from '../../src/app/SpecContext';
