@@ -121,15 +121,16 @@ export class KyselyStore implements Store {
 
   async list(entity: string, query: ListQuery): Promise<ListResult> {
     const table = this.table(entity);
-    const plan = planList(this.context.sql, this.codec, table, query);
-    const where = (conditions: RawBuilder<unknown>[]) =>
-      conditions.length === 0 ? sql`` : sql`WHERE ${sql.join(conditions, sql` AND `)}`;
-    const filtered = where(plan.filters);
-
+    // A page remembered is answered before any SQL is built: that is the point of remembering it.
     const cache = this.currentCache();
     const pageKey = cache && query.limit <= ReadCache.MAX_PAGE ? JSON.stringify(query) : undefined;
     const remembered = pageKey === undefined ? undefined : cache?.page(entity, pageKey);
     if (remembered) return remembered;
+
+    const plan = planList(this.context.sql, this.codec, table, query);
+    const where = (conditions: RawBuilder<unknown>[]) =>
+      conditions.length === 0 ? sql`` : sql`WHERE ${sql.join(conditions, sql` AND `)}`;
+    const filtered = where(plan.filters);
     const totalKey = JSON.stringify(query.where ? [query.filters, query.where] : query.filters);
     let total = query.withTotal ? cache?.total(entity, totalKey) : undefined;
     // A total not remembered is counted by the page's first query, in a subquery the database runs once:
