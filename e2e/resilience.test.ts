@@ -720,6 +720,8 @@ describe('no lost work', () => {
     await signInAs(page, server, 'clerk');
     await page.goto(`${server.url}orders`);
     await page.getByRole('table').waitFor();
+    // The customers' names are read after the first paint: the page is loaded once they are in.
+    await page.waitForLoadState('networkidle');
     const banner = page.getByRole('status').filter({ hasText: 'You are offline' });
     expect(await banner.count()).toBe(0);
     await page.context().setOffline(true);
