@@ -339,6 +339,8 @@ describe('a list screen', () => {
     const model = withPagination(shop, { style: 'none' });
     const data = renderList('/orders', { model, seed: { Order: orders(10_000) } });
     const orderTable = await table();
+    // The virtualizer is loaded for a long answer; its body is as tall as every row.
+    await waitFor(() => expect(orderTable.querySelector('tbody')?.style.height).toBe(`${44 * 10_000}px`));
     await waitFor(() => expect(bodyRows(orderTable).length).toBeGreaterThan(0));
     expect(listCalls(data)[0]?.page).toEqual({ style: 'none' });
     const rendered = bodyRows(orderTable).length;

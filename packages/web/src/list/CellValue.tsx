@@ -1,5 +1,5 @@
 import type { Field, JsonValue, Model, Tone } from '@ninefold/spec';
-import { Link } from 'react-router';
+import { Link } from '../app/router';
 import { machineFor, TONE_COLORS } from '../fields/state-tone';
 import { useI18n } from '../i18n/I18nProvider';
 import { cellText } from './cell-text';

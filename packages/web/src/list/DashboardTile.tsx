@@ -2,7 +2,7 @@ import { Anchor, Button, Card, Skeleton, Stack, Text, Title, VisuallyHidden } fr
 import { entityPlural, findEntity, type ListScreen } from '@ninefold/spec';
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { Link } from 'react-router';
+import { Link } from '../app/router';
 import { useSpec } from '../app/SpecContext';
 import type { ListParams } from '../data/data-provider';
 import { useI18n } from '../i18n/I18nProvider';

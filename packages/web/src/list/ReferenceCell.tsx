@@ -1,5 +1,5 @@
 import type { Field, JsonValue, Model } from '@ninefold/spec';
-import { Link } from 'react-router';
+import { Link } from '../app/router';
 import { useReferenceTarget } from '../fields/useReferenceTarget';
 
 /**

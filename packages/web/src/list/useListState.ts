@@ -1,5 +1,5 @@
 import { useCallback, useMemo } from 'react';
-import { useSearchParams } from 'react-router';
+import { useSearchParams } from '../app/router';
 import type { ListPlan } from './list-plan';
 import { type ListState, parseListState, writeListState } from './list-state';
 
@@ -9,7 +9,7 @@ export function useListState(plan: ListPlan): { state: ListState; update(next: L
   const search = searchParams.toString();
   const state = useMemo(() => parseListState(new URLSearchParams(search), plan), [search, plan]);
   const update = useCallback(
-    (next: ListState) => setSearchParams(writeListState(next, plan), { preventScrollReset: true }),
+    (next: ListState) => setSearchParams(writeListState(next, plan)),
     [plan, setSearchParams],
   );
   return { state, update };

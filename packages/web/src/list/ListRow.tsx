@@ -1,0 +1,56 @@
+// biome-ignore-all lint/a11y/noRedundantRoles: rows and cells are laid out as grid and blocks (list.css), which strips their implicit table roles, so the roles are stated.
+import type { Model } from '@ninefold/spec';
+import type { CSSProperties } from 'react';
+import type { ApiRecord } from '../data/data-provider';
+import { CellValue } from './CellValue';
+import type { ListPlan } from './list-plan';
+
+export interface RowProps {
+  model: Model;
+  plan: ListPlan;
+  record: ApiRecord;
+  /** The record's place in the answer, from 0. */
+  index: number;
+  recordHref(record: ApiRecord): string | undefined;
+  /** Where a virtual row sits. */
+  style?: CSSProperties;
+}
+
+/** One record as a row of the list's table, its cells in the plan's columns. */
+export function ListRow({ model, plan, record, index, recordHref, style }: RowProps) {
+  const entityName = plan.entity?.name ?? '';
+  const keyField = plan.entity?.key;
+  const key = keyField === undefined ? undefined : record[keyField];
+  const recordKey = key === undefined || key === null ? undefined : String(key);
+  return (
+    <tr role="row" aria-rowindex={index + 2} style={style}>
+      {plan.columns.map((field) => (
+        <td key={field.name} role="cell" data-numeric={isNumeric(field.kind) ? true : undefined}>
+          <CellValue
+            model={model}
+            entity={entityName}
+            field={field}
+            value={record[field.name]}
+            recordHref={field.name === plan.linkColumn ? recordHref(record) : undefined}
+            recordKey={recordKey}
+          />
+        </td>
+      ))}
+    </tr>
+  );
+}
+
+/** Rows have one fixed height: the virtualizer then never measures, and scrolling stays smooth. */
+export const ROW_HEIGHT = 44;
+
+/** A row's React key: the record's key where it has a plain one, its place otherwise. */
+export function rowKey(plan: ListPlan, record: ApiRecord, index: number): string {
+  const keyField = plan.entity?.key;
+  const key = keyField === undefined ? undefined : record[keyField];
+  return key === undefined || key === null || typeof key === 'object' ? `#${index}` : String(key);
+}
+
+/** Numbers are set flush right, in the header as in the cells. */
+export function isNumeric(kind: string): boolean {
+  return kind === 'number' || kind === 'integer' || kind === 'money';
+}
