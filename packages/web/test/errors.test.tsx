@@ -3,9 +3,9 @@ import type { Model } from '@ninefold/spec';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createMemoryRouter, RouterProvider, useLocation } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createQueryClient, theme } from '../src/app/App';
+import { MemoryRouter, useLocation } from '../src/app/router';
 import { SpecProvider } from '../src/app/SpecContext';
 import { ApiError, type ApiFieldError, NetworkError } from '../src/data/data-provider';
 import { createMemoryDataProvider } from '../src/data/memory-data-provider';
@@ -161,17 +161,15 @@ function renderNotice(
     where.path = useLocation().pathname;
     return <ErrorNotice {...props} />;
   }
-  const router = createMemoryRouter([{ path: '*', element: <Here /> }], {
-    initialEntries: entries,
-    initialIndex: entries.length - 1,
-  });
   render(
     <MantineProvider theme={theme}>
       <I18nProvider locale={options.locale ?? 'en'}>
         <QueryClientProvider client={createQueryClient()}>
           <SpecProvider value={{ model, api, data: createMemoryDataProvider(model, api) }}>
             <SessionProvider {...(options.session ? { session: options.session } : {})}>
-              <RouterProvider router={router} />
+              <MemoryRouter entries={entries}>
+                <Here />
+              </MemoryRouter>
             </SessionProvider>
           </SpecProvider>
         </QueryClientProvider>

@@ -3,8 +3,8 @@ import type { Field, JsonValue } from '@ninefold/spec';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen } from '@testing-library/react';
 import type { ReactNode } from 'react';
-import { MemoryRouter } from 'react-router';
 import { describe, expect, it } from 'vitest';
+import { MemoryRouter } from '../src/app/router';
 import { SpecProvider } from '../src/app/SpecContext';
 import { createMemoryDataProvider } from '../src/data/memory-data-provider';
 import { FieldDisplay } from '../src/fields/FieldDisplay';
@@ -22,7 +22,7 @@ function show(field: Field, value: JsonValue | undefined, entity?: string) {
       <I18nProvider locale="en">
         <QueryClientProvider client={new QueryClient()}>
           <SpecProvider value={{ model, api, data }}>
-            <MemoryRouter>{children}</MemoryRouter>
+            <MemoryRouter entries={['/']}>{children}</MemoryRouter>
           </SpecProvider>
         </QueryClientProvider>
       </I18nProvider>
@@ -100,7 +100,7 @@ describe('FieldDisplay on its own', () => {
         <I18nProvider locale="en">
           <QueryClientProvider client={new QueryClient()}>
             <SpecProvider value={{ model, api, data }}>
-              <MemoryRouter>
+              <MemoryRouter entries={['/']}>
                 <FieldDisplay
                   field={{ name: 'customer', kind: 'reference', entity: 'Customer' } as Field}
                   value={1}

@@ -1,7 +1,7 @@
 import { Alert, Anchor, List, Stack, Text, Title } from '@mantine/core';
 import { POINT_KEYS, type PointKey } from '@ninefold/spec';
-import { Link } from 'react-router';
 import { useI18n } from '../i18n/I18nProvider';
+import { Link } from './router';
 import { IMPORT_PATH } from './routes';
 import { SafeMarkdown } from './SafeMarkdown';
 import { useSpec } from './SpecContext';

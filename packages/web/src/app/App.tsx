@@ -1,15 +1,7 @@
 import { type CSSVariablesResolver, createTheme, MantineProvider } from '@mantine/core';
 import { type Model, screenAt } from '@ninefold/spec';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { lazy, useMemo } from 'react';
-import {
-  BrowserRouter,
-  MemoryRouter,
-  Navigate,
-  type RouteObject,
-  useLocation,
-  useRoutes,
-} from 'react-router';
+import { lazy, type ReactNode, useMemo } from 'react';
 import type { Locale } from '../i18n/catalogue';
 import { I18nProvider } from '../i18n/I18nProvider';
 import { signInOf, signInPath } from '../session/return-path';
@@ -17,6 +9,7 @@ import { SessionProvider } from '../session/SessionProvider';
 import type { SessionStore } from '../session/session-store';
 import { AboutPage } from './AboutPage';
 import { NotFound } from './NotFound';
+import { BrowserRouter, MemoryRouter, Navigate, useLocation } from './router';
 import { ABOUT_PATH, homeScreen, IMPORT_PATH, OIDC_CALLBACK_PATH, SIGN_IN_PATH } from './routes';
 import { ScreenBoundary } from './ScreenCrashed';
 import { ScreenParamsProvider } from './ScreenParams';
@@ -88,13 +81,11 @@ export interface AppProps {
 /** The whole client for one specification: providers, then the routes built from point 2. */
 export function App({ spec, initialPath, locale, queryClient, session }: AppProps) {
   const client = useMemo(() => queryClient ?? createQueryClient(), [queryClient]);
-  // The declarative routers, not the data router: the client loads its screens and data itself, and the
-  // data router's loaders, actions and fetchers were 16 kB of every first load.
-  const routes = <Routes model={spec.model} />;
+  const pages = <Pages model={spec.model} />;
   const router = initialPath ? (
-    <MemoryRouter initialEntries={[initialPath]}>{routes}</MemoryRouter>
+    <MemoryRouter entries={[initialPath]}>{pages}</MemoryRouter>
   ) : (
-    <BrowserRouter basename={basename()}>{routes}</BrowserRouter>
+    <BrowserRouter base={basename()}>{pages}</BrowserRouter>
   );
   return (
     <MantineProvider theme={theme} defaultColorScheme="auto" cssVariablesResolver={contrastVariables}>
@@ -109,9 +100,14 @@ export function App({ spec, initialPath, locale, queryClient, session }: AppProp
   );
 }
 
-function Routes({ model }: { model: Model }) {
-  const routes = useMemo(() => buildRoutes(model), [model]);
-  return useRoutes(routes);
+/** The page at the address, in the shell; a page that throws is caught inside it, so navigation keeps working. */
+function Pages({ model }: { model: Model }) {
+  const { pathname } = useLocation();
+  return (
+    <Shell>
+      <ScreenBoundary>{pageAt(model, pathname)}</ScreenBoundary>
+    </Shell>
+  );
 }
 
 /** The path the client is served under, from the page's <base href>, so it works below a sub-path. */
@@ -145,49 +141,23 @@ function ModelScreen() {
 }
 
 /**
- * The home page, the page about the specification, the import page, and every other address for the
- * screens of point 2, which the client finds itself (see `createScreenMatcher`).
+ * The home page, the page about the specification, the import page, the sign-in pages, and at every
+ * other address the screen of point 2 there, which the client finds itself (see `createScreenMatcher`).
+ * Fixed paths are matched as React Router did: case aside, and a trailing slash ignored.
  */
-export function buildRoutes(model: Model): RouteObject[] {
-  const home = homeScreen(model);
-  const children: RouteObject[] = [
-    {
-      index: true,
-      element: home ? (
-        home.route === '/' ? (
-          <ScreenRoute key={home.name} screen={home} />
-        ) : (
-          <Navigate to={home.route} replace />
-        )
-      ) : (
-        <AboutPage asHome />
-      ),
-    },
-    { path: ABOUT_PATH, element: <AboutPage /> },
-    { path: IMPORT_PATH, element: <ImportPage /> },
-    ...signInRoutes(model),
-    { path: '*', element: <ModelScreen /> },
-  ];
-  return [
-    {
-      path: '/',
-      element: <Shell />,
-      // A screen that throws is caught inside the shell, so that navigation keeps working.
-      children: [{ element: <ScreenBoundary />, children }],
-    },
-  ];
-}
-
-/**
- * The built-in sign-in page when point 6 names a sign-in and point 2 has no sign-in screen, and the
- * address a provider's sign-in comes back to for oidc and oauth2.
- */
-function signInRoutes(model: Model): RouteObject[] {
+export function pageAt(model: Model, pathname: string): ReactNode {
+  const path = pathname.replace(/\/+$/, '').toLowerCase() || '/';
+  if (path === '/') {
+    const home = homeScreen(model);
+    if (!home) return <AboutPage asHome />;
+    return home.route === '/' ? <ScreenRoute key={home.name} screen={home} /> : <Navigate to={home.route} />;
+  }
+  if (path === ABOUT_PATH) return <AboutPage />;
+  if (path === IMPORT_PATH) return <ImportPage />;
   const kind = signInOf(model).kind;
-  if (kind === 'none') return [];
-  const routes: RouteObject[] = [];
-  if (signInPath(model) === SIGN_IN_PATH) routes.push({ path: SIGN_IN_PATH, element: <SignInPage /> });
-  if (kind === 'oidc' || kind === 'oauth2')
-    routes.push({ path: OIDC_CALLBACK_PATH, element: <OidcCallback /> });
-  return routes;
+  if (kind !== 'none') {
+    if (path === SIGN_IN_PATH && signInPath(model) === SIGN_IN_PATH) return <SignInPage />;
+    if (path === OIDC_CALLBACK_PATH && (kind === 'oidc' || kind === 'oauth2')) return <OidcCallback />;
+  }
+  return <ModelScreen />;
 }

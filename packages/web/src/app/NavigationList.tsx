@@ -1,8 +1,8 @@
 import { AppShell, NavLink, Text, TextInput } from '@mantine/core';
 import type { Screen } from '@ninefold/spec';
 import { useState } from 'react';
-import { Link } from 'react-router';
 import { useI18n } from '../i18n/I18nProvider';
+import { Link } from './router';
 import { ABOUT_PATH } from './routes';
 
 /** Above this many entries the navigation offers a box to filter them by name. */

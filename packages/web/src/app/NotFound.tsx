@@ -1,6 +1,6 @@
 import { Anchor, Stack, Text, Title } from '@mantine/core';
-import { Link, useLocation } from 'react-router';
 import { useI18n } from '../i18n/I18nProvider';
+import { Link, useLocation } from './router';
 import { useDocumentTitle } from './useDocumentTitle';
 
 export function NotFound() {

@@ -1,19 +1,15 @@
 import { Alert, Button, Stack } from '@mantine/core';
 import { Component, type ReactNode, useMemo } from 'react';
-import { Outlet, useLocation } from 'react-router';
 import { useI18n } from '../i18n/I18nProvider';
+import { useLocation } from './router';
 
 /**
  * The screen at the address, or `ScreenCrashed` when it throws while rendering. Going to another address
  * tries again (the boundary is keyed by it).
  */
-export function ScreenBoundary() {
+export function ScreenBoundary({ children }: { children: ReactNode }) {
   const { pathname } = useLocation();
-  return (
-    <CatchScreen key={pathname}>
-      <Outlet />
-    </CatchScreen>
-  );
+  return <CatchScreen key={pathname}>{children}</CatchScreen>;
 }
 
 class CatchScreen extends Component<{ children: ReactNode }, { error?: unknown; failed: boolean }> {

@@ -13,8 +13,7 @@ import {
 } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { checkScreen, type Model, type Principal, type Screen, screenAt } from '@ninefold/spec';
-import { Suspense, useMemo } from 'react';
-import { Link, matchPath, Navigate, Outlet, useLocation } from 'react-router';
+import { type ReactNode, Suspense, useMemo } from 'react';
 import { OfflineBanner } from '../errors/OfflineBanner';
 import { LOCALE_NAMES, LOCALES, type Locale } from '../i18n/catalogue';
 import { useI18n } from '../i18n/I18nProvider';
@@ -24,9 +23,9 @@ import { SessionExpiredDialog } from '../session/SessionExpiredDialog';
 import { SessionHeader } from '../session/SessionHeader';
 import { IssueItems } from './IssueItems';
 import { NavigationList } from './NavigationList';
+import { Link, Navigate, useLocation } from './router';
 import { ABOUT_PATH, navigationScreens } from './routes';
 import { useSpec } from './SpecContext';
-
 import { useLiveReload } from './useLiveReload';
 
 /**
@@ -34,7 +33,7 @@ import { useLiveReload } from './useLiveReload';
  * open, the session, and the settings. A screen that needs signing in, opened while nobody is signed in,
  * sends the person to the sign-in page and back.
  */
-export function Shell() {
+export function Shell({ children }: { children: ReactNode }) {
   const { model, dev } = useSpec();
   const { t } = useI18n();
   const { state, principal } = useSession();
@@ -47,7 +46,7 @@ export function Shell() {
     [model, state, principal, all],
   );
   const current = currentScreen(screens, location.pathname);
-  const here = `${location.pathname}${location.search}${location.hash}`;
+  const here = `${location.pathname}${location.search}`;
   const redirect = signInRedirect(model, state, principal, screenAt(model, location.pathname)?.screen, here);
   return (
     <AppShell
@@ -93,7 +92,7 @@ export function Shell() {
         <OfflineBanner />
         <DevIssues />
         <Suspense fallback={<Text c="dimmed">{t('shell.screenLoading')}</Text>}>
-          {redirect === undefined ? <Outlet /> : <Navigate to={redirect} replace />}
+          {redirect === undefined ? children : <Navigate to={redirect} />}
         </Suspense>
       </AppShell.Main>
       <SessionExpiredDialog />
@@ -127,10 +126,21 @@ function openableScreens(
 function currentScreen(screens: Screen[], pathname: string): Screen | undefined {
   let best: Screen | undefined;
   for (const screen of screens) {
-    const match = matchPath({ path: screen.route, end: screen.route === '/' }, pathname);
-    if (match && (!best || screen.route.length > best.route.length)) best = screen;
+    if (routeLeadsTo(screen.route, pathname) && (!best || screen.route.length > best.route.length))
+      best = screen;
   }
   return best;
+}
+
+/** Whether `pathname` is at `route` or below it, segment by segment; `/` leads only to itself. */
+function routeLeadsTo(route: string, pathname: string): boolean {
+  const routeParts = route.split('/').filter(Boolean);
+  const pathParts = pathname.split('/').filter(Boolean);
+  if (routeParts.length === 0) return pathParts.length === 0;
+  if (pathParts.length < routeParts.length) return false;
+  return routeParts.every(
+    (part, index) => part.startsWith(':') || part.toLowerCase() === pathParts[index]?.toLowerCase(),
+  );
 }
 
 function LanguagePicker() {

@@ -1,7 +1,7 @@
 import { Alert, Button, Stack, Text } from '@mantine/core';
 import { exhaustiveSwitchError } from '@ninefold/spec';
 import type { ReactNode, Ref } from 'react';
-import { useLocation, useNavigate } from 'react-router';
+import { useGoBack } from '../app/router';
 import { useI18n } from '../i18n/I18nProvider';
 import { useSession } from '../session/SessionContext';
 import { useSessionStore } from '../session/SessionProvider';
@@ -93,8 +93,7 @@ function ErrorActionButton({
 }: ErrorNoticeProps & { view: ErrorView }) {
   const { t } = useI18n();
   const { state } = useSession();
-  const navigate = useNavigate();
-  const location = useLocation();
+  const goBack = useGoBack();
   const button = (label: string, onClick: () => void, loading = false) => (
     <Button size="xs" variant="default" onClick={onClick} loading={loading}>
       {label}
@@ -107,11 +106,7 @@ function ErrorActionButton({
       // Only someone signed out can be asked to sign in; the dialog keeps the page and what was typed.
       return state.status === 'signed-out' ? <SignInButton /> : null;
     case 'go-back':
-      return button(t('errors.goBack'), () => {
-        // The first page of the tab has none before it in this client: leave for the given place instead.
-        if (location.key === 'default') void navigate(backTo ?? '/');
-        else void navigate(-1);
-      });
+      return button(t('errors.goBack'), () => goBack(backTo ?? '/'));
     case 'fix-field':
       return onFixField ? button(t('errors.fixField'), () => onFixField(view.field)) : null;
     case 'reload':

@@ -1,5 +1,5 @@
 import { Anchor, Text } from '@mantine/core';
-import { Link } from 'react-router';
+import { Link } from '../app/router';
 import type { DisplayProps } from './display-props';
 import { useReferenceTarget } from './useReferenceTarget';
 

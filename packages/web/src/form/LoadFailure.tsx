@@ -1,6 +1,6 @@
 import { Anchor, Stack, Text, Title } from '@mantine/core';
 import { type Entity, entityLabel, entityPlural } from '@ninefold/spec';
-import { Link } from 'react-router';
+import { Link } from '../app/router';
 import { screenFor } from '../app/routes';
 import { useSpec } from '../app/SpecContext';
 import { ApiError } from '../data/data-provider';

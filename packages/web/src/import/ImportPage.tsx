@@ -1,8 +1,8 @@
 import { Alert, Button, Group, Input, Paper, Progress, Stack, Text, TextInput, Title } from '@mantine/core';
 import { exhaustiveSwitchError, type Issue } from '@ninefold/spec';
 import { type DragEvent, type FormEvent, useEffect, useId, useRef, useState } from 'react';
-import { useSearchParams } from 'react-router';
 import { IssueItems } from '../app/IssueItems';
+import { useSearchParams } from '../app/router';
 import { useSpec } from '../app/SpecContext';
 import { useDocumentTitle } from '../app/useDocumentTitle';
 import { useI18n } from '../i18n/I18nProvider';

@@ -10,7 +10,7 @@ import {
 } from '@ninefold/spec';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate } from '../app/router';
 import { nestedLists, routeByPosition, screenFor } from '../app/routes';
 import { useParentPath, useScreenParams } from '../app/ScreenParams';
 import { useSpec } from '../app/SpecContext';

@@ -16,7 +16,7 @@ import {
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, type ReactNode, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { FormProvider, useForm } from 'react-hook-form';
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate } from '../app/router';
 import { screenFor } from '../app/routes';
 import { useParentPath, useScreenParams } from '../app/ScreenParams';
 import { useSpec } from '../app/SpecContext';

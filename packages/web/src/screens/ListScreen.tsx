@@ -9,7 +9,7 @@ import {
   type SortKey,
 } from '@ninefold/spec';
 import { type ReactNode, useCallback, useMemo } from 'react';
-import { Link } from 'react-router';
+import { Link } from '../app/router';
 import { parentDetail, routeByPosition, routeTo, rowDetail, screenBelow } from '../app/routes';
 import { useScreenParams } from '../app/ScreenParams';
 import { useSpec } from '../app/SpecContext';

@@ -1,5 +1,5 @@
 import { Alert, Button, Stack, Text, Title } from '@mantine/core';
-import { Link, useLocation } from 'react-router';
+import { Link, useLocation } from '../app/router';
 import { useSpec } from '../app/SpecContext';
 import { useDocumentTitle } from '../app/useDocumentTitle';
 import { useI18n } from '../i18n/I18nProvider';

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useState } from 'react';
-import { useLocation } from 'react-router';
+import { useLocation } from '../app/router';
 import { useSpec } from '../app/SpecContext';
 import { isSignInAddress } from './return-path';
 import { useSessionSnapshot } from './SessionProvider';

@@ -1,5 +1,5 @@
 import { Modal, Stack, Text } from '@mantine/core';
-import { useLocation } from 'react-router';
+import { useLocation } from '../app/router';
 import { useI18n } from '../i18n/I18nProvider';
 import { useSessionSnapshot, useSessionStore } from './SessionProvider';
 import { SignInForm } from './SignInForm';
@@ -11,7 +11,7 @@ export function SessionExpiredModal({ opened }: { opened: boolean }) {
   const { state, lastEmail } = useSessionSnapshot();
   const location = useLocation();
   const expired = state.status === 'signed-out' && state.expired;
-  const here = `${location.pathname}${location.search}${location.hash}`;
+  const here = `${location.pathname}${location.search}`;
   return (
     <Modal
       opened={opened}

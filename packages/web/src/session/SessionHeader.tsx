@@ -1,7 +1,7 @@
 import { Badge, Button, Group, Text } from '@mantine/core';
 import { exhaustiveSwitchError, type Model } from '@ninefold/spec';
 import { useState } from 'react';
-import { Link, useLocation } from 'react-router';
+import { Link, useLocation } from '../app/router';
 import { useSpec } from '../app/SpecContext';
 import { useI18n } from '../i18n/I18nProvider';
 import { isSignInAddress, signInAddress } from './return-path';
@@ -60,7 +60,7 @@ export function SessionHeader() {
         );
       }
       if (isSignInAddress(model, location.pathname)) return null;
-      const here = `${location.pathname}${location.search}${location.hash}`;
+      const here = `${location.pathname}${location.search}`;
       return (
         <Button size="xs" component={Link} to={signInAddress(model, here)}>
           {t('session.signIn')}

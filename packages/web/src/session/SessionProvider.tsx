@@ -8,7 +8,7 @@ import {
   useMemo,
   useSyncExternalStore,
 } from 'react';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '../app/router';
 import { useSpec } from '../app/SpecContext';
 import { signInPath } from './return-path';
 import { SessionContext, type SessionValue } from './SessionContext';

@@ -1,6 +1,6 @@
 import { Alert, Stack } from '@mantine/core';
 import { useEffect } from 'react';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useNavigate, useSearchParams } from '../app/router';
 import { PageTitle } from '../app/Shell';
 import { useDocumentTitle } from '../app/useDocumentTitle';
 import { useI18n } from '../i18n/I18nProvider';

@@ -3,8 +3,8 @@ import { type Model, screenAt } from '@ninefold/spec';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { type RenderResult, render } from '@testing-library/react';
 import { Suspense } from 'react';
-import { createMemoryRouter, RouterProvider, useLocation } from 'react-router';
 import { createQueryClient, theme } from '../../src/app/App';
+import { MemoryRouter, useLocation } from '../../src/app/router';
 import { ScreenParamsProvider } from '../../src/app/ScreenParams';
 import { ScreenRoute } from '../../src/app/ScreenRoute';
 import { SpecProvider, useSpec } from '../../src/app/SpecContext';
@@ -40,26 +40,17 @@ export function renderScreens(options: {
   locale?: Locale;
 }): RenderResult {
   const { session, path, model, api, data } = options;
-  const router = createMemoryRouter(
-    [
-      {
-        path: '*',
-        element: (
-          <Suspense fallback={<p>Loading the screen</p>}>
-            <Screens />
-          </Suspense>
-        ),
-      },
-    ],
-    { initialEntries: [path] },
-  );
   return render(
     <MantineProvider theme={theme}>
       <I18nProvider locale={options.locale ?? 'en'}>
         <QueryClientProvider client={createQueryClient()}>
           <SpecProvider value={{ model, api, data }}>
             <SessionContext.Provider value={session}>
-              <RouterProvider router={router} />
+              <MemoryRouter entries={[path]}>
+                <Suspense fallback={<p>Loading the screen</p>}>
+                  <Screens />
+                </Suspense>
+              </MemoryRouter>
             </SessionContext.Provider>
           </SpecProvider>
         </QueryClientProvider>
