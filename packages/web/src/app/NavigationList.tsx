@@ -1,6 +1,6 @@
-import { AppShell, NavLink, Text, TextInput } from '@mantine/core';
+import { Text, TextInput } from '@mantine/core';
 import type { Screen } from '@ninefold/spec';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { useI18n } from '../i18n/I18nProvider';
 import { Link } from './router';
 import { ABOUT_PATH } from './routes';
@@ -38,20 +38,18 @@ export function NavigationList({
     (chosen.get(group) ??
       (screens.length <= NAVIGATION_FILTER_FROM || (current !== undefined && members.includes(current))));
   const link = (screen: Screen) => (
-    <NavLink
+    <NavEntry
       key={screen.name}
-      component={Link}
       to={screen.route}
       label={labelOf(screen)}
-      active={screen === current}
-      aria-current={screen === current ? 'page' : undefined}
-      onClick={onNavigate}
+      current={screen === current}
+      onNavigate={onNavigate}
     />
   );
   return (
     <>
       {screens.length > NAVIGATION_FILTER_FROM ? (
-        <AppShell.Section mb="xs">
+        <div className="nf-nav-section" style={{ marginBottom: 'var(--mantine-spacing-xs)' }}>
           <TextInput
             type="search"
             size="xs"
@@ -60,27 +58,23 @@ export function NavigationList({
             value={filter}
             onChange={(event) => setFilter(event.currentTarget.value)}
           />
-        </AppShell.Section>
+        </div>
       ) : null}
       {/* The browser's own scrolling: Mantine's ScrollArea brought a positioning library into every
           first load for a scrollbar. */}
-      <AppShell.Section grow className="nf-nav-scroll">
+      <div className="nf-nav-section nf-nav-scroll" data-grow>
         {groupScreens(shown).map(({ group, screens: members }) =>
           group === undefined ? (
             members.map(link)
           ) : (
-            <NavLink
+            <NavGroup
               key={`group:${group}`}
-              // A button, not an anchor without an address: reachable by keyboard, announced as one.
-              component="button"
-              type="button"
               label={group.charAt(0).toUpperCase() + group.slice(1)}
-              opened={isOpen(group, members)}
-              onChange={(open) => toggle(group, open)}
-              childrenOffset="sm"
+              open={isOpen(group, members)}
+              onToggle={(open) => toggle(group, open)}
             >
               {members.map(link)}
-            </NavLink>
+            </NavGroup>
           ),
         )}
         {shown.length === 0 && wanted !== '' ? (
@@ -88,16 +82,64 @@ export function NavigationList({
             {t('shell.noNavigationMatch', { text: filter.trim() })}
           </Text>
         ) : null}
-      </AppShell.Section>
-      <AppShell.Section pt={4} mt={4} style={{ borderTop: '1px solid var(--app-shell-border-color)' }}>
-        <NavLink
-          component={Link}
-          to={ABOUT_PATH}
-          label={t('shell.about')}
-          active={aboutActive}
-          onClick={onNavigate}
-        />
-      </AppShell.Section>
+      </div>
+      <div className="nf-nav-section nf-nav-foot">
+        <NavEntry to={ABOUT_PATH} label={t('shell.about')} current={aboutActive} onNavigate={onNavigate} />
+      </div>
+    </>
+  );
+}
+
+function NavEntry({
+  to,
+  label,
+  current,
+  onNavigate,
+}: {
+  to: string;
+  label: string;
+  current: boolean;
+  onNavigate: () => void;
+}) {
+  return (
+    <Link
+      className="nf-nav-link"
+      to={to}
+      data-active={current || undefined}
+      aria-current={current ? 'page' : undefined}
+      onClick={onNavigate}
+    >
+      <span className="nf-nav-label">{label}</span>
+    </Link>
+  );
+}
+
+/** A group's heading, a button (reachable by keyboard, announced as one) that shows or hides its entries. */
+function NavGroup({
+  label,
+  open,
+  onToggle,
+  children,
+}: {
+  label: string;
+  open: boolean;
+  onToggle: (open: boolean) => void;
+  children: ReactNode;
+}) {
+  return (
+    <>
+      <button
+        type="button"
+        className="nf-nav-link nf-nav-group"
+        aria-expanded={open}
+        onClick={() => onToggle(!open)}
+      >
+        <span className="nf-nav-label">{label}</span>
+        <span className="nf-nav-chevron" aria-hidden="true">
+          ›
+        </span>
+      </button>
+      {open ? <div className="nf-nav-children">{children}</div> : null}
     </>
   );
 }

@@ -1,7 +1,6 @@
 import {
   ActionIcon,
   Alert,
-  AppShell,
   Burger,
   Button,
   Group,
@@ -22,6 +21,7 @@ import { type SessionState, useSession } from '../session/SessionContext';
 import { SessionExpiredDialog } from '../session/SessionExpiredDialog';
 import { SessionHeader } from '../session/SessionHeader';
 import { IssueItems } from './IssueItems';
+import './shell.css';
 import { NavigationList } from './NavigationList';
 import { Link, Navigate, useLocation } from './router';
 import { ABOUT_PATH, navigationScreens } from './routes';
@@ -49,15 +49,13 @@ export function Shell({ children }: { children: ReactNode }) {
   const here = `${location.pathname}${location.search}`;
   const redirect = signInRedirect(model, state, principal, screenAt(model, location.pathname)?.screen, here);
   return (
-    <AppShell
-      header={{ height: 56 }}
-      navbar={{ width: 240, breakpoint: 'sm', collapsed: { mobile: !opened } }}
-      padding="md"
-    >
+    // The frame is the page's own grid (shell.css): Mantine's AppShell brought a resizing handle, a
+    // scroll lock and a collapse animation into every first load for a header and a side bar.
+    <div className="nf-shell" data-nav-opened={opened || undefined}>
       <a className="nf-skip-link" href="#main">
         {t('shell.skipToContent')}
       </a>
-      <AppShell.Header>
+      <header className="nf-shell-header">
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap">
             <Burger
@@ -78,25 +76,25 @@ export function Shell({ children }: { children: ReactNode }) {
             <ThemeToggle />
           </Group>
         </Group>
-      </AppShell.Header>
-      <AppShell.Navbar p="xs" aria-label={t('shell.navigation')} component="nav">
+      </header>
+      <nav className="nf-shell-nav" aria-label={t('shell.navigation')}>
         <NavigationList
           screens={screens}
           current={current}
           aboutActive={location.pathname === ABOUT_PATH}
           onNavigate={close}
         />
-      </AppShell.Navbar>
-      <AppShell.Main id="main" tabIndex={-1}>
+      </nav>
+      <main className="nf-shell-main" id="main" tabIndex={-1}>
         <PreviewBanner />
         <OfflineBanner />
         <DevIssues />
         <Suspense fallback={<Text c="dimmed">{t('shell.screenLoading')}</Text>}>
           {redirect === undefined ? children : <Navigate to={redirect} />}
         </Suspense>
-      </AppShell.Main>
+      </main>
       <SessionExpiredDialog />
-    </AppShell>
+    </div>
   );
 }
 
