@@ -187,7 +187,8 @@ describe('ninefold serve (real process)', () => {
     expect(customer.name).toBeTruthy();
     allowed.child.kill('SIGTERM');
     expect(await allowed.exited).toBe(0);
-  });
+    // Four starts of a real process: on a busy two-core machine one took 30 s.
+  }, 90_000);
 
   it('refuses a --user of a role point 6 does not name, before touching the database', async () => {
     const spec = tempSpec(shopYaml);

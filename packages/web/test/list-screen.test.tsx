@@ -77,8 +77,12 @@ function renderList(
   return data;
 }
 
+/** The list calls of the screen's own records (not the reads of the names its references show). */
 function listCalls(data: { log: { method: string; params: unknown }[] }): ListParams[] {
-  return data.log.filter((call) => call.method === 'list').map((call) => call.params as ListParams);
+  return data.log
+    .filter((call) => call.method === 'list')
+    .map((call) => call.params as ListParams)
+    .filter((params) => !params.filters.some((filter) => filter.op === 'in' && filter.field === 'id'));
 }
 
 function lastList(data: { log: { method: string; params: unknown }[] }): ListParams {
@@ -107,13 +111,30 @@ function cellTexts(row: HTMLElement): string[] {
 describe('a list screen', () => {
   it('names referenced records by their display field, reading each distinct one once', async () => {
     const customers = [1, 2, 3, 4].map((id) => ({ id, name: `Customer number ${id}` }));
-    const data = renderList('/orders', { seed: { Order: orders(8), Customer: customers } });
+    // Without a list call that filters customers by id, each is read with the get call.
+    const model = withoutIdFilters(shop);
+    const data = renderList('/orders', { model, seed: { Order: orders(8), Customer: customers } });
     const table = await screen.findByRole('table');
     await waitFor(() => expect(within(table).getAllByText('Customer number 2').length).toBe(2));
     const link = within(table).getAllByRole('link', { name: 'Customer number 2' })[0];
     expect(link?.getAttribute('href')).toBe('/customers/2');
     const gets = data.log.filter((call) => call.method === 'get');
     expect(gets.map((call) => (call.params as { id: string }).id).sort()).toEqual(['1', '2', '3', '4']);
+    expect(data.log.filter((call) => call.method === 'list')).toHaveLength(1);
+  });
+
+  it('reads the names of a page’s references with one list call where point 7 filters ids with `in`', async () => {
+    const customers = [1, 2, 3, 4].map((id) => ({ id, name: `Customer number ${id}` }));
+    const data = renderList('/orders', { seed: { Order: orders(8), Customer: customers } });
+    const table = await screen.findByRole('table');
+    await waitFor(() => expect(within(table).getAllByText('Customer number 4').length).toBe(2));
+    expect(data.log.filter((call) => call.method === 'get')).toEqual([]);
+    const reads = data.log
+      .filter((call) => call.method === 'list' && (call.params as ListParams).entity === 'Customer')
+      .map((call) => call.params as ListParams);
+    expect(reads).toHaveLength(1);
+    const ids = reads[0]?.filters.find((filter) => filter.field === 'id' && filter.op === 'in')?.value;
+    expect([...(ids ?? [])].sort()).toEqual(['1', '2', '3', '4']);
   });
 
   it('shows the screen’s columns with field labels, values formatted by kind, in the default order', async () => {
@@ -511,6 +532,21 @@ function withPagination(
     calls: {
       ...model.calls,
       items: model.calls.items.map((call) => (call.name === 'listOrders' ? { ...call, pagination } : call)),
+    },
+  };
+}
+
+/** The model with no list call filtering by a key with `in`, so that references are read one by one. */
+function withoutIdFilters(model: Model): Model {
+  if (!model.calls.shown) throw new Error('the model shows no calls');
+  return {
+    ...model,
+    calls: {
+      ...model.calls,
+      items: model.calls.items.map((call) => ({
+        ...call,
+        filters: call.filters.filter((filter) => filter.op !== 'in' || filter.field !== 'id'),
+      })),
     },
   };
 }

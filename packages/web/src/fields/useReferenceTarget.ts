@@ -1,8 +1,12 @@
 import { checkGrant, checkScreen, type Field, findEntity, type JsonValue, type Model } from '@ninefold/spec';
+import { useQuery } from '@tanstack/react-query';
 import { useAfterFirstPaint } from '../app/first-paint';
 import { screenFor } from '../app/routes';
+import { useSpec } from '../app/SpecContext';
+import { ApiError } from '../data/data-provider';
+import { referenceReaderFor } from '../data/reference-reader';
+import { referenceKey } from '../form/query-keys';
 import { recordPath } from '../form/record-path';
-import { useRecord } from '../form/useRecord';
 import { settle } from '../screens/access-policy';
 import { useSession } from '../session/SessionContext';
 import { labelOf, textOf } from './display-props';
@@ -18,8 +22,9 @@ export interface ReferenceTarget {
 }
 
 /**
- * The record a reference points at: read through `data.get` (cached with every other read of it) unless
- * the API answered it expanded (`{ id, name }`), named by its display field, with its detail address.
+ * The record a reference points at, named by its display field, with its detail address: read with the
+ * other references of the page (`referenceReaderFor`: one list call where point 7 allows it, else
+ * `data.get`) unless the API answered it expanded (`{ id, name }`).
  * A role that may not read the target entity gets its id alone: no read the API would refuse, and no
  * link to a page it may not see.
  */
@@ -37,10 +42,20 @@ export function useReferenceTarget(
   const session = useSession();
   const readable = settle(checkGrant(model, session.principal, field.entity, 'read'), session).allowed;
   const painted = useAfterFirstPaint();
-  const query = useRecord(field.entity, id, {
-    enabled: painted && readable && !expanded && target?.display !== undefined,
+  const { data } = useSpec();
+  const query = useQuery({
+    queryKey: referenceKey(field.entity, id),
+    queryFn: ({ signal }) => referenceReaderFor(data, model).read(field.entity, id, signal),
+    enabled:
+      painted &&
+      readable &&
+      !expanded &&
+      target?.display !== undefined &&
+      data.calls(field.entity).get !== undefined,
+    // A refusal or a missing record is an answer; only a glitch is worth one more try.
+    retry: (count, error) => !(error instanceof ApiError && error.status < 500) && count < 1,
   });
-  const record = expanded ?? query.data?.record;
+  const record = expanded ?? query.data;
   const shown = target?.display ? record?.[target.display] : undefined;
   const found = screenFor(model, 'detail', field.entity);
   const detail =

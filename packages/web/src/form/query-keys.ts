@@ -6,6 +6,12 @@ export const entityKey = (entity: string) => [entity] as const;
 /** One record, as `data.get` answers it (`{ record, version }`). */
 export const recordKey = (entity: string, id: string) => [entity, 'record', id] as const;
 
+/**
+ * A referenced record, read for its name (see `data/reference-reader.ts`): perhaps from a list call, so
+ * without the version a form needs, and kept apart from `recordKey`.
+ */
+export const referenceKey = (entity: string, id: string) => [entity, 'reference', id] as const;
+
 /** The choices a reference input offers for a search text. */
 export const optionsKey = (entity: string, search: string) => [entity, 'options', search] as const;
 
