@@ -28,7 +28,10 @@ export default defineConfig({
           // The expression engine (cel-js and the spec's CEL modules) in a chunk of its own: left to the
           // bundler, it shared a chunk with the data layer that every page loads at start, when only the
           // screens that evaluate a rule, a guard or a condition need it.
-          groups: [{ name: 'cel', test: /@marcbachmann[\\/]cel-js|packages[\\/]spec[\\/]src[\\/]cel/ }],
+          groups: [
+            { name: 'cel', test: /@marcbachmann[\\/]cel-js|packages[\\/]spec[\\/]src[\\/]cel/ },
+            { name: 'initial', tags: ['$initial'] },
+          ],
         },
       },
     },

@@ -123,6 +123,19 @@ describe('a list screen', () => {
     expect(data.log.filter((call) => call.method === 'list')).toHaveLength(1);
   });
 
+  it('opens a record from its row’s link inside the client, and leaves a click with a modifier to the browser', async () => {
+    renderList('/orders', { seed: { Order: orders(3), Customer: [] } });
+    const link = within(await table()).getByRole('link', { name: 'SO-0002' });
+    expect(link.getAttribute('href')).toBe('/orders/2');
+    // A ctrl-click asks for a new tab: the table's listener must not take it.
+    const newTab = new MouseEvent('click', { bubbles: true, cancelable: true, button: 0, ctrlKey: true });
+    link.dispatchEvent(newTab);
+    expect(newTab.defaultPrevented).toBe(false);
+    await userEvent.click(link);
+    expect(await screen.findByRole('heading', { level: 1, name: /SO-0002/ })).toBeTruthy();
+    expect(screen.queryByRole('table', { name: 'Orders' })).toBeNull();
+  });
+
   it('reads the names of a page’s references with one list call where point 7 filters ids with `in`', async () => {
     const customers = [1, 2, 3, 4].map((id) => ({ id, name: `Customer number ${id}` }));
     const data = renderList('/orders', { seed: { Order: orders(8), Customer: customers } });

@@ -3,6 +3,10 @@ import { useEffect, useSyncExternalStore } from 'react';
 let painted = false;
 const listeners = new Set<() => void>();
 
+/** The longest the page waits for an idle moment after its first frame. */
+const IDLE_WAIT_MS = 200;
+const FALLBACK_WAIT_MS = 16;
+
 function markPainted(): void {
   if (painted) return;
   painted = true;
@@ -15,9 +19,10 @@ function subscribe(listener: () => void): () => void {
 }
 
 /**
- * False until the page's first screen has been drawn, then true for good. Work that can wait, such as
- * reading the names behind a list's references, waits for it, so that it does not hold up the rows
- * (a page of 50 orders asked for 34 customers in the middle of its first render).
+ * False until the page's first screen has been drawn and the page is idle, then true for good. Work that
+ * can wait, such as reading the names behind a list's references, waits for it, so that it holds up
+ * neither the rows (a page of 50 orders asked for 34 customers in the middle of its first render) nor
+ * whatever the page does right after its first frame.
  */
 export function useAfterFirstPaint(): boolean {
   const value = useSyncExternalStore(
@@ -27,9 +32,19 @@ export function useAfterFirstPaint(): boolean {
   );
   useEffect(() => {
     if (painted) return;
-    // After the next frame is drawn: a task queued from requestAnimationFrame runs after the paint.
-    const frame = requestAnimationFrame(() => setTimeout(markPainted, 0));
-    return () => cancelAnimationFrame(frame);
+    // After the next frame is drawn (a task queued from requestAnimationFrame runs after the paint), once
+    // the tasks already waiting have run. Safari has no requestIdleCallback: a short timer stands in.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const frame = requestAnimationFrame(() => {
+      timer = setTimeout(() => {
+        if (typeof requestIdleCallback === 'function') requestIdleCallback(markPainted, { timeout: IDLE_WAIT_MS });
+        else timer = setTimeout(markPainted, FALLBACK_WAIT_MS);
+      }, 0);
+    });
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
+    };
   }, []);
   return value;
 }

@@ -1,6 +1,7 @@
 import {
   type AnchorHTMLAttributes,
   createContext,
+  type MouseEvent,
   type ReactNode,
   type RefAttributes,
   useCallback,
@@ -216,4 +217,40 @@ export function Navigate({ to }: { to: string }) {
     navigate(to, { replace: true });
   }, [navigate, to]);
   return null;
+}
+
+/** Links rendered as plain anchors in bulk, followed by one listener on their container. */
+export interface PlainLinks {
+  /** The anchor's `href` for a path below the client's base. */
+  href(to: string): string;
+  /** For the container: follows a click on a plain link (`data-to`) inside it without loading the page. */
+  onClick(event: MouseEvent<HTMLElement>): void;
+}
+
+/**
+ * Plain anchors for a table's hundreds of links: each `Link` is a component that subscribes to the
+ * address, which a page of rows paid for in its first render. A click with a modifier key, or on a link
+ * with a target, is left to the browser (a new tab or window), as `Link` does.
+ */
+export function usePlainLinks(): PlainLinks {
+  const router = useRouter();
+  const navigate = useNavigate();
+  const base = router.base === '/' ? '' : router.base;
+  return useMemo(
+    () => ({
+      href: (to: string) => `${base}${to}`,
+      onClick: (event: MouseEvent<HTMLElement>) => {
+        if (event.defaultPrevented || event.button !== 0) return;
+        if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+        const anchor = (event.target as Element).closest?.('a[data-to]');
+        if (!(anchor instanceof HTMLAnchorElement) || !event.currentTarget.contains(anchor)) return;
+        if (anchor.target !== '' && anchor.target !== '_self') return;
+        const to = anchor.dataset.to;
+        if (to === undefined) return;
+        event.preventDefault();
+        navigate(to);
+      },
+    }),
+    [base, navigate],
+  );
 }

@@ -1,13 +1,13 @@
-// biome-ignore-all lint/a11y/noRedundantRoles: rows and cells are laid out as grid and blocks (list.css), which strips their implicit table roles, so the roles are stated.
-import type { Model } from '@ninefold/spec';
+// biome-ignore-all lint/a11y/noRedundantRoles: virtual rows and their cells are laid out as grid and blocks (list.css), which strips their implicit table roles, so the roles are stated.
 import type { CSSProperties } from 'react';
 import type { ApiRecord } from '../data/data-provider';
-import { CellValue } from './CellValue';
+import { type CellContext, cellContent } from './cell-content';
 import type { ListPlan } from './list-plan';
 
 export interface RowProps {
-  model: Model;
   plan: ListPlan;
+  /** What the table's cells share: formatters, badge colours, reference targets and names. */
+  cells: CellContext;
   record: ApiRecord;
   /** The record's place in the answer, from 0. */
   index: number;
@@ -17,25 +17,25 @@ export interface RowProps {
 }
 
 /** One record as a row of the list's table, its cells in the plan's columns. */
-export function ListRow({ model, plan, record, index, recordHref, style }: RowProps) {
-  const entityName = plan.entity?.name ?? '';
+export function ListRow({ plan, cells, record, index, recordHref, style }: RowProps) {
   const keyField = plan.entity?.key;
   const key = keyField === undefined ? undefined : record[keyField];
   const recordKey = key === undefined || key === null ? undefined : String(key);
   return (
     <tr role="row" aria-rowindex={index + 2} style={style}>
-      {plan.columns.map((field) => (
-        <td key={field.name} role="cell" data-numeric={isNumeric(field.kind) ? true : undefined}>
-          <CellValue
-            model={model}
-            entity={entityName}
-            field={field}
-            value={record[field.name]}
-            recordHref={field.name === plan.linkColumn ? recordHref(record) : undefined}
-            recordKey={recordKey}
-          />
-        </td>
-      ))}
+      {plan.columns.map((field) => {
+        const href = field.name === plan.linkColumn ? recordHref(record) : undefined;
+        return (
+          <td key={field.name} role="cell" data-numeric={isNumeric(field.kind) ? true : undefined}>
+            {cellContent(
+              field,
+              record[field.name],
+              href === undefined ? undefined : { href, key: recordKey },
+              cells,
+            )}
+          </td>
+        );
+      })}
     </tr>
   );
 }

@@ -5,6 +5,7 @@ import { type CSSProperties, lazy, Suspense, useEffect, useRef } from 'react';
 import type { ApiRecord } from '../data/data-provider';
 import { isNumeric, ListRow, ROW_HEIGHT, type RowProps, rowKey } from './ListRow';
 import type { ListPlan } from './list-plan';
+import { useCellContext } from './useCellContext';
 import './list.css';
 
 /**
@@ -55,18 +56,28 @@ export function ListTable({ model, plan, label, records, sort, onSort, recordHre
     scrollRef.current?.scrollTo?.({ top: 0 });
   }, [records]);
 
-  const row: Omit<RowProps, 'record' | 'index'> = { model, plan, recordHref };
+  const virtual = records.length > PLAIN_ROWS;
+  const cells = useCellContext(model, plan.entity?.name ?? '', plan.columns, records);
+  const row: Omit<RowProps, 'record' | 'index'> = { plan, cells, recordHref };
+  // In a virtual table every row is placed at its offset, these first ones too.
   const plainRows = (count: number) =>
     records
       .slice(0, count)
       .map((record, index) => (
-        <ListRow key={rowKey(plan, record, index)} record={record} index={index} {...row} />
+        <ListRow
+          key={rowKey(plan, record, index)}
+          record={record}
+          index={index}
+          {...(virtual ? { style: { transform: `translateY(${index * ROW_HEIGHT}px)` } } : {})}
+          {...row}
+        />
       ));
   const style = {
     '--nf-columns': plan.columns.length,
     '--nf-row-height': `${ROW_HEIGHT}px`,
   } as CSSProperties;
   return (
+    // biome-ignore lint/a11y/useKeyWithClickEvents: the listener follows clicks on the links inside, which the keyboard's Enter also sends
     <section
       ref={scrollRef}
       className="nf-list-scroll"
@@ -75,10 +86,19 @@ export function ListTable({ model, plan, label, records, sort, onSort, recordHre
       // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling box must take focus to be scrolled by keyboard
       tabIndex={0}
       data-busy={busy || undefined}
+      // The cells' links are plain anchors; one listener follows them inside the client. Enter on a
+      // focused link is a click too, so the keyboard needs no listener of its own.
+      onClick={cells.links.onClick}
     >
       {/* A plain table styled in list.css: Mantine's Table brings its scroll container, and with it a
           positioning library, into every list's download. */}
-      <table className="nf-list-table" aria-label={label} aria-rowcount={records.length + 1} style={style}>
+      <table
+        className="nf-list-table"
+        aria-label={label}
+        aria-rowcount={records.length + 1}
+        data-virtual={virtual || undefined}
+        style={style}
+      >
         <thead role="rowgroup" className="nf-list-head">
           <tr role="row" aria-rowindex={1}>
             {plan.columns.map((field) => (
@@ -86,14 +106,14 @@ export function ListTable({ model, plan, label, records, sort, onSort, recordHre
             ))}
           </tr>
         </thead>
-        {records.length <= PLAIN_ROWS ? (
-          <tbody role="rowgroup" className="nf-list-body" data-plain>
+        {!virtual ? (
+          <tbody role="rowgroup" className="nf-list-body">
             {plainRows(records.length)}
           </tbody>
         ) : (
           <Suspense
             fallback={
-              <tbody role="rowgroup" className="nf-list-body" data-plain>
+              <tbody role="rowgroup" className="nf-list-body">
                 {plainRows(FIRST_ROWS)}
               </tbody>
             }

@@ -1,0 +1,92 @@
+import type { Field, JsonValue } from '@ninefold/spec';
+import type { ReactNode } from 'react';
+import type { PlainLinks } from '../app/router';
+import { labelOf, textOf } from '../fields/display-props';
+import { recordPath } from '../form/record-path';
+import { type CellTextContext, cellText } from './cell-text';
+import type { ReferenceNames } from './useReferenceNames';
+
+/** What a table's cells share, made once per table (see `useCellContext`). */
+export interface CellContext {
+  text: CellTextContext;
+  /** Per state field of point 4: each state's badge colour. */
+  tones: ReadonlyMap<string, ReadonlyMap<string, string>>;
+  /** Per reference field: what it points at. */
+  references: ReadonlyMap<string, ReferenceColumn>;
+  names: ReferenceNames;
+  links: PlainLinks;
+}
+
+/** A reference column's target, looked up once per table. */
+export interface ReferenceColumn {
+  /** The referenced entity's key field, to find the key of a record the API answered expanded. */
+  key: string;
+  /** Its display field, the name shown for an expanded record. */
+  display: string | undefined;
+  /** Its detail route, where this role may open it. */
+  route: string | undefined;
+}
+
+/** Where the cell is the record's own link column. */
+export interface RecordLink {
+  /** The record's address below the client's base. */
+  href: string;
+  /** The record's key, the link's text when the cell itself is empty. */
+  key: string | undefined;
+}
+
+/**
+ * One table cell's content: the value as text by its field's kind, a state badge for a state field, the
+ * record's link in its link column (plain anchors: the table follows their clicks, `usePlainLinks`), and the referenced record's name, linking to it, for a reference.
+ *
+ * A plain function of plain elements rather than a component per cell: a page renders hundreds of cells,
+ * and each component (with its hooks) counted in the list's first render. Text only, never markup, so
+ * API data cannot inject any.
+ */
+export function cellContent(
+  field: Field,
+  value: JsonValue | undefined,
+  link: RecordLink | undefined,
+  context: CellContext,
+): ReactNode {
+  const text = cellText(field, value, context.text);
+  if (link !== undefined) {
+    return (
+      <a className="nf-cell-link" href={context.links.href(link.href)} data-to={link.href}>
+        {text === '' ? (link.key ?? '') : text}
+      </a>
+    );
+  }
+  if (text === '') return null;
+  const color = typeof value === 'string' ? context.tones.get(field.name)?.get(value) : undefined;
+  if (color !== undefined) {
+    return (
+      <span className="nf-badge" data-color={color}>
+        {text}
+      </span>
+    );
+  }
+  const reference = field.kind === 'reference' ? context.references.get(field.name) : undefined;
+  if (field.kind === 'reference' && reference !== undefined && value !== undefined && value !== null) {
+    // The API may answer the record expanded (`{ id, name }`): its name is then already there.
+    const expanded =
+      typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, JsonValue>) : undefined;
+    const id = expanded ? textOf(expanded[reference.key] ?? '') : textOf(value);
+    const shown = expanded && reference.display !== undefined ? expanded[reference.display] : undefined;
+    const name = expanded
+      ? shown === undefined || shown === null || shown === ''
+        ? id
+        : labelOf(shown)
+      : (context.names.name(field.entity, id) ?? id);
+    const busy = (!expanded && context.names.pending(field.entity, id)) || undefined;
+    const to = reference.route === undefined || id === '' ? undefined : recordPath(reference.route, id);
+    return to ? (
+      <a className="nf-cell-link" href={context.links.href(to)} data-to={to} aria-busy={busy}>
+        {name}
+      </a>
+    ) : (
+      <span aria-busy={busy}>{name}</span>
+    );
+  }
+  return text;
+}

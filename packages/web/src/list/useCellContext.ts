@@ -1,0 +1,69 @@
+import { checkScreen, type Field, findEntity, type Model } from '@ninefold/spec';
+import { useMemo } from 'react';
+import { usePlainLinks } from '../app/router';
+import { screenFor } from '../app/routes';
+import type { ApiRecord } from '../data/data-provider';
+import { machineFor, TONE_COLORS } from '../fields/state-tone';
+import { useI18n } from '../i18n/I18nProvider';
+import { settle } from '../screens/access-policy';
+import { useSession } from '../session/SessionContext';
+import type { CellContext, ReferenceColumn } from './cell-content';
+import { useReferenceNames } from './useReferenceNames';
+
+/**
+ * What every cell of a table needs besides its value, worked out once per table rather than once per
+ * cell: the language's words and formatters, each state column's badge colours, each reference column's
+ * detail route for this role, the names behind the page's references, and how its links are followed.
+ */
+export function useCellContext(
+  model: Model,
+  entity: string,
+  columns: Field[],
+  records: ApiRecord[],
+): CellContext {
+  const { t, tn, format } = useI18n();
+  const session = useSession();
+  const names = useReferenceNames(model, columns, records);
+  const links = usePlainLinks();
+
+  const text = useMemo(
+    () => ({
+      model,
+      format,
+      yes: t('list.yes'),
+      no: t('list.no'),
+      items: (count: number) => tn('list.items', count),
+    }),
+    [model, format, t, tn],
+  );
+  const tones = useMemo(() => {
+    const byField = new Map<string, ReadonlyMap<string, string>>();
+    for (const field of columns) {
+      if (field.kind !== 'enum') continue;
+      const machine = machineFor(model, entity, field.name);
+      if (!machine) continue;
+      byField.set(
+        field.name,
+        new Map(machine.states.map((state) => [state.name, TONE_COLORS[state.tone ?? 'neutral']])),
+      );
+    }
+    return byField;
+  }, [model, entity, columns]);
+  const references = useMemo(() => {
+    const byField = new Map<string, ReferenceColumn>();
+    for (const field of columns) {
+      if (field.kind !== 'reference') continue;
+      const target = findEntity(model, field.entity);
+      const detail = screenFor(model, 'detail', field.entity);
+      // A role that may not open the referenced record gets its name without a link.
+      const route =
+        detail && settle(checkScreen(model, session.principal, detail), session).allowed
+          ? detail.route
+          : undefined;
+      byField.set(field.name, { key: target?.key ?? 'id', display: target?.display, route });
+    }
+    return byField;
+  }, [model, columns, session]);
+
+  return useMemo(() => ({ text, tones, references, names, links }), [text, tones, references, names, links]);
+}
