@@ -340,10 +340,12 @@ async function benchList(browser: Browser): Promise<void> {
       maxFrameMs: round1(Math.max(...frames)),
       // Medians of each milestone (JSON has no NaN: a milestone a side does not have is null).
       medianMilestonesMs: Object.fromEntries(
-        (['domContentLoaded', 'specLoaded', 'listCallStart', 'listCallEnd', 'renderStart'] as const).map((name) => {
-          const value = median(runs.map((run) => run.milestones[name]));
-          return [name, Number.isNaN(value) ? null : round1(value)];
-        }),
+        (['domContentLoaded', 'specLoaded', 'listCallStart', 'listCallEnd', 'renderStart'] as const).map(
+          (name) => {
+            const value = median(runs.map((run) => run.milestones[name]));
+            return [name, Number.isNaN(value) ? null : round1(value)];
+          },
+        ),
       ),
       requests: median(runs.map((run) => run.requests)),
       runsMs: frames.map(round1),

@@ -37,7 +37,8 @@ export function useAfterFirstPaint(): boolean {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const frame = requestAnimationFrame(() => {
       timer = setTimeout(() => {
-        if (typeof requestIdleCallback === 'function') requestIdleCallback(markPainted, { timeout: IDLE_WAIT_MS });
+        if (typeof requestIdleCallback === 'function')
+          requestIdleCallback(markPainted, { timeout: IDLE_WAIT_MS });
         else timer = setTimeout(markPainted, FALLBACK_WAIT_MS);
       }, 0);
     });
