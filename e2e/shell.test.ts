@@ -159,8 +159,19 @@ describe('the shell of the rich example', () => {
       .getByRole('link', { name: 'Products' })
       .click();
     await page.waitForURL(`${server.url}products`);
+    await page.getByRole('table', { name: 'Products' }).getByRole('row').nth(1).waitFor();
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);
+    // Every control of the header is on screen, whole: the product's name is what gives way.
+    for (const control of [
+      page.getByRole('button', { name: 'Sign out' }),
+      page.getByLabel('Language'),
+      page.getByRole('button', { name: 'Switch to the dark theme' }),
+    ]) {
+      const box = await control.boundingBox();
+      expect(box, 'a header control is not drawn').not.toBeNull();
+      expect((box?.x ?? -1) >= 0 && (box?.x ?? 0) + (box?.width ?? 0) <= 360).toBe(true);
+    }
     await screenshot(page, 'products-360');
     expect(problems).toEqual([]);
     await page.close();

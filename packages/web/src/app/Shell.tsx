@@ -57,7 +57,7 @@ export function Shell({ children }: { children: ReactNode }) {
       </a>
       <header className="nf-shell-header">
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
-          <Group gap="sm" wrap="nowrap">
+          <Group gap="sm" wrap="nowrap" className="nf-shell-header-start">
             <Burger
               opened={opened}
               onClick={toggle}
@@ -70,7 +70,7 @@ export function Shell({ children }: { children: ReactNode }) {
               {model.title ?? t('shell.untitled')}
             </Text>
           </Group>
-          <Group gap="xs" wrap="nowrap">
+          <Group gap="xs" wrap="nowrap" className="nf-shell-header-end">
             <SessionHeader />
             <LanguagePicker />
             <ThemeToggle />
