@@ -16,7 +16,7 @@ const INSTALLS = join(BENCH, '.peers');
 const REACT = '19.3.1';
 const VITE = { vite: '8.3.8', '@vitejs/plugin-react': '6.3.0' };
 
-export type PeerName = 'react-admin' | 'minimal-list' | 'rjsf-form' | 'swagger-ui';
+export type PeerName = 'react-admin' | 'minimal-list' | 'stack-list' | 'rjsf-form' | 'swagger-ui';
 
 /** Exact versions: a peer's figure must not change because a newer release appeared. */
 const DEPENDENCIES: Record<PeerName, Record<string, string>> = {
@@ -28,6 +28,15 @@ const DEPENDENCIES: Record<PeerName, Record<string, string>> = {
     ...VITE,
   },
   'minimal-list': { react: REACT, 'react-dom': REACT, ...VITE },
+  // The minimal page on the client's own libraries, at the versions packages/web resolves.
+  'stack-list': {
+    react: REACT,
+    'react-dom': REACT,
+    '@mantine/core': '9.7.4',
+    '@mantine/hooks': '9.7.4',
+    '@tanstack/react-query': '5.108.0',
+    ...VITE,
+  },
   'rjsf-form': {
     react: REACT,
     'react-dom': REACT,
