@@ -1,9 +1,10 @@
-import { Box, Button, Group, NativeSelect, TextInput } from '@mantine/core';
+import { Button, Group, NativeSelect, TextInput } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
 import { exhaustiveSwitchError, fieldLabel } from '@ninefold/spec';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { type I18n, useI18n } from '../i18n/I18nProvider';
 import { type FilterPlan, filterWidgetKind } from './list-plan';
+import './list.css';
 
 // The multi-value picker brings a positioning library along; only lists that filter with `in` load it.
 const EnumMultiFilter = lazy(() => import('./EnumMultiFilter'));
@@ -24,22 +25,23 @@ export function ListFilters({ filters, values, onChange, onClear }: ListFiltersP
   if (filters.length === 0) return null;
   const active = Object.keys(values).length > 0;
   return (
-    <Box
-      component="form"
+    <form
+      className="nf-list-filters"
       role="search"
       aria-label={t('list.filters')}
-      mb="md"
       onSubmit={(event) => event.preventDefault()}
     >
       <Group align="flex-end" gap="sm" wrap="wrap">
         {filters.map((filter) => (
-          <Box key={filter.field.name} w={{ base: '100%', xs: 200 }}>
+          // A class rather than Mantine's responsive width, which put a <style> element in the page per
+          // filter, each making the browser restyle the whole document.
+          <div key={filter.field.name} className="nf-list-filter">
             <FilterWidget
               filter={filter}
               value={values[filter.field.name]}
               onChange={(value) => onChange(filter.field.name, value)}
             />
-          </Box>
+          </div>
         ))}
         {active ? (
           <Button variant="subtle" onClick={onClear}>
@@ -47,7 +49,7 @@ export function ListFilters({ filters, values, onChange, onClear }: ListFiltersP
           </Button>
         ) : null}
       </Group>
-    </Box>
+    </form>
   );
 }
 
