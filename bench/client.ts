@@ -309,7 +309,6 @@ async function benchList(browser: Browser): Promise<void> {
       `our orders list asked ${call.path} and got ${call.numbers.length} rows, not ${LIST_PAGE_SIZE}`,
     );
   console.log(`  our list call: ${call.path}; the minimal page makes the same call`);
-  const ourUrl = `${front.url}/orders`;
   const source = `?src=${encodeURIComponent(call.path)}`;
   const urls = {
     ours: `${front.url}/orders`,

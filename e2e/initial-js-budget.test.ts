@@ -17,8 +17,8 @@ import { signInAs } from './support/sign-in';
  */
 const GOAL_KIB = 150;
 const BUDGET_KIB = {
-  'examples/empty.md at /': 127,
-  'the demo at /, signed in as the owner': 133,
+  'examples/empty.md at /': 126,
+  'the demo at /, signed in as the owner': 132,
   'the demo at /orders, signed in as the owner': 148,
 } as const;
 

@@ -1,10 +1,7 @@
 import {
-  ActionIcon,
   Alert,
-  Burger,
   Button,
   Group,
-  NativeSelect,
   Text,
   Title,
   useComputedColorScheme,
@@ -55,27 +52,28 @@ export function Shell({ children }: { children: ReactNode }) {
       <a className="nf-skip-link" href="#main">
         {t('shell.skipToContent')}
       </a>
+      {/* Plain elements styled in shell.css: the header is drawn on every first load, and Mantine's
+          components (a group, a burger, a select and an action icon) were a fifth of a list's first render. */}
       <header className="nf-shell-header">
-        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
-          <Group gap="sm" wrap="nowrap" className="nf-shell-header-start">
-            <Burger
-              opened={opened}
-              onClick={toggle}
-              hiddenFrom="sm"
-              size="sm"
-              aria-label={t('shell.openNavigation')}
-              aria-expanded={opened}
-            />
-            <Text component={Link} to="/" fw={700} size="lg" truncate="end" className="nf-product-name">
-              {model.title ?? t('shell.untitled')}
-            </Text>
-          </Group>
-          <Group gap="xs" wrap="nowrap" className="nf-shell-header-end">
-            <SessionHeader />
-            <LanguagePicker />
-            <ThemeToggle />
-          </Group>
-        </Group>
+        <div className="nf-shell-header-start">
+          <button
+            type="button"
+            className="nf-burger"
+            onClick={toggle}
+            aria-label={t('shell.openNavigation')}
+            aria-expanded={opened}
+          >
+            <span aria-hidden="true" />
+          </button>
+          <Link to="/" className="nf-product-name">
+            {model.title ?? t('shell.untitled')}
+          </Link>
+        </div>
+        <div className="nf-shell-header-end">
+          <SessionHeader />
+          <LanguagePicker />
+          <ThemeToggle />
+        </div>
       </header>
       <nav className="nf-shell-nav" aria-label={t('shell.navigation')}>
         <NavigationList
@@ -144,13 +142,18 @@ function routeLeadsTo(route: string, pathname: string): boolean {
 function LanguagePicker() {
   const { t, locale, setLocale } = useI18n();
   return (
-    <NativeSelect
+    <select
+      className="nf-header-select"
       aria-label={t('shell.language')}
-      size="xs"
       value={locale}
       onChange={(event) => setLocale(event.currentTarget.value as Locale)}
-      data={LOCALES.map((value) => ({ value, label: LOCALE_NAMES[value] }))}
-    />
+    >
+      {LOCALES.map((value) => (
+        <option key={value} value={value}>
+          {LOCALE_NAMES[value]}
+        </option>
+      ))}
+    </select>
   );
 }
 
@@ -159,16 +162,17 @@ function ThemeToggle() {
   const { setColorScheme } = useMantineColorScheme();
   const scheme = useComputedColorScheme('light');
   const dark = scheme === 'dark';
+  const label = dark ? t('shell.switchToLight') : t('shell.switchToDark');
   return (
-    <ActionIcon
-      variant="default"
-      size="lg"
+    <button
+      type="button"
+      className="nf-icon-button"
       onClick={() => setColorScheme(dark ? 'light' : 'dark')}
-      aria-label={dark ? t('shell.switchToLight') : t('shell.switchToDark')}
-      title={dark ? t('shell.switchToLight') : t('shell.switchToDark')}
+      aria-label={label}
+      title={label}
     >
       <span aria-hidden="true">{dark ? '☀' : '☾'}</span>
-    </ActionIcon>
+    </button>
   );
 }
 

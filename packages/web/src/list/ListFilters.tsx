@@ -25,6 +25,7 @@ export function ListFilters({ filters, values, onChange, onClear }: ListFiltersP
   if (filters.length === 0) return null;
   const active = Object.keys(values).length > 0;
   return (
+    // biome-ignore lint/a11y/useSemanticElements: a form, so that Enter in a filter is caught here; <search> is not one
     <form
       className="nf-list-filters"
       role="search"
