@@ -1,12 +1,24 @@
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
+import { themeStylesheet } from './runtime/theme-stylesheet';
+
+/** `import 'virtual:ninefold-theme.css'`: the theme's stylesheet, made from `src/app/theme.ts` at build. */
+const THEME_CSS = 'virtual:ninefold-theme.css';
+
+function themeStylesheetPlugin(): Plugin {
+  return {
+    name: 'ninefold-theme-stylesheet',
+    resolveId: (id) => (id === THEME_CSS ? `\0${THEME_CSS}` : undefined),
+    load: (id) => (id === `\0${THEME_CSS}` ? themeStylesheet() : undefined),
+  };
+}
 
 // The runtime is built once and served for any specification: it fetches spec.json at start, so the
 // same files work at any path (base './') on any static host.
 export default defineConfig({
   root: import.meta.dirname,
   base: './',
-  plugins: [react()],
+  plugins: [react(), themeStylesheetPlugin()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

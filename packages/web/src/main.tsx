@@ -1,4 +1,6 @@
 import '@mantine/core/styles.css';
+// The theme's variables and responsive classes, made at build (vite.config.ts), after Mantine's defaults.
+import 'virtual:ninefold-theme.css';
 import './app/app.css';
 import { type Model, screenAt } from '@ninefold/spec';
 import { type ReactNode, startTransition } from 'react';

@@ -1,4 +1,4 @@
-import { type CSSVariablesResolver, createTheme, MantineProvider } from '@mantine/core';
+import { MantineProvider } from '@mantine/core';
 import { type Model, screenAt } from '@ninefold/spec';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { lazy, type ReactNode, useMemo } from 'react';
@@ -16,6 +16,7 @@ import { ScreenParamsProvider } from './ScreenParams';
 import { ScreenRoute } from './ScreenRoute';
 import { Shell } from './Shell';
 import { type SpecContextValue, SpecProvider, useSpec } from './SpecContext';
+import { THEME } from './theme';
 
 // The importer (the OpenAPI reader and its worker) is loaded only by those who open its page.
 const ImportPage = lazy(() =>
@@ -28,42 +29,6 @@ const SignInPage = lazy(() =>
 const OidcCallback = lazy(() =>
   import('../session/OidcCallback').then((module) => ({ default: module.OidcCallback })),
 );
-
-export const theme = createTheme({
-  primaryColor: 'indigo',
-  // White on indigo 6 is about 4:1; shade 8 passes WCAG AA for button and active-link text.
-  primaryShade: { light: 8, dark: 8 },
-  defaultRadius: 'sm',
-  cursorType: 'pointer',
-});
-
-/**
- * Mantine's light-scheme dimmed text (gray 6) and links (blue 6) fall short of WCAG AA contrast on
- * white (about 3.3:1 and 3.5:1), and dark-scheme dimmed text on the dark body about 4.2:1; one shade
- * further from the background reaches it.
- */
-export const contrastVariables: CSSVariablesResolver = () => ({
-  variables: {},
-  light: {
-    '--mantine-color-dimmed': 'var(--mantine-color-gray-7)',
-    '--mantine-color-anchor': 'var(--mantine-color-blue-8)',
-    // The hovered active link's background (indigo 2) leaves its indigo 9 text at 4.1:1.
-    '--mantine-primary-color-light-hover': 'var(--mantine-color-indigo-1)',
-    '--mantine-color-indigo-light-hover': 'var(--mantine-color-indigo-1)',
-    // Light alerts draw their colour on a pale tint of it: green 9 on its tint is 3.6:1 and red 9 about
-    // 4.5:1, so both are darkened a quarter towards black to reach 4.5:1 with room to spare.
-    '--mantine-color-green-light-color': 'color-mix(in srgb, var(--mantine-color-green-9) 75%, black)',
-    '--mantine-color-red-light-color': 'color-mix(in srgb, var(--mantine-color-red-9) 75%, black)',
-    '--mantine-color-blue-light-color': 'var(--mantine-color-blue-9)',
-    // Yellow and orange on their tints are under 3:1 (a 429's notice, a conflict): a dark brown of their
-    // own hue reads at over 7:1 and still says "warning".
-    '--mantine-color-yellow-light-color': 'color-mix(in srgb, var(--mantine-color-yellow-9) 45%, black)',
-    '--mantine-color-orange-light-color': 'color-mix(in srgb, var(--mantine-color-orange-9) 50%, black)',
-    // A field's error (its message, and the value of an invalid input) in red 6 is 3.3:1 on white.
-    '--mantine-color-error': 'var(--mantine-color-red-9)',
-  },
-  dark: { '--mantine-color-dimmed': 'var(--mantine-color-dark-1)' },
-});
 
 export interface AppProps {
   spec: SpecContextValue;
@@ -88,7 +53,7 @@ export function App({ spec, initialPath, locale, queryClient, session }: AppProp
     <BrowserRouter base={basename()}>{pages}</BrowserRouter>
   );
   return (
-    <MantineProvider theme={theme} defaultColorScheme="auto" cssVariablesResolver={contrastVariables}>
+    <MantineProvider {...THEME}>
       <I18nProvider locale={locale}>
         <QueryClientProvider client={client}>
           <SpecProvider value={spec}>

@@ -1,11 +1,11 @@
 import { Alert, Button, MantineProvider, Stack } from '@mantine/core';
 import { I18nProvider, useI18n } from '../i18n/I18nProvider';
-import { contrastVariables, theme } from './App';
+import { THEME } from './theme';
 
 /** Shown instead of a blank page when the specification cannot be loaded. */
 export function BootFailure({ reason, onRetry }: { reason: string; onRetry: () => void }) {
   return (
-    <MantineProvider theme={theme} defaultColorScheme="auto" cssVariablesResolver={contrastVariables}>
+    <MantineProvider {...THEME}>
       <I18nProvider>
         <BootFailureMessage reason={reason} onRetry={onRetry} />
       </I18nProvider>
