@@ -10,9 +10,9 @@ import { CHROMIUM, CHROMIUM_ARGS } from '../../e2e/support/browser';
 import type { BuiltPeer } from '../client-peers';
 import { type FrontServer, startFront } from '../client-server';
 import { children, cleanups } from './clean-up';
+import { RESULTS_DIR } from './figures';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const RESULTS = join(ROOT, 'bench/results');
 const CLI = join(ROOT, 'bin/ninefold.js');
 const LOAD_AT_START = loadavg().map((value) => Math.round(value * 100) / 100);
 
@@ -162,7 +162,7 @@ export function measuredSources(): { commit: string; uncommittedChanges: boolean
 }
 
 export function write(name: string, result: Result, browser: Browser): void {
-  mkdirSync(RESULTS, { recursive: true });
+  mkdirSync(RESULTS_DIR, { recursive: true });
   const full = {
     ...result,
     ...measuredSources(),
@@ -173,7 +173,7 @@ export function write(name: string, result: Result, browser: Browser): void {
     // The machine is shared: its load at the start and at the end says how noisy the figures are.
     loadAverage: { start: LOAD_AT_START, end: loadavg().map((value) => Math.round(value * 100) / 100) },
   };
-  writeFileSync(join(RESULTS, `${name}.json`), `${JSON.stringify(full, null, 2)}\n`);
+  writeFileSync(`${RESULTS_DIR}${name}.json`, `${JSON.stringify(full, null, 2)}\n`);
   console.log(
     `${result.metric}: ours ${result.ours} ${result.unit}, ${result.peerName} ${result.peer} ${result.unit}, ` +
       `ratio ${result.ratio.toFixed(2)}; goal ${result.goal}: ${result.goalMet ? 'met' : 'NOT met'}`,

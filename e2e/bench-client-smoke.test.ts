@@ -1,0 +1,59 @@
+// Smoke runs of the browser benchmarks: one round each, results written to a temporary directory, no time
+// asserted, so that a change that breaks one fails here rather than when someone next measures. The peers
+// (the minimal pages, rjsf, react-admin, Swagger UI) are installed from the npm registry into
+// bench/.peers/ on the first run of a checkout, which is most of the time these take.
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { GITHUB_FILE } from '../bench/support/heap-runs';
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+const run = promisify(execFile);
+
+async function bench(args: string[], env: Record<string, string>): Promise<string> {
+  const results = mkdtempSync(join(tmpdir(), 'ninefold-bench-smoke-'));
+  await run(process.execPath, ['--import', 'tsx', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, BENCH_RESULTS: results, NO_COLOR: '1', ...env },
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  return results;
+}
+
+function result(dir: string, name: string): Record<string, unknown> & { ours: number; peer: number } {
+  return JSON.parse(readFileSync(join(dir, `${name}.json`), 'utf8'));
+}
+
+const noCorpus = existsSync(GITHUB_FILE) ? undefined : `GitHub's description is not at ${GITHUB_FILE}`;
+if (noCorpus) console.warn(`the smoke run of bench/client-openapi.ts is skipped: ${noCorpus}`);
+
+describe('the browser benchmarks, one round each', () => {
+  it('bench/client.ts: the first load’s size, the list’s first render and typing in a form, each beside its peer', async () => {
+    const dir = await bench(['bench/client.ts', 'size', 'list', 'form'], {
+      BENCH_LIST_RUNS: '1',
+      BENCH_FORM_ROUNDS: '1',
+    });
+    for (const name of ['client-initial-js', 'client-list-first-render', 'client-form-typing']) {
+      const figure = result(dir, name);
+      expect(figure.ours, name).toBeGreaterThan(0);
+      expect(figure.peer, name).toBeGreaterThan(0);
+    }
+    const floor = result(dir, 'client-list-first-render').stackFloor as { medianFrameMs: number };
+    expect(floor.medianFrameMs).toBeGreaterThan(0);
+  }, 400_000);
+
+  it.skipIf(noCorpus !== undefined)(
+    'bench/client-openapi.ts: GitHub’s first screen, served and imported in the page, beside Swagger UI',
+    async () => {
+      const dir = await bench(['bench/client-openapi.ts'], { BENCH_OPENAPI_RUNS: '1' });
+      const figure = result(dir, 'openapi-first-screen-github');
+      expect(figure.ours).toBeGreaterThan(0);
+      expect(figure.peer).toBeGreaterThan(0);
+    },
+    240_000,
+  );
+});
