@@ -18,6 +18,7 @@ import {
   toListParams,
   writeListState,
 } from '../src/list/list-state';
+import { pageRange } from '../src/list/page-range';
 import { apiOf, loadExample } from './support/load-example';
 
 const shop = loadExample('shop.yaml');
@@ -345,5 +346,28 @@ describe('the list call of a screen', () => {
     expect(listCallForRoute(calls, '/articles')?.name).toBe('all');
     expect(listCallForRoute(calls, '/articles/feed')?.name).toBe('feed');
     expect(listCallForRoute(calls, '/stories')?.name).toBe('feed');
+  });
+});
+
+describe('pageRange', () => {
+  const shown = (total: number, current: number) =>
+    pageRange(total, current)
+      .map((item) => (item.kind === 'page' ? String(item.page) : '…'))
+      .join(' ');
+
+  it('shows every page up to seven, and seven entries past that wherever the current page is', () => {
+    expect(shown(1, 1)).toBe('1');
+    expect(shown(7, 4)).toBe('1 2 3 4 5 6 7');
+    expect(shown(10, 1)).toBe('1 2 3 4 5 … 10');
+    expect(shown(10, 4)).toBe('1 2 3 4 5 … 10');
+    expect(shown(10, 5)).toBe('1 … 4 5 6 … 10');
+    expect(shown(10, 7)).toBe('1 … 6 7 8 9 10');
+    expect(shown(10, 10)).toBe('1 … 6 7 8 9 10');
+    for (let current = 1; current <= 40; current++) expect(pageRange(40, current)).toHaveLength(7);
+  });
+
+  it('keeps a page out of range inside the control', () => {
+    expect(shown(10, 99)).toBe('1 … 6 7 8 9 10');
+    expect(shown(10, -3)).toBe('1 2 3 4 5 … 10');
   });
 });

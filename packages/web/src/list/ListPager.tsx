@@ -1,10 +1,11 @@
-import { Button, Group, Pagination, Text } from '@mantine/core';
+import { Button, Group, Text } from '@mantine/core';
 import { exhaustiveSwitchError } from '@ninefold/spec';
 import type { ReactNode } from 'react';
 import type { ListResult } from '../data/data-provider';
 import { useI18n } from '../i18n/I18nProvider';
 import type { ListPlan } from './list-plan';
 import { goToPage, type ListState, nextCursor, previousCursor } from './list-state';
+import { pageRange } from './page-range';
 
 export interface ListPagerProps {
   plan: ListPlan;
@@ -33,20 +34,10 @@ export function ListPager({ plan, state, result, onChange }: ListPagerProps) {
         const pages = Math.max(1, Math.ceil(result.total / Math.max(1, size)));
         if (pages > 1) {
           controls = (
-            <Pagination
-              total={pages}
-              value={Math.min(state.page, pages)}
+            <PageButtons
+              pages={pages}
+              current={Math.min(state.page, pages)}
               onChange={(page) => onChange(goToPage(state, page))}
-              size="sm"
-              siblings={1}
-              boundaries={1}
-              gap={4}
-              getItemProps={(page) => ({
-                'aria-label': t('list.pageOf', { page: format.number(page), pages: format.number(pages) }),
-              })}
-              getControlProps={(control) => ({
-                'aria-label': control === 'previous' ? t('list.previousPage') : t('list.nextPage'),
-              })}
             />
           );
         }
@@ -115,6 +106,61 @@ export function ListPager({ plan, state, result, onChange }: ListPagerProps) {
       </Text>
       {controls ? <nav aria-label={t('list.pagination')}>{controls}</nav> : null}
     </Group>
+  );
+}
+
+interface PageButtonsProps {
+  pages: number;
+  current: number;
+  onChange(page: number): void;
+}
+
+/**
+ * The pages as buttons, with the previous and next ones: plain buttons styled in list.css (Mantine's
+ * Pagination was the largest part of a list's first render after its rows).
+ */
+function PageButtons({ pages, current, onChange }: PageButtonsProps) {
+  const { t, format } = useI18n();
+  return (
+    <div className="nf-pages">
+      <button
+        type="button"
+        className="nf-page"
+        disabled={current <= 1}
+        aria-label={t('list.previousPage')}
+        onClick={() => onChange(current - 1)}
+      >
+        <span aria-hidden="true">‹</span>
+      </button>
+      {pageRange(pages, current).map((item) =>
+        item.kind === 'gap' ? (
+          <span key={item.key} className="nf-page-gap" aria-hidden="true">
+            …
+          </span>
+        ) : (
+          <button
+            key={item.page}
+            type="button"
+            className="nf-page"
+            data-active={item.page === current || undefined}
+            aria-current={item.page === current ? 'page' : undefined}
+            aria-label={t('list.pageOf', { page: format.number(item.page), pages: format.number(pages) })}
+            onClick={() => onChange(item.page)}
+          >
+            {format.number(item.page)}
+          </button>
+        ),
+      )}
+      <button
+        type="button"
+        className="nf-page"
+        disabled={current >= pages}
+        aria-label={t('list.nextPage')}
+        onClick={() => onChange(current + 1)}
+      >
+        <span aria-hidden="true">›</span>
+      </button>
+    </div>
   );
 }
 
