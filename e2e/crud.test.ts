@@ -128,6 +128,11 @@ describe('records of the rich example, used as a person uses them', () => {
     await page.getByRole('button', { name: 'Delete' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.waitFor();
+    // The dialog fades in: the screenshot is of it once it has.
+    await page.waitForFunction(() => {
+      const shown = document.querySelector('[role="dialog"]');
+      return shown !== null && getComputedStyle(shown).opacity === '1';
+    });
     await screenshot(page, 'delete-confirm');
     await dialog.getByRole('button', { name: 'Delete' }).click();
     await page.waitForURL(/\/customers(\?.*)?$/);

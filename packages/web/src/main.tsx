@@ -1,4 +1,4 @@
-import '@mantine/core/styles.css';
+import './app/mantine.css';
 // The theme's variables and responsive classes, made at build (vite.config.ts), after Mantine's defaults.
 import 'virtual:ninefold-theme.css';
 import './app/app.css';
