@@ -106,6 +106,8 @@ export async function sourceStamp(): Promise<string> {
     join(WEB_DIR, 'public'),
     join(WEB_DIR, 'index.html'),
     join(WEB_DIR, 'vite.config.ts'),
+    // The theme's stylesheet is made at build by this module (a plugin in vite.config.ts).
+    join(WEB_DIR, 'runtime/theme-stylesheet.ts'),
     join(WEB_DIR, 'package.json'),
     SPEC_SOURCES,
     OPENAPI_SOURCES,
