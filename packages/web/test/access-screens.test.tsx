@@ -248,6 +248,30 @@ describe('lists', () => {
     expect(within(full).getAllByRole('columnheader').length).toBe(5);
   });
 
+  it('names a list’s references only for a role that may read them, and links them only where it may open them', async () => {
+    // A clerk reads customers: the cell names the customer and links to the record.
+    const started = performance.now();
+    renderAs(clerk, '/orders');
+    const [named] = await within(await screen.findByRole('table', { name: 'Orders' })).findAllByRole('link', {
+      name: 'Anna Berg',
+    });
+    expect(named?.getAttribute('href')).toBe('/customers/1');
+    const namesTook = performance.now() - started;
+    // A trade customer may not read customers: the id alone, no link, and nothing asked of the API, even
+    // well after the clerk's names had come.
+    document.body.innerHTML = '';
+    const { data } = renderAs(customer, '/orders');
+    const table = await screen.findByRole('table', { name: 'Orders' });
+    await new Promise((resolve) => setTimeout(resolve, Math.max(200, 2 * namesTook)));
+    const cell = within(table).getAllByRole('cell')[1] as HTMLElement;
+    expect(cell.textContent).toBe('1');
+    expect(within(cell).queryByRole('link')).toBeNull();
+    const customerReads = data.log.filter(
+      (entry) => (entry.params as { entity?: string } | undefined)?.entity === 'Customer',
+    );
+    expect(customerReads).toEqual([]);
+  });
+
   it('plans no column, filter or sort of a hidden field', () => {
     const orders = shop.screens.shown ? shop.screens.items.find((item) => item.name === 'orders') : undefined;
     if (orders?.kind !== 'list') throw new Error('The shop has an orders list.');

@@ -1,15 +1,14 @@
-import { checkGrant, checkScreen, type Field, findEntity, type JsonValue, type Model } from '@ninefold/spec';
+import { type Field, findEntity, type JsonValue, type Model } from '@ninefold/spec';
 import { useQuery } from '@tanstack/react-query';
 import { useAfterFirstPaint } from '../app/first-paint';
-import { screenFor } from '../app/routes';
 import { useSpec } from '../app/SpecContext';
 import { ApiError } from '../data/data-provider';
 import { referenceReaderFor } from '../data/reference-reader';
 import { referenceKey } from '../form/query-keys';
 import { recordPath } from '../form/record-path';
-import { settle } from '../screens/access-policy';
 import { useSession } from '../session/SessionContext';
 import { labelOf, textOf } from './display-props';
+import { nameField, openableDetailRoute } from './reference-access';
 
 export interface ReferenceTarget {
   /** The referenced record's key as text. */
@@ -40,31 +39,24 @@ export function useReferenceTarget(
       : undefined;
   const id = expanded ? textOf(expanded[target?.key ?? 'id'] ?? '') : textOf(value);
   const session = useSession();
-  const readable = settle(checkGrant(model, session.principal, field.entity, 'read'), session).allowed;
   const painted = useAfterFirstPaint();
   const { data } = useSpec();
+  const named = expanded ? undefined : nameField(model, data, session, field.entity);
   const query = useQuery({
     queryKey: referenceKey(field.entity, id),
     queryFn: ({ signal }) => referenceReaderFor(data, model).read(field.entity, id, signal),
-    enabled:
-      painted &&
-      readable &&
-      !expanded &&
-      target?.display !== undefined &&
-      data.calls(field.entity).get !== undefined,
+    enabled: painted && named !== undefined,
     // A refusal or a missing record is an answer; only a glitch is worth one more try.
     retry: (count, error) => !(error instanceof ApiError && error.status < 500) && count < 1,
   });
   const record = expanded ?? query.data;
   const shown = target?.display ? record?.[target.display] : undefined;
-  const found = screenFor(model, 'detail', field.entity);
-  const detail =
-    found && settle(checkScreen(model, session.principal, found), session).allowed ? found : undefined;
+  const route = openableDetailRoute(model, session, field.entity);
   return {
     id,
     text: shown === undefined || shown === null || shown === '' ? id : labelOf(shown),
-    to: detail ? recordPath(detail.route, id) : undefined,
+    to: route === undefined ? undefined : recordPath(route, id),
     // Waiting for the first paint counts as loading: the name is coming.
-    loading: query.isLoading || (!painted && readable && !expanded && target?.display !== undefined),
+    loading: query.isLoading || (!painted && named !== undefined),
   };
 }

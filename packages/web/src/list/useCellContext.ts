@@ -1,11 +1,10 @@
-import { checkScreen, type Field, findEntity, type Model } from '@ninefold/spec';
+import { type Field, findEntity, type Model } from '@ninefold/spec';
 import { useMemo } from 'react';
 import { usePlainLinks } from '../app/router';
-import { screenFor } from '../app/routes';
 import type { ApiRecord } from '../data/data-provider';
+import { openableDetailRoute } from '../fields/reference-access';
 import { machineFor, TONE_COLORS } from '../fields/state-tone';
 import { useI18n } from '../i18n/I18nProvider';
-import { settle } from '../screens/access-policy';
 import { useSession } from '../session/SessionContext';
 import type { CellContext, ReferenceColumn } from './cell-content';
 import { useReferenceNames } from './useReferenceNames';
@@ -54,12 +53,8 @@ export function useCellContext(
     for (const field of columns) {
       if (field.kind !== 'reference') continue;
       const target = findEntity(model, field.entity);
-      const detail = screenFor(model, 'detail', field.entity);
       // A role that may not open the referenced record gets its name without a link.
-      const route =
-        detail && settle(checkScreen(model, session.principal, detail), session).allowed
-          ? detail.route
-          : undefined;
+      const route = openableDetailRoute(model, session, field.entity);
       byField.set(field.name, { key: target?.key ?? 'id', display: target?.display, route });
     }
     return byField;

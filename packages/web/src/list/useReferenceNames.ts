@@ -1,4 +1,4 @@
-import { checkGrant, type Field, findEntity, type Model } from '@ninefold/spec';
+import type { Field, Model } from '@ninefold/spec';
 import { type QueryClient, useQueries, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo } from 'react';
 import { useAfterFirstPaint } from '../app/first-paint';
@@ -6,8 +6,8 @@ import { useSpec } from '../app/SpecContext';
 import type { ApiRecord } from '../data/data-provider';
 import { type ReferenceReader, referenceReaderFor } from '../data/reference-reader';
 import { labelOf, textOf } from '../fields/display-props';
+import { nameField } from '../fields/reference-access';
 import { referenceKey } from '../form/query-keys';
-import { settle } from '../screens/access-policy';
 import { useSession } from '../session/SessionContext';
 
 /** The names behind a page's references, as far as they have been read. */
@@ -50,9 +50,8 @@ export function useReferenceNames(model: Model, columns: Field[], records: ApiRe
       if (field.kind !== 'reference') continue;
       let entry = byEntity.get(field.entity);
       if (!entry) {
-        const display = findEntity(model, field.entity)?.display;
-        if (display === undefined || data.calls(field.entity).get === undefined) continue;
-        if (!settle(checkGrant(model, session.principal, field.entity, 'read'), session).allowed) continue;
+        const display = nameField(model, data, session, field.entity);
+        if (display === undefined) continue;
         entry = { entity: field.entity, display, ids: [] };
         byEntity.set(field.entity, entry);
       }
