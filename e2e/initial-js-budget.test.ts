@@ -17,9 +17,9 @@ import { signInAs } from './support/sign-in';
  */
 const GOAL_KIB = 150;
 const BUDGET_KIB = {
-  'examples/empty.md at /': 126,
-  'the demo at /, signed in as the owner': 132,
-  'the demo at /orders, signed in as the owner': 148,
+  'examples/empty.md at /': 123,
+  'the demo at /, signed in as the owner': 129,
+  'the demo at /orders, signed in as the owner': 141,
 } as const;
 
 let browser: Browser;

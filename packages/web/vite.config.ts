@@ -42,6 +42,12 @@ export default defineConfig({
           // screens that evaluate a rule, a guard or a condition need it.
           groups: [
             { name: 'cel', test: /@marcbachmann[\\/]cel-js|packages[\\/]spec[\\/]src[\\/]cel/ },
+            // Mantine's inputs, which every form needs and no first screen of a list or a record: left to
+            // the bundler, shared by several lazy screens, they landed in the chunk every page loads.
+            {
+              name: 'inputs',
+              test: /@mantine[\\/]core[\\/]esm[\\/]components[\\/](?:Input|InputBase|TextInput)[\\/]/,
+            },
             // Every module the page imports at start, in one chunk: left to the bundler they were a dozen
             // small ones, each a request before the first screen could render.
             { name: 'initial', tags: ['$initial'] },

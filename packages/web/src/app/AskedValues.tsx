@@ -1,15 +1,18 @@
-import { Alert, Button, Stack, TextInput } from '@mantine/core';
+import { Stack } from '@mantine/core';
 import { humanize, type Model, type Parameter, type Screen } from '@ninefold/spec';
-import { type FormEvent, type ReactNode, useState } from 'react';
+import { lazy, type ReactNode, Suspense, useState } from 'react';
 import { type ConnectionValues, missingValues } from '../data/connection-values';
 import type { DataProvider } from '../data/data-provider';
 import { requireCall } from '../data/entity-calls';
-import { useI18n } from '../i18n/I18nProvider';
 import { useScreenParams } from './ScreenParams';
 import { PageTitle } from './Shell';
 import { useSpec } from './SpecContext';
 
 const NO_VALUES: ConnectionValues = { get: () => undefined, set: () => {} };
+
+// Only an API with values no screen gives (a required header, a server variable) asks for them: the
+// form and its inputs load then, not with every page.
+const AskedValuesForm = lazy(() => import('./AskedValuesForm'));
 
 /**
  * Shows the screen once the API has every value its calls ask for that no screen can give (an
@@ -27,14 +30,16 @@ export function AskedValuesGate({ screen, children }: { screen: Screen; children
   return (
     <Stack gap="md">
       <PageTitle>{screen.title ?? humanize(screen.name)}</PageTitle>
-      <AskedValuesForm
-        key={version}
-        parameters={missing}
-        onSave={(given) => {
-          values.set(given);
-          setVersion((count) => count + 1);
-        }}
-      />
+      <Suspense fallback={null}>
+        <AskedValuesForm
+          key={version}
+          parameters={missing}
+          onSave={(given) => {
+            values.set(given);
+            setVersion((count) => count + 1);
+          }}
+        />
+      </Suspense>
     </Stack>
   );
 }
@@ -70,51 +75,4 @@ function screenMissing(
       if (!found.has(parameter.name)) found.set(parameter.name, parameter);
   }
   return [...found.values()];
-}
-
-function AskedValuesForm({
-  parameters,
-  onSave,
-}: {
-  parameters: Parameter[];
-  onSave(values: Record<string, string>): void;
-}) {
-  const { t } = useI18n();
-  const [typed, setTyped] = useState<Record<string, string>>({});
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const given = Object.fromEntries(
-      Object.entries(typed)
-        .map(([name, value]) => [name, value.trim()] as const)
-        .filter(([, value]) => value !== ''),
-    );
-    onSave(given);
-  };
-  return (
-    <Alert color="blue" title={t('shell.askedTitle')} maw={560}>
-      <form onSubmit={submit}>
-        <Stack gap="sm">
-          {t('shell.askedText')}
-          {parameters.map((parameter) => (
-            <TextInput
-              key={parameter.name}
-              name={parameter.name}
-              // A header is named as the API documents it; a query parameter in words.
-              label={parameter.in === 'header' ? parameter.name : humanize(parameter.name)}
-              description={parameter.description}
-              required
-              value={typed[parameter.name] ?? ''}
-              onChange={(event) => {
-                const value = event.currentTarget.value;
-                setTyped((current) => ({ ...current, [parameter.name]: value }));
-              }}
-            />
-          ))}
-          <div>
-            <Button type="submit">{t('shell.askedSave')}</Button>
-          </div>
-        </Stack>
-      </form>
-    </Alert>
-  );
 }

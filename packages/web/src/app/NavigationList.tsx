@@ -1,9 +1,10 @@
-import { Text, TextInput } from '@mantine/core';
+import { Text } from '@mantine/core';
 import type { Screen } from '@ninefold/spec';
 import { type ReactNode, useState } from 'react';
 import { useI18n } from '../i18n/I18nProvider';
 import { Link } from './router';
 import { ABOUT_PATH } from './routes';
+import './plain-inputs.css';
 
 /** Above this many entries the navigation offers a box to filter them by name. */
 export const NAVIGATION_FILTER_FROM = 15;
@@ -50,9 +51,11 @@ export function NavigationList({
     <>
       {screens.length > NAVIGATION_FILTER_FROM ? (
         <div className="nf-nav-section" style={{ marginBottom: 'var(--mantine-spacing-xs)' }}>
-          <TextInput
+          {/* A plain input (plain-inputs.css): Mantine's brought its whole input family into every page. */}
+          <input
             type="search"
-            size="xs"
+            className="nf-input"
+            data-size="xs"
             aria-label={t('shell.filterNavigation')}
             placeholder={t('shell.filterNavigation')}
             value={filter}

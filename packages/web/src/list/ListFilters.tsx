@@ -1,8 +1,9 @@
-import { Button, Group, NativeSelect, TextInput } from '@mantine/core';
+import { Button } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
 import { exhaustiveSwitchError, fieldLabel } from '@ninefold/spec';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { type I18n, useI18n } from '../i18n/I18nProvider';
+import { SelectField, TextField } from './FilterField';
 import { type FilterPlan, filterWidgetKind } from './list-plan';
 import './list.css';
 
@@ -32,7 +33,7 @@ export function ListFilters({ filters, values, onChange, onClear }: ListFiltersP
       aria-label={t('list.filters')}
       onSubmit={(event) => event.preventDefault()}
     >
-      <Group align="flex-end" gap="sm" wrap="wrap">
+      <div className="nf-filter-row">
         {filters.map((filter) => (
           // A class rather than Mantine's responsive width, which put a <style> element in the page per
           // filter, each making the browser restyle the whole document.
@@ -49,7 +50,7 @@ export function ListFilters({ filters, values, onChange, onClear }: ListFiltersP
             {t('list.clearFilters')}
           </Button>
         ) : null}
-      </Group>
+      </div>
     </form>
   );
 }
@@ -73,7 +74,7 @@ function FilterWidget({ filter, value, onChange }: FilterWidgetProps) {
       const data = options.map((option) => ({ value: option.value, label: option.label ?? option.value }));
       if (op === 'in') {
         return (
-          <Suspense fallback={<TextInput label={label} disabled value="" readOnly />}>
+          <Suspense fallback={<TextField label={label} disabled value="" readOnly />}>
             <EnumMultiFilter
               label={label}
               data={data}
@@ -84,21 +85,21 @@ function FilterWidget({ filter, value, onChange }: FilterWidgetProps) {
         );
       }
       return (
-        <NativeSelect
+        <SelectField
           label={label}
           value={single}
           onChange={(event) => onChange(event.currentTarget.value || undefined)}
-          data={[{ value: '', label: t('list.any') }, ...data]}
+          options={[{ value: '', label: t('list.any') }, ...data]}
         />
       );
     }
     case 'boolean':
       return (
-        <NativeSelect
+        <SelectField
           label={label}
           value={single}
           onChange={(event) => onChange(event.currentTarget.value || undefined)}
-          data={[
+          options={[
             { value: '', label: t('list.any') },
             { value: 'true', label: t('list.yes') },
             { value: 'false', label: t('list.no') },
@@ -108,7 +109,7 @@ function FilterWidget({ filter, value, onChange }: FilterWidgetProps) {
     case 'date':
     case 'datetime':
       return (
-        <TextInput
+        <TextField
           type={kind === 'date' ? 'date' : 'datetime-local'}
           label={label}
           value={single}
@@ -201,11 +202,11 @@ function DebouncedTextFilter({
     setText(value);
   }, [value, send, normalize]);
   return (
-    <TextInput
+    <TextField
       type={numeric ? 'number' : 'search'}
       inputMode={numeric ? 'decimal' : undefined}
       label={label}
-      description={description}
+      hint={description}
       value={text}
       onChange={(event) => {
         const next = event.currentTarget.value;

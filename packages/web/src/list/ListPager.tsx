@@ -1,4 +1,3 @@
-import { Button, Group, Text } from '@mantine/core';
 import { exhaustiveSwitchError } from '@ninefold/spec';
 import type { ReactNode } from 'react';
 import type { ListResult } from '../data/data-provider';
@@ -100,12 +99,12 @@ export function ListPager({ plan, state, result, onChange }: ListPagerProps) {
   }
 
   return (
-    <Group justify="space-between" align="center" mt="sm" gap="sm" wrap="wrap">
-      <Text size="sm" c="dimmed" role="status" aria-live="polite">
+    <div className="nf-list-pager">
+      <p className="nf-list-summary" role="status" aria-live="polite">
         {summary}
-      </Text>
+      </p>
       {controls ? <nav aria-label={t('list.pagination')}>{controls}</nav> : null}
-    </Group>
+    </div>
   );
 }
 
@@ -175,13 +174,13 @@ interface PreviousNextProps {
 function PreviousNext({ hasPrevious, hasNext, onPrevious, onNext }: PreviousNextProps) {
   const { t } = useI18n();
   return (
-    <Group gap="xs" wrap="nowrap">
-      <Button variant="default" size="xs" onClick={onPrevious} disabled={!hasPrevious}>
+    <div className="nf-pages">
+      <button type="button" className="nf-page nf-page-text" onClick={onPrevious} disabled={!hasPrevious}>
         {t('list.previousPage')}
-      </Button>
-      <Button variant="default" size="xs" onClick={onNext} disabled={!hasNext}>
+      </button>
+      <button type="button" className="nf-page nf-page-text" onClick={onNext} disabled={!hasNext}>
         {t('list.nextPage')}
-      </Button>
-    </Group>
+      </button>
+    </div>
   );
 }

@@ -1,5 +1,4 @@
 // biome-ignore-all lint/a11y/noRedundantRoles: the table's parts are laid out as grid and blocks (list.css), which strips their implicit table roles in browsers' accessibility trees, so the roles are stated.
-import { UnstyledButton } from '@mantine/core';
 import { fieldLabel, type Model, type SortKey } from '@ninefold/spec';
 import { type CSSProperties, lazy, Suspense, useEffect, useRef } from 'react';
 import type { ApiRecord } from '../data/data-provider';
@@ -147,7 +146,8 @@ function HeaderCell({ plan, field, sort, onSort }: HeaderCellProps) {
       {first === undefined ? (
         label
       ) : (
-        <UnstyledButton
+        <button
+          type="button"
           className="nf-sort-button"
           // A sorted column turns round; another starts in the direction the spec gives it.
           onClick={() =>
@@ -161,7 +161,7 @@ function HeaderCell({ plan, field, sort, onSort }: HeaderCellProps) {
           <span aria-hidden="true" className="nf-sort-arrow" data-active={sorted ? true : undefined}>
             {sorted === 'desc' ? '↓' : sorted === 'asc' ? '↑' : '↕'}
           </span>
-        </UnstyledButton>
+        </button>
       )}
     </th>
   );
