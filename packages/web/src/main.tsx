@@ -7,6 +7,8 @@ import { type ReactNode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App, basename, createQueryClient } from './app/App';
 import { BootFailure } from './app/BootFailure';
+import { afterNextPaint } from './app/first-paint';
+import { loadLaterStyles } from './app/later-styles';
 import { IMPORT_PATH, screensOf } from './app/routes';
 import { type ApiDescription, type ApiWire, apiOf, type SpecPayload } from './data/api-description';
 import { createHttpDataProvider } from './data/http-data-provider';
@@ -94,6 +96,9 @@ async function boot(): Promise<void> {
       transition: screensOf(payload.model).length > LARGE_MODEL_SCREENS,
     },
   );
+  // The stylesheet of what no first list or dashboard draws, once the first screen is drawn: ready before
+  // a dialog or the next screen asks for it, and out of the first one's way.
+  afterNextPaint(() => void loadLaterStyles());
 }
 
 /**

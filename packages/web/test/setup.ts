@@ -1,6 +1,10 @@
 import { cleanup } from '@testing-library/react';
 import { afterEach } from 'vitest';
+import { skipLaterStyles } from '../src/app/later-styles';
 import { loadLocale } from '../src/i18n/catalogue';
+
+// The test DOM loads no stylesheet and never says so: screens must not wait for one.
+skipLaterStyles();
 
 // Tests render French at once, as the client does once it has loaded a person's language at start.
 await loadLocale('fr');

@@ -8,6 +8,7 @@ import { signInOf, signInPath } from '../session/return-path';
 import { SessionProvider } from '../session/SessionProvider';
 import type { SessionStore } from '../session/session-store';
 import { AboutPage } from './AboutPage';
+import { withLaterStyles } from './later-styles';
 import { NotFound } from './NotFound';
 import { BrowserRouter, MemoryRouter, Navigate, useLocation } from './router';
 import { ABOUT_PATH, homeScreen, IMPORT_PATH, OIDC_CALLBACK_PATH, SIGN_IN_PATH } from './routes';
@@ -19,15 +20,17 @@ import { type SpecContextValue, SpecProvider, useSpec } from './SpecContext';
 import { THEME } from './theme';
 
 // The importer (the OpenAPI reader and its worker) is loaded only by those who open its page.
-const ImportPage = lazy(() =>
-  import('../import/ImportPage').then((module) => ({ default: module.ImportPage })),
+const ImportPage = lazy(
+  withLaterStyles(() => import('../import/ImportPage').then((module) => ({ default: module.ImportPage }))),
 );
 // Signing in is loaded by those who sign in; the code exchange of a provider's sign-in even more rarely.
-const SignInPage = lazy(() =>
-  import('../session/SignInPage').then((module) => ({ default: module.SignInPage })),
+const SignInPage = lazy(
+  withLaterStyles(() => import('../session/SignInPage').then((module) => ({ default: module.SignInPage }))),
 );
-const OidcCallback = lazy(() =>
-  import('../session/OidcCallback').then((module) => ({ default: module.OidcCallback })),
+const OidcCallback = lazy(
+  withLaterStyles(() =>
+    import('../session/OidcCallback').then((module) => ({ default: module.OidcCallback })),
+  ),
 );
 
 export interface AppProps {

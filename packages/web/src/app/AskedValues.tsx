@@ -4,6 +4,7 @@ import { lazy, type ReactNode, Suspense, useState } from 'react';
 import { type ConnectionValues, missingValues } from '../data/connection-values';
 import type { DataProvider } from '../data/data-provider';
 import { requireCall } from '../data/entity-calls';
+import { withLaterStyles } from './later-styles';
 import { useScreenParams } from './ScreenParams';
 import { PageTitle } from './Shell';
 import { useSpec } from './SpecContext';
@@ -12,7 +13,7 @@ const NO_VALUES: ConnectionValues = { get: () => undefined, set: () => {} };
 
 // Only an API with values no screen gives (a required header, a server variable) asks for them: the
 // form and its inputs load then, not with every page.
-const AskedValuesForm = lazy(() => import('./AskedValuesForm'));
+const AskedValuesForm = lazy(withLaterStyles(() => import('./AskedValuesForm')));
 
 /**
  * Shows the screen once the API has every value its calls ask for that no screen can give (an

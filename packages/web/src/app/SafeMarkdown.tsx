@@ -1,8 +1,9 @@
 import { Text } from '@mantine/core';
 import { lazy, Suspense } from 'react';
+import { withLaterStyles } from './later-styles';
 
 // The Markdown parser is a tenth of the client's code; it loads when the first Markdown text is shown.
-const MarkdownRenderer = lazy(() => import('./MarkdownRenderer'));
+const MarkdownRenderer = lazy(withLaterStyles(() => import('./MarkdownRenderer')));
 
 /**
  * Markdown from the specification or the API, rendered as React elements and never as raw HTML. Until

@@ -30,22 +30,28 @@ export function useAfterFirstPaint(): boolean {
     () => painted,
     () => true,
   );
-  useEffect(() => {
-    if (painted) return;
-    // After the next frame is drawn (a task queued from requestAnimationFrame runs after the paint), once
-    // the tasks already waiting have run. Safari has no requestIdleCallback: a short timer stands in.
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const frame = requestAnimationFrame(() => {
-      timer = setTimeout(() => {
-        if (typeof requestIdleCallback === 'function')
-          requestIdleCallback(markPainted, { timeout: IDLE_WAIT_MS });
-        else timer = setTimeout(markPainted, FALLBACK_WAIT_MS);
-      }, 0);
-    });
-    return () => {
-      cancelAnimationFrame(frame);
-      clearTimeout(timer);
-    };
-  }, []);
+  useEffect(() => (painted ? undefined : afterNextPaint(markPainted)), []);
   return value;
+}
+
+/**
+ * Runs `work` after the next frame is drawn (a task queued from requestAnimationFrame runs after the
+ * paint), once the tasks already waiting have run; returns a function that cancels it. Safari has no
+ * requestIdleCallback: a short timer stands in.
+ */
+export function afterNextPaint(work: () => void): () => void {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let idle: number | undefined;
+  const frame = requestAnimationFrame(() => {
+    timer = setTimeout(() => {
+      if (typeof requestIdleCallback === 'function')
+        idle = requestIdleCallback(work, { timeout: IDLE_WAIT_MS });
+      else timer = setTimeout(work, FALLBACK_WAIT_MS);
+    }, 0);
+  });
+  return () => {
+    cancelAnimationFrame(frame);
+    clearTimeout(timer);
+    if (idle !== undefined) cancelIdleCallback(idle);
+  };
 }

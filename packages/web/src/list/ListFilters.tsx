@@ -6,9 +6,10 @@ import { type I18n, useI18n } from '../i18n/I18nProvider';
 import { SelectField, TextField } from './FilterField';
 import { type FilterPlan, filterWidgetKind } from './list-plan';
 import './list.css';
+import { withLaterStyles } from '../app/later-styles';
 
 // The multi-value picker brings a positioning library along; only lists that filter with `in` load it.
-const EnumMultiFilter = lazy(() => import('./EnumMultiFilter'));
+const EnumMultiFilter = lazy(withLaterStyles(() => import('./EnumMultiFilter')));
 
 /** Typing waits this long before the list is asked for again. */
 export const FILTER_DEBOUNCE_MS = 300;

@@ -1,5 +1,6 @@
 import type { ScreenKind } from '@ninefold/spec';
 import { type ComponentType, lazy, useState } from 'react';
+import { withLaterStyles } from '../app/later-styles';
 import type { PrefetchContext, ScreenProps } from './screen-props';
 
 type ScreenModule<K extends ScreenKind> = {
@@ -9,14 +10,16 @@ type ScreenModule<K extends ScreenKind> = {
 };
 type ScreenRegistry = { [K in ScreenKind]: ComponentType<ScreenProps<K>> };
 
+// A list and a dashboard draw with the first stylesheet alone; every other screen waits for the later
+// one too (app/later-styles.ts), fetched beside its code.
 const loaders: { [K in ScreenKind]: () => Promise<ScreenModule<K>> } = {
   list: () => import('./ListScreen'),
-  detail: () => import('./DetailScreen'),
-  create: () => import('./FormScreen'),
-  edit: () => import('./FormScreen'),
+  detail: withLaterStyles(() => import('./DetailScreen')),
+  create: withLaterStyles(() => import('./FormScreen')),
+  edit: withLaterStyles(() => import('./FormScreen')),
   dashboard: () => import('./DashboardScreen'),
-  'sign-in': () => import('./SignInScreen'),
-  custom: () => import('./CustomScreen'),
+  'sign-in': withLaterStyles(() => import('./SignInScreen')),
+  custom: withLaterStyles(() => import('./CustomScreen')),
 };
 
 const loaded: Partial<ScreenRegistry> = {};

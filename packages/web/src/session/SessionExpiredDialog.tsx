@@ -1,4 +1,5 @@
 import { lazy, Suspense, useState } from 'react';
+import { withLaterStyles } from '../app/later-styles';
 import { useLocation } from '../app/router';
 import { useSpec } from '../app/SpecContext';
 import { isSignInAddress } from './return-path';
@@ -6,8 +7,10 @@ import { useSessionSnapshot } from './SessionProvider';
 
 // The dialog, its modal and the sign-in form load the first time they are needed: most visits never
 // see them, and they were a tenth of every first load.
-const ExpiredModal = lazy(() =>
-  import('./SessionExpiredModal').then((module) => ({ default: module.SessionExpiredModal })),
+const ExpiredModal = lazy(
+  withLaterStyles(() =>
+    import('./SessionExpiredModal').then((module) => ({ default: module.SessionExpiredModal })),
+  ),
 );
 
 /**
