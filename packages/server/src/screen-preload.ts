@@ -16,12 +16,21 @@ export const SCREEN_MODULES: Record<ScreenKind, string> = {
   custom: 'src/screens/CustomScreen.tsx',
 };
 
+/**
+ * The kinds of screen that draw with the stylesheet the page loads with. Every other kind waits for the
+ * later one (`mantine-later.css`; see `src/screens/registry.tsx` in the web runtime), which the page
+ * then preloads beside the screen's code.
+ */
+const FIRST_STYLESHEET_KINDS: ReadonlySet<ScreenKind> = new Set(['list', 'dashboard']);
+const LATER_STYLESHEET = /^assets\/mantine-later-[\w-]+\.css$/;
+
 type Manifest = Record<string, { file: string; imports?: string[]; isEntry?: boolean }>;
 
 /**
  * The `<link rel="modulepreload">` tags of the code of the screen at a path, for the page served there:
  * the browser fetches that screen's chunks beside the entry and the model, where the client would ask for
- * them only once the model has come and told it which screen the address is. Without the build's manifest
+ * them only once the model has come and told it which screen the address is. A screen that waits for the
+ * later stylesheet gets it preloaded too. Without the build's manifest
  * (an older build), or at an address of no screen, there are none.
  *
  * @example
@@ -48,6 +57,7 @@ export function screenPreloads(dir: string, model: Model): (path: string) => str
   };
   const entryKey = Object.keys(manifest).find((key) => manifest[key] === entry);
   if (entryKey) closure(entryKey, named);
+  const later = Object.values(manifest).find((chunk) => LATER_STYLESHEET.test(chunk.file))?.file;
   const byKind = new Map<ScreenKind, string>();
   const tagsOf = (kind: ScreenKind): string => {
     let tags = byKind.get(kind);
@@ -58,6 +68,8 @@ export function screenPreloads(dir: string, model: Model): (path: string) => str
         .filter((file) => !named.has(file) && file.endsWith('.js'))
         .map((file) => `<link rel="modulepreload" crossorigin href="./${file}">`)
         .join('');
+      if (later !== undefined && !FIRST_STYLESHEET_KINDS.has(kind))
+        tags += `<link rel="preload" as="style" href="./${later}">`;
       byKind.set(kind, tags);
     }
     return tags;

@@ -29,6 +29,8 @@ function runtimeWithManifest(): string {
       imports: ['_table-3.js', '_shared-2.js'],
     },
     'src/screens/DashboardScreen.tsx': { file: 'assets/DashboardScreen-5.js', imports: ['_shared-2.js'] },
+    'src/screens/DetailScreen.tsx': { file: 'assets/DetailScreen-6.js', imports: ['_shared-2.js'] },
+    '/build/src/app/mantine-later.css': { file: 'assets/mantine-later-7.css' },
   };
   writeFileSync(join(dir, '.vite', 'manifest.json'), JSON.stringify(manifest));
   return dir;
@@ -68,6 +70,16 @@ describe('the page preloads the code of the screen at its address', () => {
     expect((await app.inject({ method: 'GET', url: '/_/about', headers: HTML })).body).toBe(INDEX);
   });
 
+  it('preloads the later stylesheet for a screen that waits for it, and not for a list or a dashboard', async () => {
+    const styles = (html: string) =>
+      [...html.matchAll(/<link rel="preload" as="style" href="([^"]+)">/g)].map((m) => m[1]);
+    const detail = (await app.inject({ method: 'GET', url: '/orders/1', headers: HTML })).body;
+    expect(links(detail)).toEqual(['./assets/DetailScreen-6.js']);
+    expect(styles(detail)).toEqual(['./assets/mantine-later-7.css']);
+    expect(styles((await app.inject({ method: 'GET', url: '/orders', headers: HTML })).body)).toEqual([]);
+    expect(styles((await app.inject({ method: 'GET', url: '/', headers: HTML })).body)).toEqual([]);
+  });
+
   it('adds nothing for a build without a manifest', () => {
     const dir = mkdtempSync(join(tmpdir(), 'ninefold-preload-'));
     expect(screenPreloads(dir, model)('/orders')).toBe('');
@@ -82,5 +94,18 @@ describe('the real runtime’s manifest', () => {
       unknown
     >;
     for (const kind of SCREEN_KINDS) expect(manifest, kind).toHaveProperty([SCREEN_MODULES[kind]]);
+  });
+
+  it('names the later stylesheet, so that the screens that wait for it get it preloaded', async () => {
+    const dir = await ensureRuntime();
+    const model = exampleModel();
+    const detail = model.screens.shown
+      ? model.screens.items.find((screen) => screen.kind === 'detail')
+      : undefined;
+    expect(detail).toBeDefined();
+    const path = (detail?.route ?? '').replace(/:\w+/g, '1');
+    expect(screenPreloads(dir, model)(path)).toMatch(
+      /<link rel="preload" as="style" href="\.\/assets\/mantine-later-[\w-]+\.css">/,
+    );
   });
 });
