@@ -14,19 +14,29 @@ export interface RowProps {
   recordHref(record: ApiRecord): string | undefined;
   /** Where a virtual row sits. */
   style?: CSSProperties;
+  /**
+   * A row of a virtual table: its table roles and its place among all rows are stated, since the grid
+   * it is laid out in takes away the implicit ones and most rows are not in the document. A plain table
+   * has them from its elements, and leaves out a few hundred attributes.
+   */
+  virtual?: boolean;
 }
 
 /** One record as a row of the list's table, its cells in the plan's columns. */
-export function ListRow({ plan, cells, record, index, recordHref, style }: RowProps) {
+export function ListRow({ plan, cells, record, index, recordHref, style, virtual = false }: RowProps) {
   const keyField = plan.entity?.key;
   const key = keyField === undefined ? undefined : record[keyField];
   const recordKey = key === undefined || key === null ? undefined : String(key);
   return (
-    <tr role="row" aria-rowindex={index + 2} style={style}>
+    <tr {...(virtual ? { role: 'row', 'aria-rowindex': index + 2 } : {})} style={style}>
       {plan.columns.map((field) => {
         const href = field.name === plan.linkColumn ? recordHref(record) : undefined;
         return (
-          <td key={field.name} role="cell" data-numeric={isNumeric(field.kind) ? true : undefined}>
+          <td
+            key={field.name}
+            role={virtual ? 'cell' : undefined}
+            data-numeric={isNumeric(field.kind) ? true : undefined}
+          >
             {cellContent(
               field,
               record[field.name],

@@ -1,4 +1,4 @@
-// biome-ignore-all lint/a11y/noRedundantRoles: the table's parts are laid out as grid and blocks (list.css), which strips their implicit table roles in browsers' accessibility trees, so the roles are stated.
+// biome-ignore-all lint/a11y/noRedundantRoles: a virtual table is laid out as grid and blocks (list.css), which strips its parts of their implicit table roles in browsers' accessibility trees, so it states them.
 import { fieldLabel, type Model, type SortKey } from '@ninefold/spec';
 import { type CSSProperties, lazy, Suspense, useEffect, useRef } from 'react';
 import type { ApiRecord } from '../data/data-provider';
@@ -67,7 +67,7 @@ export function ListTable({ model, plan, label, records, sort, onSort, recordHre
           key={rowKey(plan, record, index)}
           record={record}
           index={index}
-          {...(virtual ? { style: { transform: `translateY(${index * ROW_HEIGHT}px)` } } : {})}
+          {...(virtual ? { style: { transform: `translateY(${index * ROW_HEIGHT}px)` }, virtual } : {})}
           {...row}
         />
       ));
@@ -94,21 +94,26 @@ export function ListTable({ model, plan, label, records, sort, onSort, recordHre
       <table
         className="nf-list-table"
         aria-label={label}
-        aria-rowcount={records.length + 1}
+        aria-rowcount={virtual ? records.length + 1 : undefined}
         data-virtual={virtual || undefined}
         style={style}
       >
-        <thead role="rowgroup" className="nf-list-head">
-          <tr role="row" aria-rowindex={1}>
+        <thead role={virtual ? 'rowgroup' : undefined} className="nf-list-head">
+          <tr {...(virtual ? { role: 'row', 'aria-rowindex': 1 } : {})}>
             {plan.columns.map((field) => (
-              <HeaderCell key={field.name} plan={plan} field={field} sort={sort} onSort={onSort} />
+              <HeaderCell
+                key={field.name}
+                plan={plan}
+                field={field}
+                sort={sort}
+                onSort={onSort}
+                virtual={virtual}
+              />
             ))}
           </tr>
         </thead>
         {!virtual ? (
-          <tbody role="rowgroup" className="nf-list-body">
-            {plainRows(records.length)}
-          </tbody>
+          <tbody className="nf-list-body">{plainRows(records.length)}</tbody>
         ) : (
           <Suspense
             fallback={
@@ -126,19 +131,20 @@ export function ListTable({ model, plan, label, records, sort, onSort, recordHre
 }
 
 interface HeaderCellProps {
+  virtual: boolean;
   plan: ListPlan;
   field: ListPlan['columns'][number];
   sort: SortKey | undefined;
   onSort(sort: SortKey): void;
 }
 
-function HeaderCell({ plan, field, sort, onSort }: HeaderCellProps) {
+function HeaderCell({ virtual, plan, field, sort, onSort }: HeaderCellProps) {
   const sorted = sort?.field === field.name ? sort.direction : undefined;
   const first = plan.sortable.get(field.name);
   const label = fieldLabel(field);
   return (
     <th
-      role="columnheader"
+      role={virtual ? 'columnheader' : undefined}
       scope="col"
       data-numeric={isNumeric(field.kind) ? true : undefined}
       aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : undefined}

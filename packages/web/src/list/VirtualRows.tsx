@@ -36,6 +36,7 @@ export function VirtualRows({ records, scrollRef, ...row }: VirtualRowsProps) {
             record={record}
             index={item.index}
             style={{ transform: `translateY(${item.start}px)` }}
+            virtual
             {...row}
           />
         );
