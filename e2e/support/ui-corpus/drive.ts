@@ -164,7 +164,7 @@ async function visit(
 
     if (screen.kind === 'list') {
       figures.lists += 1;
-      const rows = page.locator('tbody [role=row]');
+      const rows = page.locator('tbody tr');
       const count = await rows.count();
       if (count === 0) {
         figures.failures.push(`${at}: no rows (${await pageSays(page)})`);
