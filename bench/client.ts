@@ -9,7 +9,10 @@
 // - form: keydown to next frame per keystroke in a 200-field create form, ours vs rjsf.
 //
 // Peers are installed on first use into bench/.peers/ (gitignored). Environment: BENCH_LIST_RUNS (runs
-// per side, default 21), BENCH_FORM_ROUNDS (page loads per side, default 5), NINEFOLD_CHROMIUM.
+// per side, default 21), BENCH_FORM_ROUNDS (page loads per side, default 5), NINEFOLD_CHROMIUM, and
+// BENCH_LIST_BASELINE: another checkout of Ninefold (its dependencies installed, e.g. a `git worktree` of
+// an earlier commit with `npm ci`), whose list is then measured in the same run as a fourth side. A change
+// of 10% cannot be told from the machine's drift between two runs; beside each other, it can.
 import { writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
@@ -27,6 +30,7 @@ import {
 } from './client-specs';
 import { cleanUp, cleanups } from './support/clean-up';
 import {
+  commitOf,
   freshPage,
   launchChromium,
   type ProbeGlobals,
@@ -43,6 +47,7 @@ import { median, percentile } from './support/figures';
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const DEMO_SPEC = join(ROOT, 'examples/shop.yaml');
 const LIST_RUNS = Number(process.env.BENCH_LIST_RUNS ?? 21);
+const LIST_BASELINE = process.env.BENCH_LIST_BASELINE || undefined;
 const FORM_ROUNDS = Number(process.env.BENCH_FORM_ROUNDS ?? 5);
 const TYPED_TEXT = 'The quick brown fox jumps over the lazy ';
 // A fast typist's pace (10 characters a second) rather than keys sent back to back.
@@ -211,6 +216,9 @@ function listProbe(expected: string[]): string {
   })()`;
 }
 
+/** The pages the list benchmark loads: ours, the peer, the peer on our libraries, and a baseline checkout. */
+type Side = 'ours' | 'peer' | 'stack' | 'baseline';
+
 interface ListRun {
   rowsAt: number;
   frameAt: number;
@@ -310,24 +318,39 @@ async function benchList(browser: Browser): Promise<void> {
     );
   console.log(`  our list call: ${call.path}; the minimal page makes the same call`);
   const source = `?src=${encodeURIComponent(call.path)}`;
-  const urls = {
+  // The baseline checkout serves the same specification from its own process and origin; its rows are
+  // whatever its list shows, read the same way as ours.
+  const baseline = LIST_BASELINE
+    ? await (async () => {
+        const server = await startNinefold(spec, LIST_PAGE_SIZE + 10, LIST_BASELINE);
+        const origin = await startOrigin(server, []);
+        const seen = await discoverListCall(browser, origin.url);
+        console.log(`  baseline: ${LIST_BASELINE} at ${commitOf(LIST_BASELINE)}, its list call ${seen.path}`);
+        return { url: `${origin.url}/orders`, numbers: seen.numbers };
+      })()
+    : undefined;
+  const urls: Record<Side, string> = {
     ours: `${front.url}/orders`,
     peer: `${front.url}${minimal.base}${source}`,
     stack: `${front.url}${stackPeer.base}${source}`,
-  } as const;
-  const order = ['ours', 'peer', 'stack'] as const;
+    baseline: baseline?.url ?? '',
+  };
+  const expected = (side: Side) => (side === 'baseline' ? (baseline?.numbers ?? []) : call.numbers);
+  const order: Side[] = baseline ? ['ours', 'peer', 'stack', 'baseline'] : ['ours', 'peer', 'stack'];
 
   // Warm-up: the server's and the browser's first loads are not what is compared.
-  for (let i = 0; i < 2; i++) for (const side of order) await timeList(browser, urls[side], call.numbers);
-  const runs: Record<(typeof order)[number], ListRun[]> = { ours: [], peer: [], stack: [] };
+  for (let i = 0; i < 2; i++) for (const side of order) await timeList(browser, urls[side], expected(side));
+  const runs: Record<Side, ListRun[]> = { ours: [], peer: [], stack: [], baseline: [] };
   // Rotate the order every round, so that drift in machine load hits every side alike.
   for (let round = 0; round < LIST_RUNS; round++) {
     for (let i = 0; i < order.length; i++) {
       const side = order[(round + i) % order.length] ?? 'ours';
-      runs[side].push(await timeList(browser, urls[side], call.numbers));
+      runs[side].push(await timeList(browser, urls[side], expected(side)));
     }
-    const last = (side: keyof typeof runs) => runs[side].at(-1)?.frameAt.toFixed(0);
-    const line = `  run ${round + 1}/${LIST_RUNS}: ours ${last('ours')} ms, minimal ${last('peer')} ms, minimal on our libraries ${last('stack')} ms`;
+    const last = (side: Side) => runs[side].at(-1)?.frameAt.toFixed(0);
+    const line =
+      `  run ${round + 1}/${LIST_RUNS}: ours ${last('ours')} ms, minimal ${last('peer')} ms, minimal on our libraries ${last('stack')} ms` +
+      (baseline ? `, baseline ${last('baseline')} ms` : '');
     if (process.stdout.isTTY) process.stdout.write(`\r${line}   `);
     else console.log(line);
   }
@@ -358,6 +381,11 @@ async function benchList(browser: Browser): Promise<void> {
   const peerSummary = summary(runs.peer);
   const stackSummary = summary(runs.stack);
   const ratio = oursSummary.medianFrameMs / peerSummary.medianFrameMs;
+  const baselineSummary = baseline && LIST_BASELINE ? summary(runs.baseline) : undefined;
+  if (baselineSummary && LIST_BASELINE)
+    console.log(
+      `  baseline ${baselineSummary.medianFrameMs} ms (ratio ${(baselineSummary.medianFrameMs / peerSummary.medianFrameMs).toFixed(2)}), ours ${oursSummary.medianFrameMs} ms (ratio ${ratio.toFixed(2)})`,
+    );
   write(
     'client-list-first-render',
     {
@@ -387,6 +415,16 @@ async function benchList(browser: Browser): Promise<void> {
         versions: stackPeer.versions,
         ...stackSummary,
       },
+      ...(baselineSummary && LIST_BASELINE
+        ? {
+            baseline: {
+              checkout: LIST_BASELINE,
+              commit: commitOf(LIST_BASELINE),
+              ratio: baselineSummary.medianFrameMs / peerSummary.medianFrameMs,
+              ...baselineSummary,
+            },
+          }
+        : {}),
       listCall: call.path,
       runsPerSide: LIST_RUNS,
     },

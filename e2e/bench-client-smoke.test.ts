@@ -36,14 +36,19 @@ describe('the browser benchmarks, one round each', () => {
     const dir = await bench(['bench/client.ts', 'size', 'list', 'form'], {
       BENCH_LIST_RUNS: '1',
       BENCH_FORM_ROUNDS: '1',
+      // This checkout as its own baseline: the side that measures another version runs too.
+      BENCH_LIST_BASELINE: ROOT,
     });
     for (const name of ['client-initial-js', 'client-list-first-render', 'client-form-typing']) {
       const figure = result(dir, name);
       expect(figure.ours, name).toBeGreaterThan(0);
       expect(figure.peer, name).toBeGreaterThan(0);
     }
-    const floor = result(dir, 'client-list-first-render').stackFloor as { medianFrameMs: number };
-    expect(floor.medianFrameMs).toBeGreaterThan(0);
+    const list = result(dir, 'client-list-first-render');
+    expect((list.stackFloor as { medianFrameMs: number }).medianFrameMs).toBeGreaterThan(0);
+    const baseline = list.baseline as { medianFrameMs: number; commit: string };
+    expect(baseline.medianFrameMs).toBeGreaterThan(0);
+    expect(baseline.commit).toMatch(/^[0-9a-f]{7,}$/);
   }, 400_000);
 
   it.skipIf(noCorpus !== undefined)(

@@ -13,7 +13,6 @@ import { children, cleanups } from './clean-up';
 import { RESULTS_DIR } from './figures';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const CLI = join(ROOT, 'bin/ninefold.js');
 const LOAD_AT_START = loadavg().map((value) => Math.round(value * 100) / 100);
 
 export const VIEWPORT = { width: 1280, height: 800 };
@@ -33,13 +32,26 @@ export interface Ninefold {
   output: () => string;
 }
 
-/** `ninefold serve SPEC` on a free port with a database in a scratch directory. */
-export async function startNinefold(spec: string, seed: number): Promise<Ninefold> {
+/**
+ * `ninefold serve SPEC` on a free port with a database in a scratch directory: this checkout's, or that of
+ * another checkout at `root` (with its dependencies installed), to measure two versions in one run.
+ */
+export async function startNinefold(spec: string, seed: number, root = ROOT): Promise<Ninefold> {
   const dir = scratchDir();
   const child = spawn(
     process.execPath,
-    [CLI, 'serve', spec, '--port', '0', '--db', join(dir, 'bench.db'), '--seed', String(seed)],
-    { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] },
+    [
+      join(root, 'bin/ninefold.js'),
+      'serve',
+      spec,
+      '--port',
+      '0',
+      '--db',
+      join(dir, 'bench.db'),
+      '--seed',
+      String(seed),
+    ],
+    { cwd: root, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   children.add(child);
   child.once('exit', () => children.delete(child));
@@ -153,6 +165,11 @@ export interface Result {
 }
 
 /** The commit measured, and whether the client's and server's sources differed from it. */
+/** The commit a checkout is at, for a result that names what it measured. */
+export function commitOf(root: string): string {
+  return spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).stdout.trim();
+}
+
 export function measuredSources(): { commit: string; uncommittedChanges: boolean } {
   const git = (args: string[]) => spawnSync('git', args, { cwd: ROOT, encoding: 'utf8' }).stdout.trim();
   return {
