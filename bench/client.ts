@@ -15,7 +15,7 @@
 // of 10% cannot be told from the machine's drift between two runs; beside each other, it can.
 import { writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import type { Browser } from 'playwright-core';
@@ -47,7 +47,7 @@ import { median, percentile } from './support/figures';
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const DEMO_SPEC = join(ROOT, 'examples/shop.yaml');
 const LIST_RUNS = Number(process.env.BENCH_LIST_RUNS ?? 21);
-const LIST_BASELINE = process.env.BENCH_LIST_BASELINE || undefined;
+const LIST_BASELINE = process.env.BENCH_LIST_BASELINE ? resolve(process.env.BENCH_LIST_BASELINE) : undefined;
 const FORM_ROUNDS = Number(process.env.BENCH_FORM_ROUNDS ?? 5);
 const TYPED_TEXT = 'The quick brown fox jumps over the lazy ';
 // A fast typist's pace (10 characters a second) rather than keys sent back to back.
