@@ -26,7 +26,8 @@ const loaders: { [K in ScreenKind]: () => Promise<ScreenModule<K>> } = {
   custom: withLaterStyles(() => import('./CustomScreen')),
 };
 
-const loaded: Partial<ScreenRegistry> = {};
+// The list's component is there from the start: it never suspends, whichever screen comes first.
+const loaded: Partial<ScreenRegistry> = { list: listModule.default };
 
 /**
  * Loads a screen kind's code ahead of rendering it. The client does this for the first screen before
