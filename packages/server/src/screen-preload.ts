@@ -4,10 +4,10 @@ import { type Model, type ScreenKind, screenAt } from '@ninefold/spec';
 
 /**
  * The module of the web runtime that holds each kind of screen, as its build manifest names it (the
- * runtime loads the same modules in `src/screens/registry.tsx`). A list has none: its code is part of the
- * entry, which the page names already.
+ * runtime loads the same modules in `src/screens/registry.tsx`).
  */
-export const SCREEN_MODULES: Record<Exclude<ScreenKind, 'list'>, string> = {
+export const SCREEN_MODULES: Record<ScreenKind, string> = {
+  list: 'src/screens/ListScreen.tsx',
   detail: 'src/screens/DetailScreen.tsx',
   create: 'src/screens/FormScreen.tsx',
   edit: 'src/screens/FormScreen.tsx',
@@ -63,7 +63,7 @@ export function screenPreloads(dir: string, model: Model): (path: string) => str
     let tags = byKind.get(kind);
     if (tags === undefined) {
       const files = new Set<string>();
-      if (kind !== 'list') closure(SCREEN_MODULES[kind], files);
+      closure(SCREEN_MODULES[kind], files);
       tags = [...files]
         .filter((file) => !named.has(file) && file.endsWith('.js'))
         .map((file) => `<link rel="modulepreload" crossorigin href="./${file}">`)

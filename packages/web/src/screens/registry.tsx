@@ -1,10 +1,6 @@
 import type { ScreenKind } from '@ninefold/spec';
 import { type ComponentType, lazy, useState } from 'react';
 import { withLaterStyles } from '../app/later-styles';
-// A list is the first screen of most clients, so its code is part of the entry rather than a chunk of
-// its own: as one, with the six small chunks it shares with other screens, a first list made 14 requests
-// where it now makes 7, and drew its rows 60 ms later (bench/client.ts list, against the commit before).
-import * as listModule from './ListScreen';
 import type { PrefetchContext, ScreenProps } from './screen-props';
 
 type ScreenModule<K extends ScreenKind> = {
@@ -17,7 +13,7 @@ type ScreenRegistry = { [K in ScreenKind]: ComponentType<ScreenProps<K>> };
 // A list and a dashboard draw with the first stylesheet alone; every other screen waits for the later
 // one too (app/later-styles.ts), fetched beside its code.
 const loaders: { [K in ScreenKind]: () => Promise<ScreenModule<K>> } = {
-  list: () => Promise.resolve(listModule),
+  list: () => import('./ListScreen'),
   detail: withLaterStyles(() => import('./DetailScreen')),
   create: withLaterStyles(() => import('./FormScreen')),
   edit: withLaterStyles(() => import('./FormScreen')),
@@ -26,8 +22,7 @@ const loaders: { [K in ScreenKind]: () => Promise<ScreenModule<K>> } = {
   custom: withLaterStyles(() => import('./CustomScreen')),
 };
 
-// The list's component is there from the start: it never suspends, whichever screen comes first.
-const loaded: Partial<ScreenRegistry> = { list: listModule.default };
+const loaded: Partial<ScreenRegistry> = {};
 
 /**
  * Loads a screen kind's code ahead of rendering it. The client does this for the first screen before
@@ -53,9 +48,9 @@ function screenOfKind<K extends ScreenKind>(kind: K): ComponentType<ScreenProps<
 }
 
 /**
- * One component per screen kind. Each kind's code but the list's loads when it is first shown, so the
- * first page downloads little more than it draws; later screens load inside the router's transition,
- * which keeps the current screen in view meanwhile.
+ * One component per screen kind. Each kind's code loads when it is first shown, so the first page
+ * downloads only what it draws; later screens load inside the router's transition, which keeps the
+ * current screen in view meanwhile.
  */
 export const screenComponents: ScreenRegistry = {
   list: screenOfKind('list'),
