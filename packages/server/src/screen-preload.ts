@@ -17,11 +17,12 @@ export const SCREEN_MODULES: Record<ScreenKind, string> = {
 };
 
 /**
- * The kinds of screen that draw with the stylesheet the page loads with. Every other kind waits for the
- * later one (`mantine-later.css`; see `src/screens/registry.tsx` in the web runtime), which the page
- * then preloads beside the screen's code.
+ * The kinds of screen that draw with the stylesheet the page loads with; every other kind waits for the
+ * later one (`mantine-later.css`), which the page then preloads beside the screen's code. The web
+ * runtime's own set is `FIRST_STYLESHEET_KINDS` in its src/screens/first-stylesheet.ts; a test holds the
+ * two equal.
  */
-const FIRST_STYLESHEET_KINDS: ReadonlySet<ScreenKind> = new Set(['list', 'dashboard']);
+export const FIRST_STYLESHEET_KINDS: ReadonlySet<ScreenKind> = new Set(['list', 'dashboard']);
 const LATER_STYLESHEET = /^assets\/mantine-later-[\w-]+\.css$/;
 
 type Manifest = Record<string, { file: string; imports?: string[]; isEntry?: boolean }>;

@@ -4,9 +4,12 @@ import { join } from 'node:path';
 import { SCREEN_KINDS } from '@ninefold/spec';
 import { ensureRuntime } from '@ninefold/web/runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// The runtime's own set, which decides what its screens wait for: read from its source, as the server
+// does not depend on the web package.
+import { FIRST_STYLESHEET_KINDS as RUNTIME_FIRST_STYLESHEET_KINDS } from '../../web/src/screens/first-stylesheet';
 import { buildApp } from '../src/app';
 import { registerClient } from '../src/client';
-import { SCREEN_MODULES, screenPreloads } from '../src/screen-preload';
+import { FIRST_STYLESHEET_KINDS, SCREEN_MODULES, screenPreloads } from '../src/screen-preload';
 import { openStore } from '../src/store/open-store';
 import type { Store } from '../src/store/store';
 import { exampleModel } from './support/databases';
@@ -78,6 +81,10 @@ describe('the page preloads the code of the screen at its address', () => {
     expect(styles(detail)).toEqual(['./assets/mantine-later-7.css']);
     expect(styles((await app.inject({ method: 'GET', url: '/orders', headers: HTML })).body)).toEqual([]);
     expect(styles((await app.inject({ method: 'GET', url: '/', headers: HTML })).body)).toEqual([]);
+  });
+
+  it('preloads the later stylesheet for the very kinds of screen that wait for it in the runtime', () => {
+    expect([...FIRST_STYLESHEET_KINDS].sort()).toEqual([...RUNTIME_FIRST_STYLESHEET_KINDS].sort());
   });
 
   it('adds nothing for a build without a manifest', () => {

@@ -32,7 +32,7 @@ export interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElemen
   hint?: string | undefined;
 }
 
-/** A labelled plain input styled as a Mantine TextInput (filters.css). */
+/** A labelled plain input styled as a Mantine TextInput (app/plain-inputs.css). */
 export function TextField({ label, hint, ...input }: TextFieldProps) {
   return (
     <FieldFrame label={label} hint={hint}>
@@ -47,7 +47,7 @@ export interface SelectFieldProps
   options: Array<{ value: string; label: string }>;
 }
 
-/** A labelled native select styled as a Mantine NativeSelect (filters.css). */
+/** A labelled native select styled as a Mantine NativeSelect (app/plain-inputs.css). */
 export function SelectField({ label, options, ...select }: SelectFieldProps) {
   return (
     <FieldFrame label={label}>

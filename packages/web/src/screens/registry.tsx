@@ -1,6 +1,7 @@
 import type { ScreenKind } from '@ninefold/spec';
 import { type ComponentType, lazy, useState } from 'react';
 import { withLaterStyles } from '../app/later-styles';
+import { FIRST_STYLESHEET_KINDS } from './first-stylesheet';
 import type { PrefetchContext, ScreenProps } from './screen-props';
 
 type ScreenModule<K extends ScreenKind> = {
@@ -10,16 +11,29 @@ type ScreenModule<K extends ScreenKind> = {
 };
 type ScreenRegistry = { [K in ScreenKind]: ComponentType<ScreenProps<K>> };
 
-// A list and a dashboard draw with the first stylesheet alone; every other screen waits for the later
-// one too (app/later-styles.ts), fetched beside its code.
-const loaders: { [K in ScreenKind]: () => Promise<ScreenModule<K>> } = {
+const modules: { [K in ScreenKind]: () => Promise<ScreenModule<K>> } = {
   list: () => import('./ListScreen'),
-  detail: withLaterStyles(() => import('./DetailScreen')),
-  create: withLaterStyles(() => import('./FormScreen')),
-  edit: withLaterStyles(() => import('./FormScreen')),
+  detail: () => import('./DetailScreen'),
+  create: () => import('./FormScreen'),
+  edit: () => import('./FormScreen'),
   dashboard: () => import('./DashboardScreen'),
-  'sign-in': withLaterStyles(() => import('./SignInScreen')),
-  custom: withLaterStyles(() => import('./CustomScreen')),
+  'sign-in': () => import('./SignInScreen'),
+  custom: () => import('./CustomScreen'),
+};
+
+/** Each kind's code, and the later stylesheet with it for a kind that does not draw with the first. */
+function loaderOf<K extends ScreenKind>(kind: K): () => Promise<ScreenModule<K>> {
+  return FIRST_STYLESHEET_KINDS.has(kind) ? modules[kind] : withLaterStyles(modules[kind]);
+}
+
+const loaders: { [K in ScreenKind]: () => Promise<ScreenModule<K>> } = {
+  list: loaderOf('list'),
+  detail: loaderOf('detail'),
+  create: loaderOf('create'),
+  edit: loaderOf('edit'),
+  dashboard: loaderOf('dashboard'),
+  'sign-in': loaderOf('sign-in'),
+  custom: loaderOf('custom'),
 };
 
 const loaded: Partial<ScreenRegistry> = {};
