@@ -24,6 +24,8 @@ export default defineConfig({
       },
       {
         extends: true,
+        // Every override point is in the code under test (vite.config.ts defines this per build).
+        define: { __NINEFOLD_EXTENSION__: 'true' },
         test: {
           name: 'web',
           include: ['packages/web/test/**/*.test.{ts,tsx}'],

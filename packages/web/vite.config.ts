@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 import { themeStylesheet } from './runtime/theme-stylesheet';
@@ -13,12 +14,47 @@ function themeStylesheetPlugin(): Plugin {
   };
 }
 
+/**
+ * `import('virtual:ninefold-extension')`: the team's extension module (docs/extending.md), named by its
+ * absolute path in NINEFOLD_EXTENSION when `ensureRuntime` builds a client with one; none otherwise.
+ */
+const EXTENSION_MODULE = 'virtual:ninefold-extension';
+const extensionFile = process.env.NINEFOLD_EXTENSION || undefined;
+
+function extensionPlugin(): Plugin {
+  return {
+    name: 'ninefold-extension',
+    resolveId: (id) => (id === EXTENSION_MODULE ? (extensionFile ?? `\0${EXTENSION_MODULE}`) : undefined),
+    load: (id) => (id === `\0${EXTENSION_MODULE}` ? 'export default undefined;\n' : undefined),
+  };
+}
+
+/**
+ * The libraries an extension shares with the runtime: resolved from here whatever folder the team's
+ * file is in, so that React, Mantine and the rest are bundled once (two Reacts would break hooks).
+ */
+const SHARED = [
+  'react',
+  'react-dom',
+  '@mantine/core',
+  '@mantine/hooks',
+  '@tanstack/react-query',
+  'react-hook-form',
+];
+
 // The runtime is built once and served for any specification: it fetches spec.json at start, so the
 // same files work at any path (base './') on any static host.
 export default defineConfig({
   root: import.meta.dirname,
   base: './',
-  plugins: [react(), themeStylesheetPlugin()],
+  plugins: [react(), themeStylesheetPlugin(), extensionPlugin()],
+  define: { __NINEFOLD_EXTENSION__: JSON.stringify(extensionFile !== undefined) },
+  resolve: {
+    alias: {
+      '@ninefold/web/extension': fileURLToPath(new URL('./src/extension/public.ts', import.meta.url)),
+    },
+    dedupe: SHARED,
+  },
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -64,6 +64,17 @@ export interface DevServerOptions {
 /** The outcome of a change: whether a new API now answers, or why the last good one still does. */
 export type DevUpdate = { ok: true; rebuilt: boolean } | { ok: false; message: string };
 
+/** A change to show: the specification's issues, its model when it has one, and a rebuilt client. */
+export interface DevChange {
+  model?: Model;
+  issues: DevIssue[];
+  /**
+   * The directory of a client built anew (the team's extension changed): served from now on, even when it
+   * is the same directory, since its files and the screens' chunk names changed.
+   */
+  clientDir?: string;
+}
+
 export interface DevServer {
   url: string;
   /**
@@ -71,7 +82,7 @@ export interface DevServer {
    * with errors has none, so the last good model keeps running). A changed model gets a new prototype API
    * on the same database and URL; requests in flight finish on the old one.
    */
-  update(next: { model?: Model; issues: DevIssue[] }): Promise<DevUpdate>;
+  update(next: DevChange): Promise<DevUpdate>;
   /** Tells every open page to reload. */
   reload(): void;
   /** The users made at start with their new secrets (prototype API only): for the terminal, never a log. */
@@ -107,7 +118,9 @@ interface Generation {
  * ```
  */
 export async function startDevServer(options: DevServerOptions): Promise<DevServerResult> {
-  const { api: apiKind, clientDir, log } = options;
+  const { api: apiKind, log } = options;
+  // A client rebuilt with the team's extension module may move to another directory (docs/extending.md).
+  let clientDir = options.clientDir;
   let model = options.model;
   const apiFor = (next: Model) => (apiKind.kind === 'proxy' ? describeApi(next) : prototypeApi(next));
   let api: ApiDescription = apiFor(model);
@@ -272,11 +285,16 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
 
   let queue: Promise<unknown> = Promise.resolve();
-  const apply = async (next: { model?: Model; issues: DevIssue[] }): Promise<DevUpdate> => {
-    issues = next.issues;
-    if (closing || next.model === undefined) return { ok: true, rebuilt: false };
-    if (JSON.stringify(next.model) === JSON.stringify(model)) return { ok: true, rebuilt: false };
-    if (apiKind.kind === 'proxy') {
+  const apply = async (change: DevChange): Promise<DevUpdate> => {
+    issues = change.issues;
+    const newClient = change.clientDir !== undefined;
+    if (change.clientDir !== undefined) clientDir = change.clientDir;
+    const nextModel = change.model ?? (newClient ? model : undefined);
+    if (closing || nextModel === undefined) return { ok: true, rebuilt: false };
+    if (!newClient && JSON.stringify(nextModel) === JSON.stringify(model))
+      return { ok: true, rebuilt: false };
+    const next = { issues: change.issues, model: nextModel };
+    if (apiKind.kind === 'proxy' && !newClient) {
       // The real API does not change with the specification; only what the page is told does.
       model = next.model;
       api = apiFor(model);

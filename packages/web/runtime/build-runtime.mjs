@@ -14,12 +14,34 @@ if (!outDir) {
   process.stderr.write('usage: build-runtime.mjs OUT_DIR\n');
   process.exit(2);
 }
+const webDir = fileURLToPath(new URL('..', import.meta.url));
+const packagesDir = fileURLToPath(new URL('../..', import.meta.url));
+/** The team's own files the build read (the extension module and what it imports), for the stamp. */
+const extensionFiles = new Set();
 await build({
-  root: fileURLToPath(new URL('..', import.meta.url)),
+  root: webDir,
   configFile: fileURLToPath(new URL('../vite.config.ts', import.meta.url)),
   logLevel: 'warn',
   build: { outDir, emptyOutDir: true },
+  plugins: process.env.NINEFOLD_EXTENSION
+    ? [
+        {
+          name: 'ninefold-extension-files',
+          generateBundle() {
+            for (const id of this.getModuleIds()) {
+              const file = id.split('?')[0];
+              if (!file.startsWith('/') && !/^[A-Za-z]:[\\/]/.test(file)) continue;
+              if (file.includes('node_modules') || file.startsWith(packagesDir)) continue;
+              extensionFiles.add(file);
+            }
+          },
+        },
+      ]
+    : [],
 });
+if (process.env.NINEFOLD_EXTENSION) {
+  await writeFile(join(outDir, '.ninefold-extension-files'), JSON.stringify([...extensionFiles].sort()));
+}
 
 // Each script and style sheet also as Brotli and gzip, which `ninefold serve` sends to browsers that
 // accept them (@fastify/static's preCompressed): about a quarter of the bytes, at no cost per request.

@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** `packages/web/`. */
@@ -21,7 +22,10 @@ const STAMP_FILE = '.ninefold-sources';
  * repository's ignore rules (and Biome's, which follow them) cover it.
  */
 const WORK_PARENT = join(WEB_DIR, '.ninefold-build');
-const WORK = join(WORK_PARENT, 'dist');
+/** Clients built with a team's extension module, one directory per module (see `runtimeDir`). */
+const EXTENSION_CLIENTS = join(WEB_DIR, '.ninefold-clients');
+/** Written by the build beside the stamp: the extension's own source files, whose changes call for a new build. */
+export const EXTENSION_FILES = '.ninefold-extension-files';
 const WAIT_LIMIT_MS = 10 * 60_000;
 const POLL_MS = 200;
 /** A lock directory without an owner file is a build that crashed before writing it, once this old. */
@@ -35,11 +39,26 @@ export interface EnsureRuntimeOptions {
    * if there is one, saying so, instead of failing. For serving; a build to deploy wants the failure.
    */
   allowPrevious?: boolean;
+  /**
+   * A team's extension module (docs/extending.md), by its path: the client is then built with it into a
+   * directory of its own, and built again when the module or a file it imports changes.
+   */
+  extension?: string | undefined;
 }
 
-/** Where the built web runtime lives (`packages/web/dist`); see {@link ensureRuntime}. */
-export function runtimeDir(): string {
-  return join(WEB_DIR, 'dist');
+/**
+ * Where the built web runtime lives: `packages/web/dist`, or for a client with an extension module a
+ * directory named after the module's absolute path; see {@link ensureRuntime}.
+ */
+export function runtimeDir(extension?: string): string {
+  if (extension === undefined) return join(WEB_DIR, 'dist');
+  const id = createHash('sha256').update(resolve(extension)).digest('hex').slice(0, 16);
+  return join(EXTENSION_CLIENTS, id);
+}
+
+/** The build lock and work area of one runtime directory. */
+function workOf(extension: string | undefined): string {
+  return join(WORK_PARENT, extension === undefined ? 'dist' : `dist-${runtimeDir(extension).slice(-16)}`);
 }
 
 /**
@@ -56,12 +75,18 @@ export function runtimeDir(): string {
  */
 export async function ensureRuntime(options: EnsureRuntimeOptions = {}): Promise<string> {
   const log = options.log ?? (() => undefined);
-  const dir = runtimeDir();
+  const extension = options.extension === undefined ? undefined : resolve(options.extension);
+  const dir = runtimeDir(extension);
+  const work = workOf(extension);
+  const stampNow = async () =>
+    extension === undefined
+      ? sourceStamp()
+      : `${await sourceStamp()}; ${await extensionStamp(dir, extension)}`;
   const deadline = Date.now() + WAIT_LIMIT_MS;
   let waiting = false;
   for (;;) {
-    if (await isCurrent(dir, await sourceStamp())) return dir;
-    const lock = await takeLock();
+    if (await isCurrent(dir, await stampNow())) return dir;
+    const lock = await takeLock(work);
     if (lock === 'cleared') {
       log('cleared the lock of a build of the web client that did not finish');
       continue;
@@ -69,17 +94,17 @@ export async function ensureRuntime(options: EnsureRuntimeOptions = {}): Promise
     if (lock === 'taken') {
       try {
         // Checked again under the lock: another process may have finished a build just before.
-        const stamp = await sourceStamp();
+        const stamp = await stampNow();
         if (await isCurrent(dir, stamp)) return dir;
         try {
-          await build(dir, stamp, log);
+          await build(dir, work, extension, log);
         } catch (error) {
           if (!options.allowPrevious || !(await exists(join(dir, 'index.html')))) throw error;
           log(`${(error as Error).message}\nserving the previous build of the web client instead.`);
         }
         return dir;
       } finally {
-        await rm(WORK, { recursive: true, force: true });
+        await rm(work, { recursive: true, force: true });
       }
     }
     if (!waiting) {
@@ -88,7 +113,7 @@ export async function ensureRuntime(options: EnsureRuntimeOptions = {}): Promise
     }
     if (Date.now() > deadline) {
       throw new Error(
-        `gave up waiting for another build of the web client; if none is running, remove ${WORK}`,
+        `gave up waiting for another build of the web client; if none is running, remove ${work}`,
       );
     }
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
@@ -142,16 +167,47 @@ async function isCurrent(dir: string, stamp: string): Promise<boolean> {
   }
 }
 
-async function build(dir: string, stamp: string, log: (line: string) => void): Promise<void> {
+/**
+ * What an extension's sources look like now: the files its last build read (or the module alone before
+ * the first build), each by size and modification time.
+ */
+async function extensionStamp(dir: string, extension: string): Promise<string> {
+  let files: string[];
+  try {
+    files = JSON.parse(await readFile(join(dir, EXTENSION_FILES), 'utf8')) as string[];
+  } catch {
+    files = [extension];
+  }
+  const parts: string[] = [`extension ${extension}`];
+  for (const file of [...new Set([extension, ...files])].sort()) {
+    const info = await stat(file).catch(() => undefined);
+    parts.push(info ? `${file} ${info.size} ${Math.trunc(info.mtimeMs)}` : `${file} missing`);
+  }
+  return createHash('sha256').update(parts.join('\n')).digest('hex');
+}
+
+async function build(
+  dir: string,
+  work: string,
+  extension: string | undefined,
+  log: (line: string) => void,
+): Promise<void> {
   const first = !(await exists(join(dir, 'index.html')));
-  log(`building the web client (${first ? 'first run only' : 'its sources changed'})…`);
+  const what = extension === undefined ? 'the web client' : 'the web client with its extension';
+  log(`building ${what} (${first ? 'first run only' : 'its sources changed'})…`);
   const started = performance.now();
-  const out = join(WORK, 'out');
-  await runBuildScript(out);
+  const out = join(work, 'out');
+  await runBuildScript(out, extension);
+  // Stamped after the build, which wrote the list of the extension's files the stamp covers.
+  const stamp =
+    extension === undefined
+      ? await sourceStamp()
+      : `${await sourceStamp()}; ${await extensionStamp(out, extension)}`;
   await writeFile(join(out, STAMP_FILE), stamp);
   // Two renames: the old runtime moves into the work area (removed with it), the new one takes its place.
+  await mkdir(join(dir, '..'), { recursive: true });
   try {
-    await rename(dir, join(WORK, 'old'));
+    await rename(dir, join(work, 'old'));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
@@ -159,12 +215,13 @@ async function build(dir: string, stamp: string, log: (line: string) => void): P
   log(`  built in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
 
-function runBuildScript(out: string): Promise<void> {
-  return new Promise((resolve, reject) => {
+function runBuildScript(out: string, extension: string | undefined): Promise<void> {
+  return new Promise((done, reject) => {
     const child = spawn(process.execPath, [BUILD_SCRIPT, out], {
       cwd: WEB_DIR,
-      // Always a production bundle, whatever NODE_ENV the caller runs with (Vitest sets "test").
-      env: { ...process.env, NODE_ENV: 'production' },
+      // Always a production bundle, whatever NODE_ENV the caller runs with (Vitest sets "test"); with
+      // the extension module vite.config.ts is to bundle, or none even if the caller's environment names one.
+      env: { ...process.env, NODE_ENV: 'production', NINEFOLD_EXTENSION: extension ?? '' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
@@ -176,7 +233,7 @@ function runBuildScript(out: string): Promise<void> {
     child.stderr.on('data', collect);
     child.on('error', reject);
     child.on('close', (code, signal) => {
-      if (code === 0) resolve();
+      if (code === 0) done();
       else
         reject(
           new Error(
@@ -191,30 +248,30 @@ function runBuildScript(out: string): Promise<void> {
  * Takes the build lock: `taken`, `busy` when another build holds it, or `cleared` when it removed a lock
  * left by a build that died (try again).
  */
-async function takeLock(): Promise<'taken' | 'busy' | 'cleared'> {
+async function takeLock(work: string): Promise<'taken' | 'busy' | 'cleared'> {
   await mkdir(WORK_PARENT, { recursive: true });
   try {
-    await mkdir(WORK);
+    await mkdir(work);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    if (!(await lockIsStale())) return 'busy';
+    if (!(await lockIsStale(work))) return 'busy';
     // Renamed away before removal, so that a waiter that judged the same lock stale removes only that one.
     const stale = join(WORK_PARENT, `stale-${process.pid}-${Date.now()}`);
-    await rename(WORK, stale).catch(() => undefined);
+    await rename(work, stale).catch(() => undefined);
     await rm(stale, { recursive: true, force: true });
     return 'cleared';
   }
   const owner = { pid: process.pid, host: hostname(), started: new Date().toISOString() };
-  await writeFile(join(WORK, 'owner.json'), JSON.stringify(owner));
+  await writeFile(join(work, 'owner.json'), JSON.stringify(owner));
   return 'taken';
 }
 
-async function lockIsStale(): Promise<boolean> {
+async function lockIsStale(work: string): Promise<boolean> {
   let owner: { pid?: unknown; host?: unknown };
   try {
-    owner = JSON.parse(await readFile(join(WORK, 'owner.json'), 'utf8'));
+    owner = JSON.parse(await readFile(join(work, 'owner.json'), 'utf8'));
   } catch {
-    const info = await stat(WORK).catch(() => undefined);
+    const info = await stat(work).catch(() => undefined);
     return info !== undefined && Date.now() - info.mtimeMs > OWNERLESS_STALE_MS;
   }
   if (owner.host !== hostname() || typeof owner.pid !== 'number') return false;

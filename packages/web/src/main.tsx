@@ -2,6 +2,8 @@ import './app/mantine.css';
 // The theme's variables and responsive classes, made at build (vite.config.ts), after Mantine's defaults.
 import 'virtual:ninefold-theme.css';
 import './app/app.css';
+// The notices and layouts of a team's extension: a few rules, in the one stylesheet every page has.
+import './extension/extension.css';
 import { type Model, screenAt } from '@ninefold/spec';
 import { type ReactNode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
@@ -12,12 +14,25 @@ import { loadLaterStyles } from './app/later-styles';
 import { IMPORT_PATH, screensOf } from './app/routes';
 import { type ApiDescription, type ApiWire, apiOf, type SpecPayload } from './data/api-description';
 import { createHttpDataProvider } from './data/http-data-provider';
+import { type LoadedExtension, NO_EXTENSION, readExtension } from './extension/loaded';
 import { type Locale, loadLocale } from './i18n/catalogue';
 import { createI18n, initialLocale } from './i18n/I18nProvider';
 import { loadScreen } from './screens/registry';
 import { createSessionStore } from './session/session-store';
 
 const root = createRoot(document.getElementById('root') as HTMLElement);
+
+/**
+ * The team's extension module, when this client was built with one: fetched beside the model. One that
+ * throws while loading, or exports something that is not an extension, leaves the built-in screens in
+ * place and says why on every screen.
+ */
+const extension: Promise<LoadedExtension> = __NINEFOLD_EXTENSION__
+  ? import('virtual:ninefold-extension').then(readExtension, (error: unknown) => {
+      console.error('[ninefold] the extension module could not be loaded', error);
+      return { ...NO_EXTENSION, failure: error instanceof Error ? error.message : String(error) };
+    })
+  : Promise.resolve(NO_EXTENSION);
 
 /** Fetches the checked model next to the page, then renders the client for it. */
 async function boot(): Promise<void> {
@@ -43,6 +58,7 @@ async function boot(): Promise<void> {
   }
   await language;
   const payload: SpecPayload = { ...received, api: apiOf(received.model, received.api) };
+  const loadedExtension = await extension;
   // The session comes first: every request asks it for credentials, and tells it of every 401.
   const session = createSessionStore(payload.model, payload.api);
   const data = createHttpDataProvider(payload.api, payload.model, {
@@ -76,7 +92,7 @@ async function boot(): Promise<void> {
       // A failure to load is left to the screen itself, which shows it inside the shell.
     }
   }
-  const running = { ...payload, data };
+  const running = { ...payload, data, extension: loadedExtension };
   const openPreview = (document: { file: string; model: Model }) => {
     void startPreview(document, () => {
       window.history.replaceState(null, '', new URL(`.${IMPORT_PATH}`, window.document.baseURI));

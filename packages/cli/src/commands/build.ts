@@ -3,6 +3,7 @@ import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { describeApi, specPayload } from '@ninefold/server';
 import { ensureRuntime } from '@ninefold/web/runtime';
+import { extensionFile } from '../extension-file';
 import { loadSpecFile } from '../load-spec-file';
 import {
   apiBaseProblem,
@@ -29,6 +30,9 @@ Options:
   --base PATH       the path the client is served under, e.g. /shop/ (default /)
   --root DIR        an OpenAPI document's $refs may read files in DIR only (default: its own folder)
   --client-id ID    the OAuth2 or OpenID Connect client id to sign in with (documents never name it)
+  --ui FILE         the team's extension module (TSX), bundled with the client; by default SPEC's name
+                    with .ui.tsx (shop.ui.tsx beside shop.md), or ui/index.tsx beside SPEC, when there
+                    is one. See docs/extending.md
   -h, --help        show this help
 
 Exit codes: 0 written, 1 the specification has errors or the client could not be built, 2 the file could
@@ -83,6 +87,11 @@ export async function build(args: string[], terminal: Terminal): Promise<number>
   });
   if (!loaded.ok) return loaded.exitCode;
   const model = loaded.result.model;
+  const ui = await extensionFile(file, parsed.values.ui);
+  if (!ui.ok) {
+    terminal.err(`ninefold build: ${ui.message}\n`);
+    return 2;
+  }
 
   const refusal = await outputRefusal(out);
   if (refusal) {
@@ -99,7 +108,7 @@ export async function build(args: string[], terminal: Terminal): Promise<number>
 
   let runtime: string;
   try {
-    runtime = await ensureRuntime({ log: (line) => terminal.err(`${line}\n`) });
+    runtime = await ensureRuntime({ log: (line) => terminal.err(`${line}\n`), extension: ui.file });
   } catch (error) {
     terminal.err(`ninefold build: ${(error as Error).message}\n`);
     return 1;
@@ -173,6 +182,7 @@ function parseBuildArgs(args: string[]) {
       help: { type: 'boolean', short: 'h', default: false },
       root: { type: 'string' },
       'client-id': { type: 'string' },
+      ui: { type: 'string' },
     },
   });
 }

@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import {
   DEV_DEFAULT_PORT,
   type DevApi,
+  type DevIssue,
   type DevServer,
   databaseUrl,
   describeDatabase,
@@ -13,6 +14,8 @@ import {
 } from '@ninefold/server';
 import { ensureRuntime } from '@ninefold/web/runtime';
 import { devIssues } from '../dev-issues';
+import { buildForDev, watchExtension } from '../extension-build';
+import { extensionFile, UI_OPTION_HELP } from '../extension-file';
 import { type LoadAnyOptions, loadAnySpec } from '../load-any-spec';
 import { loadSpecFile } from '../load-spec-file';
 import { readSpecFile } from '../read-spec-file';
@@ -43,6 +46,7 @@ Options:
   --allow-destructive   apply schema changes that drop or narrow stored data
   --root DIR            an OpenAPI document's $refs may read files in DIR only (default: its own folder)
   --client-id ID        the OAuth2 or OpenID Connect client id to sign in with (documents never name it)
+${UI_OPTION_HELP}; rebuilt and reloaded on change
   -h, --help            show this help
 
 Exit codes: 0 stopped cleanly, 1 the specification has errors or the server could not start, 2 the file
@@ -119,6 +123,11 @@ export async function dev(
     clientId: parsed.values['client-id'],
   });
   if (!loaded.ok) return loaded.exitCode;
+  const ui = await extensionFile(file, parsed.values.ui);
+  if (!ui.ok) {
+    terminal.err(`ninefold dev: ${ui.message}\n`);
+    return 2;
+  }
   if (parsed.values.user?.length) {
     if (api.kind === 'proxy') {
       terminal.err(
@@ -141,16 +150,28 @@ export async function dev(
   const log = (line: string) => terminal.err(`${line}\n`);
   try {
     let clientDir: string;
+    // The extension's build failure, shown in the page beside the specification's issues until fixed.
+    const extensionState: ExtensionState = { issues: [] };
     try {
-      clientDir = await ensureRuntime({ log, allowPrevious: true });
+      if (ui.file === undefined) clientDir = await ensureRuntime({ log, allowPrevious: true });
+      else {
+        const built = await buildForDev(ui.file, log);
+        clientDir = built.dir;
+        if (!built.ok) {
+          extensionState.issues = [built.issue];
+          log(`${built.issue.source}: ${built.issue.message}`);
+        }
+      }
     } catch (error) {
       terminal.err(`ninefold dev: ${(error as Error).message}\n`);
       return 1;
     }
     if (stop.received) return 0;
+    const specIssues = devIssues(loaded.result, file);
+    extensionState.specIssues = specIssues;
     const started = await startDevServer({
       model: loaded.result.model,
-      issues: devIssues(loaded.result, file),
+      issues: [...specIssues, ...extensionState.issues],
       clientDir,
       api,
       host: parsed.values.host,
@@ -172,17 +193,33 @@ export async function dev(
       `${paint(terminal, 'bold', `Ninefold dev for ${title}`)}: the client and ${backend}\n` +
         `  ${server.url}  (the client)\n` +
         `  ${server.url}api  (${calls}; the model at /spec.json)\n` +
-        `Watching ${basename(file)}: open pages reload when it changes.\n` +
+        `Watching ${basename(file)}${ui.file ? ` and its extension ${basename(ui.file)}` : ''}: open pages reload when ${ui.file ? 'they change' : 'it changes'}.\n` +
         // In the same write as the URL, so that whoever waits for the URL also has the secrets.
         (server.users ? usersBanner(server.users) : ''),
     );
 
-    const watcher = watchSpec(file, server, terminal, {
+    const watcher = watchSpec(file, server, terminal, extensionState, {
       root: parsed.values.root,
       clientId: parsed.values['client-id'],
     });
+    const uiFile = ui.file;
+    const extensionWatcher =
+      uiFile === undefined
+        ? undefined
+        : watchExtension(uiFile, async () => {
+            const built = await buildForDev(uiFile, log);
+            extensionState.issues = built.ok ? [] : [built.issue];
+            if (!built.ok) terminal.err(`${built.issue.source}: ${built.issue.message}\n`);
+            else terminal.err(`${basename(uiFile)} built; reloading the pages.\n`);
+            await server.update({
+              issues: [...(extensionState.specIssues ?? []), ...extensionState.issues],
+              clientDir: built.dir,
+            });
+            server.reload();
+          });
     const signal = await stop.wait();
     terminal.err(`\n${signal}: closing the pages' connections, the server and the database…\n`);
+    await extensionWatcher?.close();
     await watcher.close();
     await server.close();
     terminal.err('stopped.\n');
@@ -196,7 +233,20 @@ export async function dev(
  * On each change of the file: check it again, print the report, serve the new model (or keep the last
  * good one while it has errors), and reload the pages. Changes are handled one at a time, in order.
  */
-function watchSpec(file: string, server: DevServer, terminal: Terminal, options: LoadAnyOptions) {
+/** The issues the page shows besides the specification's: the extension's build, if it failed. */
+interface ExtensionState {
+  issues: DevIssue[];
+  /** The specification's issues as last checked, kept so that an extension rebuild shows both. */
+  specIssues?: DevIssue[];
+}
+
+function watchSpec(
+  file: string,
+  server: DevServer,
+  terminal: Terminal,
+  extension: ExtensionState,
+  options: LoadAnyOptions,
+) {
   // Unknown at first, so that a change between the first load and the watch is never missed.
   let lastText: string | undefined;
   let queue: Promise<void> = Promise.resolve();
@@ -205,9 +255,10 @@ function watchSpec(file: string, server: DevServer, terminal: Terminal, options:
     if (!read.ok) {
       // Mid-save (the file renamed away for a moment) or deleted: say so, keep serving.
       terminal.err(`${basename(file)}: ${read.message} Still serving the last good model.\n`);
-      await server.update({
-        issues: [{ severity: 'error', code: 'unreadable-file', message: read.message, source: file }],
-      });
+      extension.specIssues = [
+        { severity: 'error', code: 'unreadable-file', message: read.message, source: file },
+      ];
+      await server.update({ issues: [...extension.specIssues, ...extension.issues] });
       lastText = undefined;
       server.reload();
       return;
@@ -220,7 +271,8 @@ function watchSpec(file: string, server: DevServer, terminal: Terminal, options:
     terminal.err(`\n${paint(terminal, 'dim', stamp)} ${basename(file)} changed\n`);
     printReport(result, file, { ...terminal, out: terminal.err });
     const model = result.ok ? result.model : undefined;
-    const outcome = await server.update({ model, issues: devIssues(result, file) });
+    extension.specIssues = devIssues(result, file);
+    const outcome = await server.update({ model, issues: [...extension.specIssues, ...extension.issues] });
     if (model === undefined) {
       terminal.err('It has errors: the last good model keeps running, and the page shows the issues.\n');
     } else if (!outcome.ok) {
@@ -259,6 +311,7 @@ function parseDevArgs(args: string[]) {
       help: { type: 'boolean', short: 'h', default: false },
       root: { type: 'string' },
       'client-id': { type: 'string' },
+      ui: { type: 'string' },
     },
   });
 }

@@ -8,6 +8,7 @@ import {
   type UserRequest,
 } from '@ninefold/server';
 import { ensureRuntime } from '@ninefold/web/runtime';
+import { extensionFile, UI_OPTION_HELP } from '../extension-file';
 import { loadSpecFile } from '../load-spec-file';
 import { listenForStop } from '../stop-signals';
 import { paint, type Terminal } from '../terminal';
@@ -34,6 +35,7 @@ Options:
   --no-client           serve only the API, the model and the health check
   --root DIR            an OpenAPI document's $refs may read files in DIR only (default: its own folder)
   --client-id ID        the OAuth2 or OpenID Connect client id to sign in with (documents never name it)
+${UI_OPTION_HELP}
   -h, --help            show this help
 
 Exit codes: 0 stopped cleanly, 1 the specification has errors or the server could not start,
@@ -83,6 +85,11 @@ export async function serve(
   });
   if (!loaded.ok) return loaded.exitCode;
   const model = loaded.result.model;
+  const ui = await extensionFile(file, parsed.values.ui);
+  if (!ui.ok) {
+    terminal.err(`ninefold serve: ${ui.message}\n`);
+    return 2;
+  }
   const users: UserRequest[] = [];
   for (const text of parsed.values.user ?? []) {
     const user = parseUserOption(text, model);
@@ -100,7 +107,7 @@ export async function serve(
     let clientDir: string | undefined;
     if (withClient) {
       try {
-        clientDir = await ensureRuntime({ log, allowPrevious: true });
+        clientDir = await ensureRuntime({ log, allowPrevious: true, extension: ui.file });
       } catch (error) {
         terminal.err(`ninefold serve: ${(error as Error).message}\n`);
         return 1;
@@ -160,6 +167,7 @@ function parseServeArgs(args: string[]) {
       help: { type: 'boolean', short: 'h', default: false },
       root: { type: 'string' },
       'client-id': { type: 'string' },
+      ui: { type: 'string' },
     },
   });
 }

@@ -1,6 +1,7 @@
 import { Text } from '@mantine/core';
 import type { Screen } from '@ninefold/spec';
 import { type ReactNode, useState } from 'react';
+import { Slot } from '../extension/Slot';
 import { useI18n } from '../i18n/I18nProvider';
 import { Link } from './router';
 import { ABOUT_PATH } from './routes';
@@ -87,6 +88,7 @@ export function NavigationList({
         ) : null}
       </div>
       <div className="nf-nav-section nf-nav-foot">
+        <Slot name="navigationFooter" props={{}} />
         <NavEntry to={ABOUT_PATH} label={t('shell.about')} current={aboutActive} onNavigate={onNavigate} />
       </div>
     </>

@@ -9,8 +9,12 @@ import {
 } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { checkScreen, type Model, type Principal, type Screen, screenAt } from '@ninefold/spec';
-import { type ReactNode, Suspense, useMemo } from 'react';
+import { type ReactNode, Suspense, useLayoutEffect, useMemo } from 'react';
 import { OfflineBanner } from '../errors/OfflineBanner';
+import { applyBrand } from '../extension/brand-theme';
+import { useExtension } from '../extension/ExtensionContext';
+import { ExtensionFailure } from '../extension/ExtensionFailure';
+import { Slot } from '../extension/Slot';
 import { LOCALE_NAMES, LOCALES, type Locale } from '../i18n/catalogue';
 import { useI18n } from '../i18n/I18nProvider';
 import { signInRedirect } from '../session/return-path';
@@ -45,6 +49,12 @@ export function Shell({ children }: { children: ReactNode }) {
   const current = currentScreen(screens, location.pathname);
   const here = `${location.pathname}${location.search}`;
   const redirect = signInRedirect(model, state, principal, screenAt(model, location.pathname)?.screen, here);
+  const title = model.title ?? t('shell.untitled');
+  const brand = useExtension().theme;
+  const logo = brand?.logo;
+  // Before the first paint, so that the page never shows in the stock colours first. A client built
+  // without an extension has no brand of code to apply, and its first load leaves this code out.
+  useLayoutEffect(() => (__NINEFOLD_EXTENSION__ && brand ? applyBrand(brand) : undefined), [brand]);
   return (
     // The frame is the page's own grid (shell.css): Mantine's AppShell brought a resizing handle, a
     // scroll lock and a collapse animation into every first load for a header and a side bar.
@@ -65,11 +75,15 @@ export function Shell({ children }: { children: ReactNode }) {
           >
             <span aria-hidden="true" />
           </button>
-          <Link to="/" className="nf-product-name">
-            {model.title ?? t('shell.untitled')}
-          </Link>
+          <Slot name="brand" props={{ title }}>
+            <Link to="/" className="nf-product-name">
+              {logo ? <img className="nf-logo" src={logo} alt="" /> : null}
+              {title}
+            </Link>
+          </Slot>
         </div>
         <div className="nf-shell-header-end">
+          <Slot name="header" props={{}} />
           <SessionHeader />
           <LanguagePicker />
           <ThemeToggle />
@@ -85,6 +99,7 @@ export function Shell({ children }: { children: ReactNode }) {
       </nav>
       <main className="nf-shell-main" id="main" tabIndex={-1}>
         <PreviewBanner />
+        {__NINEFOLD_EXTENSION__ ? <ExtensionFailure /> : null}
         <OfflineBanner />
         <DevIssues />
         <Suspense fallback={<Text c="dimmed">{t('shell.screenLoading')}</Text>}>

@@ -2,6 +2,7 @@ import type { Model } from '@ninefold/spec';
 import { createContext, type ReactNode, useContext } from 'react';
 import type { SpecPayload } from '../data/api-description';
 import type { DataProvider } from '../data/data-provider';
+import type { LoadedExtension } from '../extension/loaded';
 
 export interface SpecContextValue extends SpecPayload {
   data: DataProvider;
@@ -9,6 +10,8 @@ export interface SpecContextValue extends SpecPayload {
   preview?: PreviewInfo;
   /** Replaces the running client with a preview of an imported model; absent where that cannot be done. */
   openPreview?: (preview: { file: string; model: Model }) => void;
+  /** The team's extension module (docs/extending.md), read at start; none when absent. */
+  extension?: LoadedExtension;
 }
 
 export interface PreviewInfo {

@@ -1,9 +1,13 @@
 import { Anchor, Text, VisuallyHidden } from '@mantine/core';
 import type { Field, FieldKind, JsonValue, Model } from '@ninefold/spec';
-import type { ComponentType } from 'react';
+import type { ComponentType, ReactNode } from 'react';
 import { linkTarget, visibleControls } from '../app/link-policy';
 import { SafeMarkdown } from '../app/SafeMarkdown';
 import { useSpec } from '../app/SpecContext';
+import { useExtension } from '../extension/ExtensionContext';
+import { fieldOverride } from '../extension/field-overrides';
+import { OverrideBoundary, useOriginal } from '../extension/OverrideBoundary';
+import type { FieldDisplayOverrideProps } from '../extension/types';
 import { useI18n } from '../i18n/I18nProvider';
 import { type DisplayProps, textOf } from './display-props';
 import { FileDisplay } from './FileDisplay';
@@ -20,6 +24,8 @@ export interface FieldDisplayProps {
   model?: Model;
   /** The entity the field belongs to: a state field of point 4 then shows as a badge. */
   entity?: string;
+  /** Where the value is shown, for an extension's display of the field. Default: a record's details. */
+  place?: 'cell' | 'details';
 }
 
 /**
@@ -27,12 +33,44 @@ export interface FieldDisplayProps {
  * language, references by the name of the record they point at, Markdown rendered safely. Usable on its
  * own (a table cell) as well as in a record's details. An empty value reads "not set".
  */
-export function FieldDisplay({ field, value, model, entity }: FieldDisplayProps) {
+export function FieldDisplay({ field, value, model, entity, place = 'details' }: FieldDisplayProps) {
   const spec = useSpec();
+  const extension = useExtension();
   if (isEmpty(value)) return <EmptyValue />;
   // The registry is keyed by kind, so this field's display takes this field's type.
   const Display = fieldDisplays[field.kind] as ComponentType<DisplayProps<FieldKind>>;
-  return <Display field={field} value={value} model={model ?? spec.model} {...(entity ? { entity } : {})} />;
+  const builtIn = (
+    <Display field={field} value={value} model={model ?? spec.model} {...(entity ? { entity } : {})} />
+  );
+  const found = fieldOverride(extension, entity, field, 'display');
+  if (!found) return builtIn;
+  return (
+    <OverriddenDisplay
+      Override={found.override}
+      what={`display of ${entity === undefined ? field.name : `${entity}.${field.name}`}`}
+      builtIn={builtIn}
+      props={{ field, value, place, ...(entity ? { entity } : {}) }}
+    />
+  );
+}
+
+function OverriddenDisplay({
+  Override,
+  what,
+  builtIn,
+  props,
+}: {
+  Override: ComponentType<FieldDisplayOverrideProps>;
+  what: string;
+  builtIn: ReactNode;
+  props: Omit<FieldDisplayOverrideProps, 'Original'>;
+}) {
+  const Original = useOriginal(builtIn);
+  return (
+    <OverrideBoundary what={what} fallback={builtIn} compact={props.place === 'cell'}>
+      <Override {...props} Original={Original} />
+    </OverrideBoundary>
+  );
 }
 
 export function EmptyValue() {

@@ -11,9 +11,13 @@ import {
 } from '@mantine/core';
 import { boundsOf, type Field, type FieldKind, fieldLabel, ruleHints } from '@ninefold/spec';
 import { type ComponentType, type ReactNode, useId, useMemo, useState } from 'react';
-import { useWatch } from 'react-hook-form';
+import { useController, useFormContext, useWatch } from 'react-hook-form';
 import { SafeMarkdown } from '../app/SafeMarkdown';
 import { useSpec } from '../app/SpecContext';
+import { useExtension } from '../extension/ExtensionContext';
+import { fieldOverride } from '../extension/field-overrides';
+import { OverrideBoundary, useOriginal } from '../extension/OverrideBoundary';
+import type { FieldInputOverrideProps } from '../extension/types';
 import { useFieldError } from '../form/useFieldError';
 import { useRegister } from '../form/useRegister';
 import { useI18n } from '../i18n/I18nProvider';
@@ -84,16 +88,66 @@ export function FieldInput({ field, name, scope, label }: FieldInputProps) {
   const description = [field.help, hint, ...ruleHintTexts].filter(Boolean).join(' · ') || undefined;
   // The registry is keyed by kind, so this field's input takes this field's type.
   const Input = fieldInputs[field.kind] as ComponentType<InputProps<FieldKind>>;
+  const props: InputProps<FieldKind> = {
+    field,
+    name,
+    label: label ?? fieldLabel(field),
+    description,
+    required: bounds.constraints?.required === true,
+    bounds,
+    scope,
+  };
+  const found = fieldOverride(useExtension(), scope?.owner, field, 'input');
+  if (!found) return <Input {...props} />;
+  const owner = scope?.owner;
   return (
-    <Input
-      field={field}
-      name={name}
-      label={label ?? fieldLabel(field)}
-      description={description}
-      required={bounds.constraints?.required === true}
-      bounds={bounds}
-      scope={scope}
+    <OverriddenInput
+      Override={found.override}
+      what={`input of ${owner === undefined ? field.name : `${owner}.${field.name}`}`}
+      builtIn={<Input {...props} />}
+      props={props}
     />
+  );
+}
+
+/**
+ * An extension's input: a controlled component on the form's value, so that a widget (stars, a map)
+ * needs no knowledge of the form library; the form's rules check its value as any input's.
+ */
+function OverriddenInput({
+  Override,
+  what,
+  builtIn,
+  props,
+}: {
+  Override: ComponentType<FieldInputOverrideProps>;
+  what: string;
+  builtIn: ReactNode;
+  props: InputProps<FieldKind>;
+}) {
+  const { control } = useFormContext();
+  const { field: controller } = useController({ name: props.name, control });
+  const { clearErrors, getFieldState } = useFormContext();
+  const error = useFieldError(props.name);
+  const Original = useOriginal(builtIn);
+  return (
+    <OverrideBoundary what={what} fallback={builtIn}>
+      <Override
+        field={props.field}
+        name={props.name}
+        label={props.label}
+        description={props.description}
+        required={props.required}
+        value={controller.value}
+        onChange={(value) => {
+          controller.onChange(value);
+          if (getFieldState(props.name).error) clearErrors(props.name);
+        }}
+        onBlur={controller.onBlur}
+        error={error}
+        Original={Original}
+      />
+    </OverrideBoundary>
   );
 }
 

@@ -2,6 +2,7 @@ import { exhaustiveSwitchError } from '@ninefold/spec';
 import { access as enAccess } from './en/access';
 import { drafts as enDrafts } from './en/drafts';
 import { errors as enErrors } from './en/errors';
+import { extension as enExtension } from './en/extension';
 import { form as enForm } from './en/form';
 import { importer as enImporter } from './en/importer';
 import { list as enList } from './en/list';
@@ -19,6 +20,7 @@ export const english = {
   session: enSession,
   drafts: enDrafts,
   errors: enErrors,
+  extension: enExtension,
 };
 
 export const LOCALES = ['en', 'fr'] as const;

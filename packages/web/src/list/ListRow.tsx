@@ -1,5 +1,5 @@
 // biome-ignore-all lint/a11y/noRedundantRoles: virtual rows and their cells are laid out as grid and blocks (list.css), which strips their implicit table roles, so the roles are stated.
-import type { CSSProperties } from 'react';
+import type { CSSProperties, ReactNode } from 'react';
 import type { ApiRecord } from '../data/data-provider';
 import { type CellContext, cellContent } from './cell-content';
 import type { ListPlan } from './list-plan';
@@ -20,10 +20,21 @@ export interface RowProps {
    * has them from its elements, and leaves out a few hundred attributes.
    */
   virtual?: boolean;
+  /** A last cell of actions on the record (the team's extension), when the table has that column. */
+  actions?: ((record: ApiRecord) => ReactNode) | undefined;
 }
 
 /** One record as a row of the list's table, its cells in the plan's columns. */
-export function ListRow({ plan, cells, record, index, recordHref, style, virtual = false }: RowProps) {
+export function ListRow({
+  plan,
+  cells,
+  record,
+  index,
+  recordHref,
+  style,
+  virtual = false,
+  actions,
+}: RowProps) {
   const keyField = plan.entity?.key;
   const key = keyField === undefined ? undefined : record[keyField];
   const recordKey = key === undefined || key === null ? undefined : String(key);
@@ -46,6 +57,11 @@ export function ListRow({ plan, cells, record, index, recordHref, style, virtual
           </td>
         );
       })}
+      {actions ? (
+        <td className="nf-row-actions" role={virtual ? 'cell' : undefined}>
+          {actions(record)}
+        </td>
+      ) : null}
     </tr>
   );
 }

@@ -1,6 +1,6 @@
 // biome-ignore-all lint/a11y/noRedundantRoles: a virtual table is laid out as grid and blocks (list.css), which strips its parts of their implicit table roles in browsers' accessibility trees, so it states them.
 import { fieldLabel, type Model, type SortKey } from '@ninefold/spec';
-import { type CSSProperties, lazy, Suspense, useEffect, useRef } from 'react';
+import { type CSSProperties, lazy, type ReactNode, Suspense, useEffect, useRef } from 'react';
 import type { ApiRecord } from '../data/data-provider';
 import { isNumeric, ListRow, ROW_HEIGHT, type RowProps, rowKey } from './ListRow';
 import type { ListPlan } from './list-plan';
@@ -31,6 +31,8 @@ export interface ListTableProps {
   recordHref(record: ApiRecord): string | undefined;
   /** A newer page is loading while this one is shown. */
   busy: boolean;
+  /** A last column of actions per record (the team's extension), headed by `label`. */
+  rowActions?: { label: string; render(record: ApiRecord): ReactNode } | undefined;
 }
 
 /**
@@ -44,7 +46,17 @@ export interface ListTableProps {
  * and `aria-rowcount`/`aria-rowindex` keep what assistive technology announces: a table with every row
  * counted, even those not in the document.
  */
-export function ListTable({ model, plan, label, records, sort, onSort, recordHref, busy }: ListTableProps) {
+export function ListTable({
+  model,
+  plan,
+  label,
+  records,
+  sort,
+  onSort,
+  recordHref,
+  busy,
+  rowActions,
+}: ListTableProps) {
   const scrollRef = useRef<HTMLElement>(null);
 
   // A new page starts at its top, not where the previous page was scrolled to.
@@ -57,7 +69,7 @@ export function ListTable({ model, plan, label, records, sort, onSort, recordHre
 
   const virtual = records.length > PLAIN_ROWS;
   const cells = useCellContext(model, plan.entity?.name ?? '', plan.columns, records);
-  const row: Omit<RowProps, 'record' | 'index'> = { plan, cells, recordHref };
+  const row: Omit<RowProps, 'record' | 'index'> = { plan, cells, recordHref, actions: rowActions?.render };
   // In a virtual table every row is placed at its offset, these first ones too.
   const plainRows = (count: number) =>
     records
@@ -72,7 +84,7 @@ export function ListTable({ model, plan, label, records, sort, onSort, recordHre
         />
       ));
   const style = {
-    '--nf-columns': plan.columns.length,
+    '--nf-columns': plan.columns.length + (rowActions ? 1 : 0),
     '--nf-row-height': `${ROW_HEIGHT}px`,
   } as CSSProperties;
   return (
@@ -110,6 +122,11 @@ export function ListTable({ model, plan, label, records, sort, onSort, recordHre
                 virtual={virtual}
               />
             ))}
+            {rowActions ? (
+              <th scope="col" role={virtual ? 'columnheader' : undefined} className="nf-row-actions">
+                <span className="nf-visually-hidden">{rowActions.label}</span>
+              </th>
+            ) : null}
           </tr>
         </thead>
         {!virtual ? (

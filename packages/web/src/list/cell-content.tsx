@@ -1,6 +1,8 @@
 import type { Field, JsonValue } from '@ninefold/spec';
-import type { ReactNode } from 'react';
+import type { ComponentType, ReactNode } from 'react';
 import type { PlainLinks } from '../app/router';
+import { OverrideBoundary, originalOf } from '../extension/OverrideBoundary';
+import type { FieldDisplayOverrideProps } from '../extension/types';
 import { labelOf, textOf } from '../fields/display-props';
 import { recordPath } from '../form/record-path';
 import { type CellTextContext, cellText } from './cell-text';
@@ -15,6 +17,16 @@ export interface CellContext {
   references: ReadonlyMap<string, ReferenceColumn>;
   names: ReferenceNames;
   links: PlainLinks;
+  /** Per column an extension displays (docs/extending.md): its component. Empty without one. */
+  overrides: ReadonlyMap<string, CellOverride>;
+}
+
+/** An extension's display of a column's values. */
+export interface CellOverride {
+  Display: ComponentType<FieldDisplayOverrideProps>;
+  entity: string;
+  /** For the notice if it throws: `display of Product.rating`. */
+  what: string;
 }
 
 /** A reference column's target, looked up once per table. */
@@ -44,6 +56,29 @@ export interface RecordLink {
  * API data cannot inject any.
  */
 export function cellContent(
+  field: Field,
+  value: JsonValue | undefined,
+  link: RecordLink | undefined,
+  context: CellContext,
+): ReactNode {
+  const override = context.overrides.get(field.name);
+  const builtIn = builtInCellContent(field, value, link, context);
+  if (override === undefined || value === undefined || value === null || value === '') return builtIn;
+  const { Display } = override;
+  return (
+    <OverrideBoundary what={override.what} fallback={builtIn} compact>
+      <Display
+        field={field}
+        value={value}
+        entity={override.entity}
+        place="cell"
+        Original={originalOf(builtIn)}
+      />
+    </OverrideBoundary>
+  );
+}
+
+function builtInCellContent(
   field: Field,
   value: JsonValue | undefined,
   link: RecordLink | undefined,

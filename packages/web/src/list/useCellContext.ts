@@ -2,11 +2,13 @@ import { type Field, findEntity, type Model } from '@ninefold/spec';
 import { useMemo } from 'react';
 import { usePlainLinks } from '../app/router';
 import type { ApiRecord } from '../data/data-provider';
+import { useExtension } from '../extension/ExtensionContext';
+import { fieldOverride } from '../extension/field-overrides';
 import { openableDetailRoute } from '../fields/reference-access';
 import { machineFor, TONE_COLORS } from '../fields/state-tone';
 import { useI18n } from '../i18n/I18nProvider';
 import { useSession } from '../session/SessionContext';
-import type { CellContext, ReferenceColumn } from './cell-content';
+import type { CellContext, CellOverride, ReferenceColumn } from './cell-content';
 import { useReferenceNames } from './useReferenceNames';
 
 /**
@@ -24,6 +26,7 @@ export function useCellContext(
   const session = useSession();
   const names = useReferenceNames(model, columns, records);
   const links = usePlainLinks();
+  const extension = useExtension();
 
   const text = useMemo(
     () => ({
@@ -60,5 +63,22 @@ export function useCellContext(
     return byField;
   }, [model, columns, session]);
 
-  return useMemo(() => ({ text, tones, references, names, links }), [text, tones, references, names, links]);
+  const overrides = useMemo(() => {
+    const byField = new Map<string, CellOverride>();
+    for (const field of columns) {
+      const found = fieldOverride(extension, entity || undefined, field, 'display');
+      if (found)
+        byField.set(field.name, {
+          Display: found.override,
+          entity,
+          what: `display of ${entity}.${field.name}`,
+        });
+    }
+    return byField;
+  }, [extension, entity, columns]);
+
+  return useMemo(
+    () => ({ text, tones, references, names, links, overrides }),
+    [text, tones, references, names, links, overrides],
+  );
 }

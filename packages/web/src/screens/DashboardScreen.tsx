@@ -3,6 +3,7 @@ import { checkScreen, humanize, type ListScreen } from '@ninefold/spec';
 import { screensOf } from '../app/routes';
 import { useSpec } from '../app/SpecContext';
 import { useDocumentTitle } from '../app/useDocumentTitle';
+import { Slot } from '../extension/Slot';
 import { useI18n } from '../i18n/I18nProvider';
 import { DashboardTile } from '../list/DashboardTile';
 import { useSession } from '../session/SessionContext';
@@ -33,15 +34,17 @@ export default function DashboardScreen({ screen }: ScreenProps<'dashboard'>) {
         {title}
       </Title>
       {screen.description ? <Text c="dimmed">{screen.description}</Text> : null}
-      {tiles.length === 0 ? (
-        <Text>{named.length === 0 ? t('list.tilesEmpty') : t('access.tilesNoneForRole')}</Text>
-      ) : (
-        <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="md">
-          {tiles.map((tile) => (
-            <DashboardTile key={tile.name} screen={tile} />
-          ))}
-        </SimpleGrid>
-      )}
+      <Slot name="dashboardTiles" slotKey={screen.name} props={{ screen }}>
+        {tiles.length === 0 ? (
+          <Text>{named.length === 0 ? t('list.tilesEmpty') : t('access.tilesNoneForRole')}</Text>
+        ) : (
+          <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="md">
+            {tiles.map((tile) => (
+              <DashboardTile key={tile.name} screen={tile} />
+            ))}
+          </SimpleGrid>
+        )}
+      </Slot>
     </Stack>
   );
 }

@@ -16,6 +16,8 @@ import { useParentPath, useScreenParams } from '../app/ScreenParams';
 import { useSpec } from '../app/SpecContext';
 import { useDocumentTitle } from '../app/useDocumentTitle';
 import { ApiError, NetworkError, type PathValues } from '../data/data-provider';
+import { DetailActions, useHasDetailActions } from '../extension/RecordExtras';
+import { Slot, useSlotFilled } from '../extension/Slot';
 import { labelOf } from '../fields/display-props';
 import { FieldList } from '../fields/FieldList';
 import { StatusBadge } from '../fields/StatusBadge';
@@ -58,6 +60,8 @@ export default function DetailScreen({ screen }: ScreenProps<'detail'>) {
   const record = query.data?.record;
   const title = entity && record ? recordTitle(entity, record, id, t) : (screen.title ?? undefined);
   useDocumentTitle(title);
+  const extraActions = useHasDetailActions(screen.entity);
+  const aside = useSlotFilled('detailAside', screen.entity);
 
   if (!entity) return <Alert color="yellow">{t('form.unknownEntity', { entity: screen.entity })}</Alert>;
   if (!canGet) return <Alert color="yellow">{t('form.noGetCall', { entity: entityLabel(entity) })}</Alert>;
@@ -83,6 +87,14 @@ export default function DetailScreen({ screen }: ScreenProps<'detail'>) {
     ? actionOffer(model, session, entity.name, 'delete', record)
     : { kind: 'hidden' };
   const reasonId = (action: string) => `${actionsId}-${action}`;
+  const fields = (
+    <FieldList
+      fields={detailFields(entity, screen.fields, hidden)}
+      record={record}
+      model={model}
+      entity={entity.name}
+    />
+  );
   const reasons: ActionReason[] = [];
   if (editOffer.kind === 'disabled') {
     reasons.push({
@@ -103,7 +115,7 @@ export default function DetailScreen({ screen }: ScreenProps<'detail'>) {
   }
 
   return (
-    <Stack gap="md" maw={760}>
+    <Stack gap="md" maw={aside ? 1120 : 760}>
       <Stack gap={4}>
         <Text size="sm" c="dimmed">
           {entityLabel(entity)}
@@ -115,8 +127,8 @@ export default function DetailScreen({ screen }: ScreenProps<'detail'>) {
             </Title>
             {machine && typeof state === 'string' ? <StatusBadge machine={machine} value={state} /> : null}
           </Group>
-          {editOffer.kind !== 'hidden' || deleteOffer.kind !== 'hidden' ? (
-            <Group gap="xs" role="group" aria-label={t('form.actions')}>
+          {editOffer.kind !== 'hidden' || deleteOffer.kind !== 'hidden' || extraActions ? (
+            <Group gap="xs" role="group" aria-label={t('form.actions')} align="flex-start">
               {editTo && editOffer.kind === 'enabled' ? (
                 <Button component={Link} to={editTo} variant="default">
                   {t('form.edit')}
@@ -133,6 +145,15 @@ export default function DetailScreen({ screen }: ScreenProps<'detail'>) {
                 <Button color="red" variant="light" disabled aria-describedby={reasonId('delete')}>
                   {t('form.delete')}
                 </Button>
+              ) : null}
+              {extraActions ? (
+                <DetailActions
+                  screen={screen}
+                  entity={entity}
+                  record={record}
+                  id={id}
+                  version={query.data?.version}
+                />
               ) : null}
             </Group>
           ) : null}
@@ -151,12 +172,20 @@ export default function DetailScreen({ screen }: ScreenProps<'detail'>) {
       ) : null}
       {screen.description ? <Text c="dimmed">{screen.description}</Text> : null}
       <NestedLists route={screen.route} params={params} />
-      <FieldList
-        fields={detailFields(entity, screen.fields, hidden)}
-        record={record}
-        model={model}
-        entity={entity.name}
-      />
+      {aside ? (
+        <div className="nf-detail-with-aside">
+          {fields}
+          <aside aria-label={t('form.more')}>
+            <Slot
+              name="detailAside"
+              slotKey={entity.name}
+              props={{ screen, entity, record, version: query.data?.version }}
+            />
+          </aside>
+        </div>
+      ) : (
+        fields
+      )}
       <StatesSection entity={entity} id={id} record={record} version={query.data?.version} />
     </Stack>
   );

@@ -15,6 +15,8 @@ import { useScreenParams } from '../app/ScreenParams';
 import { useSpec } from '../app/SpecContext';
 import { useDocumentTitle } from '../app/useDocumentTitle';
 import type { ApiRecord } from '../data/data-provider';
+import { RowActions, useHasRowActions } from '../extension/RecordExtras';
+import { Slot } from '../extension/Slot';
 import { routeParamNames } from '../form/record-path';
 import { useI18n } from '../i18n/I18nProvider';
 import { ListError } from '../list/ListError';
@@ -94,6 +96,21 @@ export default function ListScreen({ screen }: ScreenProps<'list'>) {
     [detail, keyField, path],
   );
   const onSort = useCallback((sort: SortKey) => update(setSort(state, plan, sort)), [update, state, plan]);
+  const withRowActions = useHasRowActions(entity?.name);
+  const rowActions = useMemo(
+    () =>
+      withRowActions && entity
+        ? {
+            label: t('extension.rowActions'),
+            render: (record: ApiRecord) => {
+              const key = keyField === undefined ? undefined : record[keyField];
+              const id = typeof key === 'string' || typeof key === 'number' ? String(key) : undefined;
+              return <RowActions screen={screen} entity={entity} record={record} id={id} />;
+            },
+          }
+        : undefined,
+    [withRowActions, entity, keyField, screen, t],
+  );
 
   const busy = query.isFetching && query.isPlaceholderData;
   const createScreen = entity ? screenBelow(model, 'create', entity.name, screen.route) : undefined;
@@ -191,6 +208,7 @@ export default function ListScreen({ screen }: ScreenProps<'list'>) {
         onSort={onSort}
         recordHref={recordHref}
         busy={busy}
+        rowActions={rowActions}
       />
     );
   }
@@ -204,6 +222,11 @@ export default function ListScreen({ screen }: ScreenProps<'list'>) {
         values={state.filters}
         onChange={(field, value) => update(setFilter(state, field, value))}
         onClear={() => update(clearFilters(state))}
+      />
+      <Slot
+        name="listToolbar"
+        slotKey={entity.name}
+        props={{ screen, entity, records: result?.items ?? [] }}
       />
       <span className="nf-visually-hidden" role="status">
         {busy ? t('list.updating') : ''}

@@ -74,5 +74,6 @@ export const form = {
   noGetCall: 'The specification names no call to read a {entity}, so it cannot be shown here.',
   noSaveCall: 'The specification names no call to save a {entity}, so this form cannot be sent.',
   actions: 'Actions',
+  more: 'More about this record',
   status: 'Status',
 } as const;

@@ -72,5 +72,6 @@ export const form: Messages<'form'> = {
   noSaveCall:
     'La spécification ne nomme aucun appel pour enregistrer cet élément ({entity}) : ce formulaire ne peut pas être envoyé.',
   actions: 'Actions',
+  more: 'Plus sur cet enregistrement',
   status: 'Statut',
 } as const;

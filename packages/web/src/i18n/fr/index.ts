@@ -2,6 +2,7 @@ import type { Catalogue } from '../types';
 import { access } from './access';
 import { drafts } from './drafts';
 import { errors } from './errors';
+import { extension } from './extension';
 import { form } from './form';
 import { importer } from './importer';
 import { list } from './list';
@@ -9,4 +10,4 @@ import { session } from './session';
 import { shell } from './shell';
 
 /** French, loaded only by those who read it (see `loadLocale`). */
-export const french: Catalogue = { shell, list, form, importer, access, session, drafts, errors };
+export const french: Catalogue = { shell, list, form, importer, access, session, drafts, errors, extension };

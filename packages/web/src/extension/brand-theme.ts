@@ -1,0 +1,107 @@
+import { theme as baseTheme } from '../app/theme';
+import type { ThemeOverride } from './types';
+
+/** The palette the stock theme uses as its primary colour (`indigo`), which a brand colour replaces. */
+const PRIMARY_PALETTE = baseTheme.primaryColor ?? 'indigo';
+
+/**
+ * The CSS variables a brand sets, on top of the theme's stylesheet: Mantine's components and the plain
+ * ones of the shell and the lists read the same variables, so a colour, a font or a radius changes them
+ * all. Set as properties of the root element's style (CSSOM), which the strict policy allows.
+ *
+ * @example
+ * brandVariables({ primaryColor: '#0b7285', radius: 8 });
+ * // { '--mantine-primary-color-filled': '#0b7285', …, '--mantine-radius-default': '8px', … }
+ */
+export function brandVariables(theme: ThemeOverride): Record<string, string> {
+  const variables: Record<string, string> = {};
+  const color = theme.primaryColor;
+  if (color !== undefined && isCssColor(color)) {
+    const mix = (other: string, share: number) => `color-mix(in srgb, ${color} ${share}%, ${other})`;
+    const shades = [
+      mix('white', 5),
+      mix('white', 15),
+      mix('white', 30),
+      mix('white', 45),
+      mix('white', 60),
+      mix('white', 80),
+      color,
+      mix('black', 85),
+      mix('black', 72),
+      mix('black', 60),
+    ];
+    // Mantine names the primary colour two ways: as the primary, and by its palette's name (the theme's
+    // `indigo`), which the light, subtle and outline variants and the badges read.
+    for (const prefix of ['--mantine-primary-color', `--mantine-color-${PRIMARY_PALETTE}`]) {
+      shades.forEach((shade, index) => {
+        variables[`${prefix}-${index}`] = shade;
+      });
+      variables[`${prefix}-filled`] = color;
+      variables[`${prefix}-filled-hover`] = mix('black', 85);
+      variables[`${prefix}-light`] = mix('transparent', 12);
+      variables[`${prefix}-light-hover`] = mix('transparent', 20);
+      variables[`${prefix}-light-color`] = mix('black', 80);
+      variables[`${prefix}-outline`] = color;
+      variables[`${prefix}-outline-hover`] = mix('transparent', 8);
+      variables[`${prefix}-text`] = mix('black', 85);
+    }
+    variables['--mantine-primary-color-contrast'] = contrastOn(color);
+    variables['--mantine-color-anchor'] = mix('black', 85);
+  }
+  if (theme.font !== undefined && theme.font.trim() !== '' && !/[;{}]/.test(theme.font)) {
+    variables['--mantine-font-family'] = theme.font;
+    variables['--mantine-font-family-headings'] = theme.font;
+  }
+  if (theme.radius !== undefined && Number.isFinite(theme.radius) && theme.radius >= 0) {
+    const radius = Math.min(theme.radius, 32);
+    variables['--mantine-radius-default'] = `${radius}px`;
+    variables['--mantine-radius-sm'] = `${Math.round(radius * 0.75)}px`;
+    variables['--mantine-radius-md'] = `${radius}px`;
+  }
+  if (theme.density === 'compact') {
+    const spacing = { xs: 6, sm: 8, md: 12, lg: 16, xl: 22 };
+    for (const [size, pixels] of Object.entries(spacing))
+      variables[`--mantine-spacing-${size}`] = `${pixels}px`;
+    variables['--nf-density'] = 'compact';
+  }
+  return variables;
+}
+
+/** Sets a brand's variables on an element (the page's root), and returns how to take them off again. */
+export function applyBrand(
+  theme: ThemeOverride,
+  element: HTMLElement = document.documentElement,
+): () => void {
+  const variables = brandVariables(theme);
+  for (const [name, value] of Object.entries(variables)) element.style.setProperty(name, value);
+  if (theme.density !== undefined) element.dataset.nfDensity = theme.density;
+  return () => {
+    for (const name of Object.keys(variables)) element.style.removeProperty(name);
+    delete element.dataset.nfDensity;
+  };
+}
+
+/** A colour the browser understands, never a value that could end the declaration and start another. */
+function isCssColor(value: string): boolean {
+  if (/[;{}]/.test(value)) return false;
+  if (typeof CSS !== 'undefined' && typeof CSS.supports === 'function') return CSS.supports('color', value);
+  return /^#[0-9a-f]{3,8}$/i.test(value) || /^[a-z]+$/i.test(value) || /^(rgb|hsl|oklch)a?\(/i.test(value);
+}
+
+/** White or black, whichever reads better on a `#rrggbb` colour (WCAG relative luminance); white otherwise. */
+export function contrastOn(color: string): string {
+  const match = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(color);
+  if (!match) return 'white';
+  const channel = (hex: string) => {
+    const value = Number.parseInt(hex, 16) / 255;
+    return value <= 0.03928 ? value / 12.92 : ((value + 0.055) / 1.055) ** 2.4;
+  };
+  const [r, g, b] = [match[1], match[2], match[3]].map((hex) => channel(hex ?? '00')) as [
+    number,
+    number,
+    number,
+  ];
+  const luminance = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  // Contrast with white is 1.05 / (L + 0.05), with black (L + 0.05) / 0.05: equal at L ≈ 0.179.
+  return luminance > 0.179 ? 'black' : 'white';
+}

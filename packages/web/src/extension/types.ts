@@ -1,0 +1,194 @@
+import type {
+  CustomScreen,
+  DashboardScreen,
+  DetailScreen,
+  Entity,
+  Field,
+  FieldKind,
+  JsonValue,
+  ListScreen,
+} from '@ninefold/spec';
+import type { ComponentType, ReactNode } from 'react';
+import type { ApiRecord } from '../data/data-provider';
+
+// The types a team's extension module is written against (docs/extending.md). Everything here is part of
+// the stability promise: a name or a prop may be added in a minor version, never removed or changed.
+
+/** What a field's display receives; `Original` is the built-in display it replaces. */
+export interface FieldDisplayOverrideProps {
+  field: Field;
+  /** The value as the API answered it; never empty (an empty value reads "not set" without the override). */
+  value: JsonValue;
+  /** The entity the field belongs to, where known. */
+  entity?: string;
+  /** Where the value is shown: a table cell is one line, a record's details may take more room. */
+  place: 'cell' | 'details';
+  /** The built-in display, to wrap rather than rewrite. */
+  Original: ComponentType;
+}
+
+/** What a field's input receives: it edits one value of the form, by these props alone. */
+export interface FieldInputOverrideProps {
+  field: Field;
+  /** The form's path of the value (`rating`, `lines.0.quantity`): unique, usable as an element id. */
+  name: string;
+  label: string;
+  /** The field's help and bounds, as the built-in input says them. */
+  description: string | undefined;
+  required: boolean;
+  /** The value in the form now. */
+  value: unknown;
+  /** Sets the value; the form checks it against point 5's rules as it does any input's. */
+  onChange(value: unknown): void;
+  /** Marks the field as visited (the form then shows its error). */
+  onBlur(): void;
+  /** The field's error, in the person's language, once there is one to show. */
+  error: string | undefined;
+  /** The built-in input, to wrap rather than rewrite. */
+  Original: ComponentType;
+}
+
+/** A field's display, its input, or both. Either may be left out: the built-in one is used. */
+export interface FieldOverride {
+  display?: ComponentType<FieldDisplayOverrideProps>;
+  input?: ComponentType<FieldInputOverrideProps>;
+}
+
+/** What a custom screen of point 2 receives. */
+export interface CustomScreenProps {
+  screen: CustomScreen;
+  /** The route's parameters, e.g. `{ id: '7' }` for `/orders/:id/slip`. */
+  params: Readonly<Record<string, string>>;
+}
+
+/** Every slot receives its built-in content (`Original`, which may render nothing) to wrap or replace. */
+export interface SlotBase {
+  Original: ComponentType;
+}
+
+export type BrandSlotProps = SlotBase & { title: string };
+export type HeaderSlotProps = SlotBase;
+export type NavigationFooterSlotProps = SlotBase;
+export type ListToolbarSlotProps = SlotBase & {
+  screen: ListScreen;
+  entity: Entity;
+  /** The records of the page in view (empty while loading). */
+  records: readonly ApiRecord[];
+};
+export type RowActionsSlotProps = SlotBase & { screen: ListScreen; entity: Entity; record: ApiRecord };
+export type DetailSlotProps = SlotBase & {
+  screen: DetailScreen;
+  entity: Entity;
+  record: ApiRecord;
+  /** The record's version (ETag), for an update that must not overwrite another's. */
+  version: string | undefined;
+};
+export type DashboardTileSlotProps = SlotBase & { screen: DashboardScreen };
+
+/**
+ * The places on the built-in screens where an extension adds or replaces content. Slots about an entity
+ * are keyed by the entity's name (`Order`); dashboard tiles by the dashboard screen's name.
+ */
+export interface Slots {
+  /** The product's name at the start of the header. */
+  brand?: ComponentType<BrandSlotProps>;
+  /** Beside the session, language and theme at the end of the header. */
+  header?: ComponentType<HeaderSlotProps>;
+  /** Below the navigation, above "About this client". */
+  navigationFooter?: ComponentType<NavigationFooterSlotProps>;
+  /** Above a list's table, beside its filters. */
+  listToolbar?: Record<string, ComponentType<ListToolbarSlotProps>>;
+  /** A last column of each row of a list. */
+  rowActions?: Record<string, ComponentType<RowActionsSlotProps>>;
+  /** Beside Edit and Delete on a record's page. */
+  detailActions?: Record<string, ComponentType<DetailSlotProps>>;
+  /** Beside a record's fields (below them on a phone). */
+  detailAside?: Record<string, ComponentType<DetailSlotProps>>;
+  /** A dashboard's tiles: `Original` is the built-in grid, to add tiles after it or replace it. */
+  dashboardTiles?: Record<string, ComponentType<DashboardTileSlotProps>>;
+}
+
+export type SlotName = keyof Slots;
+
+/** What an action's own code receives. */
+export interface ActionContext {
+  record: ApiRecord;
+  /** The record's key. */
+  id: string;
+  entity: Entity;
+  version: string | undefined;
+  /** The data interface the built-in screens use: the session's credentials, retries, the catalogue. */
+  data: import('../data/data-provider').DataProvider;
+}
+
+/** Who may take an action: a permission of point 6 on the record, checked as the built-in actions are. */
+export type ActionPermission = 'read' | 'update' | 'delete';
+
+/**
+ * A button on a record (its list row, its page, or both) that runs a call of point 7 or the extension's
+ * own code, after a confirmation if one is given, with point 6's permission checks and point 8's
+ * messages for a refusal.
+ */
+export interface ActionDefinition {
+  /** The entity whose records get the button. */
+  entity: string;
+  label: string;
+  /** Where the button shows. Default: both. */
+  places?: ReadonlyArray<'row' | 'detail'>;
+  /**
+   * A call of point 7 of this entity to run on the record: an `update` (with `body`), a `delete` or a
+   * `transition`. Its purpose decides the permission checked (update, delete, or the transition's own).
+   */
+  call?: string;
+  /** For an `update` call: the changed fields to send. */
+  body?: (record: ApiRecord) => Record<string, unknown>;
+  /** The extension's own code, instead of `call`. */
+  run?: (context: ActionContext) => Promise<void> | void;
+  /** For `run`: the permission of point 6 the role must have on the record (default: read). */
+  permission?: ActionPermission;
+  /** Asks before acting. `danger` colours the confirm button red. */
+  confirm?: { title: string; text?: string; confirmLabel?: string; danger?: boolean };
+  /** Said after success (else a short "Done"). */
+  done?: string;
+  /** Hides the button for some records (for a reason of the product, not a permission). */
+  when?: (record: ApiRecord) => boolean;
+}
+
+/** The brand, as point 1 may state it and an extension may refine it. */
+export interface ThemeOverride {
+  /** A CSS colour (`#0b7285`): buttons, links, the current navigation entry. */
+  primaryColor?: string;
+  /** The logo shown before the product's name: a URL on the client's own origin, or a data: URL. */
+  logo?: string;
+  /** A CSS font-family list. */
+  font?: string;
+  /** Corner radius in pixels. */
+  radius?: number;
+  /** Space between things: compact for data-heavy teams. */
+  density?: 'compact' | 'comfortable';
+}
+
+/** Overrides of a field's display and input by its kind, by `Entity.field`, or by point 3's `Widget:`. */
+export interface FieldOverrides {
+  kinds?: Partial<Record<FieldKind, FieldOverride>>;
+  /** By `Entity.field`, e.g. `Product.rating`. Wins over a widget and a kind. */
+  fields?: Record<string, FieldOverride>;
+  /** By the widget name point 3 gives a field (`Widget: rating`). Wins over a kind. */
+  widgets?: Record<string, FieldOverride>;
+}
+
+/** A team's extension: what `export default defineExtension({...})` in `SPEC.ui.tsx` describes. */
+export interface Extension {
+  /** Shown in notices about the extension, e.g. "Harbor Supply's extension". */
+  name?: string;
+  fields?: FieldOverrides;
+  /** Components of point 2's custom screens, by the component name the screen gives. */
+  screens?: Record<string, ComponentType<CustomScreenProps>>;
+  slots?: Slots;
+  /** Actions by name (the name is the button's test id and the key of its messages). */
+  actions?: Record<string, ActionDefinition>;
+  theme?: ThemeOverride;
+}
+
+/** Something an extension renders, for slots that add content. */
+export type SlotContent = ReactNode;
