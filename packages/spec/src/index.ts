@@ -10,6 +10,7 @@ export {
   notShownReason,
 } from './document-schema';
 export * from './exhaustive';
+export * from './extension-check';
 export * from './issues';
 export * from './load';
 export * from './lookup';

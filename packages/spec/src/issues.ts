@@ -78,6 +78,10 @@ export const ISSUE_CODES = [
   'kind-mismatch',
   'invalid-pattern',
   'unoffered-grant',
+  // the team's extension module (docs/extending.md)
+  'unknown-override',
+  'missing-override',
+  'extension-error',
 ] as const;
 export type IssueCode = (typeof ISSUE_CODES)[number];
 

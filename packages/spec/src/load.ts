@@ -1,6 +1,6 @@
 import { checkModelWithOffsets } from './check-model';
 import { type DocumentInput, documentSchema } from './document-schema';
-import type { Issue, SourcePosition } from './issues';
+import type { Issue, PathSegment, SourcePosition } from './issues';
 import { hasErrors } from './issues';
 import { MAX_MARKDOWN_BYTES } from './markdown/text-limits';
 import { type Model, POINT_KEYS, type PointKey } from './model';
@@ -105,7 +105,9 @@ export function loadSpec(text: string, options: LoadOptions = {}): LoadResult {
       const at = offset === undefined ? source.locate(issue.path) : source.locateInString(issue.path, offset);
       issues.push({ ...issue, source: at });
     }
-    return finish(!hasErrors(issues), format, issues, model);
+    const result = finish(!hasErrors(issues), format, issues, model);
+    locators.set(result, source.locate);
+    return result;
   } catch (error) {
     // Reaching here is a bug in Ninefold, not in the document; it still must not become a stack trace.
     issues.push(internalIssue(error, file));
@@ -176,6 +178,18 @@ function read(text: string, file: string, format: SpecFormat): SourceDocument {
     case 'json':
       return readYaml(text, file, format);
   }
+}
+
+/** Kept beside each result rather than in it, so that results stay plain data to compare and serialize. */
+const locators = new WeakMap<LoadResult, SourceDocument['locate']>();
+
+/**
+ * Where a path of the authoring document (`['entities', 'Product', 'fields', 'stock']`) sits in the text a
+ * result was loaded from, for checks made after loading (an extension module's, in the command line);
+ * undefined for a result without a model, or from another loader.
+ */
+export function locateIn(result: LoadResult, path: readonly PathSegment[]): SourcePosition | undefined {
+  return locators.get(result)?.(path);
 }
 
 function finish(ok: boolean, format: SpecFormat, issues: Issue[], model?: Model): LoadResult {

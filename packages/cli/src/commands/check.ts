@@ -1,5 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { LoadResult } from '@ninefold/spec';
+import { extensionIssues } from '../extension-check';
+import { extensionFile } from '../extension-file';
 import { loadAnySpec } from '../load-any-spec';
 import { readSpecFile } from '../read-spec-file';
 import { printReport } from '../report';
@@ -8,12 +10,15 @@ import type { Terminal } from '../terminal';
 export const CHECK_HELP = `Usage: ninefold check SPEC [--format text|json]
 
 Checks a specification (nine-point Markdown, YAML or JSON, or an OpenAPI document, imported first)
-and reports every issue with
-file:line:column, then the coverage of the nine points.
+and its extension module if it has one, and reports every issue with file:line:column, then the
+coverage of the nine points.
 
 Options:
   --format text|json  text for people (default); json prints one JSON object and nothing else
   --root DIR          an OpenAPI document's $refs may read files in DIR only (default: its own folder)
+  --ui FILE           the extension module to check with SPEC (default: SPEC's name with .ui.tsx, or
+                      ui/index.tsx, beside SPEC); its build and type errors, and every name it shares
+                      with SPEC that one of the two no longer has
   -h, --help          show this help
 
 Exit codes: 0 no errors (warnings allowed), 1 errors found, 2 the file could not be read or the
@@ -55,7 +60,21 @@ export async function check(args: string[], terminal: Terminal): Promise<number>
     return 2;
   }
 
-  const result = loadAnySpec(read.text, file, { root: parsed.values.root });
+  const ui = await extensionFile(file, parsed.values.ui);
+  if (!ui.ok) {
+    terminal.err(`ninefold check: ${ui.message}\n`);
+    return 2;
+  }
+  const loaded = loadAnySpec(read.text, file, { root: parsed.values.root });
+  const fromExtension = await extensionIssues(loaded, ui.file);
+  const result =
+    fromExtension.length === 0
+      ? loaded
+      : {
+          ...loaded,
+          ok: loaded.ok && !fromExtension.some((issue) => issue.severity === 'error'),
+          issues: [...loaded.issues, ...fromExtension],
+        };
   if (format === 'json') terminal.out(`${JSON.stringify(toJson(result, file))}\n`);
   else printReport(result, file, terminal);
   return result.issues.some((issue) => issue.severity === 'error') ? 1 : 0;
@@ -70,6 +89,7 @@ function parseCheckArgs(args: string[]) {
       format: { type: 'string', default: 'text' },
       help: { type: 'boolean', short: 'h', default: false },
       root: { type: 'string' },
+      ui: { type: 'string' },
     },
   });
 }

@@ -1,0 +1,68 @@
+import { readFile } from 'node:fs/promises';
+import { relative } from 'node:path';
+import { checkExtension, type Issue, type LoadResult, locateIn, type SourcePosition } from '@ninefold/spec';
+import { type ExtensionProblem, readExtensionModule, typeCheckExtension } from '@ninefold/web/extension-module';
+
+/**
+ * What `check` says of a specification's extension module (docs/extending.md), or of its widgets when
+ * it has none: the module's build, load and type errors at their `file:line:column`, and every name on
+ * either side that the other does not have (see `checkExtension` in packages/spec).
+ */
+export async function extensionIssues(result: LoadResult, extension: string | undefined): Promise<Issue[]> {
+  const model = result.model;
+  if (!model) return [];
+  const locateSpec = (path: readonly (string | number)[]) => locateIn(result, path);
+  if (extension === undefined) return checkExtension(model, undefined, { locateSpec });
+  // Side by side: loading takes Vite a second or two, type-checking TypeScript a few more.
+  const [read, checked] = await Promise.all([readExtensionModule(extension), typeCheckExtension(extension)]);
+  if (!read.ok) return [problemIssue(read.problem)];
+  const types = checked ?? [];
+  const texts = new Map<string, string>();
+  for (const file of read.files.filter((each) => /\.(?:tsx|ts|jsx|js)$/.test(each))) {
+    texts.set(file, await readFile(file, 'utf8').catch(() => ''));
+  }
+  return [
+    ...types.map(problemIssue),
+    ...checkExtension(model, read.names, { locateSpec, locateName: (name) => firstMention(texts, name) }),
+  ];
+}
+
+function problemIssue(problem: ExtensionProblem): Issue {
+  return {
+    code: 'extension-error',
+    severity: 'error',
+    message: `The extension module: ${problem.message}`,
+    path: [],
+    source: {
+      file: shown(problem.file),
+      line: problem.line ?? 1,
+      column: problem.column ?? 1,
+    },
+  };
+}
+
+/**
+ * Where a name is first written in the extension's files: as a quoted string or a key (`'Product.stock'`,
+ * `Order:`), else anywhere as a word. The module's object is not read with positions, so this is where
+ * a person would look.
+ */
+export function firstMention(texts: ReadonlyMap<string, string>, name: string): SourcePosition | undefined {
+  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const patterns = [new RegExp(`['"\`]${escaped}['"\`]|\\b${escaped}\\s*:`), new RegExp(`\\b${escaped}\\b`)];
+  for (const pattern of patterns) {
+    for (const [file, text] of texts) {
+      const match = pattern.exec(text);
+      if (!match) continue;
+      const before = text.slice(0, match.index);
+      const line = before.split('\n').length;
+      const column = match.index - before.lastIndexOf('\n');
+      return { file: shown(file), line, column };
+    }
+  }
+  return undefined;
+}
+
+function shown(file: string): string {
+  const path = relative(process.cwd(), file);
+  return path.startsWith('..') ? file : path;
+}

@@ -1,0 +1,190 @@
+import { createRequire } from 'node:module';
+import { isAbsolute, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ExtensionNames } from '@ninefold/spec';
+
+const WEB_DIR = fileURLToPath(new URL('..', import.meta.url));
+const PUBLIC_MODULE = join(WEB_DIR, 'src/extension/public.ts');
+
+/** A problem in the team's extension module, where it is. */
+export interface ExtensionProblem {
+  message: string;
+  file: string;
+  line?: number;
+  column?: number;
+}
+
+export type ExtensionRead =
+  | {
+      ok: true;
+      names: ExtensionNames;
+      /** The team's files the module is made of (it and what it imports), for positions and watching. */
+      files: string[];
+    }
+  | { ok: false; problem: ExtensionProblem };
+
+/**
+ * Loads an extension module as the client would bundle it (Vite, the same config and aliases), in Node,
+ * and reads the names its default export gives: what `check` holds against the specification. Its
+ * components are not rendered, only defined. A module that does not build or throws while loading is a
+ * problem at its `file:line:column`.
+ */
+export async function readExtensionModule(file: string): Promise<ExtensionRead> {
+  const { createServer } = await import('vite');
+  const path = resolve(file);
+  const server = await createServer({
+    configFile: join(WEB_DIR, 'vite.config.ts'),
+    root: WEB_DIR,
+    logLevel: 'silent',
+    server: { middlewareMode: true, hmr: false, watch: null },
+    appType: 'custom',
+    optimizeDeps: { noDiscovery: true, include: [] },
+  });
+  try {
+    let module: Record<string, unknown>;
+    try {
+      module = (await server.ssrLoadModule(path)) as Record<string, unknown>;
+    } catch (error) {
+      return { ok: false, problem: problemOf(error, path) };
+    }
+    const files = [...server.moduleGraph.idToModuleMap.keys()]
+      .map((id) => id.split('?')[0] ?? id)
+      .filter((id) => isAbsolute(id) && !id.includes('node_modules') && !id.startsWith(join(WEB_DIR, '..')));
+    const value = module.default;
+    if (value === undefined || value === null || typeof value !== 'object' || Array.isArray(value)) {
+      return {
+        ok: false,
+        problem: { message: 'its default export is not the object defineExtension returns', file: path },
+      };
+    }
+    return { ok: true, names: namesOf(value as Record<string, unknown>), files: [...new Set([path, ...files])] };
+  } finally {
+    await server.close();
+  }
+}
+
+/** The model-facing names of an extension object (see `ExtensionNames` in packages/spec). */
+export function namesOf(extension: Record<string, unknown>): ExtensionNames {
+  const record = (value: unknown): Record<string, unknown> =>
+    typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  const fields = record(extension.fields);
+  const slots: ExtensionNames['slots'] = [];
+  for (const [slot, value] of Object.entries(record(extension.slots))) {
+    if (isComponent(value)) slots.push({ slot });
+    else for (const key of Object.keys(record(value))) slots.push({ slot, key });
+  }
+  return {
+    fields: Object.keys(record(fields.fields)),
+    kinds: Object.keys(record(fields.kinds)),
+    widgets: Object.keys(record(fields.widgets)),
+    screens: Object.keys(record(extension.screens)),
+    slots,
+    actions: Object.entries(record(extension.actions)).map(([name, value]) => {
+      const action = record(value);
+      return {
+        name,
+        ...(typeof action.entity === 'string' ? { entity: action.entity } : {}),
+        ...(typeof action.call === 'string' ? { call: action.call } : {}),
+        hasBody: typeof action.body === 'function',
+        hasRun: typeof action.run === 'function',
+      };
+    }),
+  };
+}
+
+function isComponent(value: unknown): boolean {
+  return typeof value === 'function' || (typeof value === 'object' && value !== null && '$$typeof' in value);
+}
+
+/** Vite's and the bundler's errors name their place in the message or in `loc`; the stack is left out. */
+export function problemOf(error: unknown, file: string): ExtensionProblem {
+  const raw = error instanceof Error ? error.message : String(error);
+  const text = raw.replace(new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g'), '');
+  const loc = (error as { loc?: { file?: string; line?: number; column?: number } }).loc;
+  const place = /((?:[A-Za-z]:)?[^\s:()'"[\]]+\.(?:tsx|ts|jsx|js|css)):(\d+):(\d+)/.exec(text);
+  const where =
+    loc?.line !== undefined
+      ? { file: loc.file ?? file, line: loc.line, column: (loc.column ?? 0) + 1 }
+      : place
+        ? { file: placeFile(place[1] ?? file, (error as { id?: string }).id), line: Number(place[2]), column: Number(place[3]) }
+        : { file: (error as { id?: string }).id ?? file };
+  const lines = text
+    .split('\n')
+    .map((line) => line.replace(/[\u2500-\u257f]+/g, ' ').trim())
+    .filter((line) => line !== '' && !/^at\s/.test(line) && !/^\[?\s*[\w./-]+:\d+:\d+\s*\]?$/.test(line) && !/^\d+\s/.test(line));
+  return { message: lines.slice(0, 3).join(' ') || 'it could not be loaded', ...where };
+}
+
+/** The file a message names, relative to where the process runs; the module's own id when it is that one. */
+function placeFile(named: string, id: string | undefined): string {
+  const path = resolve(process.cwd(), named);
+  if (id && !id.startsWith('\0') && resolve(id).endsWith(named.replace(/^(\.\.\/)+/, '/'))) return resolve(id);
+  return path;
+}
+
+/**
+ * Type-checks an extension module against the types of `@ninefold/web/extension`, with TypeScript when it
+ * is installed (undefined when it is not). Each error is a problem at its place.
+ */
+export async function typeCheckExtension(file: string): Promise<ExtensionProblem[] | undefined> {
+  let ts: typeof import('typescript');
+  try {
+    ts = (await import('typescript')).default;
+  } catch {
+    return undefined;
+  }
+  const path = resolve(file);
+  const vitePackage = resolveFrom('vite/package.json');
+  const viteClient = vitePackage ? join(vitePackage, '..', 'client.d.ts') : undefined;
+  const options: import('typescript').CompilerOptions = {
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.ESNext,
+    moduleResolution: ts.ModuleResolutionKind.Bundler,
+    jsx: ts.JsxEmit.ReactJSX,
+    lib: ['lib.es2023.d.ts', 'lib.dom.d.ts', 'lib.dom.iterable.d.ts'],
+    strict: true,
+    noEmit: true,
+    skipLibCheck: true,
+    isolatedModules: true,
+    verbatimModuleSyntax: false,
+    types: [],
+    typeRoots: [],
+    baseUrl: WEB_DIR,
+    // Bare imports resolve as the bundler resolves them (vite.config.ts's `dedupe`): from the client's
+    // packages, wherever the team's file is.
+    paths: {
+      '@ninefold/web/extension': [PUBLIC_MODULE],
+      '*': ['./node_modules/@types/*', '../../node_modules/@types/*', './node_modules/*', '../../node_modules/*'],
+    },
+  };
+  const roots = [path, join(WEB_DIR, 'src/extension/virtual-module.d.ts'), ...(viteClient ? [viteClient] : [])];
+  const host = ts.createCompilerHost(options);
+  const program = ts.createProgram({ rootNames: roots, options, host });
+  const problems: ExtensionProblem[] = [];
+  for (const diagnostic of ts.getPreEmitDiagnostics(program)) {
+    const source = diagnostic.file;
+    // Errors inside the client's own sources are the client's to fix, not the team's.
+    if (source && !isTeamFile(source.fileName)) continue;
+    const message = ts.flattenDiagnosticMessageText(diagnostic.messageText, ' ');
+    if (!source || diagnostic.start === undefined) {
+      problems.push({ message, file: path });
+      continue;
+    }
+    const { line, character } = source.getLineAndCharacterOfPosition(diagnostic.start);
+    problems.push({ message, file: source.fileName, line: line + 1, column: character + 1 });
+  }
+  return problems;
+}
+
+function isTeamFile(file: string): boolean {
+  return !file.includes('node_modules') && !resolve(file).startsWith(join(WEB_DIR, '..'));
+}
+
+/** A file of a package the client depends on, found as Node finds it from packages/web. */
+function resolveFrom(specifier: string): string | undefined {
+  try {
+    return createRequire(join(WEB_DIR, 'package.json')).resolve(specifier);
+  } catch {
+    return undefined;
+  }
+}
