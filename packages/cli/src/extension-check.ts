@@ -1,7 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { relative } from 'node:path';
 import { checkExtension, type Issue, type LoadResult, locateIn, type SourcePosition } from '@ninefold/spec';
-import { type ExtensionProblem, readExtensionModule, typeCheckExtension } from '@ninefold/web/extension-module';
+import {
+  type ExtensionProblem,
+  readExtensionModule,
+  typeCheckExtension,
+} from '@ninefold/web/extension-module';
 
 /**
  * What `check` says of a specification's extension module (docs/extending.md), or of its widgets when

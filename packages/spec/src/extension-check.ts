@@ -65,11 +65,20 @@ export function checkExtension(
   options: ExtensionCheckOptions = {},
 ): Issue[] {
   const issues: Issue[] = [];
-  const entities = new Map(model.entities.shown ? model.entities.items.map((entity) => [entity.name, entity]) : []);
+  const entities = new Map(
+    model.entities.shown ? model.entities.items.map((entity) => [entity.name, entity]) : [],
+  );
   const screens = model.screens.shown ? model.screens.items : [];
   const orphan = (name: string, message: string, hint: string, path: PathSegment[]) => {
     const source = options.locateName?.(name);
-    issues.push({ code: 'unknown-override', severity: 'warning', message, hint, path, ...(source ? { source } : {}) });
+    issues.push({
+      code: 'unknown-override',
+      severity: 'warning',
+      message,
+      hint,
+      path,
+      ...(source ? { source } : {}),
+    });
   };
 
   const widgetFields: Array<{ entity: string; field: Field }> = [];
@@ -118,7 +127,12 @@ export function checkExtension(
   }
   for (const kind of names.kinds) {
     if (!(FIELD_KINDS as readonly string[]).includes(kind)) {
-      orphan(kind, `The extension overrides fields of kind "${kind}", which is no kind of point 3.`, `kinds are ${FIELD_KINDS.join(', ')}`, ['fields', 'kinds', kind]);
+      orphan(
+        kind,
+        `The extension overrides fields of kind "${kind}", which is no kind of point 3.`,
+        `kinds are ${FIELD_KINDS.join(', ')}`,
+        ['fields', 'kinds', kind],
+      );
     }
   }
   const named = new Set(widgetFields.map(({ field }) => field.widget));
@@ -159,15 +173,32 @@ export function checkExtension(
     });
   }
 
-  const dashboards = new Set(screens.filter((screen) => screen.kind === 'dashboard').map((screen) => screen.name));
+  const dashboards = new Set(
+    screens.filter((screen) => screen.kind === 'dashboard').map((screen) => screen.name),
+  );
   for (const { slot, key } of names.slots) {
     const keyed = EXTENSION_SLOTS[slot];
     if (keyed === undefined) {
-      orphan(slot, `The extension fills a slot called ${slot}, which the client does not have.`, `slots are ${Object.keys(EXTENSION_SLOTS).join(', ')}`, ['slots', slot]);
+      orphan(
+        slot,
+        `The extension fills a slot called ${slot}, which the client does not have.`,
+        `slots are ${Object.keys(EXTENSION_SLOTS).join(', ')}`,
+        ['slots', slot],
+      );
     } else if (keyed === 'entity' && key !== undefined && !entities.has(key)) {
-      orphan(key, `The extension fills the ${slot} slot of ${key}, but the specification has no entity ${key}.`, `entities are ${[...entities.keys()].join(', ')}`, ['slots', slot, key]);
+      orphan(
+        key,
+        `The extension fills the ${slot} slot of ${key}, but the specification has no entity ${key}.`,
+        `entities are ${[...entities.keys()].join(', ')}`,
+        ['slots', slot, key],
+      );
     } else if (keyed === 'dashboard' && key !== undefined && !dashboards.has(key)) {
-      orphan(key, `The extension fills the ${slot} slot of ${key}, but the specification has no dashboard screen ${key}.`, 'dashboardTiles is keyed by a dashboard screen of point 2', ['slots', slot, key]);
+      orphan(
+        key,
+        `The extension fills the ${slot} slot of ${key}, but the specification has no dashboard screen ${key}.`,
+        'dashboardTiles is keyed by a dashboard screen of point 2',
+        ['slots', slot, key],
+      );
     }
   }
 
@@ -175,22 +206,53 @@ export function checkExtension(
   for (const action of names.actions) {
     const path = ['actions', action.name];
     if (action.entity === undefined || !entities.has(action.entity)) {
-      orphan(action.name, `The extension's action ${action.name} is for ${action.entity === undefined ? 'no entity' : `the entity ${action.entity}, which the specification does not have`}.`, 'an action names the entity of point 3 whose records get its button', path);
+      orphan(
+        action.name,
+        `The extension's action ${action.name} is for ${action.entity === undefined ? 'no entity' : `the entity ${action.entity}, which the specification does not have`}.`,
+        'an action names the entity of point 3 whose records get its button',
+        path,
+      );
       continue;
     }
     if (action.call === undefined) {
-      if (!action.hasRun) orphan(action.name, `The extension's action ${action.name} has neither a call nor run.`, 'give it a call of point 7 or a run function', path);
+      if (!action.hasRun)
+        orphan(
+          action.name,
+          `The extension's action ${action.name} has neither a call nor run.`,
+          'give it a call of point 7 or a run function',
+          path,
+        );
       continue;
     }
     const call = calls.find((candidate) => candidate.name === action.call);
     if (!call) {
-      orphan(action.call, `The extension's action ${action.name} runs the call ${action.call}, which point 7 does not have.`, 'name a call of point 7', path);
+      orphan(
+        action.call,
+        `The extension's action ${action.name} runs the call ${action.call}, which point 7 does not have.`,
+        'name a call of point 7',
+        path,
+      );
     } else if (call.entity !== action.entity) {
-      orphan(action.call, `The extension's action ${action.name} is for ${action.entity}, but the call ${call.name} is for ${call.entity ?? 'no entity'}.`, 'an action runs a call of its own entity', path);
+      orphan(
+        action.call,
+        `The extension's action ${action.name} is for ${action.entity}, but the call ${call.name} is for ${call.entity ?? 'no entity'}.`,
+        'an action runs a call of its own entity',
+        path,
+      );
     } else if (call.purpose !== 'update' && call.purpose !== 'delete' && call.purpose !== 'transition') {
-      orphan(action.call, `The extension's action ${action.name} runs ${call.name}, a ${call.purpose} call; an action runs an update, a delete or a transition.`, 'use run for anything else', path);
+      orphan(
+        action.call,
+        `The extension's action ${action.name} runs ${call.name}, a ${call.purpose} call; an action runs an update, a delete or a transition.`,
+        'use run for anything else',
+        path,
+      );
     } else if (call.purpose === 'update' && !action.hasBody) {
-      orphan(action.name, `The extension's action ${action.name} runs the update ${call.name} without a body.`, 'give it body: (record) => ({ … the changed fields … })', path);
+      orphan(
+        action.name,
+        `The extension's action ${action.name} runs the update ${call.name} without a body.`,
+        'give it body: (record) => ({ … the changed fields … })',
+        path,
+      );
     }
   }
   return issues;

@@ -57,7 +57,11 @@ export async function readExtensionModule(file: string): Promise<ExtensionRead> 
         problem: { message: 'its default export is not the object defineExtension returns', file: path },
       };
     }
-    return { ok: true, names: namesOf(value as Record<string, unknown>), files: [...new Set([path, ...files])] };
+    return {
+      ok: true,
+      names: namesOf(value as Record<string, unknown>),
+      files: [...new Set([path, ...files])],
+    };
   } finally {
     await server.close();
   }
@@ -66,7 +70,9 @@ export async function readExtensionModule(file: string): Promise<ExtensionRead> 
 /** The model-facing names of an extension object (see `ExtensionNames` in packages/spec). */
 export function namesOf(extension: Record<string, unknown>): ExtensionNames {
   const record = (value: unknown): Record<string, unknown> =>
-    typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+    typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : {};
   const fields = record(extension.fields);
   const slots: ExtensionNames['slots'] = [];
   for (const [slot, value] of Object.entries(record(extension.slots))) {
@@ -106,19 +112,30 @@ export function problemOf(error: unknown, file: string): ExtensionProblem {
     loc?.line !== undefined
       ? { file: loc.file ?? file, line: loc.line, column: (loc.column ?? 0) + 1 }
       : place
-        ? { file: placeFile(place[1] ?? file, (error as { id?: string }).id), line: Number(place[2]), column: Number(place[3]) }
+        ? {
+            file: placeFile(place[1] ?? file, (error as { id?: string }).id),
+            line: Number(place[2]),
+            column: Number(place[3]),
+          }
         : { file: (error as { id?: string }).id ?? file };
   const lines = text
     .split('\n')
     .map((line) => line.replace(/[\u2500-\u257f]+/g, ' ').trim())
-    .filter((line) => line !== '' && !/^at\s/.test(line) && !/^\[?\s*[\w./-]+:\d+:\d+\s*\]?$/.test(line) && !/^\d+\s/.test(line));
+    .filter(
+      (line) =>
+        line !== '' &&
+        !/^at\s/.test(line) &&
+        !/^\[?\s*[\w./-]+:\d+:\d+\s*\]?$/.test(line) &&
+        !/^\d+\s/.test(line),
+    );
   return { message: lines.slice(0, 3).join(' ') || 'it could not be loaded', ...where };
 }
 
 /** The file a message names, relative to where the process runs; the module's own id when it is that one. */
 function placeFile(named: string, id: string | undefined): string {
   const path = resolve(process.cwd(), named);
-  if (id && !id.startsWith('\0') && resolve(id).endsWith(named.replace(/^(\.\.\/)+/, '/'))) return resolve(id);
+  if (id && !id.startsWith('\0') && resolve(id).endsWith(named.replace(/^(\.\.\/)+/, '/')))
+    return resolve(id);
   return path;
 }
 
@@ -154,10 +171,19 @@ export async function typeCheckExtension(file: string): Promise<ExtensionProblem
     // packages, wherever the team's file is.
     paths: {
       '@ninefold/web/extension': [PUBLIC_MODULE],
-      '*': ['./node_modules/@types/*', '../../node_modules/@types/*', './node_modules/*', '../../node_modules/*'],
+      '*': [
+        './node_modules/@types/*',
+        '../../node_modules/@types/*',
+        './node_modules/*',
+        '../../node_modules/*',
+      ],
     },
   };
-  const roots = [path, join(WEB_DIR, 'src/extension/virtual-module.d.ts'), ...(viteClient ? [viteClient] : [])];
+  const roots = [
+    path,
+    join(WEB_DIR, 'src/extension/virtual-module.d.ts'),
+    ...(viteClient ? [viteClient] : []),
+  ];
   const host = ts.createCompilerHost(options);
   const program = ts.createProgram({ rootNames: roots, options, host });
   const problems: ExtensionProblem[] = [];

@@ -62,7 +62,16 @@ export default function ExtensionActions({ entity, record, id, version, place }:
           />
         ))}
       </Group>
-      {place === 'detail' ? <ActionReasons reasons={reasons} /> : null}
+      {place === 'detail' ? (
+        <ActionReasons reasons={reasons} />
+      ) : (
+        // A row has no room for sentences: each disabled button's reason is its description only.
+        reasons.map((reason) => (
+          <span key={reason.id} id={reason.id} className="nf-visually-hidden">
+            {reason.text}
+          </span>
+        ))
+      )}
     </Stack>
   );
 }

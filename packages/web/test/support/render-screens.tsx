@@ -11,6 +11,7 @@ import { SpecProvider, useSpec } from '../../src/app/SpecContext';
 import { theme } from '../../src/app/theme';
 import type { ApiDescription } from '../../src/data/api-description';
 import type { DataProvider } from '../../src/data/data-provider';
+import type { LoadedExtension } from '../../src/extension/loaded';
 import type { Locale } from '../../src/i18n/catalogue';
 import { I18nProvider } from '../../src/i18n/I18nProvider';
 import { SessionContext, type SessionValue } from '../../src/session/SessionContext';
@@ -39,13 +40,15 @@ export function renderScreens(options: {
   api: ApiDescription;
   data: DataProvider;
   locale?: Locale;
+  /** The team's extension module, as the client would have loaded it. */
+  extension?: LoadedExtension;
 }): RenderResult {
-  const { session, path, model, api, data } = options;
+  const { session, path, model, api, data, extension } = options;
   return render(
     <MantineProvider theme={theme}>
       <I18nProvider locale={options.locale ?? 'en'}>
         <QueryClientProvider client={createQueryClient()}>
-          <SpecProvider value={{ model, api, data }}>
+          <SpecProvider value={{ model, api, data, ...(extension ? { extension } : {}) }}>
             <SessionContext.Provider value={session}>
               <MemoryRouter entries={[path]}>
                 <Suspense fallback={<p>Loading the screen</p>}>
