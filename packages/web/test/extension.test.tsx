@@ -7,6 +7,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import toolLibrary from '../../../test/fixtures/extension/tool-library.ui';
 import { App } from '../src/app/App';
+import type { ApiRecord } from '../src/data/data-provider';
 import { createMemoryDataProvider } from '../src/data/memory-data-provider';
 import { applyBrand, brandVariables, contrastOn } from '../src/extension/brand-theme';
 import { fieldOverride } from '../src/extension/field-overrides';
@@ -23,7 +24,7 @@ const FILE = resolve(import.meta.dirname, '../../../test/fixtures/extension/tool
 const model = loadSpec(readFileSync(FILE, 'utf8'), { file: FILE }).model as Model;
 const api = apiOf(model);
 
-const seed = () => ({
+const seed = (): Record<string, ApiRecord[]> => ({
   Tool: [
     { name: 'Hammer drill', condition: 'good', rating: 4, notes: 'Bits in the case.' },
     { name: 'Ladder', condition: 'broken', rating: 2 },
