@@ -1,0 +1,173 @@
+import { execFile } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { buildIssue } from '../src/extension-build';
+import { firstMention } from '../src/extension-check';
+import { candidates, extensionFile } from '../src/extension-file';
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const bin = join(root, 'bin/ninefold.js');
+const run = promisify(execFile);
+const FIXTURE = join(root, 'test/fixtures/extension');
+
+async function ninefold(...args: string[]) {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [bin, ...args], {
+      cwd: root,
+      env: { ...process.env, NO_COLOR: '1' },
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+/** A folder with the tool library's specification and the given files beside it. */
+function library(files: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'ninefold-ext-'));
+  copyFileSync(join(FIXTURE, 'tool-library.yaml'), join(dir, 'library.yaml'));
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(join(dir, name, '..'), { recursive: true });
+    writeFileSync(join(dir, name), text);
+  }
+  return join(dir, 'library.yaml');
+}
+
+describe('finding the extension module', () => {
+  it('takes --ui, else SPEC.ui.tsx or ui/index.tsx beside the specification, and refuses two', async () => {
+    const spec = library({});
+    expect(await extensionFile(spec, undefined)).toEqual({ ok: true, file: undefined });
+    expect(candidates(spec).map((file) => relative(dirname(spec), file))).toEqual([
+      'library.ui.tsx',
+      'ui/index.tsx',
+    ]);
+    const beside = library({ 'library.ui.tsx': 'export default {};\n' });
+    expect(await extensionFile(beside, undefined)).toEqual({
+      ok: true,
+      file: join(beside, '../library.ui.tsx'),
+    });
+    const folder = library({ 'ui/index.tsx': 'export default {};\n' });
+    expect(await extensionFile(folder, undefined)).toEqual({
+      ok: true,
+      file: join(folder, '../ui/index.tsx'),
+    });
+    const both = library({ 'library.ui.tsx': '', 'ui/index.tsx': '' });
+    const refused = await extensionFile(both, undefined);
+    expect(refused.ok).toBe(false);
+    expect(!refused.ok && refused.message).toMatch(
+      /two extension modules sit beside the specification .*name one with --ui/,
+    );
+    expect(await extensionFile(both, join(both, '../ui/index.tsx'))).toEqual({
+      ok: true,
+      file: join(both, '../ui/index.tsx'),
+    });
+  });
+
+  it('says what is wrong with a --ui that cannot be one', async () => {
+    const spec = library({ 'notes.md': '# not code\n' });
+    expect(await extensionFile(spec, join(spec, '../missing.tsx'))).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/does not exist/),
+    });
+    expect(await extensionFile(spec, join(spec, '..'))).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/is not a file/),
+    });
+    expect(await extensionFile(spec, join(spec, '../notes.md'))).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/is not a TypeScript or JavaScript module/),
+    });
+  });
+});
+
+describe('positions in the extension', () => {
+  it('finds a name where it is written as a key or a string, before any other mention', () => {
+    const texts = new Map([
+      ['/a/helper.tsx', 'const note = "Order is fine";\n'],
+      [
+        '/a/index.tsx',
+        "import x from './helper';\nexport default {\n  slots: { detailAside: { Order: Aside } },\n};\n",
+      ],
+    ]);
+    expect(firstMention(texts, 'Order')).toEqual({ file: '/a/index.tsx', line: 3, column: 27 });
+    expect(firstMention(texts, 'fine')).toEqual({ file: '/a/helper.tsx', line: 1, column: 24 });
+    expect(firstMention(texts, 'Invoice')).toBeUndefined();
+  });
+
+  it("reads a failed build's place and words, without the terminal's colours or a stack", () => {
+    const escape = String.fromCharCode(27);
+    const issue = buildIssue(
+      new Error(
+        `the web client could not be built (vite exited with 1):\n${escape}[31m[PARSE_ERROR]${escape}[0m Unexpected token\n  /tmp/x/library.ui.tsx:4:3\n    at transform (node_modules/vite/dist/node.js:1:1)`,
+      ),
+      '/tmp/x/library.ui.tsx',
+    );
+    expect(issue).toEqual({
+      severity: 'error',
+      code: 'extension-build',
+      message:
+        'The extension module could not be built: [PARSE_ERROR] Unexpected token /tmp/x/library.ui.tsx:4:3',
+      source: expect.stringMatching(/library\.ui\.tsx:4:3$/),
+    });
+  });
+});
+
+describe('ninefold check with an extension (real process)', () => {
+  it('passes the tool library with the extension beside it, which provides its widget', async () => {
+    const result = await ninefold('check', 'test/fixtures/extension/tool-library.yaml');
+    expect(result.stdout.trim()).toBe('coverage: 7 of 9 points shown (not shown: 8 errors, 9 constants)');
+    expect(result.code).toBe(0);
+  });
+
+  it('reports names the specification no longer has, at both files, and type errors, with exit 1', async () => {
+    const spec = library({
+      'library.ui.tsx': [
+        "import { defineExtension } from '@ninefold/web/extension';",
+        '',
+        'export default defineExtension({',
+        "  fields: { fields: { 'Tool.colour': { display: () => null } } },",
+        '  slots: { detailAside: { Toll: () => null } },',
+        "  actions: { fix: { entity: 'Tool', label: 'Fix', call: 'fixTool' } },",
+        '  theme: { radius: "round" },',
+        '});',
+        '',
+      ].join('\n'),
+    });
+    const result = await ninefold('check', spec);
+    const lines = result.stdout.split('\n');
+    const at = (pattern: RegExp) => lines.find((line) => pattern.test(line)) ?? '';
+    expect(at(/not assignable/)).toMatch(
+      /library\.ui\.tsx:7:12 +error +The extension module: Type 'string' is not assignable to type 'number'.*extension-error$/,
+    );
+    expect(at(/Tool\.colour/)).toMatch(
+      /library\.ui\.tsx:4:23 +warning +The extension overrides Tool\.colour, but Tool has no field colour\..*unknown-override$/,
+    );
+    expect(at(/Toll/)).toMatch(
+      /library\.ui\.tsx:5:27 +warning +The extension fills the detailAside slot of Toll/,
+    );
+    expect(at(/fixTool/)).toMatch(/library\.ui\.tsx:6:.* runs the call fixTool, which point 7 does not have/);
+    // What the specification names and the extension lacks is placed in the specification.
+    expect(at(/widget "stars"/)).toMatch(
+      /library\.yaml:\d+:\d+ +warning +Tool\.rating names the widget "stars", which the extension does not provide/,
+    );
+    expect(at(/ShelfLabel/)).toMatch(
+      /library\.yaml:\d+:\d+ +warning +The custom screen tool-label names the component ShelfLabel/,
+    );
+    expect(result.code).toBe(1);
+  });
+
+  it('reports a module that does not build at its line, and a --ui that is missing with exit 2', async () => {
+    const spec = library({ 'library.ui.tsx': 'export default {\n  screens: { ]\n};\n' });
+    const broken = await ninefold('check', spec);
+    expect(broken.stdout).toMatch(/library\.ui\.tsx:2:\d+ +error +The extension module: .*extension-error/);
+    expect(broken.code).toBe(1);
+    const missing = await ninefold('check', spec, '--ui', 'nowhere.tsx');
+    expect(missing.stderr).toBe('ninefold check: --ui: nowhere.tsx does not exist.\n');
+    expect(missing.code).toBe(2);
+  });
+});
