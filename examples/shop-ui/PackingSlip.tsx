@@ -14,7 +14,7 @@ interface Line {
  * the error catalogue apply as on any screen.
  */
 export function PackingSlip({ params }: CustomScreenProps) {
-  const { data, format } = useNinefold();
+  const { data, format, can } = useNinefold();
   const id = params.id ?? '';
   const order = useQuery({
     queryKey: ['harbor', 'slip', id],
@@ -24,14 +24,18 @@ export function PackingSlip({ params }: CustomScreenProps) {
       const ids = [...new Set(lines.map((line) => line.product).filter((value) => value !== undefined))];
       const products = await Promise.all(
         ids.map((product) =>
-          data.get({ entity: 'Product', id: String(product) }).then(
+          (can('read', 'Product')
+            ? data.get({ entity: 'Product', id: String(product) })
+            : Promise.reject()
+          ).then(
             (answer) => answer.record,
             () => undefined,
           ),
         ),
       );
+      // The warehouse may not read customers (point 6): it ships to the address, without the name.
       const customer =
-        record.customer === undefined || record.customer === null
+        record.customer === undefined || record.customer === null || !can('read', 'Customer')
           ? undefined
           : await data.get({ entity: 'Customer', id: String(record.customer) }).then(
               (answer) => answer.record,
@@ -75,7 +79,6 @@ export function PackingSlip({ params }: CustomScreenProps) {
         <caption>What to pack</caption>
         <thead>
           <tr>
-            <th scope="col">SKU</th>
             <th scope="col">Product</th>
             <th scope="col" className="harbor-number">
               Quantity
@@ -88,8 +91,10 @@ export function PackingSlip({ params }: CustomScreenProps) {
             const product = products.get(String(line.product));
             return (
               <tr key={index}>
-                <td>{String(product?.sku ?? '')}</td>
-                <td>{String(product?.name ?? line.product ?? '')}</td>
+                <td>
+                  {String(product?.name ?? line.product ?? '')}
+                  {product?.sku ? <span className="harbor-sku">{String(product.sku)}</span> : null}
+                </td>
                 <td className="harbor-number">{format.number(line.quantity ?? 0)}</td>
                 <td>
                   <span className="harbor-tick" aria-hidden="true" />

@@ -132,7 +132,11 @@ function ActionButton({
     mutationFn: () => runAction(plan, data, entity, record, id, version),
     onSuccess: () => {
       invalidateEntity(queryClient, entity.name);
-      return queryClient.invalidateQueries({ queryKey: recordKey(entity.name, id) });
+      // What is on screen is read again at once: the list the row is in, or the record whose page this is.
+      return Promise.all([
+        queryClient.invalidateQueries({ queryKey: ['list', entity.name] }),
+        queryClient.invalidateQueries({ queryKey: recordKey(entity.name, id) }),
+      ]);
     },
     onError: () => setShowError(true),
   });

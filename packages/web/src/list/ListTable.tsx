@@ -32,7 +32,7 @@ export interface ListTableProps {
   /** A newer page is loading while this one is shown. */
   busy: boolean;
   /** A last column of actions per record (the team's extension), headed by `label`. */
-  rowActions?: { label: string; render(record: ApiRecord): ReactNode } | undefined;
+  rowActions?: { label: string; width: string; render(record: ApiRecord): ReactNode } | undefined;
 }
 
 /**
@@ -123,7 +123,12 @@ export function ListTable({
               />
             ))}
             {rowActions ? (
-              <th scope="col" role={virtual ? 'columnheader' : undefined} className="nf-row-actions">
+              <th
+                scope="col"
+                role={virtual ? 'columnheader' : undefined}
+                className="nf-row-actions"
+                style={{ width: rowActions.width }}
+              >
                 <span className="nf-visually-hidden">{rowActions.label}</span>
               </th>
             ) : null}

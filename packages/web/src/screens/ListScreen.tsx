@@ -15,7 +15,7 @@ import { useScreenParams } from '../app/ScreenParams';
 import { useSpec } from '../app/SpecContext';
 import { useDocumentTitle } from '../app/useDocumentTitle';
 import type { ApiRecord } from '../data/data-provider';
-import { RowActions, useHasRowActions } from '../extension/RecordExtras';
+import { RowActions, useHasRowActions, useRowActionsWidth } from '../extension/RecordExtras';
 import { Slot } from '../extension/Slot';
 import { routeParamNames } from '../form/record-path';
 import { useI18n } from '../i18n/I18nProvider';
@@ -97,11 +97,13 @@ export default function ListScreen({ screen }: ScreenProps<'list'>) {
   );
   const onSort = useCallback((sort: SortKey) => update(setSort(state, plan, sort)), [update, state, plan]);
   const withRowActions = useHasRowActions(entity?.name);
+  const rowActionsWidth = useRowActionsWidth(entity?.name);
   const rowActions = useMemo(
     () =>
       withRowActions && entity
         ? {
             label: t('extension.rowActions'),
+            width: rowActionsWidth,
             render: (record: ApiRecord) => {
               const key = keyField === undefined ? undefined : record[keyField];
               const id = typeof key === 'string' || typeof key === 'number' ? String(key) : undefined;
@@ -109,7 +111,7 @@ export default function ListScreen({ screen }: ScreenProps<'list'>) {
             },
           }
         : undefined,
-    [withRowActions, entity, keyField, screen, t],
+    [withRowActions, rowActionsWidth, entity, keyField, screen, t],
   );
 
   const busy = query.isFetching && query.isPlaceholderData;

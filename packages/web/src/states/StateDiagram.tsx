@@ -46,7 +46,8 @@ export function StateDiagram({ machine, entityLabel, current }: StateDiagramProp
 
   return (
     <div>
-      <Box style={{ overflowX: 'auto' }}>
+      {/* On a phone the diagram scrolls sideways: the box takes focus so that a keyboard can scroll it. */}
+      <Box style={{ overflowX: 'auto' }} role="region" aria-labelledby={titleId} tabIndex={0}>
         <svg
           role="img"
           aria-labelledby={titleId}
