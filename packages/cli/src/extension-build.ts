@@ -1,6 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import type { DevIssue } from '@ninefold/server';
+import { BUILD_DIR, problemOf } from '@ninefold/web/extension-module';
 import { EXTENSION_FILES, ensureRuntime, runtimeDir } from '@ninefold/web/runtime';
 import { type FileWatcher, watchFile } from './watch-file';
 
@@ -39,24 +40,17 @@ export async function buildForDev(extension: string, log: (line: string) => void
 
 /**
  * A failed build as an issue: its first `file:line:column` that is the team's (Vite and TypeScript name
- * the place), and the lines of the bundler's message that say what is wrong, without its stack.
+ * the place), and the words of the bundler's message, without its stack or the quoted source.
  */
 export function buildIssue(error: Error, extension: string): DevIssue {
-  // Colours of a terminal, which the page must not show as text.
-  const text = error.message.replace(new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g'), '');
-  const place = /((?:[A-Za-z]:)?[^\s:()'"]+\.(?:tsx|ts|jsx|js)):(\d+):(\d+)/.exec(text);
-  const lines = text
-    .split('\n')
-    .map((line) => line.trim())
-    .filter(
-      (line) => line !== '' && !/^at\s/.test(line) && !line.startsWith('the web client could not be built'),
-    );
-  const message = lines.slice(0, 6).join(' ') || 'the extension module could not be built';
+  const problem = problemOf(error, extension, BUILD_DIR);
+  const where = relative(process.cwd(), problem.file);
+  const file = where.startsWith('..') ? problem.file : where;
   return {
     severity: 'error',
     code: 'extension-build',
-    message: `The extension module could not be built: ${message}`,
-    source: place ? `${relative(process.cwd(), place[1] ?? extension)}:${place[2]}:${place[3]}` : extension,
+    message: `The extension module could not be built: ${problem.message}`,
+    source: problem.line === undefined ? file : `${file}:${problem.line}:${problem.column ?? 1}`,
   };
 }
 

@@ -5,6 +5,8 @@ import type { ExtensionNames } from '@ninefold/spec';
 
 const WEB_DIR = fileURLToPath(new URL('..', import.meta.url));
 const PUBLIC_MODULE = join(WEB_DIR, 'src/extension/public.ts');
+/** Where the bundler of `ensureRuntime` runs: the paths in its messages are relative to it. */
+export const BUILD_DIR = WEB_DIR;
 
 /** A problem in the team's extension module, where it is. */
 export interface ExtensionProblem {
@@ -102,18 +104,23 @@ function isComponent(value: unknown): boolean {
   return typeof value === 'function' || (typeof value === 'object' && value !== null && '$$typeof' in value);
 }
 
-/** Vite's and the bundler's errors name their place in the message or in `loc`; the stack is left out. */
-export function problemOf(error: unknown, file: string): ExtensionProblem {
+/**
+ * Vite's and the bundler's errors name their place in the message (relative to `base`, where the
+ * bundler ran) or in `loc`; the stack and the quoted source lines are left out.
+ */
+export function problemOf(error: unknown, file: string, base: string = process.cwd()): ExtensionProblem {
   const raw = error instanceof Error ? error.message : String(error);
   const text = raw.replace(new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g'), '');
   const loc = (error as { loc?: { file?: string; line?: number; column?: number } }).loc;
-  const place = /((?:[A-Za-z]:)?[^\s:()'"[\]]+\.(?:tsx|ts|jsx|js|css)):(\d+):(\d+)/.exec(text);
+  // The first place in the team's files: a message may also name the client's own (a config warning).
+  const places = [...text.matchAll(/((?:[A-Za-z]:)?[^\s:()'"[\]]+\.(?:tsx|ts|jsx|js|css)):(\d+):(\d+)/g)];
+  const place = places.find((match) => isTeamFile(resolve(base, match[1] ?? ''))) ?? places[0];
   const where =
     loc?.line !== undefined
       ? { file: loc.file ?? file, line: loc.line, column: (loc.column ?? 0) + 1 }
       : place
         ? {
-            file: placeFile(place[1] ?? file, (error as { id?: string }).id),
+            file: placeFile(place[1] ?? file, (error as { id?: string }).id, base),
             line: Number(place[2]),
             column: Number(place[3]),
           }
@@ -126,14 +133,15 @@ export function problemOf(error: unknown, file: string): ExtensionProblem {
         line !== '' &&
         !/^at\s/.test(line) &&
         !/^\[?\s*[\w./-]+:\d+:\d+\s*\]?$/.test(line) &&
-        !/^\d+\s/.test(line),
+        !/^\d+\s/.test(line) &&
+        !/^(?:Node\.js v|errors: |\}$|the web client could not be built)/.test(line),
     );
   return { message: lines.slice(0, 3).join(' ') || 'it could not be loaded', ...where };
 }
 
 /** The file a message names, relative to where the process runs; the module's own id when it is that one. */
-function placeFile(named: string, id: string | undefined): string {
-  const path = resolve(process.cwd(), named);
+function placeFile(named: string, id: string | undefined, base: string): string {
+  const path = resolve(base, named);
   if (id && !id.startsWith('\0') && resolve(id).endsWith(named.replace(/^(\.\.\/)+/, '/')))
     return resolve(id);
   return path;

@@ -221,7 +221,13 @@ function runBuildScript(out: string, extension: string | undefined): Promise<voi
       cwd: WEB_DIR,
       // Always a production bundle, whatever NODE_ENV the caller runs with (Vitest sets "test"); with
       // the extension module vite.config.ts is to bundle, or none even if the caller's environment names one.
-      env: { ...process.env, NODE_ENV: 'production', NINEFOLD_EXTENSION: extension ?? '' },
+      env: {
+        ...process.env,
+        NODE_ENV: 'production',
+        NINEFOLD_EXTENSION: extension ?? '',
+        // A notice about Vite's next config loader, not about this build: it would lead a failure's text.
+        VITE_CONFIG_NATIVE_IGNORE_WARNING: 'true',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
