@@ -7,11 +7,11 @@ interface Line {
 
 /** Beside an order's fields: how much there is to pack, and its printable slip for those who pack. */
 export function OrderPacking({ record, Original }: DetailSlotProps) {
-  const { format, principal } = useNinefold();
+  const { format, canOpen } = useNinefold();
   const lines = Array.isArray(record.lines) ? (record.lines as Line[]) : [];
   const units = lines.reduce((sum, line) => sum + (typeof line.quantity === 'number' ? line.quantity : 0), 0);
-  // The slip's screen is for the owner and the warehouse (point 2 says so); others get no dead link.
-  const mayPrint = principal.role === 'owner' || principal.role === 'warehouse';
+  // The slip's screen is for the roles point 2 names; others get no link that leads to a refusal.
+  const mayPrint = canOpen('packing-slip');
   return (
     <section className="harbor-packing" aria-labelledby="harbor-packing-title">
       <h2 id="harbor-packing-title">Packing</h2>

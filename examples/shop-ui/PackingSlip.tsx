@@ -1,5 +1,5 @@
 import { Button, Loader } from '@mantine/core';
-import { type CustomScreenProps, ErrorNotice, Link, useNinefold } from '@ninefold/web/extension';
+import { type CustomScreenProps, ErrorNotice, Link, useCan, useNinefold } from '@ninefold/web/extension';
 import { useQuery } from '@tanstack/react-query';
 import './shop-ui.css';
 
@@ -13,8 +13,9 @@ interface Line {
  * client's frame when printed. It reads through the client's data interface, so the person's role and
  * the error catalogue apply as on any screen.
  */
-export function PackingSlip({ params }: CustomScreenProps) {
-  const { data, format, can } = useNinefold();
+export default function PackingSlip({ params }: CustomScreenProps) {
+  const { data, format } = useNinefold();
+  const can = useCan();
   const id = params.id ?? '';
   const order = useQuery({
     queryKey: ['harbor', 'slip', id],

@@ -1,10 +1,13 @@
 // Harbor Supply's extension of the generated client (docs/extending.md): what the specification of
 // examples/shop.md cannot say. Run it with `ninefold serve examples/shop.md --ui examples/shop-ui/index.tsx`.
 import { defineExtension } from '@ninefold/web/extension';
+import { lazy } from 'react';
 import logo from './harbor-logo.svg';
 import { OrderPacking } from './OrderPacking';
-import { PackingSlip } from './PackingSlip';
 import { StockLevel } from './StockLevel';
+
+// The slip is opened from an order, seldom first: its code (and the rules it checks) loads when it is.
+const PackingSlip = lazy(() => import('./PackingSlip'));
 
 export default defineExtension({
   name: 'Harbor Supply',

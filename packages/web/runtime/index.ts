@@ -26,6 +26,8 @@ const WORK_PARENT = join(WEB_DIR, '.ninefold-build');
 const EXTENSION_CLIENTS = join(WEB_DIR, '.ninefold-clients');
 /** Written by the build beside the stamp: the extension's own source files, whose changes call for a new build. */
 export const EXTENSION_FILES = '.ninefold-extension-files';
+/** Written beside the stamp: the extension module a client was built with, to find clients of modules gone. */
+const EXTENSION_SOURCE = '.ninefold-extension';
 const WAIT_LIMIT_MS = 10 * 60_000;
 const POLL_MS = 200;
 /** A lock directory without an owner file is a build that crashed before writing it, once this old. */
@@ -204,6 +206,7 @@ async function build(
       ? await sourceStamp()
       : `${await sourceStamp()}; ${await extensionStamp(out, extension)}`;
   await writeFile(join(out, STAMP_FILE), stamp);
+  if (extension !== undefined) await writeFile(join(out, EXTENSION_SOURCE), extension);
   // Two renames: the old runtime moves into the work area (removed with it), the new one takes its place.
   await mkdir(join(dir, '..'), { recursive: true });
   try {
@@ -213,6 +216,7 @@ async function build(
   }
   await rename(out, dir);
   log(`  built in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  if (extension !== undefined) await pruneClients();
 }
 
 function runBuildScript(out: string, extension: string | undefined): Promise<void> {
@@ -286,6 +290,19 @@ async function lockIsStale(work: string): Promise<boolean> {
     return false;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
+/**
+ * Removes the clients built for extension modules that no longer exist (a test's temporary folder, a
+ * module moved), so that builds do not pile up. One whose build is under way has no record yet and stays.
+ */
+async function pruneClients(): Promise<void> {
+  const entries = await readdir(EXTENSION_CLIENTS).catch(() => [] as string[]);
+  for (const entry of entries) {
+    const dir = join(EXTENSION_CLIENTS, entry);
+    const source = await readFile(join(dir, EXTENSION_SOURCE), 'utf8').catch(() => undefined);
+    if (source !== undefined && !(await exists(source))) await rm(dir, { recursive: true, force: true });
   }
 }
 

@@ -9,9 +9,8 @@ import {
 } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { checkScreen, type Model, type Principal, type Screen, screenAt } from '@ninefold/spec';
-import { type ReactNode, Suspense, useLayoutEffect, useMemo } from 'react';
+import { type ReactNode, Suspense, useMemo } from 'react';
 import { OfflineBanner } from '../errors/OfflineBanner';
-import { applyBrand } from '../extension/brand-theme';
 import { useExtension } from '../extension/ExtensionContext';
 import { ExtensionFailure } from '../extension/ExtensionFailure';
 import { Slot } from '../extension/Slot';
@@ -50,11 +49,8 @@ export function Shell({ children }: { children: ReactNode }) {
   const here = `${location.pathname}${location.search}`;
   const redirect = signInRedirect(model, state, principal, screenAt(model, location.pathname)?.screen, here);
   const title = model.title ?? t('shell.untitled');
-  const brand = useExtension().theme;
-  const logo = brand?.logo;
-  // Before the first paint, so that the page never shows in the stock colours first. A client built
-  // without an extension has no brand of code to apply, and its first load leaves this code out.
-  useLayoutEffect(() => (__NINEFOLD_EXTENSION__ && brand ? applyBrand(brand) : undefined), [brand]);
+  // The brand's colours are set on the page by main.tsx as the extension loads; the logo is drawn here.
+  const logo = useExtension().theme?.logo;
   return (
     // The frame is the page's own grid (shell.css): Mantine's AppShell brought a resizing handle, a
     // scroll lock and a collapse animation into every first load for a header and a side bar.

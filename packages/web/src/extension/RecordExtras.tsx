@@ -1,49 +1,42 @@
 import type { DetailScreen, Entity, ListScreen } from '@ninefold/spec';
 import { lazy, Suspense } from 'react';
+import { useSpec } from '../app/SpecContext';
 import type { ApiRecord } from '../data/data-provider';
+import { useSession } from '../session/SessionContext';
+import { ActionButtons } from './ActionButtons';
+import { planActionsLight } from './action-plan-light';
 import { useExtension } from './ExtensionContext';
-import { Slot, useSlotFilled } from './Slot';
+import { Slot } from './Slot';
 
-// The actions' dialogs and mutations load only for a client whose extension has actions.
+// Actions that a grant's condition or a transition's guard decides need the rules' expression engine:
+// they load with it, and only where such an action is offered.
 const ExtensionActions = lazy(() => import('./ExtensionActions'));
 
-/** Whether a list of this entity gets a column of row actions: a slot or an action placed in rows. */
-export function useHasRowActions(entity: string | undefined): boolean {
+/** A record's action buttons: decided on the grant alone where it can be, else by every rule. */
+function RecordActions(props: {
+  entity: Entity;
+  record: ApiRecord;
+  id: string;
+  version: string | undefined;
+  place: 'row' | 'detail';
+}) {
+  const { model, data } = useSpec();
+  const session = useSession();
   const extension = useExtension();
-  const slot = useSlotFilled('rowActions', entity);
-  if (entity === undefined) return false;
-  return slot || hasActions(extension.actions, entity, 'row');
-}
-
-/**
- * The width of a list's column of row actions (the table's columns have fixed widths): room for the
- * labels of the entity's row actions as compact buttons, or a fixed room for a slot's own content.
- */
-export function useRowActionsWidth(entity: string | undefined): string {
-  const extension = useExtension();
-  const slot = useSlotFilled('rowActions', entity);
-  const labels = Object.values(extension.actions ?? {})
-    .filter((action) => action.entity === entity && (action.places ?? ['row', 'detail']).includes('row'))
-    .map((action) => action.label);
-  // About 0.6em a character at the table's size, and each compact button's own padding.
-  const buttons =
-    labels.reduce((sum, label) => sum + label.length * 0.6 + 1.5, 0) + Math.max(0, labels.length - 1) * 0.5;
-  return `${Math.max(slot ? 10 : 0, Math.ceil(buttons + 1.5))}rem`;
-}
-
-/** Whether a record's page gets extension actions beside Edit and Delete. */
-export function useHasDetailActions(entity: string): boolean {
-  const extension = useExtension();
-  return useSlotFilled('detailActions', entity) || hasActions(extension.actions, entity, 'detail');
-}
-
-function hasActions(
-  actions: ReturnType<typeof useExtension>['actions'],
-  entity: string,
-  place: 'row' | 'detail',
-): boolean {
-  return Object.values(actions ?? {}).some(
-    (action) => action.entity === entity && (action.places ?? ['row', 'detail']).includes(place),
+  const light = planActionsLight(
+    model,
+    data,
+    session,
+    extension.actions ?? {},
+    props.entity,
+    props.record,
+    props.place,
+  );
+  if (light) return <ActionButtons plans={light} {...props} />;
+  return (
+    <Suspense fallback={null}>
+      <ExtensionActions {...props} />
+    </Suspense>
   );
 }
 
@@ -62,9 +55,7 @@ export function RowActions({
   return (
     <Slot name="rowActions" slotKey={entity.name} props={{ screen, entity, record }}>
       {id === undefined ? null : (
-        <Suspense fallback={null}>
-          <ExtensionActions entity={entity} record={record} id={id} version={undefined} place="row" />
-        </Suspense>
+        <RecordActions entity={entity} record={record} id={id} version={undefined} place="row" />
       )}
     </Slot>
   );
@@ -86,9 +77,7 @@ export function DetailActions({
 }) {
   return (
     <Slot name="detailActions" slotKey={entity.name} props={{ screen, entity, record, version }}>
-      <Suspense fallback={null}>
-        <ExtensionActions entity={entity} record={record} id={id} version={version} place="detail" />
-      </Suspense>
+      <RecordActions entity={entity} record={record} id={id} version={version} place="detail" />
     </Slot>
   );
 }

@@ -1,6 +1,7 @@
 // What a team's extension module imports: `import { defineExtension, useNinefold } from '@ninefold/web/extension'`.
 // Everything exported here is covered by the stability promise of docs/extending.md.
-import { type CrudAction, checkAction, type JsonValue, type Model, type Principal } from '@ninefold/spec';
+import { type CrudAction, checkGrant, checkScreen, type Model, type Principal } from '@ninefold/spec';
+import { screensOf } from '../app/routes';
 import { useSpec } from '../app/SpecContext';
 import type { DataProvider } from '../data/data-provider';
 import { type I18n, useI18n } from '../i18n/I18nProvider';
@@ -13,6 +14,8 @@ export type { ApiRecord, DataProvider } from '../data/data-provider';
 export { ApiError, NetworkError } from '../data/data-provider';
 export { ErrorNotice } from '../errors/ErrorNotice';
 export { FieldDisplay } from '../fields/FieldDisplay';
+// A module of its own: the rules' expression engine comes only with the code that asks for it.
+export { useCan } from './can';
 export type {
   ActionContext,
   ActionDefinition,
@@ -57,11 +60,10 @@ export interface Ninefold {
   data: DataProvider;
   /** Who is signed in (`{}` when nobody is): role, user id and the claims point 6 names. */
   principal: Principal;
-  /**
-   * Whether point 6 lets the person do an action on an entity, on a given record when one is given (a
-   * grant's condition). What the client allows, the prototype API enforces, so a check here is a courtesy.
-   */
-  can(action: CrudAction, entity: string, record?: Record<string, JsonValue>): boolean;
+  /** Whether point 6 grants the person an action on an entity at all (a grant's condition aside). */
+  mayEver(action: CrudAction, entity: string): boolean;
+  /** Whether the person may open a screen of point 2, by its name. */
+  canOpen(screen: string): boolean;
   /** The client's language and formatters: amounts, dates and numbers as the built-in screens write them. */
   locale: I18n['locale'];
   format: I18n['format'];
@@ -76,8 +78,12 @@ export function useNinefold(): Ninefold {
     model,
     data,
     principal: session.principal,
-    can: (action, entity, record) =>
-      settle(checkAction(model, session.principal, entity, action, record), session).allowed,
+    mayEver: (action, entity) =>
+      settle(checkGrant(model, session.principal, entity, action), session).allowed,
+    canOpen: (name) => {
+      const screen = screensOf(model).find((candidate) => candidate.name === name);
+      return screen !== undefined && settle(checkScreen(model, session.principal, screen), session).allowed;
+    },
     locale,
     format,
   };

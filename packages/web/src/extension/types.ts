@@ -8,7 +8,7 @@ import type {
   JsonValue,
   ListScreen,
 } from '@ninefold/spec';
-import type { ComponentType, ReactNode } from 'react';
+import type { ComponentType, LazyExoticComponent, ReactNode } from 'react';
 import type { ApiRecord } from '../data/data-provider';
 
 // The types a team's extension module is written against (docs/extending.md). Everything here is part of
@@ -182,8 +182,14 @@ export interface Extension {
   /** Shown in notices about the extension, e.g. "Harbor Supply's extension". */
   name?: string;
   fields?: FieldOverrides;
-  /** Components of point 2's custom screens, by the component name the screen gives. */
-  screens?: Record<string, ComponentType<CustomScreenProps>>;
+  /**
+   * Components of point 2's custom screens, by the component name the screen gives. A screen the first
+   * page seldom needs is best loaded when opened: `lazy(() => import('./PackingSlip'))`.
+   */
+  screens?: Record<
+    string,
+    ComponentType<CustomScreenProps> | LazyExoticComponent<ComponentType<CustomScreenProps>>
+  >;
   slots?: Slots;
   /** Actions by name (the name is the button's test id and the key of its messages). */
   actions?: Record<string, ActionDefinition>;

@@ -61,9 +61,25 @@ export function cellContent(
   link: RecordLink | undefined,
   context: CellContext,
 ): ReactNode {
-  const override = context.overrides.get(field.name);
   const builtIn = builtInCellContent(field, value, link, context);
-  if (override === undefined || value === undefined || value === null || value === '') return builtIn;
+  // A client built without an extension has no overrides: its list's code leaves this out.
+  const override = __NINEFOLD_EXTENSION__ ? context.overrides.get(field.name) : undefined;
+  return __NINEFOLD_EXTENSION__ &&
+    override !== undefined &&
+    value !== undefined &&
+    value !== null &&
+    value !== ''
+    ? overriddenCell(override, field, value, builtIn)
+    : builtIn;
+}
+
+/** An extension's display of a cell, over the built-in content it falls back to if it throws. */
+function overriddenCell(
+  override: CellOverride,
+  field: Field,
+  value: JsonValue,
+  builtIn: ReactNode,
+): ReactNode {
   const { Display } = override;
   return (
     <OverrideBoundary what={override.what} fallback={builtIn} compact>

@@ -65,6 +65,7 @@ export function useCellContext(
 
   const overrides = useMemo(() => {
     const byField = new Map<string, CellOverride>();
+    if (!__NINEFOLD_EXTENSION__) return byField;
     for (const field of columns) {
       const found = fieldOverride(extension, entity || undefined, field, 'display');
       if (found)

@@ -16,7 +16,8 @@ import { useParentPath, useScreenParams } from '../app/ScreenParams';
 import { useSpec } from '../app/SpecContext';
 import { useDocumentTitle } from '../app/useDocumentTitle';
 import { ApiError, NetworkError, type PathValues } from '../data/data-provider';
-import { DetailActions, useHasDetailActions } from '../extension/RecordExtras';
+import { useHasDetailActions } from '../extension/action-places';
+import { DetailActions } from '../extension/RecordExtras';
 import { Slot, useSlotFilled } from '../extension/Slot';
 import { labelOf } from '../fields/display-props';
 import { FieldList } from '../fields/FieldList';
@@ -146,7 +147,7 @@ export default function DetailScreen({ screen }: ScreenProps<'detail'>) {
                   {t('form.delete')}
                 </Button>
               ) : null}
-              {extraActions ? (
+              {__NINEFOLD_EXTENSION__ && extraActions ? (
                 <DetailActions
                   screen={screen}
                   entity={entity}

@@ -8,14 +8,14 @@ import {
   humanize,
   type SortKey,
 } from '@ninefold/spec';
-import { type ReactNode, useCallback, useMemo } from 'react';
+import { lazy, type ReactNode, Suspense, useCallback, useMemo } from 'react';
 import { Link } from '../app/router';
 import { parentDetail, routeByPosition, routeTo, rowDetail, screenBelow } from '../app/routes';
 import { useScreenParams } from '../app/ScreenParams';
 import { useSpec } from '../app/SpecContext';
 import { useDocumentTitle } from '../app/useDocumentTitle';
 import type { ApiRecord } from '../data/data-provider';
-import { RowActions, useHasRowActions, useRowActionsWidth } from '../extension/RecordExtras';
+import { useHasRowActions, useRowActionsWidth } from '../extension/action-places';
 import { Slot } from '../extension/Slot';
 import { routeParamNames } from '../form/record-path';
 import { useI18n } from '../i18n/I18nProvider';
@@ -41,6 +41,11 @@ import { useListState } from '../list/useListState';
 import { type SessionValue, useSession } from '../session/SessionContext';
 import { settle } from './access-policy';
 import type { PrefetchContext, ScreenProps } from './screen-props';
+
+// A row's actions (the team's extension) load with the first list that has any.
+const RowActions = lazy(() =>
+  import('../extension/RecordExtras').then((module) => ({ default: module.RowActions })),
+);
 
 /**
  * A list screen of point 2: the records of an entity a page at a time, sorted, filtered and paged by the
@@ -96,18 +101,26 @@ export default function ListScreen({ screen }: ScreenProps<'list'>) {
     [detail, keyField, path],
   );
   const onSort = useCallback((sort: SortKey) => update(setSort(state, plan, sort)), [update, state, plan]);
-  const withRowActions = useHasRowActions(entity?.name);
-  const rowActionsWidth = useRowActionsWidth(entity?.name);
+  // Build constants: the same on every render, and without an extension this code is left out.
+  // biome-ignore lint/correctness/useHookAtTopLevel: __NINEFOLD_EXTENSION__ is fixed for a build
+  const withRowActions = __NINEFOLD_EXTENSION__ ? useHasRowActions(entity?.name) : false;
+  // biome-ignore lint/correctness/useHookAtTopLevel: __NINEFOLD_EXTENSION__ is fixed for a build
+  const rowActionsWidth = __NINEFOLD_EXTENSION__ ? useRowActionsWidth(entity?.name) : '';
   const rowActions = useMemo(
     () =>
-      withRowActions && entity
+      // A client built without an extension has no row actions: its list's code leaves them out.
+      __NINEFOLD_EXTENSION__ && withRowActions && entity
         ? {
             label: t('extension.rowActions'),
             width: rowActionsWidth,
             render: (record: ApiRecord) => {
               const key = keyField === undefined ? undefined : record[keyField];
               const id = typeof key === 'string' || typeof key === 'number' ? String(key) : undefined;
-              return <RowActions screen={screen} entity={entity} record={record} id={id} />;
+              return (
+                <Suspense fallback={null}>
+                  <RowActions screen={screen} entity={entity} record={record} id={id} />
+                </Suspense>
+              );
             },
           }
         : undefined,

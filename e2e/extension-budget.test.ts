@@ -1,0 +1,78 @@
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { runtimeDir } from '@ninefold/web/runtime';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Browser, launchBrowser } from './support/browser';
+import { type Fetched, scriptsOf } from './support/first-load';
+import { type NinefoldProcess, ROOT, startNinefold } from './support/ninefold';
+import { signInAs } from './support/sign-in';
+
+/**
+ * Issue 18's budget, in bytes: a first visit of a client with an extension fetches at most what the same
+ * visit fetches without one, plus the extension's own chunks, plus 2 kB for the runtime's override
+ * points. React, Mantine and the runtime are shared with the extension, never bundled twice.
+ */
+const ALLOWANCE_KIB = 2;
+const EXTENSION = resolve(ROOT, 'examples/shop-ui/index.tsx');
+
+let browser: Browser;
+let base: NinefoldProcess;
+let extended: NinefoldProcess;
+beforeAll(async () => {
+  browser = await launchBrowser();
+  [base, extended] = await Promise.all([
+    startNinefold('serve', 'examples/shop.md', ['--seed', '5']),
+    startNinefold('serve', 'examples/shop.md', ['--seed', '5', '--ui', EXTENSION]),
+  ]);
+});
+afterAll(async () => {
+  await browser?.close();
+  for (const server of [base, extended]) if (server) expect(await server.stop()).toBe(0);
+});
+
+/** The files of the extension's own code: the chunks whose sources are the team's, not the runtime's. */
+function extensionChunks(): Set<string> {
+  const manifest = JSON.parse(
+    readFileSync(join(runtimeDir(EXTENSION), '.vite/manifest.json'), 'utf8'),
+  ) as Record<string, { file: string; src?: string }>;
+  return new Set(
+    Object.values(manifest)
+      // Sources outside packages/web (`../../examples/shop-ui/…`) are the team's.
+      .filter((chunk) => chunk.src?.startsWith('../') === true && chunk.file.endsWith('.js'))
+      .map((chunk) => `/${chunk.file}`),
+  );
+}
+
+async function visit(server: NinefoldProcess, path: string): Promise<Fetched> {
+  const { page } = await browser.newPage();
+  await signInAs(page, server, 'owner');
+  await page.getByRole('heading', { level: 1 }).waitFor();
+  await page.waitForLoadState('networkidle');
+  const fetched = await scriptsOf(page, `${server.url}${path}`, () => page.getByRole('row').nth(5).waitFor());
+  await page.close();
+  return fetched;
+}
+
+describe('the first load of a client with an extension', () => {
+  it('is the first load without one, plus the extension’s own chunks, plus at most 2 kB', async () => {
+    const own = extensionChunks();
+    expect(own.size).toBeGreaterThan(0);
+    for (const path of ['orders', 'products']) {
+      const without = await visit(base, path);
+      const withIt = await visit(extended, path);
+      const ownKib =
+        withIt.files.filter((file) => own.has(file.url)).reduce((sum, file) => sum + file.gzipBytes, 0) /
+        1024;
+      const extra = withIt.kib - without.kib - ownKib;
+      console.log(
+        `/${path}: ${without.kib} kB without the extension, ${withIt.kib} kB with it, of which ${ownKib.toFixed(1)} kB its own chunks; the runtime's override points add ${extra.toFixed(1)} kB (allowance ${ALLOWANCE_KIB} kB)`,
+      );
+      expect(ownKib, 'the extension chunk is fetched').toBeGreaterThan(0);
+      console.log(withIt.files.map((f) => `${f.url} ${f.gzipBytes}`).join('\n'));
+      console.log(without.files.map((f) => `${f.url} ${f.gzipBytes}`).join('\n'));
+      expect(extra, `/${path}: the override points outgrew their allowance`).toBeLessThanOrEqual(
+        ALLOWANCE_KIB,
+      );
+    }
+  });
+});

@@ -1,0 +1,100 @@
+import { Button, Group, Stack } from '@mantine/core';
+import type { Entity } from '@ninefold/spec';
+import { lazy, Suspense, useId, useState } from 'react';
+import type { ApiRecord } from '../data/data-provider';
+import { type ActionReason, ActionReasons } from '../form/ActionReasons';
+import { useI18n } from '../i18n/I18nProvider';
+import type { ActionPlan } from './action-plan';
+
+// The dialogs and the call of an action load when one is pressed, not with the buttons.
+const ActionRun = lazy(() => import('./ActionRun'));
+
+export interface ActionButtonsProps {
+  plans: ActionPlan[];
+  /** Why each disabled action cannot be taken, by the action's name. */
+  reasons?: ReadonlyMap<string, string>;
+  entity: Entity;
+  record: ApiRecord;
+  id: string;
+  version: string | undefined;
+  place: 'row' | 'detail';
+}
+
+/**
+ * The extension's action buttons on a record. A disabled one is described by its reason: below the
+ * buttons on a record's page, as its accessible description alone in a list's row. Pressing one runs it
+ * (asking first when it says so); what followed is announced.
+ */
+export function ActionButtons({ plans, reasons, entity, record, id, version, place }: ActionButtonsProps) {
+  const { t } = useI18n();
+  const baseId = useId();
+  const [active, setActive] = useState<ActionPlan | undefined>();
+  // Pressed and asking first is not running yet: the spinner shows once the call is under way.
+  const [running, setRunning] = useState(false);
+  const [announced, setAnnounced] = useState('');
+  if (plans.length === 0) return null;
+  const reasonId = (plan: ActionPlan) => `${baseId}-${plan.name}`;
+  const described: ActionReason[] = plans.flatMap((plan) => {
+    const text = reasons?.get(plan.name);
+    return plan.offer.kind === 'disabled' && text
+      ? [{ id: reasonId(plan), action: plan.definition.label, text }]
+      : [];
+  });
+  const compact = place === 'row';
+  return (
+    <Stack gap={4} align={compact ? 'flex-end' : 'flex-start'}>
+      <Group gap="xs" role="group" aria-label={t('extension.actions')} wrap="nowrap">
+        {plans.map((plan) => (
+          <Button
+            key={plan.name}
+            size={compact ? 'compact-sm' : 'sm'}
+            variant={compact ? 'subtle' : 'light'}
+            disabled={plan.offer.kind === 'disabled' || active !== undefined}
+            loading={running && active?.name === plan.name}
+            aria-describedby={plan.offer.kind === 'disabled' ? reasonId(plan) : undefined}
+            data-action={plan.name}
+            onClick={() => {
+              setAnnounced('');
+              setActive(plan);
+            }}
+          >
+            {plan.definition.label}
+          </Button>
+        ))}
+      </Group>
+      {compact ? (
+        // A row has no room for sentences: each disabled button's reason is its description only.
+        described.map((reason) => (
+          <span key={reason.id} id={reason.id} className="nf-visually-hidden">
+            {reason.text}
+          </span>
+        ))
+      ) : (
+        <ActionReasons reasons={described} />
+      )}
+      <span className="nf-visually-hidden" role="status">
+        {announced}
+      </span>
+      {active ? (
+        <Suspense fallback={null}>
+          <ActionRun
+            plan={active}
+            entity={entity}
+            record={record}
+            id={id}
+            version={version}
+            onRun={() => setRunning(true)}
+            onFinish={(done) => {
+              setActive(undefined);
+              setRunning(false);
+              if (done)
+                setAnnounced(
+                  active.definition.done ?? t('extension.actionDone', { label: active.definition.label }),
+                );
+            }}
+          />
+        </Suspense>
+      ) : null}
+    </Stack>
+  );
+}

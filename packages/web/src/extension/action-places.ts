@@ -1,0 +1,45 @@
+import { useExtension } from './ExtensionContext';
+import { useSlotFilled } from './Slot';
+
+// What a list or a record's page asks of the extension's actions before drawing them: light enough for
+// the list's own code, which a client without an extension loads too.
+
+/** Whether a list of this entity gets a column of row actions: a slot or an action placed in rows. */
+export function useHasRowActions(entity: string | undefined): boolean {
+  const extension = useExtension();
+  const slot = useSlotFilled('rowActions', entity);
+  if (entity === undefined) return false;
+  return slot || hasActions(extension.actions, entity, 'row');
+}
+
+/**
+ * The width of a list's column of row actions (the table's columns have fixed widths): room for the
+ * labels of the entity's row actions as compact buttons, or a fixed room for a slot's own content.
+ */
+export function useRowActionsWidth(entity: string | undefined): string {
+  const extension = useExtension();
+  const slot = useSlotFilled('rowActions', entity);
+  const labels = Object.values(extension.actions ?? {})
+    .filter((action) => action.entity === entity && (action.places ?? ['row', 'detail']).includes('row'))
+    .map((action) => action.label);
+  // About 0.6em a character at the table's size, and each compact button's own padding.
+  const buttons =
+    labels.reduce((sum, label) => sum + label.length * 0.6 + 1.5, 0) + Math.max(0, labels.length - 1) * 0.5;
+  return `${Math.max(slot ? 10 : 0, Math.ceil(buttons + 1.5))}rem`;
+}
+
+/** Whether a record's page gets extension actions beside Edit and Delete. */
+export function useHasDetailActions(entity: string): boolean {
+  const extension = useExtension();
+  return useSlotFilled('detailActions', entity) || hasActions(extension.actions, entity, 'detail');
+}
+
+function hasActions(
+  actions: ReturnType<typeof useExtension>['actions'],
+  entity: string,
+  place: 'row' | 'detail',
+): boolean {
+  return Object.values(actions ?? {}).some(
+    (action) => action.entity === entity && (action.places ?? ['row', 'detail']).includes(place),
+  );
+}
