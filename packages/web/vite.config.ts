@@ -1,16 +1,29 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
+import { readExtensionTheme } from './runtime/extension-module';
 import { themeStylesheet } from './runtime/theme-stylesheet';
+import { brandStylesheet } from './src/extension/brand-theme';
+import type { ThemeOverride } from './src/extension/types';
 
-/** `import 'virtual:ninefold-theme.css'`: the theme's stylesheet, made from `src/app/theme.ts` at build. */
+/**
+ * `import 'virtual:ninefold-theme.css'`: the theme's stylesheet, made from `src/app/theme.ts` at build,
+ * and after it the brand of the team's extension module when there is one (docs/extending.md).
+ */
 const THEME_CSS = 'virtual:ninefold-theme.css';
 
 function themeStylesheetPlugin(): Plugin {
   return {
     name: 'ninefold-theme-stylesheet',
     resolveId: (id) => (id === THEME_CSS ? `\0${THEME_CSS}` : undefined),
-    load: (id) => (id === `\0${THEME_CSS}` ? themeStylesheet() : undefined),
+    load: async (id) => {
+      if (id !== `\0${THEME_CSS}`) return undefined;
+      const brand =
+        extensionFile && !process.env.NINEFOLD_READING_EXTENSION
+          ? await readExtensionTheme(extensionFile)
+          : undefined;
+      return themeStylesheet() + (brand ? brandStylesheet(brand as ThemeOverride) : '');
+    },
   };
 }
 

@@ -32,16 +32,8 @@ export type ExtensionRead =
  * problem at its `file:line:column`.
  */
 export async function readExtensionModule(file: string): Promise<ExtensionRead> {
-  const { createServer } = await import('vite');
   const path = resolve(file);
-  const server = await createServer({
-    configFile: join(WEB_DIR, 'vite.config.ts'),
-    root: WEB_DIR,
-    logLevel: 'silent',
-    server: { middlewareMode: true, hmr: false, watch: null },
-    appType: 'custom',
-    optimizeDeps: { noDiscovery: true, include: [] },
-  });
+  const server = await moduleServer();
   try {
     let module: Record<string, unknown>;
     try {
@@ -64,6 +56,39 @@ export async function readExtensionModule(file: string): Promise<ExtensionRead> 
       names: namesOf(value as Record<string, unknown>),
       files: [...new Set([path, ...files])],
     };
+  } finally {
+    await server.close();
+  }
+}
+
+/** A Vite server that loads modules in Node as the client's build bundles them (its config and aliases). */
+async function moduleServer() {
+  const { createServer } = await import('vite');
+  // Told apart from a build, which reads the extension's brand (vite.config.ts) through this very server.
+  process.env.NINEFOLD_READING_EXTENSION = '1';
+  return createServer({
+    configFile: join(WEB_DIR, 'vite.config.ts'),
+    root: WEB_DIR,
+    logLevel: 'silent',
+    server: { middlewareMode: true, hmr: false, watch: null },
+    appType: 'custom',
+    optimizeDeps: { noDiscovery: true, include: [] },
+  });
+}
+
+/**
+ * The brand an extension module states (`theme`), read when the client is built, so that it is a
+ * stylesheet rather than code the page runs. Undefined when it states none, or cannot be loaded here
+ * (the client then reports the module's own failure when it loads it).
+ */
+export async function readExtensionTheme(file: string): Promise<Record<string, unknown> | undefined> {
+  const server = await moduleServer();
+  try {
+    const module = (await server.ssrLoadModule(resolve(file))) as { default?: { theme?: unknown } };
+    const theme = module.default?.theme;
+    return typeof theme === 'object' && theme !== null ? (theme as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
   } finally {
     await server.close();
   }

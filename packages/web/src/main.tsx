@@ -28,18 +28,10 @@ const root = createRoot(document.getElementById('root') as HTMLElement);
  * place and says why on every screen.
  */
 const extension: Promise<LoadedExtension> = __NINEFOLD_EXTENSION__
-  ? Promise.all([import('virtual:ninefold-extension'), import('./extension/brand-theme')]).then(
-      ([module, brand]) => {
-        const loaded = readExtension(module);
-        // Before the first render, so that the page never shows in the stock colours first.
-        if (loaded.extension.theme) brand.applyBrand(loaded.extension.theme);
-        return loaded;
-      },
-      (error: unknown) => {
-        console.error('[ninefold] the extension module could not be loaded', error);
-        return { ...NO_EXTENSION, failure: error instanceof Error ? error.message : String(error) };
-      },
-    )
+  ? import('virtual:ninefold-extension').then(readExtension, (error: unknown) => {
+      console.error('[ninefold] the extension module could not be loaded', error);
+      return { ...NO_EXTENSION, failure: error instanceof Error ? error.message : String(error) };
+    })
   : Promise.resolve(NO_EXTENSION);
 
 /** Fetches the checked model next to the page, then renders the client for it. */

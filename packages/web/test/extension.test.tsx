@@ -9,7 +9,7 @@ import toolLibrary from '../../../test/fixtures/extension/tool-library.ui';
 import { App } from '../src/app/App';
 import type { ApiRecord } from '../src/data/data-provider';
 import { createMemoryDataProvider } from '../src/data/memory-data-provider';
-import { applyBrand, brandVariables, contrastOn } from '../src/extension/brand-theme';
+import { brandStylesheet, brandVariables, contrastOn } from '../src/extension/brand-theme';
 import { fieldOverride } from '../src/extension/field-overrides';
 import { type LoadedExtension, readExtension } from '../src/extension/loaded';
 import type { Extension, FieldDisplayOverrideProps } from '../src/extension/types';
@@ -57,8 +57,6 @@ function renderApp(path: string, loaded: LoadedExtension = { extension: toolLibr
 
 afterEach(() => {
   vi.restoreAllMocks();
-  document.documentElement.removeAttribute('style');
-  delete document.documentElement.dataset.nfDensity;
 });
 
 describe('field overrides', () => {
@@ -279,21 +277,22 @@ describe('loading and brand', () => {
     expect(await screen.findByRole('heading', { name: 'Tools' })).toBeTruthy();
   });
 
-  it("sets the brand's colour, radius and density as the page's variables, and takes them off again", () => {
-    const style = document.documentElement.style;
+  it("makes the brand's colour, radius, font and density a stylesheet over the theme's, in both schemes", () => {
     const brand = toolLibrary.theme;
     if (!brand) throw new Error('the fixture has a brand');
-    const undoBrand = applyBrand(brand);
-    expect(style.getPropertyValue('--mantine-primary-color-filled')).toBe('#2b8a3e');
-    expect(style.getPropertyValue('--mantine-color-indigo-filled')).toBe('#2b8a3e');
-    expect(style.getPropertyValue('--mantine-radius-default')).toBe('4px');
-    expect(document.documentElement.dataset.nfDensity).toBe('compact');
-    undoBrand();
-    expect(style.getPropertyValue('--mantine-primary-color-filled')).toBe('');
-    const undo = applyBrand({ font: 'Georgia, serif' });
-    expect(style.getPropertyValue('--mantine-font-family')).toBe('Georgia, serif');
-    undo();
-    expect(style.getPropertyValue('--mantine-font-family')).toBe('');
+    const css = brandStylesheet({ ...brand, font: 'Georgia, serif' });
+    expect(css.startsWith('html:root,html:root[data-mantine-color-scheme]{')).toBe(true);
+    for (const declaration of [
+      '--mantine-primary-color-filled:#2b8a3e;',
+      '--mantine-color-indigo-filled:#2b8a3e;',
+      '--mantine-primary-color-contrast:',
+      '--mantine-radius-default:4px;',
+      '--mantine-spacing-md:12px;',
+      '--mantine-font-family:Georgia, serif;',
+    ]) {
+      expect(css).toContain(declaration);
+    }
+    expect(brandStylesheet({})).toBe('');
   });
 
   it('ignores brand values that could end the declaration, and picks text that reads on the colour', () => {

@@ -62,28 +62,29 @@ export function brandVariables(theme: ThemeOverride): Record<string, string> {
     const spacing = { xs: 6, sm: 8, md: 12, lg: 16, xl: 22 };
     for (const [size, pixels] of Object.entries(spacing))
       variables[`--mantine-spacing-${size}`] = `${pixels}px`;
-    variables['--nf-density'] = 'compact';
   }
   return variables;
 }
 
-/** Sets a brand's variables on an element (the page's root), and returns how to take them off again. */
-export function applyBrand(
-  theme: ThemeOverride,
-  element: HTMLElement = document.documentElement,
-): () => void {
-  const variables = brandVariables(theme);
-  for (const [name, value] of Object.entries(variables)) element.style.setProperty(name, value);
-  if (theme.density !== undefined) element.dataset.nfDensity = theme.density;
-  return () => {
-    for (const name of Object.keys(variables)) element.style.removeProperty(name);
-    delete element.dataset.nfDensity;
-  };
+/**
+ * A brand as a stylesheet, made when the client is built with its extension (vite.config.ts): the page
+ * draws in the brand's colours from its first paint, with no code to run. The selector outweighs the
+ * theme's own, in the light and the dark scheme.
+ *
+ * @example
+ * brandStylesheet({ radius: 8 }); // 'html:root,html:root[data-mantine-color-scheme]{--mantine-radius-default:8px;…}'
+ */
+export function brandStylesheet(theme: ThemeOverride): string {
+  const declarations = Object.entries(brandVariables(theme)).map(([name, value]) => `${name}:${value};`);
+  return declarations.length === 0
+    ? ''
+    : `html:root,html:root[data-mantine-color-scheme]{${declarations.join('')}}\n`;
 }
 
 /** A colour the browser understands, never a value that could end the declaration and start another. */
 function isCssColor(value: string): boolean {
   if (/[;{}]/.test(value)) return false;
+  // In the browser the browser decides; at build time (Node), the forms of a CSS colour.
   if (typeof CSS !== 'undefined' && typeof CSS.supports === 'function') return CSS.supports('color', value);
   return /^#[0-9a-f]{3,8}$/i.test(value) || /^[a-z]+$/i.test(value) || /^(rgb|hsl|oklch)a?\(/i.test(value);
 }
