@@ -100,10 +100,10 @@ describe('positions in the extension', () => {
   });
 
   it("reads a failed build's place and words, without the terminal's colours or a stack", () => {
-    const escape = String.fromCharCode(27);
+    const esc = String.fromCharCode(27);
     const issue = buildIssue(
       new Error(
-        `the web client could not be built (vite exited with 1):\n${escape}[31m[PARSE_ERROR]${escape}[0m Unexpected token\n  /tmp/x/library.ui.tsx:4:3\n    at transform (node_modules/vite/dist/node.js:1:1)`,
+        `the web client could not be built (vite exited with 1):\n${esc}[31m[PARSE_ERROR]${esc}[0m Unexpected token\n  /tmp/x/library.ui.tsx:4:3\n    at transform (node_modules/vite/dist/node.js:1:1)`,
       ),
       '/tmp/x/library.ui.tsx',
     );
