@@ -43,6 +43,14 @@ import {
   write,
 } from './support/client-harness';
 import { median, percentile } from './support/figures';
+import {
+  COUNT_DATA_ROWS,
+  discoverListCall,
+  type ListRun,
+  type Side,
+  TALL_VIEWPORT,
+  timeList,
+} from './support/list-timing';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const DEMO_SPEC = join(ROOT, 'examples/shop.yaml');
@@ -55,7 +63,6 @@ const KEY_PAUSE_MS = 100;
 
 // For the list, a tall window: a page of 50 rows must fit on screen, so that "50 rows on screen" means
 // the same thing for a virtualized table and a plain one.
-const TALL_VIEWPORT = { width: 1280, height: 3000 };
 
 // ------------------------------------------------------------------------------------------ 1. size
 
@@ -108,15 +115,6 @@ async function loadScripts(browser: Browser, origin: string, route: string): Pro
     errors,
   };
 }
-
-/** Rows in table bodies, or grid rows outside a header: how both a table and a grid show data. */
-const COUNT_DATA_ROWS = `(() => {
-  const tableRows = document.querySelectorAll('tbody tr').length;
-  const gridRows = [...document.querySelectorAll('[role="row"]')].filter(
-    (row) => !row.closest('thead') && !row.querySelector('[role="columnheader"]'),
-  ).length;
-  return Math.max(tableRows, gridRows);
-})()`;
 
 async function benchSize(browser: Browser): Promise<void> {
   console.log('\n1. initial JavaScript, gzipped');
@@ -186,119 +184,6 @@ async function benchSize(browser: Browser): Promise<void> {
 }
 
 // ------------------------------------------------------------------------------------------ 2. list
-
-/**
- * Installed before the page's own scripts: notes when the expected rows are in the DOM, then the end of
- * the next frame (a rAF, then a task after it, i.e. after that frame was painted). Times are
- * performance.now(), which counts from navigation start.
- */
-function listProbe(expected: string[]): string {
-  return `(() => {
-    const expected = ${JSON.stringify(expected)};
-    const state = (window.__bench = {});
-    const done = () => {
-      const rows = [...document.querySelectorAll('tbody tr')];
-      const gridRows = [...document.querySelectorAll('[role="row"]')].filter(
-        (row) => !row.closest('thead') && !row.querySelector('[role="columnheader"]'),
-      );
-      const shown = rows.length >= gridRows.length ? rows : gridRows;
-      if (shown.length < expected.length) return false;
-      const text = shown.map((row) => row.textContent).join('\\n');
-      return expected.every((value) => text.includes(value));
-    };
-    const observer = new MutationObserver(() => {
-      if (state.rowsAt !== undefined || !done()) return;
-      state.rowsAt = performance.now();
-      observer.disconnect();
-      requestAnimationFrame(() => setTimeout(() => { state.frameAt = performance.now(); }, 0));
-    });
-    observer.observe(document, { childList: true, subtree: true, characterData: true });
-  })()`;
-}
-
-/** The pages the list benchmark loads: ours, the peer, the peer on our libraries, and a baseline checkout. */
-type Side = 'ours' | 'peer' | 'stack' | 'baseline';
-
-interface ListRun {
-  rowsAt: number;
-  frameAt: number;
-  requests: number;
-  /** Where the time went before the rows: the page's scripts ran, the model arrived, the data was asked for. */
-  milestones: Milestones;
-}
-
-interface Milestones {
-  domContentLoaded: number;
-  /** Our client's model (`/spec.json`); NaN for the minimal page, which has none. */
-  specLoaded: number;
-  listCallStart: number;
-  listCallEnd: number;
-  /** When our client began its first render (its `ninefold:render` mark); NaN for the minimal page. */
-  renderStart: number;
-}
-
-/** Navigation and resource timing, read in the page once the rows are shown. */
-const MILESTONES = `(() => {
-  const resource = (path) =>
-    performance.getEntriesByType('resource').find((entry) => new URL(entry.name).pathname === path);
-  const spec = resource('/spec.json');
-  const call = resource('/api/orders');
-  return {
-    domContentLoaded: performance.getEntriesByType('navigation')[0]?.domContentLoadedEventEnd ?? NaN,
-    specLoaded: spec ? spec.responseEnd : NaN,
-    listCallStart: call ? call.startTime : NaN,
-    listCallEnd: call ? call.responseEnd : NaN,
-    renderStart: performance.getEntriesByName('ninefold:render')[0]?.startTime ?? NaN,
-  };
-})()`;
-
-async function timeList(browser: Browser, url: string, expected: string[]): Promise<ListRun> {
-  const { context, page, errors } = await freshPage(browser, TALL_VIEWPORT);
-  // Requests made until the rows were shown (and the few milliseconds it takes to notice).
-  let requests = 0;
-  page.on('request', () => {
-    requests++;
-  });
-  await page.addInitScript({ content: listProbe(expected) });
-  await page.goto(url, { waitUntil: 'commit' });
-  try {
-    await page.waitForFunction(() => (globalThis as ProbeGlobals).__bench?.frameAt !== undefined, undefined, {
-      timeout: 30_000,
-      polling: 50,
-    });
-  } catch (error) {
-    const shown = ((await page.evaluate('document.body.innerText').catch(() => '')) as string).slice(0, 600);
-    throw new Error(
-      `${url}: ${expected.length} rows never appeared (${(error as Error).message.split('\n')[0]}).\n` +
-        `Rows found: ${await page.evaluate(COUNT_DATA_ROWS)}. Errors: ${errors.join(' | ') || 'none'}.\nThe page shows: ${shown}`,
-    );
-  }
-  const requestsByThen = requests;
-  const state = (await page.evaluate('window.__bench')) as { rowsAt: number; frameAt: number };
-  const milestones = (await page.evaluate(MILESTONES)) as Milestones;
-  await context.close();
-  return { ...state, milestones, requests: requestsByThen };
-}
-
-/** The list call our client makes for /orders and the rows it answers, seen in a warm-up load. */
-async function discoverListCall(
-  browser: Browser,
-  origin: string,
-): Promise<{ path: string; numbers: string[] }> {
-  const { context, page } = await freshPage(browser, TALL_VIEWPORT);
-  const answered = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/orders', {
-    timeout: 30_000,
-  });
-  await page.goto(`${origin}/orders`);
-  const response = await answered.catch(() => {
-    throw new Error('our client made no /api/orders call for /orders: is the list screen built?');
-  });
-  const body = (await response.json()) as { items?: Array<{ number?: string }> };
-  const url = new URL(response.url());
-  await context.close();
-  const numbers = (body.items ?? []).map((item) => String(item.number));
-  return { path: `${url.pathname}${url.search}`, numbers };
-}
 
 async function benchList(browser: Browser): Promise<void> {
   console.log(`\n2. a list screen's first render (${LIST_PAGE_SIZE} rows)`);

@@ -51,6 +51,14 @@ describe('the browser benchmarks, one round each', () => {
     expect(baseline.commit).toMatch(/^[0-9a-f]{7,}$/);
   }, 400_000);
 
+  it('bench/client-extension.ts: the list with an extension’s overrides beside the same list without', async () => {
+    const dir = await bench(['bench/client-extension.ts'], { BENCH_EXTENSION_RUNS: '1' });
+    const figure = result(dir, 'client-list-extension');
+    expect(figure.ours).toBeGreaterThan(0);
+    expect(figure.peer).toBeGreaterThan(0);
+    expect((figure.oursDetail as { requests: number }).requests).toBeGreaterThan(0);
+  }, 300_000);
+
   it.skipIf(noCorpus !== undefined)(
     'bench/client-openapi.ts: GitHub’s first screen, served and imported in the page, beside Swagger UI',
     async () => {

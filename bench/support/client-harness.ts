@@ -34,9 +34,15 @@ export interface Ninefold {
 
 /**
  * `ninefold serve SPEC` on a free port with a database in a scratch directory: this checkout's, or that of
- * another checkout at `root` (with its dependencies installed), to measure two versions in one run.
+ * another checkout at `root` (with its dependencies installed), to measure two versions in one run; `extra`
+ * are more options of serve (`--ui FILE`).
  */
-export async function startNinefold(spec: string, seed: number, root = ROOT): Promise<Ninefold> {
+export async function startNinefold(
+  spec: string,
+  seed: number,
+  root = ROOT,
+  extra: string[] = [],
+): Promise<Ninefold> {
   const dir = scratchDir();
   const child = spawn(
     process.execPath,
@@ -50,6 +56,7 @@ export async function startNinefold(spec: string, seed: number, root = ROOT): Pr
       join(dir, 'bench.db'),
       '--seed',
       String(seed),
+      ...extra,
     ],
     { cwd: root, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] },
   );

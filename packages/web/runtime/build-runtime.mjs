@@ -41,6 +41,35 @@ await build({
 });
 if (process.env.NINEFOLD_EXTENSION) {
   await writeFile(join(outDir, '.ninefold-extension-files'), JSON.stringify([...extensionFiles].sort()));
+  await preloadExtension(outDir, process.env.NINEFOLD_EXTENSION);
+}
+
+/**
+ * The extension module is imported at start, beside the model: its chunks are named in the page, so that
+ * the browser fetches them with the entry rather than after it has run.
+ */
+async function preloadExtension(dir, extension) {
+  const manifest = JSON.parse(await readFile(join(dir, '.vite', 'manifest.json'), 'utf8'));
+  const key = Object.keys(manifest).find(
+    (name) => manifest[name].isDynamicEntry && join(webDir, manifest[name].src ?? '') === extension,
+  );
+  if (key === undefined) return;
+  const named = new Set();
+  const visit = (name, into) => {
+    const chunk = manifest[name];
+    if (!chunk || into.has(chunk.file)) return;
+    into.add(chunk.file);
+    for (const imported of chunk.imports ?? []) visit(imported, into);
+  };
+  visit('index.html', named);
+  const files = new Set();
+  visit(key, files);
+  const links = [...files]
+    .filter((file) => !named.has(file) && file.endsWith('.js'))
+    .map((file) => `<link rel="modulepreload" crossorigin href="./${file}">`)
+    .join('');
+  const page = join(dir, 'index.html');
+  await writeFile(page, (await readFile(page, 'utf8')).replace('</head>', `${links}</head>`));
 }
 
 // Each script and style sheet also as Brotli and gzip, which `ninefold serve` sends to browsers that
