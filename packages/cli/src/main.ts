@@ -1,6 +1,7 @@
 import { build } from './commands/build';
 import { check } from './commands/check';
 import { dev } from './commands/dev';
+import { diff } from './commands/diff';
 import { importCommand } from './commands/import';
 import { serve } from './commands/serve';
 import { processTerminal, type Terminal } from './terminal';
@@ -15,6 +16,8 @@ Commands:
   dev    SPEC [--api URL]  client + prototype API (or a proxy to URL), reloading on change
   build  SPEC --out DIR    a static client for any static host
   serve  SPEC [--db URL]   the client and its prototype API on a real database
+  diff   OLD NEW          what a change of specification does: screens, fields, permissions, calls,
+                           the data migration it implies, and the extension overrides it orphans
 
 Run "ninefold COMMAND --help" for a command's options. SPEC is a nine-point specification (Markdown,
 YAML or JSON) or an OpenAPI 2.0/3.0/3.1 document, imported on the fly.
@@ -39,6 +42,7 @@ export async function main(argv: string[], terminal: Terminal = processTerminal(
   if (command === 'dev') return dev(args, terminal);
   if (command === 'build') return build(args, terminal);
   if (command === 'import') return importCommand(args, terminal);
+  if (command === 'diff') return diff(args, terminal);
   terminal.err(`ninefold: unknown command "${command}".\n\n${HELP}`);
   return 2;
 }

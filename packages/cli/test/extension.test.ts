@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -169,4 +169,76 @@ describe('ninefold check with an extension (real process)', () => {
     expect(missing.stderr).toBe('ninefold check: --ui: nowhere.tsx does not exist.\n');
     expect(missing.code).toBe(2);
   });
+});
+
+describe('ninefold diff (real process)', () => {
+  it('says what a change does to screens, fields and permissions, the database, and the extension', async () => {
+    const old = library({
+      'library.ui.tsx': [
+        "import { defineExtension } from '@ninefold/web/extension';",
+        '',
+        'export default defineExtension({',
+        "  fields: { widgets: { stars: { display: () => null } }, fields: { 'Tool.notes': { display: () => null } } },",
+        '  screens: { ShelfLabel: () => null },',
+        '});',
+        '',
+      ].join('\n'),
+    });
+    const next = join(dirname(old), 'library-next.yaml');
+    const text = readFileSync(old, 'utf8')
+      .replace('      notes: { kind: text }\n', '')
+      .replace('rating: { kind: integer,', 'rating: { kind: number,')
+      .replace(
+        'member: { label: Member, can: { Tool: [read], Loan: [read] } }',
+        'member: { label: Member, can: { Tool: [read, update], Loan: [read] } }',
+      );
+    writeFileSync(next, text);
+    const result = await ninefold('diff', old, next, '--ui', join(dirname(old), 'library.ui.tsx'));
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const out = result.stdout;
+    expect(out).toContain('Fields\n  - Tool.notes\n  ~ Tool.rating: type integer → number\n');
+    expect(out).toContain('Permissions\n  ~ member on Tool: actions read → read, update\n');
+    expect(out).toContain('! drop column "notes" (text) from "Tool": its values are lost');
+    expect(out).toMatch(/serve refuses these 2 steps \(marked !\)/);
+    expect(out).toMatch(
+      /library\.ui\.tsx:4:\d+ +The extension overrides Tool\.notes, but Tool has no field notes\./,
+    );
+
+    const json = await ninefold(
+      'diff',
+      old,
+      next,
+      '--ui',
+      join(dirname(old), 'library.ui.tsx'),
+      '--format',
+      'json',
+    );
+    const parsed = JSON.parse(json.stdout) as {
+      changes: Array<{ area: string; change: string; name: string }>;
+      migration: { refusedWithoutAllowDestructive: boolean; destructive: unknown[] };
+      extension: { orphaned: Array<{ code: string; line: number }> };
+    };
+    expect(parsed.changes.map((change) => `${change.area} ${change.change} ${change.name}`)).toEqual([
+      'field removed Tool.notes',
+      'field changed Tool.rating',
+      'permission changed member on Tool',
+    ]);
+    expect(parsed.migration.refusedWithoutAllowDestructive).toBe(true);
+    expect(parsed.extension.orphaned).toEqual([
+      expect.objectContaining({ code: 'unknown-override', line: 4 }),
+    ]);
+  }, 60_000);
+
+  it('refuses a specification with errors, and says the same of two that say the same', async () => {
+    const spec = library({});
+    const same = await ninefold('diff', spec, spec);
+    expect(same.stdout).toContain('The two specifications say the same.');
+    expect(same.stdout).toContain("The prototype API's database\n  nothing to change\n");
+    const broken = join(dirname(spec), 'broken.yaml');
+    writeFileSync(broken, 'title: Broken\nscreens: { a: { kind: list, route: /a, entity: Nope } }\n');
+    const refused = await ninefold('diff', spec, broken);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/broken\.yaml has errors; fix them first/);
+  }, 60_000);
 });

@@ -44,6 +44,7 @@ export {
   type ServeOptions,
   serve,
 } from './serve';
+export { migrationBetween } from './store/migrate';
 export { openStore } from './store/open-store';
 export type {
   ListQuery,

@@ -1,5 +1,12 @@
+import type { Model } from '@ninefold/spec';
 import type { MigrationStep } from './store';
-import type { PlannedColumn, PlannedIndex, PlannedTable, TablePlan } from './table-plan';
+import {
+  type PlannedColumn,
+  type PlannedIndex,
+  type PlannedTable,
+  planTables,
+  type TablePlan,
+} from './table-plan';
 
 /** A table that stays but loses, changes or gains columns. */
 export interface AlteredTable {
@@ -195,4 +202,19 @@ function keyKind(table: PlannedTable): string {
 
 function indexIdentity(index: PlannedIndex): string {
   return `${index.name}|${index.unique}|${index.columns.join(',')}`;
+}
+
+/**
+ * What the prototype API's database would do when `serve` moves from one model to the next: the steps,
+ * and those it refuses without `--allow-destructive` because they lose or narrow stored data.
+ *
+ * @example
+ * migrationBetween(before, after).destructive; // [{ kind: 'drop-column', entity: 'Order', field: 'notes', … }]
+ */
+export function migrationBetween(
+  before: Model,
+  after: Model,
+): { steps: MigrationStep[]; destructive: MigrationStep[] } {
+  const diff = diffPlans(planTables(before), planTables(after));
+  return { steps: diff.steps, destructive: diff.destructive };
 }
