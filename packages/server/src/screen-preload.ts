@@ -16,6 +16,9 @@ export const SCREEN_MODULES: Record<ScreenKind, string> = {
   custom: 'src/screens/CustomScreen.tsx',
 };
 
+/** The runtime's module that sets point 1's brand (see `src/main.tsx`). */
+const BRAND_MODULE = 'src/extension/brand-theme.ts';
+
 /**
  * The kinds of screen that draw with the stylesheet the page loads with; every other kind waits for the
  * later one (`mantine-later.css`), which the page then preloads beside the screen's code. The web
@@ -75,8 +78,18 @@ export function screenPreloads(dir: string, model: Model): (path: string) => str
     }
     return tags;
   };
+  // Point 1's brand is set before the first render by a module of its own: fetched beside the entry.
+  const brand = model.product.shown && model.product.theme !== undefined ? brandTags() : '';
+  function brandTags(): string {
+    const files = new Set<string>();
+    closure(BRAND_MODULE, files);
+    return [...files]
+      .filter((file) => !named.has(file) && file.endsWith('.js'))
+      .map((file) => `<link rel="modulepreload" crossorigin href="./${file}">`)
+      .join('');
+  }
   return (path) => {
     const match = screenAt(model, path);
-    return match ? tagsOf(match.screen.kind) : '';
+    return brand + (match ? tagsOf(match.screen.kind) : '');
   };
 }

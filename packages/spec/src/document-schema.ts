@@ -74,6 +74,16 @@ const product = z
       .string()
       .optional()
       .meta({ description: 'IANA time zone in which `today` starts (Europe/Amsterdam); UTC when absent.' }),
+    brandColor: z.string().optional().meta({ description: 'The brand: a CSS colour such as #0b7285.' }),
+    logo: z.string().optional().meta({
+      description: "The brand: an image on the client's origin (/brand/logo.svg) or a data:image/ URL.",
+    }),
+    font: z.string().optional().meta({ description: 'The brand: a CSS font-family list.' }),
+    radius: z.number().optional().meta({ description: 'The brand: corner radius in pixels, 0 to 32.' }),
+    density: z
+      .enum(['compact', 'comfortable'])
+      .optional()
+      .meta({ description: 'The brand: space between things.' }),
   })
   .meta({ title: '1. What the product does and for whom' });
 

@@ -109,6 +109,21 @@ export interface Product {
    * that "overdue" does not depend on where the server runs.
    */
   timeZone?: string;
+  /** The brand the client is drawn in; the team's extension module may refine it (docs/extending.md). */
+  theme?: BrandTheme;
+}
+
+/** A product's brand, as data. */
+export interface BrandTheme {
+  /** A CSS colour (`#0b7285`): buttons, links, the current navigation entry. */
+  primaryColor?: string;
+  /** An image on the client's own origin (a path such as `/brand/logo.svg`) or a `data:image/` URL. */
+  logo?: string;
+  /** A CSS font-family list. */
+  font?: string;
+  /** Corner radius in pixels, 0 to 32. */
+  radius?: number;
+  density?: 'compact' | 'comfortable';
 }
 
 // ---------------------------------------------------------------------------------------------- 2. screens

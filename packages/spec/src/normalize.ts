@@ -16,6 +16,7 @@ import { exhaustiveSwitchError } from './exhaustive';
 import type { Issue } from './issues';
 import {
   type Amount,
+  type BrandTheme,
   type Call,
   type Constant,
   CRUD_ACTIONS,
@@ -88,6 +89,7 @@ export function normalize(doc: DocumentInput): { model: Model; issues: Issue[] }
       ...optional('home', product.home),
       ...optional('language', product.language),
       ...optional('timeZone', product.timeZone),
+      ...brandOf(product),
     })),
     screens: point('screens', doc.screens, (screens) => ({
       items: Object.entries(screens).map(([name, screen]) => toScreen(name, screen)),
@@ -530,4 +532,22 @@ function toConstant(name: string, doc: ConstantDocument): Constant {
     ...optional('unit', doc.unit),
     ...optional('meaning', trimmed(doc.meaning)),
   };
+}
+
+/** Point 1's brand properties as one theme, or nothing when none is given. */
+function brandOf(product: {
+  brandColor?: string | undefined;
+  logo?: string | undefined;
+  font?: string | undefined;
+  radius?: number | undefined;
+  density?: 'compact' | 'comfortable' | undefined;
+}): { theme?: BrandTheme } {
+  const theme: BrandTheme = {
+    ...optional('primaryColor', trimmed(product.brandColor)),
+    ...optional('logo', trimmed(product.logo)),
+    ...optional('font', trimmed(product.font)),
+    ...optional('radius', product.radius),
+    ...optional('density', product.density),
+  };
+  return Object.keys(theme).length === 0 ? {} : { theme };
 }

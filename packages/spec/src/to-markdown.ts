@@ -160,6 +160,11 @@ function writeProduct(product: Model['product']): string[] {
     ['Home', product.home],
     ['Language', product.language],
     ['Time zone', product.timeZone],
+    ['Brand colour', product.theme?.primaryColor],
+    ['Logo', product.theme?.logo],
+    ['Font', product.theme?.font],
+    ['Radius', product.theme?.radius === undefined ? undefined : String(product.theme.radius)],
+    ['Density', product.theme?.density],
   ]);
   // A shown point needs some content; an empty "For" reads as no audience.
   if (properties) blocks.push(properties);

@@ -59,6 +59,13 @@ async function boot(): Promise<void> {
   await language;
   const payload: SpecPayload = { ...received, api: apiOf(received.model, received.api) };
   const loadedExtension = await extension;
+  // The brand point 1 states, refined by the extension's (already a stylesheet of this build): set before
+  // the first render, so that the page never shows in the stock colours first.
+  const brand = payload.model.product.shown ? payload.model.product.theme : undefined;
+  if (brand) {
+    const { applyBrand } = await import('./extension/brand-theme');
+    applyBrand({ ...brand, ...loadedExtension.extension.theme });
+  }
   // The session comes first: every request asks it for credentials, and tells it of every 401.
   const session = createSessionStore(payload.model, payload.api);
   const data = createHttpDataProvider(payload.api, payload.model, {

@@ -3,7 +3,7 @@ import type { PathSegment } from '../issues';
 import { parseNumbering } from '../rules/numbering';
 import { type Context, refer, report, shown, text } from './context';
 
-// The checks of point 1 (what the product does): its home screen, its time zone. check-model.ts runs them in point order over one shared Context.
+// The checks of point 1 (what the product does): its home screen, its time zone, its brand. check-model.ts runs them in point order over one shared Context.
 
 export function checkProduct(context: Context): void {
   const product = shown(context.model.product);
@@ -18,7 +18,56 @@ export function checkProduct(context: Context): void {
       `The time zone "${zone}" of point 1 is not an IANA time zone name. Write one such as Europe/Amsterdam or UTC.`,
     );
   }
+  checkBrand(context, product.theme);
 }
+
+/**
+ * The brand of point 1: a colour the client can set, a logo the page's policy lets it show (its own
+ * origin or a data: image, never another site), a radius that stays a corner.
+ */
+function checkBrand(context: Context, brand: unknown): void {
+  if (typeof brand !== 'object' || brand === null) return;
+  const theme = brand as Record<string, unknown>;
+  const color = text(theme.primaryColor);
+  if (color !== undefined && !CSS_COLOR.test(color)) {
+    report(
+      context,
+      'invalid-value',
+      ['product', 'brandColor'],
+      `The brand colour "${color}" of point 1 is not a CSS colour. Write one such as #0b7285, rgb(11 114 133) or teal.`,
+    );
+  }
+  const logo = text(theme.logo);
+  if (
+    logo !== undefined &&
+    !(logo.startsWith('/') && !logo.startsWith('//')) &&
+    !/^data:image\//i.test(logo)
+  ) {
+    report(
+      context,
+      'invalid-value',
+      ['product', 'logo'],
+      `The logo "${logo.slice(0, 80)}" of point 1 is not on the client's own site: the page's policy shows images from its own origin only. Give a path such as /brand/logo.svg, or a data:image/ URL.`,
+    );
+  }
+  const font = text(theme.font);
+  if (font !== undefined && /[;{}]/.test(font)) {
+    report(context, 'invalid-value', ['product', 'font'], `The font of point 1 may not contain ; { or }.`);
+  }
+  const radius = theme.radius;
+  if (typeof radius === 'number' && (!Number.isFinite(radius) || radius < 0 || radius > 32)) {
+    report(
+      context,
+      'invalid-value',
+      ['product', 'radius'],
+      `The radius of point 1 is ${radius}; give 0 to 32 pixels.`,
+    );
+  }
+}
+
+/** A hex colour, a functional notation, or a colour name: the forms a brand is written in. */
+const CSS_COLOR =
+  /^(?:#(?:[0-9a-f]{3,4}|[0-9a-f]{6}|[0-9a-f]{8})|(?:rgb|rgba|hsl|hsla|hwb|lab|lch|oklab|oklch)\([^;{}()]*\)|[a-z]{3,30})$/i;
 
 /** A numbered field: read-only text, with a pattern that has one {seq}. */
 export function checkNumbering(

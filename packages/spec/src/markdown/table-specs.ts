@@ -273,6 +273,17 @@ export const PROPERTIES = {
     prop('home', 'text'),
     prop('language', 'text'),
     prop('timeZone', 'text', 'Time zone', ['timezone', 'zone']),
+    prop('brandColor', 'text', 'Brand colour', [
+      'brand color',
+      'colour',
+      'color',
+      'primary colour',
+      'primary color',
+    ]),
+    prop('logo', 'text'),
+    prop('font', 'text'),
+    prop('radius', 'amount', 'Radius', ['corner radius']),
+    prop('density', 'word'),
   ],
   entity: [
     prop('label', 'text'),

@@ -49,8 +49,9 @@ export function Shell({ children }: { children: ReactNode }) {
   const here = `${location.pathname}${location.search}`;
   const redirect = signInRedirect(model, state, principal, screenAt(model, location.pathname)?.screen, here);
   const title = model.title ?? t('shell.untitled');
-  // The brand's colours are set on the page by main.tsx as the extension loads; the logo is drawn here.
-  const logo = useExtension().theme?.logo;
+  // The brand's colours are a stylesheet (the extension's) or set by main.tsx (point 1's); the logo is
+  // drawn here, the extension's over point 1's.
+  const logo = useExtension().theme?.logo ?? (model.product.shown ? model.product.theme?.logo : undefined);
   return (
     // The frame is the page's own grid (shell.css): Mantine's AppShell brought a resizing handle, a
     // scroll lock and a collapse animation into every first load for a header and a side bar.

@@ -67,6 +67,15 @@ export function brandVariables(theme: ThemeOverride): Record<string, string> {
 }
 
 /**
+ * Sets a brand's variables on the page's root element, for the brand point 1 states as data (the
+ * runtime is the same for every specification, so that one cannot be a stylesheet of the build).
+ * Set as properties of the element's style (CSSOM), which the strict policy allows.
+ */
+export function applyBrand(theme: ThemeOverride, element: HTMLElement = document.documentElement): void {
+  for (const [name, value] of Object.entries(brandVariables(theme))) element.style.setProperty(name, value);
+}
+
+/**
  * A brand as a stylesheet, made when the client is built with its extension (vite.config.ts): the page
  * draws in the brand's colours from its first paint, with no code to run. The selector outweighs the
  * theme's own, in the light and the dark scheme.
