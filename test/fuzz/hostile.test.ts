@@ -57,10 +57,13 @@ describe('hostile inputs kept as fixtures', () => {
     const shop = readFileSync(new URL('../../examples/shop.md', import.meta.url), 'utf8');
     const entities = shop.slice(shop.indexOf('### Order'), shop.indexOf('## 4.'));
     let body = '';
-    for (let n = 0; shop.length + body.length + entities.length < MAX_MARKDOWN_BYTES; n++) {
-      body += entities
+    for (let n = 0; ; n++) {
+      // Each copy's names carry its number, so copies grow: the next one is measured before it is added.
+      const copy = entities
         .replace(/### (\w+)/g, `### $1X${n}`)
         .replace(/(reference to|object) (\w+)/g, `$1 $2X${n}`);
+      if (shop.length + body.length + copy.length > MAX_MARKDOWN_BYTES) break;
+      body += copy;
     }
     const text = shop.replace('## 4.', `${body}## 4.`);
     expect(text.length).toBeLessThanOrEqual(MAX_MARKDOWN_BYTES);
