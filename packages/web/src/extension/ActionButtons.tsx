@@ -41,79 +41,86 @@ export function ActionButtons({ plans, reasons, entity, record, id, version, pla
       : [];
   });
   const compact = place === 'row';
-  return (
-    <Stack gap={4} align={compact ? 'flex-end' : 'flex-start'}>
-      <Group gap="xs" role="group" aria-label={t('extension.actions')} wrap="nowrap">
-        {plans.map((plan) =>
-          compact ? (
-            // A plain button in each row (list.css): fifty of Mantine's cost a list's first render 10%.
-            <button
-              key={plan.name}
-              type="button"
-              className="nf-row-action"
-              disabled={plan.offer.kind === 'disabled' || active !== undefined}
-              aria-busy={(running && active?.name === plan.name) || undefined}
-              aria-describedby={plan.offer.kind === 'disabled' ? reasonId(plan) : undefined}
-              data-action={plan.name}
-              onClick={() => {
-                setAnnounced('');
-                setActive(plan);
-              }}
-            >
-              {plan.definition.label}
-            </button>
-          ) : (
-            <Button
-              key={plan.name}
-              size="sm"
-              variant="light"
-              disabled={plan.offer.kind === 'disabled' || active !== undefined}
-              loading={running && active?.name === plan.name}
-              aria-describedby={plan.offer.kind === 'disabled' ? reasonId(plan) : undefined}
-              data-action={plan.name}
-              onClick={() => {
-                setAnnounced('');
-                setActive(plan);
-              }}
-            >
-              {plan.definition.label}
-            </Button>
-          ),
-        )}
-      </Group>
-      {compact ? (
-        // A row has no room for sentences: each disabled button's reason is its description only.
-        described.map((reason) => (
+  const run = (plan: ActionPlan) => {
+    setAnnounced('');
+    setActive(plan);
+  };
+  const status = (
+    <span className="nf-visually-hidden" role="status">
+      {announced}
+    </span>
+  );
+  const runner = active ? (
+    <Suspense fallback={null}>
+      <ActionRun
+        plan={active}
+        entity={entity}
+        record={record}
+        id={id}
+        version={version}
+        onRun={() => setRunning(true)}
+        onFinish={(done) => {
+          setActive(undefined);
+          setRunning(false);
+          if (done)
+            setAnnounced(
+              active.definition.done ?? t('extension.actionDone', { label: active.definition.label }),
+            );
+        }}
+      />
+    </Suspense>
+  ) : null;
+  if (compact) {
+    // Plain elements in each row (extension.css): a list has fifty rows, and Mantine's buttons and
+    // layout boxes cost its first render a tenth.
+    return (
+      <span className="nf-row-action-group" role="group" aria-label={t('extension.actions')}>
+        {plans.map((plan) => (
+          <button
+            key={plan.name}
+            type="button"
+            className="nf-row-action"
+            disabled={plan.offer.kind === 'disabled' || active !== undefined}
+            aria-busy={(running && active?.name === plan.name) || undefined}
+            aria-describedby={plan.offer.kind === 'disabled' ? reasonId(plan) : undefined}
+            data-action={plan.name}
+            onClick={() => run(plan)}
+          >
+            {plan.definition.label}
+          </button>
+        ))}
+        {/* A row has no room for sentences: each disabled button's reason is its description only. */}
+        {described.map((reason) => (
           <span key={reason.id} id={reason.id} className="nf-visually-hidden">
             {reason.text}
           </span>
-        ))
-      ) : (
-        <ActionReasons reasons={described} />
-      )}
-      <span className="nf-visually-hidden" role="status">
-        {announced}
+        ))}
+        {status}
+        {runner}
       </span>
-      {active ? (
-        <Suspense fallback={null}>
-          <ActionRun
-            plan={active}
-            entity={entity}
-            record={record}
-            id={id}
-            version={version}
-            onRun={() => setRunning(true)}
-            onFinish={(done) => {
-              setActive(undefined);
-              setRunning(false);
-              if (done)
-                setAnnounced(
-                  active.definition.done ?? t('extension.actionDone', { label: active.definition.label }),
-                );
-            }}
-          />
-        </Suspense>
-      ) : null}
+    );
+  }
+  return (
+    <Stack gap={4} align="flex-start">
+      <Group gap="xs" role="group" aria-label={t('extension.actions')} wrap="nowrap">
+        {plans.map((plan) => (
+          <Button
+            key={plan.name}
+            size="sm"
+            variant="light"
+            disabled={plan.offer.kind === 'disabled' || active !== undefined}
+            loading={running && active?.name === plan.name}
+            aria-describedby={plan.offer.kind === 'disabled' ? reasonId(plan) : undefined}
+            data-action={plan.name}
+            onClick={() => run(plan)}
+          >
+            {plan.definition.label}
+          </Button>
+        ))}
+      </Group>
+      <ActionReasons reasons={described} />
+      {status}
+      {runner}
     </Stack>
   );
 }
