@@ -159,7 +159,10 @@ export function problemOf(error: unknown, file: string, base: string = process.c
         !/^at\s/.test(line) &&
         !/^\[?\s*[\w./-]+:\d+:\d+\s*\]?$/.test(line) &&
         !/^\d+\s/.test(line) &&
-        !/^(?:Node\.js v|errors: |\}$|the web client could not be built)/.test(line),
+        // The bundler's and Node's own framing of the failure, not what is wrong.
+        !/^(?:Node\.js v|errors: |\}$|\^$|the web client could not be built|✗ Build failed|Build failed with|node:internal|triggerUncaughtException|file:\/\/|at )/.test(
+          line,
+        ),
     );
   return { message: lines.slice(0, 3).join(' ') || 'it could not be loaded', ...where };
 }
