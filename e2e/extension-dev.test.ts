@@ -54,7 +54,9 @@ describe('ninefold dev with an extension module', () => {
     const alert = page.getByText('The specification has issues', { exact: false });
     await alert.waitFor({ timeout: 30_000 });
     // What is wrong, in the bundler's words, not how it framed the failure.
-    expect(await page.getByText(/The extension module could not be built: .*Unexpected token/).count()).toBe(1);
+    expect(await page.getByText(/The extension module could not be built: .*Unexpected token/).count()).toBe(
+      1,
+    );
     expect(await page.getByText(/library\.ui\.tsx:4:\d+/).count()).toBeGreaterThan(0);
     expect(await header.getByText('Open until 20:00').count()).toBe(1);
     await screenshot(page, 'extension-dev-broken');

@@ -17,8 +17,11 @@ function load(text: string, file = 'library.yaml'): Model {
 }
 
 /** The fixture with one edit made to its document. */
-function changed(edit: (document: Record<string, any>) => void): Model {
-  const document = parse(TEXT) as Record<string, any>;
+// biome-ignore lint/suspicious/noExplicitAny: a test edits the parsed YAML freely; the loader checks the result
+type Editable = Record<string, any>;
+
+function changed(edit: (document: Editable) => void): Model {
+  const document = parse(TEXT) as Editable;
   edit(document);
   return load(stringify(document));
 }

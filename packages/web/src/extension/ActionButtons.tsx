@@ -74,7 +74,8 @@ export function ActionButtons({ plans, reasons, entity, record, id, version, pla
     // Plain elements in each row (extension.css): a list has fifty rows, and Mantine's buttons and
     // layout boxes cost its first render a tenth.
     return (
-      <span className="nf-row-action-group" role="group" aria-label={t('extension.actions')}>
+      // The column's header names these (its "Actions"): no group of its own in every row.
+      <span className="nf-row-action-group">
         {plans.map((plan) => (
           <button
             key={plan.name}

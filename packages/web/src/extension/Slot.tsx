@@ -35,7 +35,7 @@ export function Slot<S extends keyof Slots>({ name, slotKey, children, props }: 
       {children}
     </ExtensionSlot>
   ) : (
-    <>{children}</>
+    (children ?? null)
   );
 }
 
