@@ -256,6 +256,74 @@ describe('actions', () => {
   });
 });
 
+describe('an action on a nested record', () => {
+  it("sends the record's parents with its calls, as the built-in actions do", async () => {
+    const { default: ActionRun } = await import('../src/extension/ActionRun');
+    const { MantineProvider } = await import('@mantine/core');
+    const { QueryClientProvider } = await import('@tanstack/react-query');
+    const { I18nProvider } = await import('../src/i18n/I18nProvider');
+    const { SpecProvider } = await import('../src/app/SpecContext');
+    const { createQueryClient } = await import('../src/app/App');
+    const data = createMemoryDataProvider(model, api, seed());
+    const calls: unknown[] = [];
+    const spy = {
+      ...data,
+      calls: data.calls,
+      get: async (params: Parameters<typeof data.get>[0]) => {
+        calls.push(['get', params]);
+        return data.get({ entity: params.entity, id: params.id });
+      },
+      update: async (params: Parameters<typeof data.update>[0]) => {
+        calls.push(['update', params]);
+        return data.update({ ...params, path: undefined });
+      },
+    };
+    const tool = model.entities.shown
+      ? model.entities.items.find((entity) => entity.name === 'Tool')
+      : undefined;
+    if (!tool) throw new Error('the fixture has tools');
+    const finished = vi.fn();
+    render(
+      <MantineProvider>
+        <I18nProvider locale="en">
+          <QueryClientProvider client={createQueryClient()}>
+            <SpecProvider value={{ model, api, data: spy }}>
+              <ActionRun
+                plan={{
+                  name: 'fix',
+                  definition: { entity: 'Tool', label: 'Fix' },
+                  run: { kind: 'update', body: () => ({ condition: 'good' }) },
+                  offer: { kind: 'enabled' },
+                }}
+                entity={tool}
+                record={{ id: 2, name: 'Ladder' }}
+                id="2"
+                version={undefined}
+                path={{ shedId: 'S1' }}
+                onRun={() => {}}
+                onFinish={finished}
+              />
+            </SpecProvider>
+          </QueryClientProvider>
+        </I18nProvider>
+      </MantineProvider>,
+    );
+    await waitFor(() => expect(finished).toHaveBeenCalledWith(true));
+    expect(calls).toEqual([
+      ['get', { entity: 'Tool', id: '2', path: { shedId: 'S1' } }],
+      [
+        'update',
+        expect.objectContaining({
+          entity: 'Tool',
+          id: '2',
+          path: { shedId: 'S1' },
+          values: { condition: 'good' },
+        }),
+      ],
+    ]);
+  });
+});
+
 describe('loading and brand', () => {
   it('refuses a module whose default export is not an extension, saying why', () => {
     expect(readExtension({ default: undefined })).toEqual({ extension: {} });

@@ -1,7 +1,7 @@
 import { Button, Group, Stack } from '@mantine/core';
 import type { Entity } from '@ninefold/spec';
 import { lazy, Suspense, useId, useState } from 'react';
-import type { ApiRecord } from '../data/data-provider';
+import type { ApiRecord, PathValues } from '../data/data-provider';
 import { type ActionReason, ActionReasons } from '../form/ActionReasons';
 import { useI18n } from '../i18n/I18nProvider';
 import type { ActionPlan } from './action-plan';
@@ -18,6 +18,8 @@ export interface ActionButtonsProps {
   id: string;
   version: string | undefined;
   place: 'row' | 'detail';
+  /** The record's parents, for a nested record's calls. */
+  path?: PathValues | undefined;
 }
 
 /**
@@ -25,7 +27,16 @@ export interface ActionButtonsProps {
  * buttons on a record's page, as its accessible description alone in a list's row. Pressing one runs it
  * (asking first when it says so); what followed is announced.
  */
-export function ActionButtons({ plans, reasons, entity, record, id, version, place }: ActionButtonsProps) {
+export function ActionButtons({
+  plans,
+  reasons,
+  entity,
+  record,
+  id,
+  version,
+  place,
+  path,
+}: ActionButtonsProps) {
   const { t } = useI18n();
   const baseId = useId();
   const [active, setActive] = useState<ActionPlan | undefined>();
@@ -58,6 +69,7 @@ export function ActionButtons({ plans, reasons, entity, record, id, version, pla
         record={record}
         id={id}
         version={version}
+        path={path}
         onRun={() => setRunning(true)}
         onFinish={(done) => {
           setActive(undefined);

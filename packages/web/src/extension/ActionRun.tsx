@@ -3,7 +3,7 @@ import { type Entity, exhaustiveSwitchError } from '@ninefold/spec';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useSpec } from '../app/SpecContext';
-import type { ApiRecord, DataProvider } from '../data/data-provider';
+import type { ApiRecord, DataProvider, PathValues } from '../data/data-provider';
 import { ErrorNotice } from '../errors/ErrorNotice';
 import { invalidateEntity, recordKey } from '../form/query-keys';
 import { useI18n } from '../i18n/I18nProvider';
@@ -15,6 +15,8 @@ export interface ActionRunProps {
   record: ApiRecord;
   id: string;
   version: string | undefined;
+  /** The record's parents, for a nested record's calls. */
+  path?: PathValues | undefined;
   /** Called when the call or code starts (after the confirmation, if any). */
   onRun(): void;
   /** Called once the action is over: `done` when it happened, not when the person went back or it failed. */
@@ -25,7 +27,16 @@ export interface ActionRunProps {
  * One pressed action: its confirmation when it asks first, then its call or code, then a re-read of
  * what is on screen. A refusal is shown in a dialog with point 8's message and its remedy.
  */
-export default function ActionRun({ plan, entity, record, id, version, onRun, onFinish }: ActionRunProps) {
+export default function ActionRun({
+  plan,
+  entity,
+  record,
+  id,
+  version,
+  path,
+  onRun,
+  onFinish,
+}: ActionRunProps) {
   const { data } = useSpec();
   const { t } = useI18n();
   const queryClient = useQueryClient();
@@ -35,7 +46,7 @@ export default function ActionRun({ plan, entity, record, id, version, onRun, on
   const mutation = useMutation({
     mutationFn: () => {
       onRun();
-      return runAction(plan, data, entity, record, id, version);
+      return runAction(plan, data, entity, record, id, version, path);
     },
     onSuccess: async () => {
       invalidateEntity(queryClient, entity.name);
@@ -118,9 +129,10 @@ async function runAction(
   shown: ApiRecord,
   id: string,
   shownVersion: string | undefined,
+  path: PathValues | undefined,
 ): Promise<void> {
   const run = plan.run;
-  const base = { entity: entity.name, id };
+  const base = { entity: entity.name, id, ...(path ? { path } : {}) };
   const current = async () =>
     shownVersion === undefined ? data.get(base) : { record: shown, version: shownVersion };
   switch (run.kind) {

@@ -1,6 +1,6 @@
 import { type Entity, exhaustiveSwitchError, type Model } from '@ninefold/spec';
 import { useSpec } from '../app/SpecContext';
-import type { ApiRecord } from '../data/data-provider';
+import type { ApiRecord, PathValues } from '../data/data-provider';
 import { useI18n } from '../i18n/I18nProvider';
 import { refusalText, transitionRefusalText } from '../screens/access-text';
 import { type SessionValue, useSession } from '../session/SessionContext';
@@ -14,6 +14,7 @@ export interface ExtensionActionsProps {
   id: string;
   version: string | undefined;
   place: 'row' | 'detail';
+  path?: PathValues | undefined;
 }
 
 /**
@@ -21,7 +22,14 @@ export interface ExtensionActionsProps {
  * engine for a grant's condition and a transition's guard: each left out without a grant, disabled with
  * the reason when this record refuses it.
  */
-export default function ExtensionActions({ entity, record, id, version, place }: ExtensionActionsProps) {
+export default function ExtensionActions({
+  entity,
+  record,
+  id,
+  version,
+  place,
+  path,
+}: ExtensionActionsProps) {
   const { model, data } = useSpec();
   const session = useSession();
   const extension = useExtension();
@@ -43,6 +51,7 @@ export default function ExtensionActions({ entity, record, id, version, place }:
       id={id}
       version={version}
       place={place}
+      path={path}
     />
   );
 }

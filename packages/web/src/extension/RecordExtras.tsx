@@ -1,7 +1,7 @@
 import type { DetailScreen, Entity, ListScreen } from '@ninefold/spec';
 import { lazy, Suspense } from 'react';
 import { useSpec } from '../app/SpecContext';
-import type { ApiRecord } from '../data/data-provider';
+import type { ApiRecord, PathValues } from '../data/data-provider';
 import { useSession } from '../session/SessionContext';
 import { ActionButtons } from './ActionButtons';
 import { planActionsLight } from './action-plan-light';
@@ -19,6 +19,8 @@ function RecordActions(props: {
   id: string;
   version: string | undefined;
   place: 'row' | 'detail';
+  /** The record's parents, for a nested record's calls (`/stores/7/employees/3`). */
+  path: PathValues | undefined;
 }) {
   const { model, data } = useSpec();
   const session = useSession();
@@ -46,16 +48,19 @@ export function RowActions({
   entity,
   record,
   id,
+  path,
 }: {
   screen: ListScreen;
   entity: Entity;
   record: ApiRecord;
   id: string | undefined;
+  /** The list's parents: a nested record's calls need them. */
+  path?: PathValues | undefined;
 }) {
   return (
     <Slot name="rowActions" slotKey={entity.name} props={{ screen, entity, record }}>
       {id === undefined ? null : (
-        <RecordActions entity={entity} record={record} id={id} version={undefined} place="row" />
+        <RecordActions entity={entity} record={record} id={id} version={undefined} place="row" path={path} />
       )}
     </Slot>
   );
@@ -68,16 +73,19 @@ export function DetailActions({
   record,
   id,
   version,
+  path,
 }: {
   screen: DetailScreen;
   entity: Entity;
   record: ApiRecord;
   id: string;
   version: string | undefined;
+  /** The record's parents: a nested record's calls need them. */
+  path?: PathValues | undefined;
 }) {
   return (
     <Slot name="detailActions" slotKey={entity.name} props={{ screen, entity, record, version }}>
-      <RecordActions entity={entity} record={record} id={id} version={version} place="detail" />
+      <RecordActions entity={entity} record={record} id={id} version={version} place="detail" path={path} />
     </Slot>
   );
 }

@@ -152,6 +152,7 @@ export default function DetailScreen({ screen }: ScreenProps<'detail'>) {
                   screen={screen}
                   entity={entity}
                   record={record}
+                  path={parents}
                   id={id}
                   version={query.data?.version}
                 />

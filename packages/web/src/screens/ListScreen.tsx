@@ -118,13 +118,13 @@ export default function ListScreen({ screen }: ScreenProps<'list'>) {
               const id = typeof key === 'string' || typeof key === 'number' ? String(key) : undefined;
               return (
                 <Suspense fallback={null}>
-                  <RowActions screen={screen} entity={entity} record={record} id={id} />
+                  <RowActions screen={screen} entity={entity} record={record} id={id} path={path} />
                 </Suspense>
               );
             },
           }
         : undefined,
-    [withRowActions, rowActionsWidth, entity, keyField, screen, t],
+    [withRowActions, rowActionsWidth, entity, keyField, screen, t, path],
   );
 
   const busy = query.isFetching && query.isPlaceholderData;
