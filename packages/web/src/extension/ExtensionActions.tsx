@@ -1,21 +1,14 @@
 import { type Entity, exhaustiveSwitchError, type Model } from '@ninefold/spec';
 import { useSpec } from '../app/SpecContext';
-import type { ApiRecord, PathValues } from '../data/data-provider';
 import { useI18n } from '../i18n/I18nProvider';
 import { refusalText, transitionRefusalText } from '../screens/access-text';
 import { type SessionValue, useSession } from '../session/SessionContext';
-import { ActionButtons } from './ActionButtons';
+import { ActionButtons, type ActionButtonsProps } from './ActionButtons';
 import { type ActionPlan, planActions } from './action-plan';
 import { useExtension } from './ExtensionContext';
 
-export interface ExtensionActionsProps {
-  entity: Entity;
-  record: ApiRecord;
-  id: string;
-  version: string | undefined;
-  place: 'row' | 'detail';
-  path?: PathValues | undefined;
-}
+/** A record's buttons, but for the plans and reasons, which this decides. */
+export type ExtensionActionsProps = Omit<ActionButtonsProps, 'plans' | 'reasons'>;
 
 /**
  * The extension's actions on one record decided by every rule (docs/extending.md), with the expression

@@ -1,3 +1,4 @@
+import { placedAt } from './actions-on';
 import { useExtension } from './ExtensionContext';
 import { useSlotFilled } from './Slot';
 
@@ -20,7 +21,7 @@ export function useRowActionsWidth(entity: string | undefined): string {
   const extension = useExtension();
   const slot = useSlotFilled('rowActions', entity);
   const labels = Object.values(extension.actions ?? {})
-    .filter((action) => action.entity === entity && (action.places ?? ['row', 'detail']).includes('row'))
+    .filter((action) => entity !== undefined && placedAt(action, entity, 'row'))
     .map((action) => action.label);
   // About 0.6em a character at the table's size, and each compact button's own padding.
   const buttons =
@@ -39,7 +40,5 @@ function hasActions(
   entity: string,
   place: 'row' | 'detail',
 ): boolean {
-  return Object.values(actions ?? {}).some(
-    (action) => action.entity === entity && (action.places ?? ['row', 'detail']).includes(place),
-  );
+  return Object.values(actions ?? {}).some((action) => placedAt(action, entity, place));
 }

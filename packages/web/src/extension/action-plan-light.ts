@@ -3,6 +3,7 @@ import type { ApiRecord, DataProvider } from '../data/data-provider';
 import { settle } from '../screens/access-policy';
 import type { SessionValue } from '../session/SessionContext';
 import type { ActionPlan, ActionRun } from './action-plan';
+import { actionsOn } from './actions-on';
 import type { ActionDefinition, ActionPermission } from './types';
 
 /**
@@ -26,15 +27,7 @@ export function planActionsLight(
   place: 'row' | 'detail',
 ): ActionPlan[] | undefined {
   const plans: ActionPlan[] = [];
-  for (const [name, definition] of Object.entries(actions)) {
-    if (definition.entity !== entity.name) continue;
-    if (!(definition.places ?? ['row', 'detail']).includes(place)) continue;
-    try {
-      if (definition.when && !definition.when(record)) continue;
-    } catch (error) {
-      console.error(`[ninefold] the extension's action ${name} threw in when()`, error);
-      continue;
-    }
+  for (const [name, definition] of actionsOn(actions, entity.name, record, place)) {
     const decided = lightOne(data, definition, entity);
     if (decided === undefined) return undefined;
     if (decided === 'none') continue;

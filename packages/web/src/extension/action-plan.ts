@@ -11,6 +11,7 @@ import type { ApiRecord, DataProvider } from '../data/data-provider';
 import { actionOffer } from '../form/action-offer';
 import { transitionChoices } from '../form/transition-choices';
 import type { SessionValue } from '../session/SessionContext';
+import { actionsOn } from './actions-on';
 import type { ActionContext, ActionDefinition } from './types';
 
 /** What an action does when pressed. */
@@ -59,16 +60,7 @@ export function planActions(
   now: Date,
 ): ActionPlan[] {
   const plans: ActionPlan[] = [];
-  for (const [name, definition] of Object.entries(actions)) {
-    if (definition.entity !== entity.name) continue;
-    if (!(definition.places ?? ['row', 'detail']).includes(place)) continue;
-    try {
-      if (definition.when && !definition.when(record)) continue;
-    } catch (error) {
-      // A throwing `when` hides its own button only.
-      console.error(`[ninefold] the extension's action ${name} threw in when()`, error);
-      continue;
-    }
+  for (const [name, definition] of actionsOn(actions, entity.name, record, place)) {
     const plan = planOne(model, data, session, name, definition, entity, record, now);
     if (plan) plans.push(plan);
   }

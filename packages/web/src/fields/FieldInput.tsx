@@ -125,9 +125,8 @@ function OverriddenInput({
   builtIn: ReactNode;
   props: InputProps<FieldKind>;
 }) {
-  const { control } = useFormContext();
+  const { control, clearErrors, getFieldState } = useFormContext();
   const { field: controller } = useController({ name: props.name, control });
-  const { clearErrors, getFieldState } = useFormContext();
   const error = useFieldError(props.name);
   const Original = useOriginal(builtIn);
   return (
