@@ -29,7 +29,7 @@ export interface ExtensionNames {
 export const BUILT_IN_WIDGETS: readonly string[] = ['textarea'];
 
 /** The slots an extension may fill, and what each one's keys name. */
-export const EXTENSION_SLOTS: Readonly<Record<string, 'none' | 'entity' | 'dashboard'>> = {
+export const EXTENSION_SLOTS = {
   brand: 'none',
   header: 'none',
   navigationFooter: 'none',
@@ -38,7 +38,7 @@ export const EXTENSION_SLOTS: Readonly<Record<string, 'none' | 'entity' | 'dashb
   detailActions: 'entity',
   detailAside: 'entity',
   dashboardTiles: 'dashboard',
-};
+} as const satisfies Record<string, 'none' | 'entity' | 'dashboard'>;
 
 export interface ExtensionCheckOptions {
   /** Where a name sits in the extension's files (its first mention), for `file:line:column`. */
@@ -177,7 +177,9 @@ export function checkExtension(
     screens.filter((screen) => screen.kind === 'dashboard').map((screen) => screen.name),
   );
   for (const { slot, key } of names.slots) {
-    const keyed = EXTENSION_SLOTS[slot];
+    const keyed = Object.hasOwn(EXTENSION_SLOTS, slot)
+      ? EXTENSION_SLOTS[slot as keyof typeof EXTENSION_SLOTS]
+      : undefined;
     if (keyed === undefined) {
       orphan(
         slot,

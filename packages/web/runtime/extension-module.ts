@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import { isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ExtensionNames } from '@ninefold/spec';
+import { isComponent } from '../src/extension/is-component';
 
 const WEB_DIR = fileURLToPath(new URL('..', import.meta.url));
 const PUBLIC_MODULE = join(WEB_DIR, 'src/extension/public.ts');
@@ -123,10 +124,6 @@ export function namesOf(extension: Record<string, unknown>): ExtensionNames {
       };
     }),
   };
-}
-
-function isComponent(value: unknown): boolean {
-  return typeof value === 'function' || (typeof value === 'object' && value !== null && '$$typeof' in value);
 }
 
 /**

@@ -1,18 +1,18 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Model, Principal } from '@ninefold/spec';
-import { loadSpec } from '@ninefold/spec';
+import { EXTENSION_SLOTS, loadSpec } from '@ninefold/spec';
 import { configure, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, expectTypeOf, it, vi } from 'vitest';
 import toolLibrary from '../../../test/fixtures/extension/tool-library.ui';
 import { App } from '../src/app/App';
 import type { ApiRecord } from '../src/data/data-provider';
 import { createMemoryDataProvider } from '../src/data/memory-data-provider';
 import { brandStylesheet, brandVariables, contrastOn } from '../src/extension/brand-theme';
 import { fieldOverride } from '../src/extension/field-overrides';
-import { type LoadedExtension, readExtension } from '../src/extension/loaded';
-import type { Extension, FieldDisplayOverrideProps } from '../src/extension/types';
+import { type EXTENSION_KEYS, type LoadedExtension, readExtension } from '../src/extension/loaded';
+import type { Extension, FieldDisplayOverrideProps, Slots } from '../src/extension/types';
 import type { SessionValue } from '../src/session/SessionContext';
 import { apiOf } from './support/load-example';
 import { renderScreens } from './support/render-screens';
@@ -321,6 +321,15 @@ describe('an action on a nested record', () => {
         }),
       ],
     ]);
+  });
+});
+
+describe('the names the runtime and check share', () => {
+  it('are the same: the slots check knows are the slots the client has, and the keys it reads are the type’s', () => {
+    // Types, checked by `npm run typecheck`: a slot or key added to one side only fails to compile.
+    expectTypeOf<keyof typeof EXTENSION_SLOTS>().toEqualTypeOf<keyof Slots>();
+    expectTypeOf<(typeof EXTENSION_KEYS)[number]>().toEqualTypeOf<keyof Extension>();
+    expect(Object.keys(EXTENSION_SLOTS)).toHaveLength(8);
   });
 });
 

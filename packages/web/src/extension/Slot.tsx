@@ -1,5 +1,6 @@
 import type { ComponentType, ReactNode } from 'react';
 import { useExtension } from './ExtensionContext';
+import { isComponent } from './is-component';
 import { OverrideBoundary, useOriginal } from './OverrideBoundary';
 import type { SlotBase, Slots } from './types';
 
@@ -90,11 +91,6 @@ function slotComponent(
     return undefined;
   const component = (value as Record<string, unknown>)[key];
   return isComponent(component) ? component : undefined;
-}
-
-/** A function component, or one made by `memo`, `forwardRef` or `lazy` (objects React marks). */
-export function isComponent(value: unknown): value is ComponentType<never> {
-  return typeof value === 'function' || (typeof value === 'object' && value !== null && '$$typeof' in value);
 }
 
 export type { KeyedSlot, PlainSlot };

@@ -9,7 +9,9 @@ export interface LoadedExtension {
 
 export const NO_EXTENSION: LoadedExtension = Object.freeze({ extension: Object.freeze({}) });
 
-const KEYS = new Set(['name', 'fields', 'screens', 'slots', 'actions', 'theme']);
+/** Every key of `Extension` (a test holds the two equal). */
+export const EXTENSION_KEYS = ['name', 'fields', 'screens', 'slots', 'actions', 'theme'] as const;
+const KEYS: ReadonlySet<string> = new Set(EXTENSION_KEYS);
 
 /**
  * What a module's default export means as an extension. A module that exports none is no extension; one
