@@ -26,6 +26,7 @@ export { normalize, toAmount, toFieldType } from './normalize';
 export { readMarkdown } from './read-markdown';
 export { MAX_ALIAS_COUNT, MAX_YAML_DEPTH, readYaml } from './read-yaml';
 export * from './records';
+export * from './rules/brand';
 export * from './rules/condition-data';
 export * from './rules/constants';
 export * from './rules/derived';

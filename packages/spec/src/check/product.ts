@@ -1,5 +1,6 @@
 import { isTimeZone } from '../cel';
 import type { PathSegment } from '../issues';
+import { BRAND_RADIUS_MAX, isBrandColor, isBrandFont, isBrandLogo, isBrandRadius } from '../rules/brand';
 import { parseNumbering } from '../rules/numbering';
 import { type Context, refer, report, shown, text } from './context';
 
@@ -29,7 +30,7 @@ function checkBrand(context: Context, brand: unknown): void {
   if (typeof brand !== 'object' || brand === null) return;
   const theme = brand as Record<string, unknown>;
   const color = text(theme.primaryColor);
-  if (color !== undefined && !CSS_COLOR.test(color)) {
+  if (color !== undefined && !isBrandColor(color)) {
     report(
       context,
       'invalid-value',
@@ -38,11 +39,7 @@ function checkBrand(context: Context, brand: unknown): void {
     );
   }
   const logo = text(theme.logo);
-  if (
-    logo !== undefined &&
-    !(logo.startsWith('/') && !logo.startsWith('//')) &&
-    !/^data:image\//i.test(logo)
-  ) {
+  if (logo !== undefined && !isBrandLogo(logo)) {
     report(
       context,
       'invalid-value',
@@ -51,23 +48,19 @@ function checkBrand(context: Context, brand: unknown): void {
     );
   }
   const font = text(theme.font);
-  if (font !== undefined && /[;{}]/.test(font)) {
+  if (font !== undefined && !isBrandFont(font)) {
     report(context, 'invalid-value', ['product', 'font'], `The font of point 1 may not contain ; { or }.`);
   }
   const radius = theme.radius;
-  if (typeof radius === 'number' && (!Number.isFinite(radius) || radius < 0 || radius > 32)) {
+  if (typeof radius === 'number' && !isBrandRadius(radius)) {
     report(
       context,
       'invalid-value',
       ['product', 'radius'],
-      `The radius of point 1 is ${radius}; give 0 to 32 pixels.`,
+      `The radius of point 1 is ${radius}; give 0 to ${BRAND_RADIUS_MAX} pixels.`,
     );
   }
 }
-
-/** A hex colour, a functional notation, or a colour name: the forms a brand is written in. */
-const CSS_COLOR =
-  /^(?:#(?:[0-9a-f]{3,4}|[0-9a-f]{6}|[0-9a-f]{8})|(?:rgb|rgba|hsl|hsla|hwb|lab|lch|oklab|oklch)\([^;{}()]*\)|[a-z]{3,30})$/i;
 
 /** A numbered field: read-only text, with a pattern that has one {seq}. */
 export function checkNumbering(

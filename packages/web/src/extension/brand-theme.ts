@@ -1,3 +1,4 @@
+import { BRAND_RADIUS_MAX, isBrandColor, isBrandFont } from '@ninefold/spec';
 import { theme as baseTheme } from '../app/theme';
 import type { ThemeOverride } from './types';
 
@@ -16,7 +17,7 @@ const PRIMARY_PALETTE = baseTheme.primaryColor ?? 'indigo';
 export function brandVariables(theme: ThemeOverride): Record<string, string> {
   const variables: Record<string, string> = {};
   const color = theme.primaryColor;
-  if (color !== undefined && isCssColor(color)) {
+  if (color !== undefined && isBrandColor(color)) {
     const mix = (other: string, share: number) => `color-mix(in srgb, ${color} ${share}%, ${other})`;
     const shades = [
       mix('white', 5),
@@ -48,12 +49,13 @@ export function brandVariables(theme: ThemeOverride): Record<string, string> {
     variables['--mantine-primary-color-contrast'] = contrastOn(color);
     variables['--mantine-color-anchor'] = mix('black', 85);
   }
-  if (theme.font !== undefined && theme.font.trim() !== '' && !/[;{}]/.test(theme.font)) {
+  if (theme.font !== undefined && isBrandFont(theme.font)) {
     variables['--mantine-font-family'] = theme.font;
     variables['--mantine-font-family-headings'] = theme.font;
   }
   if (theme.radius !== undefined && Number.isFinite(theme.radius) && theme.radius >= 0) {
-    const radius = Math.min(theme.radius, 32);
+    // Code may ask for more than point 1 is allowed; it gets the largest corner instead of none.
+    const radius = Math.min(theme.radius, BRAND_RADIUS_MAX);
     variables['--mantine-radius-default'] = `${radius}px`;
     variables['--mantine-radius-sm'] = `${Math.round(radius * 0.75)}px`;
     variables['--mantine-radius-md'] = `${radius}px`;
@@ -88,14 +90,6 @@ export function brandStylesheet(theme: ThemeOverride): string {
   return declarations.length === 0
     ? ''
     : `html:root,html:root[data-mantine-color-scheme]{${declarations.join('')}}\n`;
-}
-
-/** A colour the browser understands, never a value that could end the declaration and start another. */
-function isCssColor(value: string): boolean {
-  if (/[;{}]/.test(value)) return false;
-  // In the browser the browser decides; at build time (Node), the forms of a CSS colour.
-  if (typeof CSS !== 'undefined' && typeof CSS.supports === 'function') return CSS.supports('color', value);
-  return /^#[0-9a-f]{3,8}$/i.test(value) || /^[a-z]+$/i.test(value) || /^(rgb|hsl|oklch)a?\(/i.test(value);
 }
 
 /** White or black, whichever reads better on a `#rrggbb` colour (WCAG relative luminance); white otherwise. */
