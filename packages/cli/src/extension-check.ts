@@ -21,13 +21,9 @@ export async function extensionIssues(result: LoadResult, extension: string | un
   const [read, checked] = await Promise.all([readExtensionModule(extension), typeCheckExtension(extension)]);
   if (!read.ok) return [problemIssue(read.problem)];
   const types = checked ?? [];
-  const texts = new Map<string, string>();
-  for (const file of read.files.filter((each) => /\.(?:tsx|ts|jsx|js)$/.test(each))) {
-    texts.set(file, await readFile(file, 'utf8').catch(() => ''));
-  }
   return [
     ...types.map(problemIssue),
-    ...checkExtension(model, read.names, { locateSpec, locateName: (name) => firstMention(texts, name) }),
+    ...checkExtension(model, read.names, { locateSpec, ...(await nameLocator(read.files)) }),
   ];
 }
 
@@ -43,6 +39,17 @@ function problemIssue(problem: ExtensionProblem): Issue {
       column: problem.column ?? 1,
     },
   };
+}
+
+/** Finds names in the module's code files (its CSS and images aside), read once. */
+export async function nameLocator(
+  files: readonly string[],
+): Promise<{ locateName: (name: string) => SourcePosition | undefined }> {
+  const texts = new Map<string, string>();
+  for (const file of files.filter((each) => /\.(?:tsx|ts|jsx|js)$/.test(each))) {
+    texts.set(file, await readFile(file, 'utf8').catch(() => ''));
+  }
+  return { locateName: (name) => firstMention(texts, name) };
 }
 
 /**

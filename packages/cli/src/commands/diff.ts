@@ -11,7 +11,7 @@ import {
   type ModelChange,
 } from '@ninefold/spec';
 import { readExtensionModule } from '@ninefold/web/extension-module';
-import { firstMention } from '../extension-check';
+import { nameLocator } from '../extension-check';
 import { extensionFile } from '../extension-file';
 import { loadAnySpec } from '../load-any-spec';
 import { readSpecFile } from '../read-spec-file';
@@ -150,12 +150,7 @@ async function orphaned(before: Model, after: Model, extension: string | undefin
   }
   const read = await readExtensionModule(extension);
   if (!read.ok) return { kind: 'failed', message: read.problem.message };
-  const { readFile } = await import('node:fs/promises');
-  const texts = new Map<string, string>();
-  for (const file of read.files.filter((each) => /\.(?:tsx|ts|jsx|js)$/.test(each))) {
-    texts.set(file, await readFile(file, 'utf8').catch(() => ''));
-  }
-  const options = { locateName: (name: string) => firstMention(texts, name) };
+  const options = await nameLocator(read.files);
   const was = new Set(checkExtension(before, read.names).map((issue) => issue.message));
   const issues = checkExtension(after, read.names, options).filter((issue) => !was.has(issue.message));
   return { kind: 'checked', issues };
