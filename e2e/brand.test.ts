@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { screenshot } from './support/artifacts';
 import { seriousViolations } from './support/axe';
 import { type Browser, launchBrowser } from './support/browser';
 import { type NinefoldProcess, ROOT, startNinefold } from './support/ninefold';
@@ -53,7 +54,21 @@ describe("point 1's brand", () => {
         `getComputedStyle(document.documentElement).getPropertyValue('--mantine-radius-default').trim()`,
       ),
     ).toBe('10px');
+    // The helpdesk asks for a sign-in first: its page, in the brand's colour and corners.
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
     expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'brand-point-1-1280');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('keeps the logo and the brand at 360 px', async () => {
+    const { page, problems } = await browser.newPage({ width: 360, height: 800 });
+    await page.goto(server.url);
+    await page.getByRole('banner').locator('img.nf-logo').waitFor();
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'brand-point-1-360');
     expect(problems).toEqual([]);
     await page.close();
   });
