@@ -1,66 +1,17 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
-import { defineConfig, type Plugin } from 'vite';
-import { readExtensionTheme } from './runtime/extension-module';
-import { themeStylesheet } from './runtime/theme-stylesheet';
-import { brandStylesheet } from './src/extension/brand-theme';
-import type { ThemeOverride } from './src/extension/types';
+import { defineConfig } from 'vite';
+import { extensionPlugin, SHARED, themeStylesheetPlugin } from './runtime/vite-plugins';
 
-/**
- * `import 'virtual:ninefold-theme.css'`: the theme's stylesheet, made from `src/app/theme.ts` at build,
- * and after it the brand of the team's extension module when there is one (docs/extending.md).
- */
-const THEME_CSS = 'virtual:ninefold-theme.css';
-
-function themeStylesheetPlugin(): Plugin {
-  return {
-    name: 'ninefold-theme-stylesheet',
-    resolveId: (id) => (id === THEME_CSS ? `\0${THEME_CSS}` : undefined),
-    load: async (id) => {
-      if (id !== `\0${THEME_CSS}`) return undefined;
-      const brand =
-        extensionFile && !process.env.NINEFOLD_READING_EXTENSION
-          ? await readExtensionTheme(extensionFile)
-          : undefined;
-      return themeStylesheet() + (brand ? brandStylesheet(brand as ThemeOverride) : '');
-    },
-  };
-}
-
-/**
- * `import('virtual:ninefold-extension')`: the team's extension module (docs/extending.md), named by its
- * absolute path in NINEFOLD_EXTENSION when `ensureRuntime` builds a client with one; none otherwise.
- */
-const EXTENSION_MODULE = 'virtual:ninefold-extension';
+/** The team's extension module, by its absolute path, when `ensureRuntime` builds a client with one. */
 const extensionFile = process.env.NINEFOLD_EXTENSION || undefined;
-
-function extensionPlugin(): Plugin {
-  return {
-    name: 'ninefold-extension',
-    resolveId: (id) => (id === EXTENSION_MODULE ? (extensionFile ?? `\0${EXTENSION_MODULE}`) : undefined),
-    load: (id) => (id === `\0${EXTENSION_MODULE}` ? 'export default undefined;\n' : undefined),
-  };
-}
-
-/**
- * The libraries an extension shares with the runtime: resolved from here whatever folder the team's
- * file is in, so that React, Mantine and the rest are bundled once (two Reacts would break hooks).
- */
-const SHARED = [
-  'react',
-  'react-dom',
-  '@mantine/core',
-  '@mantine/hooks',
-  '@tanstack/react-query',
-  'react-hook-form',
-];
 
 // The runtime is built once and served for any specification: it fetches spec.json at start, so the
 // same files work at any path (base './') on any static host.
 export default defineConfig({
   root: import.meta.dirname,
   base: './',
-  plugins: [react(), themeStylesheetPlugin(), extensionPlugin()],
+  plugins: [react(), themeStylesheetPlugin(extensionFile), extensionPlugin(extensionFile)],
   define: { __NINEFOLD_EXTENSION__: JSON.stringify(extensionFile !== undefined) },
   resolve: {
     alias: {

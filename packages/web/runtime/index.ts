@@ -133,8 +133,9 @@ export async function sourceStamp(): Promise<string> {
     join(WEB_DIR, 'public'),
     join(WEB_DIR, 'index.html'),
     join(WEB_DIR, 'vite.config.ts'),
-    // The theme's stylesheet is made at build by this module (a plugin in vite.config.ts).
+    // The theme's stylesheet and the extension module are made at build by these (vite.config.ts's plugins).
     join(WEB_DIR, 'runtime/theme-stylesheet.ts'),
+    join(WEB_DIR, 'runtime/vite-plugins.ts'),
     join(WEB_DIR, 'package.json'),
     SPEC_SOURCES,
     OPENAPI_SOURCES,

@@ -8,6 +8,7 @@ import { signInOf, signInPath } from '../session/return-path';
 import { SessionProvider } from '../session/SessionProvider';
 import type { SessionStore } from '../session/session-store';
 import { AboutPage } from './AboutPage';
+import { basename } from './base-path';
 import { withLaterStyles } from './later-styles';
 import { NotFound } from './NotFound';
 import { BrowserRouter, MemoryRouter, Navigate, useLocation } from './router';
@@ -76,12 +77,6 @@ function Pages({ model }: { model: Model }) {
       <ScreenBoundary>{pageAt(model, pathname)}</ScreenBoundary>
     </Shell>
   );
-}
-
-/** The path the client is served under, from the page's <base href>, so it works below a sub-path. */
-export function basename(): string {
-  const path = new URL(document.baseURI).pathname.replace(/\/+$/, '');
-  return path === '' ? '/' : path;
 }
 
 export function createQueryClient(): QueryClient {

@@ -34,7 +34,7 @@ import { useLiveReload } from './useLiveReload';
  * sends the person to the sign-in page and back.
  */
 export function Shell({ children }: { children: ReactNode }) {
-  const { model, dev } = useSpec();
+  const { model, dev, embedded } = useSpec();
   const { t } = useI18n();
   const { state, principal } = useSession();
   const [opened, { toggle, close }] = useDisclosure(false);
@@ -55,7 +55,7 @@ export function Shell({ children }: { children: ReactNode }) {
   return (
     // The frame is the page's own grid (shell.css): Mantine's AppShell brought a resizing handle, a
     // scroll lock and a collapse animation into every first load for a header and a side bar.
-    <div className="nf-shell" data-nav-opened={opened || undefined}>
+    <div className="nf-shell" data-nav-opened={opened || undefined} data-embedded={embedded || undefined}>
       <a className="nf-skip-link" href="#main">
         {t('shell.skipToContent')}
       </a>

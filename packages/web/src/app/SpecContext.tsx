@@ -12,6 +12,11 @@ export interface SpecContextValue extends SpecPayload {
   openPreview?: (preview: { file: string; model: Model }) => void;
   /** The team's extension module (docs/extending.md), read at start; none when absent. */
   extension?: LoadedExtension;
+  /**
+   * True when the client is a component of a team's own page (`<NinefoldApp>`): its frame then flows in
+   * the page's layout instead of taking the whole window.
+   */
+  embedded?: boolean;
 }
 
 export interface PreviewInfo {

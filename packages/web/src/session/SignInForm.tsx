@@ -1,6 +1,7 @@
 import { Alert, Button, Divider, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { exhaustiveSwitchError } from '@ninefold/spec';
 import { type FormEvent, useRef, useState } from 'react';
+import { clientUrl } from '../app/base-path';
 import { OIDC_CALLBACK_PATH } from '../app/routes';
 import { useSpec } from '../app/SpecContext';
 import { type I18n, useI18n } from '../i18n/I18nProvider';
@@ -250,7 +251,7 @@ function FailureAlert({ text }: { text: string | undefined }) {
 
 /** The address the provider sends the person back to, below the path the client is served under. */
 export function oidcRedirectUri(): string {
-  return new URL(`.${OIDC_CALLBACK_PATH}`, document.baseURI).href;
+  return clientUrl(OIDC_CALLBACK_PATH);
 }
 
 /** Why signing in did not work, in the person's language, with the server's own words where it gave some. */

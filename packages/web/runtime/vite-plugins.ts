@@ -1,0 +1,53 @@
+import type { Plugin } from 'vite';
+import { brandStylesheet } from '../src/extension/brand-theme';
+import type { ThemeOverride } from '../src/extension/types';
+import { readExtensionTheme } from './extension-module';
+import { themeStylesheet } from './theme-stylesheet';
+
+/**
+ * `import 'virtual:ninefold-theme.css'`: the theme's stylesheet, made from `src/app/theme.ts` at build,
+ * and after it the brand of the team's extension module when there is one (docs/extending.md).
+ */
+const THEME_CSS = 'virtual:ninefold-theme.css';
+
+export function themeStylesheetPlugin(extensionFile: string | undefined): Plugin {
+  return {
+    name: 'ninefold-theme-stylesheet',
+    resolveId: (id) => (id === THEME_CSS ? `\0${THEME_CSS}` : undefined),
+    load: async (id) => {
+      if (id !== `\0${THEME_CSS}`) return undefined;
+      const brand =
+        extensionFile && !process.env.NINEFOLD_READING_EXTENSION
+          ? await readExtensionTheme(extensionFile)
+          : undefined;
+      return themeStylesheet() + (brand ? brandStylesheet(brand as ThemeOverride) : '');
+    },
+  };
+}
+
+/**
+ * `import('virtual:ninefold-extension')`: the team's extension module (docs/extending.md), at its
+ * absolute path when the client is built with one; a module that exports none otherwise.
+ */
+const EXTENSION_MODULE = 'virtual:ninefold-extension';
+
+export function extensionPlugin(extensionFile: string | undefined): Plugin {
+  return {
+    name: 'ninefold-extension',
+    resolveId: (id) => (id === EXTENSION_MODULE ? (extensionFile ?? `\0${EXTENSION_MODULE}`) : undefined),
+    load: (id) => (id === `\0${EXTENSION_MODULE}` ? 'export default undefined;\n' : undefined),
+  };
+}
+
+/**
+ * The libraries an extension shares with the runtime: resolved from here whatever folder the team's
+ * file is in, so that React, Mantine and the rest are bundled once (two Reacts would break hooks).
+ */
+export const SHARED = [
+  'react',
+  'react-dom',
+  '@mantine/core',
+  '@mantine/hooks',
+  '@tanstack/react-query',
+  'react-hook-form',
+];
