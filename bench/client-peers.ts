@@ -2,7 +2,7 @@
 // never into the project's own dependencies, so that CI does not install them. Their entry files live in
 // bench/peers/<name>/; they are copied next to the peer's node_modules before building, so that bare
 // imports resolve to the peer's own packages rather than to the monorepo's.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -61,6 +61,45 @@ export interface BuiltPeer {
 
 /** Installs the peer's packages unless its package.json already lists exactly these versions. */
 export function installPeer(name: PeerName): string {
+  const { dir, installed } = preparePeer(name);
+  if (installed) return dir;
+  console.log(`installing the ${name} peer into ${dir} (once)…`);
+  const npm = spawnSync('npm', npmInstallArgs(dir), { stdio: 'inherit' });
+  if (npm.status !== 0) throw new Error(`npm install of the ${name} peer failed (exit ${npm.status})`);
+  return dir;
+}
+
+/**
+ * Installs several peers at once: the installs wait on the network far more than on the CPU, and one
+ * after the other they were most of a fresh checkout's smoke run of the benchmarks.
+ */
+export async function installPeers(names: PeerName[]): Promise<void> {
+  await Promise.all(
+    names.map((name) => {
+      const { dir, installed } = preparePeer(name);
+      if (installed) return Promise.resolve();
+      console.log(`installing the ${name} peer into ${dir} (once)…`);
+      return new Promise<void>((resolve, reject) => {
+        const npm = spawn('npm', npmInstallArgs(dir), { stdio: ['ignore', 'inherit', 'inherit'] });
+        npm.once('error', reject);
+        npm.once('exit', (code) =>
+          code === 0 ? resolve() : reject(new Error(`npm install of the ${name} peer failed (exit ${code})`)),
+        );
+      });
+    }),
+  );
+}
+
+export const PEER_NAMES: PeerName[] = [
+  'react-admin',
+  'minimal-list',
+  'stack-list',
+  'rjsf-form',
+  'swagger-ui',
+];
+
+/** Writes the peer's package.json, and says whether exactly these versions are installed already. */
+function preparePeer(name: PeerName): { dir: string; installed: boolean } {
   const dir = join(INSTALLS, name);
   const manifest = {
     name: `ninefold-bench-peer-${name}`,
@@ -75,18 +114,28 @@ export function installPeer(name: PeerName): string {
     existsSync(join(dir, 'node_modules/.package-lock.json')) &&
     existsSync(manifestFile) &&
     readFileSync(manifestFile, 'utf8') === text;
-  if (installed) return dir;
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(manifestFile, text);
-  console.log(`installing the ${name} peer into ${dir} (once)…`);
-  // No install scripts: none of these packages needs one, and a benchmark should not run arbitrary code.
-  const npm = spawnSync(
-    'npm',
-    ['install', '--prefix', dir, '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error'],
-    { stdio: 'inherit' },
-  );
-  if (npm.status !== 0) throw new Error(`npm install of the ${name} peer failed (exit ${npm.status})`);
-  return dir;
+  if (!installed) {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(manifestFile, text);
+  }
+  return { dir, installed };
+}
+
+/**
+ * No install scripts: none of these packages needs one, and a benchmark should not run arbitrary code.
+ * Packages the project's own install fetched already (React, Vite, …) come from npm's cache.
+ */
+function npmInstallArgs(dir: string): string[] {
+  return [
+    'install',
+    '--prefix',
+    dir,
+    '--no-audit',
+    '--no-fund',
+    '--ignore-scripts',
+    '--prefer-offline',
+    '--loglevel=error',
+  ];
 }
 
 export function versionIn(dir: string, pkg: string): string {

@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { installPeers, PEER_NAMES } from '../bench/client-peers';
 import { GITHUB_FILE } from '../bench/support/heap-runs';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -30,6 +31,10 @@ function result(dir: string, name: string): Record<string, unknown> & { ours: nu
 
 const noCorpus = existsSync(GITHUB_FILE) ? undefined : `GitHub's description is not at ${GITHUB_FILE}`;
 if (noCorpus) console.warn(`the smoke run of bench/client-openapi.ts is skipped: ${noCorpus}`);
+
+// Every peer at once, before the first benchmark asks for its own: on a fresh checkout the installs were
+// most of this file's time, one after the other.
+beforeAll(() => installPeers(PEER_NAMES), 400_000);
 
 describe('the browser benchmarks, one round each', () => {
   it('bench/client.ts: the first load’s size, the list’s first render and typing in a form, each beside its peer', async () => {
