@@ -89,6 +89,7 @@ async function boot(): Promise<void> {
         params: first.params,
         search: window.location.search,
         session: session.getSnapshot(),
+        extension: loadedExtension.extension,
       });
       if (answered) {
         // While the answer is on its way, the language's formatters load their locale data (10 to 20 ms

@@ -235,6 +235,31 @@ describe('actions', () => {
     expect(methods.slice(0, methods.indexOf('transition'))).toContain('get');
   });
 
+  it("runs an update from a list's row: one dialog for the list, every row's button held while it asks, then announced", async () => {
+    const { data, user } = renderAs(librarian, '/tools');
+    const rows = await screen.findAllByRole('row');
+    const drill = rows.find((row) => row.textContent?.includes('Hammer drill'));
+    const ladder = rows.find((row) => row.textContent?.includes('Ladder'));
+    if (!drill || !ladder) throw new Error('both tools are listed');
+    // The ladder is broken already: its own when() leaves its row without the button.
+    expect(within(ladder).queryByRole('button', { name: 'Mark broken' })).toBeNull();
+    await user.click(await within(drill).findByRole('button', { name: 'Mark broken' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Mark this tool broken?' });
+    expect((within(drill).getByRole('button', { name: 'Mark broken' }) as HTMLButtonElement).disabled).toBe(
+      true,
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Mark broken' }));
+    await waitFor(async () =>
+      expect((await data.get({ entity: 'Tool', id: '1' })).record.condition).toBe('broken'),
+    );
+    await waitFor(() =>
+      expect(
+        screen.getAllByRole('status').some((region) => /Mark broken/.test(region.textContent ?? '')),
+      ).toBe(true),
+    );
+    expect(data.log.filter((call) => call.method === 'update')).toHaveLength(1);
+  });
+
   it('shows a refusal of the API with its message, in a dialog the person can close', async () => {
     const { data, user } = renderAs(librarian, '/tools/1');
     data.failNext(

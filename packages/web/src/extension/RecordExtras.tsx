@@ -1,16 +1,152 @@
-import type { DetailScreen, Entity, ListScreen } from '@ninefold/spec';
-import { lazy, Suspense } from 'react';
+import type { DetailScreen, Entity, ListScreen, Model } from '@ninefold/spec';
+import { lazy, type ReactNode, Suspense, useLayoutEffect, useMemo, useState } from 'react';
 import { useSpec } from '../app/SpecContext';
-import type { ApiRecord, PathValues } from '../data/data-provider';
-import { useSession } from '../session/SessionContext';
+import type { ApiRecord, DataProvider, PathValues } from '../data/data-provider';
+import { useI18n } from '../i18n/I18nProvider';
+import { type SessionValue, useSession } from '../session/SessionContext';
 import { ActionButtons } from './ActionButtons';
+import { useRowActionsWidth } from './action-places';
+import type { ActionPlan } from './action-plan';
 import { planActionsLight } from './action-plan-light';
 import { useExtension } from './ExtensionContext';
+import { isComponent } from './is-component';
 import { Slot } from './Slot';
+import type { Extension } from './types';
+import type { RowActionsControllerProps } from './useRowActionsColumn';
 
 // Actions that a grant's condition or a transition's guard decides need the rules' expression engine:
 // they load with it, and only where such an action is offered.
 const ExtensionActions = lazy(() => import('./ExtensionActions'));
+// The dialogs and the call of an action load when one is pressed, not with the buttons.
+const ActionRun = lazy(() => import('./ActionRun'));
+
+/** A list's row action: the one pressed (asking first, or running), and whether its call is under way. */
+export interface RowRun {
+  pressed?: { plan: ActionPlan; record: ApiRecord; id: string };
+  running?: boolean;
+}
+
+/** What a list gives the function that makes each row's buttons (see `useRowActionsColumn`). */
+export interface RowCellContext {
+  model: Model;
+  data: DataProvider;
+  session: SessionValue;
+  extension: Extension;
+  screen: ListScreen;
+  entity: Entity;
+  /** The list's parents: a nested record's calls need them. */
+  path: PathValues;
+  run: RowRun;
+  setRun(run: RowRun): void;
+}
+
+/**
+ * One row's action buttons as plain elements, decided on the grant alone as `RecordActions` does. A row
+ * whose actions need every rule, or whose entity has the `rowActions` slot, gets the components that do
+ * those.
+ */
+export function rowActionCell(record: ApiRecord, context: RowCellContext): ReactNode {
+  const { entity, screen, path, extension } = context;
+  const key = entity.key === undefined ? undefined : record[entity.key];
+  const id = typeof key === 'string' || typeof key === 'number' ? String(key) : undefined;
+  const slot = extension.slots?.rowActions as Record<string, unknown> | undefined;
+  if (slot !== undefined && Object.hasOwn(slot, entity.name) && isComponent(slot[entity.name])) {
+    return <RowActions screen={screen} entity={entity} record={record} id={id} path={path} />;
+  }
+  if (id === undefined) return null;
+  const { model, data, session, run } = context;
+  const plans = planActionsLight(model, data, session, extension.actions ?? {}, entity, record, 'row');
+  if (plans === undefined) {
+    return (
+      <Suspense fallback={null}>
+        <ExtensionActions
+          entity={entity}
+          record={record}
+          id={id}
+          version={undefined}
+          place="row"
+          path={path}
+        />
+      </Suspense>
+    );
+  }
+  if (plans.length === 0) return null;
+  return (
+    // The column's header names these (its "Actions"): no group of its own in every row.
+    <span className="nf-row-action-group">
+      {plans.map((plan) => (
+        <button
+          key={plan.name}
+          type="button"
+          className="nf-row-action"
+          disabled={run.pressed !== undefined}
+          aria-busy={(run.running && run.pressed?.id === id && run.pressed.plan === plan) || undefined}
+          data-action={plan.name}
+          onClick={() => context.setRun({ pressed: { plan, record, id } })}
+        >
+          {plan.definition.label}
+        </button>
+      ))}
+    </span>
+  );
+}
+
+/**
+ * A list's column of the extension's row actions, given to its table, and what runs them: one dialog and
+ * one live region for the whole list. Each row's buttons are plain elements made by a function, not
+ * components with hooks: a page has fifty rows, and four components in each cost the list's first render
+ * a tenth. The list's own region also outlives a row whose action took its button away.
+ */
+export function RowActionsColumn({ screen, entity, path, onColumn }: RowActionsControllerProps) {
+  const { model, data } = useSpec();
+  const session = useSession();
+  const extension = useExtension();
+  const { t } = useI18n();
+  const width = useRowActionsWidth(entity.name);
+  const [run, setRun] = useState<RowRun>({});
+  const [announced, setAnnounced] = useState('');
+  const column = useMemo(() => {
+    const context = { model, data, session, extension, screen, entity, path, run, setRun };
+    return {
+      label: t('extension.rowActions'),
+      width,
+      render: (record: ApiRecord) => rowActionCell(record, context),
+    };
+  }, [model, data, session, extension, screen, entity, path, run, t, width]);
+  // Before the browser paints: the rows are drawn with their buttons in the same frame.
+  useLayoutEffect(() => onColumn(column), [onColumn, column]);
+  useLayoutEffect(() => () => onColumn(undefined), [onColumn]);
+  const { pressed } = run;
+  return (
+    <>
+      {pressed ? (
+        <Suspense fallback={null}>
+          <ActionRun
+            plan={pressed.plan}
+            entity={entity}
+            record={pressed.record}
+            id={pressed.id}
+            version={undefined}
+            path={path}
+            onRun={() => {
+              setAnnounced('');
+              setRun({ pressed, running: true });
+            }}
+            onFinish={(done) => {
+              setRun({});
+              const { definition } = pressed.plan;
+              if (done)
+                setAnnounced(definition.done ?? t('extension.actionDone', { label: definition.label }));
+            }}
+          />
+        </Suspense>
+      ) : null}
+      <span className="nf-visually-hidden" role="status">
+        {announced}
+      </span>
+    </>
+  );
+}
 
 /** A record's action buttons: decided on the grant alone where it can be, else by every rule. */
 function RecordActions(props: {

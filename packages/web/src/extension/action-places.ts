@@ -1,6 +1,8 @@
 import { placedAt } from './actions-on';
 import { useExtension } from './ExtensionContext';
+import { isComponent } from './is-component';
 import { useSlotFilled } from './Slot';
+import type { Extension } from './types';
 
 // What a list or a record's page asks of the extension's actions before drawing them: light enough for
 // the list's own code, which a client without an extension loads too.
@@ -11,6 +13,17 @@ export function useHasRowActions(entity: string | undefined): boolean {
   const slot = useSlotFilled('rowActions', entity);
   if (entity === undefined) return false;
   return slot || hasActions(extension.actions, entity, 'row');
+}
+
+/**
+ * The same as `useHasRowActions`, outside React: before a list's first render, to load the code of its
+ * row actions beside its first page.
+ */
+export function hasRowActions(extension: Extension, entity: string): boolean {
+  // The slot is keyed by entity, as `Slot` reads it.
+  const slot = extension.slots?.rowActions as Record<string, unknown> | undefined;
+  const slotted = slot !== undefined && Object.hasOwn(slot, entity) && isComponent(slot[entity]);
+  return slotted || hasActions(extension.actions, entity, 'row');
 }
 
 /**
@@ -35,10 +48,6 @@ export function useHasDetailActions(entity: string): boolean {
   return useSlotFilled('detailActions', entity) || hasActions(extension.actions, entity, 'detail');
 }
 
-function hasActions(
-  actions: ReturnType<typeof useExtension>['actions'],
-  entity: string,
-  place: 'row' | 'detail',
-): boolean {
+function hasActions(actions: Extension['actions'], entity: string, place: 'row' | 'detail'): boolean {
   return Object.values(actions ?? {}).some((action) => placedAt(action, entity, place));
 }

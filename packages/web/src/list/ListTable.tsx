@@ -19,6 +19,13 @@ const FIRST_ROWS = 30;
 // TanStack Virtual, for the few lists whose answer has thousands of records.
 const VirtualRows = lazy(() => import('./VirtualRows').then((module) => ({ default: module.VirtualRows })));
 
+/** A column of actions on each row: its header's (hidden) label, its width, and each row's content. */
+export interface RowActionsColumnOptions {
+  label: string;
+  width: string;
+  render(record: ApiRecord): ReactNode;
+}
+
 export interface ListTableProps {
   model: Model;
   plan: ListPlan;
@@ -32,7 +39,7 @@ export interface ListTableProps {
   /** A newer page is loading while this one is shown. */
   busy: boolean;
   /** A last column of actions per record (the team's extension), headed by `label`. */
-  rowActions?: { label: string; width: string; render(record: ApiRecord): ReactNode } | undefined;
+  rowActions?: RowActionsColumnOptions | undefined;
 }
 
 /**

@@ -8,22 +8,23 @@ import {
   humanize,
   type SortKey,
 } from '@ninefold/spec';
-import { lazy, type ReactNode, Suspense, useCallback, useMemo } from 'react';
+import { type ReactNode, useCallback, useMemo, useState } from 'react';
 import { Link } from '../app/router';
 import { parentDetail, routeByPosition, routeTo, rowDetail, screenBelow } from '../app/routes';
 import { useScreenParams } from '../app/ScreenParams';
 import { useSpec } from '../app/SpecContext';
 import { useDocumentTitle } from '../app/useDocumentTitle';
 import type { ApiRecord } from '../data/data-provider';
-import { useHasRowActions, useRowActionsWidth } from '../extension/action-places';
+import { hasRowActions, useHasRowActions } from '../extension/action-places';
 import { Slot } from '../extension/Slot';
+import { loadRecordExtras, RowActionsController } from '../extension/useRowActionsColumn';
 import { routeParamNames } from '../form/record-path';
 import { useI18n } from '../i18n/I18nProvider';
 import { ListError } from '../list/ListError';
 import { ListFilters } from '../list/ListFilters';
 import { ListPager } from '../list/ListPager';
 import { ListSkeleton } from '../list/ListSkeleton';
-import { ListTable } from '../list/ListTable';
+import { ListTable, type RowActionsColumnOptions } from '../list/ListTable';
 import { planList } from '../list/list-plan';
 import { listQueryKey } from '../list/list-query-key';
 import {
@@ -41,11 +42,6 @@ import { useListState } from '../list/useListState';
 import { type SessionValue, useSession } from '../session/SessionContext';
 import { settle } from './access-policy';
 import type { PrefetchContext, ScreenProps } from './screen-props';
-
-// A row's actions (the team's extension) load with the first list that has any.
-const RowActions = lazy(() =>
-  import('../extension/RecordExtras').then((module) => ({ default: module.RowActions })),
-);
 
 /**
  * A list screen of point 2: the records of an entity a page at a time, sorted, filtered and paged by the
@@ -101,31 +97,11 @@ export default function ListScreen({ screen }: ScreenProps<'list'>) {
     [detail, keyField, path],
   );
   const onSort = useCallback((sort: SortKey) => update(setSort(state, plan, sort)), [update, state, plan]);
-  // Build constants: the same on every render, and without an extension this code is left out.
+  // A build constant: the same on every render, and without an extension this code is left out.
   // biome-ignore lint/correctness/useHookAtTopLevel: __NINEFOLD_EXTENSION__ is fixed for a build
   const withRowActions = __NINEFOLD_EXTENSION__ ? useHasRowActions(entity?.name) : false;
-  // biome-ignore lint/correctness/useHookAtTopLevel: __NINEFOLD_EXTENSION__ is fixed for a build
-  const rowActionsWidth = __NINEFOLD_EXTENSION__ ? useRowActionsWidth(entity?.name) : '';
-  const rowActions = useMemo(
-    () =>
-      // A client built without an extension has no row actions: its list's code leaves them out.
-      __NINEFOLD_EXTENSION__ && withRowActions && entity
-        ? {
-            label: t('extension.rowActions'),
-            width: rowActionsWidth,
-            render: (record: ApiRecord) => {
-              const key = keyField === undefined ? undefined : record[keyField];
-              const id = typeof key === 'string' || typeof key === 'number' ? String(key) : undefined;
-              return (
-                <Suspense fallback={null}>
-                  <RowActions screen={screen} entity={entity} record={record} id={id} path={path} />
-                </Suspense>
-              );
-            },
-          }
-        : undefined,
-    [withRowActions, rowActionsWidth, entity, keyField, screen, t, path],
-  );
+  // The column the extension's row actions give the table (see RowActionsController below).
+  const [rowActions, setRowActions] = useState<RowActionsColumnOptions>();
 
   const busy = query.isFetching && query.isPlaceholderData;
   const createScreen = entity ? screenBelow(model, 'create', entity.name, screen.route) : undefined;
@@ -223,7 +199,7 @@ export default function ListScreen({ screen }: ScreenProps<'list'>) {
         onSort={onSort}
         recordHref={recordHref}
         busy={busy}
-        rowActions={rowActions}
+        rowActions={withRowActions ? rowActions : undefined}
       />
     );
   }
@@ -247,6 +223,9 @@ export default function ListScreen({ screen }: ScreenProps<'list'>) {
         {busy ? t('list.updating') : ''}
       </span>
       {body}
+      {__NINEFOLD_EXTENSION__ && withRowActions ? (
+        <RowActionsController screen={screen} entity={entity} path={path} onColumn={setRowActions} />
+      ) : null}
       {result && !query.isError && result.items.length > 0 ? (
         <ListPager plan={plan} state={state} result={result} onChange={update} />
       ) : null}
@@ -286,8 +265,13 @@ export async function prefetch({
   params,
   search,
   session = UNKNOWN_SESSION,
+  extension,
 }: PrefetchContext<'list'>): Promise<void> {
   if (!settle(checkScreen(model, session.principal, screen), session).allowed) return;
+  // The code of the row actions, beside the first page: the rows are then drawn with their buttons.
+  if (__NINEFOLD_EXTENSION__ && extension && hasRowActions(extension, screen.entity)) {
+    void loadRecordExtras().catch(() => {});
+  }
   const { hidden } = fieldAccess(model, session.principal, screen.entity);
   const plan = planList(model, screen, data.calls(screen.entity), hidden);
   if (plan.entity === undefined || plan.call === undefined || plan.columns.length === 0) return;
