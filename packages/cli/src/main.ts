@@ -1,3 +1,4 @@
+import { didYouMean } from '@ninefold/spec';
 import { build } from './commands/build';
 import { check } from './commands/check';
 import { dev } from './commands/dev';
@@ -37,12 +38,22 @@ export async function main(argv: string[], terminal: Terminal = processTerminal(
     terminal.out('ninefold 0.1.0\n');
     return 0;
   }
-  if (command === 'check') return check(args, terminal);
-  if (command === 'serve') return serve(args, terminal);
-  if (command === 'dev') return dev(args, terminal);
-  if (command === 'build') return build(args, terminal);
-  if (command === 'import') return importCommand(args, terminal);
-  if (command === 'diff') return diff(args, terminal);
-  terminal.err(`ninefold: unknown command "${command}".\n\n${HELP}`);
+  const run = COMMANDS[command];
+  if (run && Object.hasOwn(COMMANDS, command)) return run(args, terminal);
+  // As git says it: the one line, the closest command, and where the list is; not the whole help.
+  const hint = didYouMean(command, Object.keys(COMMANDS));
+  const what = command.startsWith('-') ? 'option' : 'command';
+  terminal.err(
+    `ninefold: unknown ${what} "${command}"${hint ? `; ${hint}` : ''}\nRun "ninefold --help" for the commands.\n`,
+  );
   return 2;
 }
+
+const COMMANDS: Record<string, (args: string[], terminal: Terminal) => Promise<number>> = {
+  check,
+  import: importCommand,
+  dev,
+  build,
+  serve,
+  diff,
+};

@@ -10,6 +10,7 @@ import type { UserRequest } from './auth/users';
 import { registerClient, securityHeaders, signInOption } from './client';
 import { type ProxyTarget, registerDevProxy } from './dev-proxy';
 import { type EncodedBody, encodedBody, preferredCoding } from './encoded-body';
+import { listenProblem } from './listen-problem';
 import { PROBLEM_CONTENT_TYPE, type Problem, problem } from './problem';
 import { openPrototypeStore, serverErrorLogger } from './serve';
 import type { Store } from './store/store';
@@ -279,7 +280,10 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   } catch (error) {
     clearInterval(heartbeat);
     await closeGeneration(current);
-    return { ok: false, message: (error as Error).message };
+    return {
+      ok: false,
+      message: listenProblem(error, options.host ?? '127.0.0.1', options.port ?? DEV_DEFAULT_PORT),
+    };
   }
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;

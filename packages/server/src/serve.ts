@@ -6,6 +6,7 @@ import type { AuthOptions } from './auth/authenticate';
 import { type ProvisionResult, provisionUsers } from './auth/provision';
 import type { UserRequest } from './auth/users';
 import { registerClient, signInOption } from './client';
+import { listenProblem } from './listen-problem';
 import { seed } from './seed/seed-store';
 import { openStore } from './store/open-store';
 import type { MigrationStep, Store } from './store/store';
@@ -85,10 +86,15 @@ export async function serve(options: ServeOptions): Promise<ServeResult> {
     });
     if (options.clientDir !== undefined)
       registerClient(app, { dir: options.clientDir, model: options.model, ...signInOption(options.model) });
-    const address = await app.listen({
-      host: options.host ?? '127.0.0.1',
-      port: options.port ?? DEFAULT_PORT,
-    });
+    const host = options.host ?? '127.0.0.1';
+    const port = options.port ?? DEFAULT_PORT;
+    let address: string;
+    try {
+      address = await app.listen({ host, port });
+    } catch (error) {
+      await app.close().catch(() => undefined);
+      throw new Error(listenProblem(error, host, port));
+    }
     let closing: Promise<void> | undefined;
     return {
       ok: true,

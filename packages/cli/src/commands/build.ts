@@ -1,8 +1,8 @@
 import { cp, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { describeApi, specPayload } from '@ninefold/server';
 import { ensureRuntime } from '@ninefold/web/runtime';
+import { parseCommandArgs } from '../args';
 import { extensionFile } from '../extension-file';
 import { loadSpecFile } from '../load-spec-file';
 import {
@@ -171,7 +171,7 @@ async function copyRuntime(runtime: string, target: string): Promise<{ assets: n
 }
 
 function parseBuildArgs(args: string[]) {
-  return parseArgs({
+  return parseCommandArgs({
     args,
     allowPositionals: true,
     strict: true,

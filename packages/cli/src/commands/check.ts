@@ -1,5 +1,5 @@
-import { parseArgs } from 'node:util';
 import type { LoadResult } from '@ninefold/spec';
+import { parseCommandArgs } from '../args';
 import { extensionIssues } from '../extension-check';
 import { extensionFile } from '../extension-file';
 import { loadAnySpec } from '../load-any-spec';
@@ -81,7 +81,7 @@ export async function check(args: string[], terminal: Terminal): Promise<number>
 }
 
 function parseCheckArgs(args: string[]) {
-  return parseArgs({
+  return parseCommandArgs({
     args,
     allowPositionals: true,
     strict: true,

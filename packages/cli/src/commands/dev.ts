@@ -1,5 +1,4 @@
 import { basename } from 'node:path';
-import { parseArgs } from 'node:util';
 import {
   DEV_DEFAULT_PORT,
   type DevApi,
@@ -13,6 +12,7 @@ import {
   type UserRequest,
 } from '@ninefold/server';
 import { ensureRuntime } from '@ninefold/web/runtime';
+import { parseCommandArgs } from '../args';
 import { devIssues } from '../dev-issues';
 import { buildForDev, watchExtension } from '../extension-build';
 import { extensionFile, UI_OPTION_HELP } from '../extension-file';
@@ -296,7 +296,7 @@ function watchSpec(
 }
 
 function parseDevArgs(args: string[]) {
-  return parseArgs({
+  return parseCommandArgs({
     args,
     allowPositionals: true,
     strict: true,

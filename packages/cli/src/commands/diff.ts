@@ -1,4 +1,3 @@
-import { parseArgs } from 'node:util';
 import { migrationBetween } from '@ninefold/server';
 import {
   CHANGE_AREAS,
@@ -11,6 +10,7 @@ import {
   type ModelChange,
 } from '@ninefold/spec';
 import { readExtensionModule } from '@ninefold/web/extension-module';
+import { parseCommandArgs } from '../args';
 import { nameLocator } from '../extension-check';
 import { extensionFile } from '../extension-file';
 import { loadAnySpec } from '../load-any-spec';
@@ -205,7 +205,7 @@ function printOrphans(terminal: Terminal, file: string, issues: Issue[]): void {
 }
 
 function parseDiffArgs(args: string[]) {
-  return parseArgs({
+  return parseCommandArgs({
     args,
     allowPositionals: true,
     strict: true,

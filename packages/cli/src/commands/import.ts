@@ -1,8 +1,8 @@
 import { writeFile } from 'node:fs/promises';
-import { parseArgs } from 'node:util';
 import { formatImportReport, looksLikeOpenApi } from '@ninefold/openapi';
 import { toDocument, toMarkdown } from '@ninefold/spec';
 import { stringify } from 'yaml';
+import { parseCommandArgs } from '../args';
 import { loadAnySpec } from '../load-any-spec';
 import { readSpecFile } from '../read-spec-file';
 import { printReport } from '../report';
@@ -108,7 +108,7 @@ export async function importCommand(args: string[], terminal: Terminal): Promise
 }
 
 function parseImportArgs(args: string[]) {
-  return parseArgs({
+  return parseCommandArgs({
     args,
     allowPositionals: true,
     strict: true,

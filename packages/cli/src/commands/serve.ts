@@ -1,4 +1,3 @@
-import { parseArgs } from 'node:util';
 import {
   DEFAULT_PORT,
   databaseUrl,
@@ -7,7 +6,9 @@ import {
   serve as startServer,
   type UserRequest,
 } from '@ninefold/server';
+
 import { ensureRuntime } from '@ninefold/web/runtime';
+import { parseCommandArgs } from '../args';
 import { extensionFile, UI_OPTION_HELP } from '../extension-file';
 import { loadSpecFile } from '../load-spec-file';
 import { listenForStop } from '../stop-signals';
@@ -151,7 +152,7 @@ export async function serve(
 }
 
 function parseServeArgs(args: string[]) {
-  return parseArgs({
+  return parseCommandArgs({
     args,
     allowPositionals: true,
     strict: true,
