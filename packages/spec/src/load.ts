@@ -100,11 +100,20 @@ export function loadSpec(text: string, options: LoadOptions = {}): LoadResult {
     const { model, issues: normalizeIssues } = normalize(parsed.data as DocumentInput);
     for (const issue of normalizeIssues)
       issues.push({ ...issue, source: issue.source ?? source.locate(issue.path) });
-    for (const { issue, offset } of checkModelWithOffsets(model)) {
+    const unreadFields = unreadableFields(flagged);
+    const following = new Map<Issue, SourcePosition[]>();
+    for (const { issue, offset, about } of checkModelWithOffsets(model)) {
       if (alreadyReported(issue.path)) continue;
       const at = offset === undefined ? source.locate(issue.path) : source.locateInString(issue.path, offset);
+      // A reference to a field the reader could not read fails only because of that: one cause, not many.
+      const cause = about === undefined ? undefined : unreadFields.get(about);
+      if (cause !== undefined) {
+        following.set(cause, [...(following.get(cause) ?? []), ...(at ? [at] : [])]);
+        continue;
+      }
       issues.push({ ...issue, source: at });
     }
+    foldInto(issues, following);
     const result = finish(!hasErrors(issues), format, issues, model);
     locators.set(result, source.locate);
     return result;
@@ -288,4 +297,38 @@ function internalIssue(error: unknown, file: string): Issue {
     path: [],
     source: { file, line: 1, column: 1 },
   };
+}
+
+/**
+ * The fields the reader could not read, as `Entity.field`, with the reader's issue about each: a kind it
+ * could not read leaves the field out of the model, and every reference to it then fails too.
+ */
+function unreadableFields(flagged: Issue[]): Map<string, Issue> {
+  const fields = new Map<string, Issue>();
+  for (const issue of flagged) {
+    const [point, entity, fieldsKey, field] = issue.path;
+    if (
+      point === 'entities' &&
+      fieldsKey === 'fields' &&
+      typeof entity === 'string' &&
+      typeof field === 'string'
+    ) {
+      const key = `${entity}.${field}`;
+      if (!fields.has(key)) fields.set(key, issue);
+    }
+  }
+  return fields;
+}
+
+/** Says at each cause where the references that follow from it are, instead of an error for each. */
+function foldInto(issues: Issue[], following: Map<Issue, SourcePosition[]>): void {
+  for (const [cause, places] of following) {
+    const index = issues.indexOf(cause);
+    if (index < 0) continue;
+    const where = places.map((place) => `${place.line}:${place.column}`).join(', ');
+    const count =
+      places.length === 1 ? 'one reference to it fails' : `${places.length} references to it fail`;
+    const note = `${count} until it is read${where ? ` (at ${where})` : ''}`;
+    issues[index] = { ...cause, hint: cause.hint ? `${cause.hint}; ${note}` : note };
+  }
 }

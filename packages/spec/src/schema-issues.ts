@@ -47,7 +47,9 @@ function convert(issue: z.core.$ZodIssue, prefix: PathSegment[], data: unknown, 
           message: `${where ? `${where}: ` : ''}"${key}" is not a known key here.`,
           path: [...path, key],
           ...hint(
-            didYouMean(key, allowed) ?? (allowed.length ? `known keys: ${allowed.join(', ')}` : undefined),
+            commaSplit(value, key) ??
+              didYouMean(key, allowed) ??
+              (allowed.length ? `known keys: ${allowed.join(', ')}` : undefined),
           ),
         });
       }
@@ -262,4 +264,18 @@ function allowedKeys(path: readonly PathSegment[]): string[] {
     .flatMap(alternatives)
     .flatMap((schema) => Object.keys(schema.properties ?? {}));
   return [...new Set(keys)];
+}
+
+/**
+ * In YAML's `{ values: a, b }` the comma ends the value, and `b` becomes a key with no value: the likely
+ * reading of a bare unknown key after a plain value. Undefined when it does not look like that.
+ */
+function commaSplit(owner: unknown, key: string): string | undefined {
+  if (owner === null || typeof owner !== 'object' || Array.isArray(owner)) return undefined;
+  const entries = Object.entries(owner as Record<string, unknown>);
+  const at = entries.findIndex(([name]) => name === key);
+  const before = entries[at - 1];
+  if (at < 1 || entries[at]?.[1] !== null || before === undefined || typeof before[1] !== 'string')
+    return undefined;
+  return `a comma inside { } ends a value, so "${key}" was read as a key: quote the value that holds the comma (${before[0]}: "${before[1]}, ${key}"), or write a list as [${before[1]}, ${key}]`;
 }

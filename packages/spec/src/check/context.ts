@@ -28,6 +28,11 @@ export interface CheckedIssue {
   issue: Issue;
   /** Offset inside the string at `issue.path`, for `SourceDocument.locateInString`. */
   offset?: number;
+  /**
+   * The field a reference that did not resolve names, as `Entity.field`: when the reader could not read
+   * that field, the issue follows from the reader's and is folded into it (see `loadSpec`).
+   */
+  about?: string;
 }
 
 // What the checks of every point share: the context they report into, references by name (with "did
@@ -77,6 +82,8 @@ export interface ReportOptions {
   severity?: Severity;
   hint?: string | undefined;
   offset?: number | undefined;
+  /** The field a failed reference names, as `Entity.field` (see `CheckedIssue.about`). */
+  about?: string | undefined;
 }
 
 export function report(
@@ -92,6 +99,7 @@ export function report(
   if (options.hint !== undefined) issue.hint = options.hint;
   const checked: CheckedIssue = { issue };
   if (options.offset !== undefined) checked.offset = options.offset;
+  if (options.about !== undefined) checked.about = options.about;
   context.out.push(checked);
 }
 
@@ -179,7 +187,7 @@ export function referField(
     path,
     `${owner} names field "${name}", which entity "${entity.name}" (point 3) does not have. ` +
       `Add the field to "${entity.name}" or correct the name.`,
-    { hint: didYouMean(name, [...fields.keys()]) },
+    { hint: didYouMean(name, [...fields.keys()]), about: `${entity.name}.${name}` },
   );
   return undefined;
 }
@@ -297,11 +305,13 @@ export function checkCel(
     hint = 'number and money fields hold doubles: write 0.0 rather than 0, or convert with double(...)';
   }
   const missingKey = /^No such key: (.+)$/.exec(result.message)?.[1];
+  let about: string | undefined;
   if (missingKey !== undefined && scope.entity !== undefined) {
     const entity = context.entities?.get(scope.entity);
     if (entity !== undefined) {
       advice = `Use a field of "${entity.name}" (point 3).`;
       hint = didYouMean(missingKey, reachableFieldNames(context, entity));
+      about = `${entity.name}.${missingKey}`;
     }
   }
   report(
@@ -312,6 +322,7 @@ export function checkCel(
     {
       hint,
       offset: result.offset,
+      about,
     },
   );
 }

@@ -1,0 +1,39 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadSpec } from '../src';
+
+const FILE = resolve(import.meta.dirname, '../../../examples/shop.md');
+const shop = readFileSync(FILE, 'utf8');
+
+// One mistake, one error: the references that fail only because of it are said at the cause.
+describe('issues that follow from one cause', () => {
+  it('reports a field kind it cannot read once, first, with where the references to the field are', () => {
+    const text = shop.replace('| total | money EUR |', '| total | moneyy EUR |');
+    expect(text).not.toBe(shop);
+    const result = loadSpec(text, { file: 'shop.md' });
+    const errors = result.issues.filter((issue) => issue.severity === 'error');
+    expect(errors).toHaveLength(1);
+    const [cause] = errors;
+    expect(cause?.code).toBe('unreadable-cell');
+    expect(cause?.message).toMatch(/^The kind "moneyy EUR" is not one Ninefold can read/);
+    expect(cause?.source).toMatchObject({ line: 56, column: 11 });
+    // Two columns of a screen, a rule's expression and a call's filter named Order.total.
+    expect(cause?.hint).toBe(
+      'did you mean "money"?; 4 references to it fail until it is read (at 21:74, 21:138, 169:113, 208:94)',
+    );
+  });
+
+  it('still reports a reference to a field no one wrote beside it', () => {
+    const lines = shop.replace('| total | money EUR |', '| total | moneyy EUR |').split('\n');
+    // Line 21, the orders list: its first mention of total becomes a name no field has.
+    lines[20] = (lines[20] ?? '').replace('total', 'totl');
+    const result = loadSpec(lines.join('\n'), { file: 'shop.md' });
+    const errors = result.issues.filter((issue) => issue.severity === 'error');
+    expect(errors.map((issue) => issue.code)).toEqual(['unknown-reference', 'unreadable-cell']);
+    expect(errors[0]?.message).toMatch(/names field "totl"/);
+    expect(errors[1]?.hint).toMatch(
+      /; 3 references to it fail until it is read \(at 21:\d+, 169:113, 208:94\)$/,
+    );
+  });
+});
