@@ -130,6 +130,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     { parseAs: 'string' },
     (_request, body, done) => done(null, new URLSearchParams(body as string)),
   );
+  // JSON as Fastify reads it, but an empty body is no body: a transition sent with a JSON content type
+  // and nothing in it runs, and a write without one is told that its body is not an object.
+  const json = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) =>
+    body === '' ? done(null, undefined) : json(request, body as string, done),
+  );
+  // Fastify reads text/plain by default; this API takes no text, and says so with a 415, as documented.
+  app.removeContentTypeParser('text/plain');
 
   app.setErrorHandler((error, _request, reply) => {
     if (error instanceof IdempotentReplay) {
@@ -839,7 +848,7 @@ function toProblem(error: unknown, report: AppOptions['onServerError']): Problem
   if (named.name === 'InvalidCursorError')
     return problem(400, 'INVALID_CURSOR', 'The cursor is not one this API gave.');
   switch (named.code) {
-    case 'FST_ERR_CTP_INVALID_JSON':
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return problem(400, 'MALFORMED_JSON', 'The body is not valid JSON.');
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
