@@ -1,4 +1,5 @@
 import type { ProvisionResult } from '@ninefold/server';
+import type { Model } from '@ninefold/spec';
 
 const SECRET_WORDS = { password: 'password', 'api-key': 'API key', token: 'access token' } as const;
 
@@ -6,8 +7,8 @@ const SECRET_WORDS = { password: 'password', 'api-key': 'API key', token: 'acces
  * The users made at this start and how to sign in as them, for the terminal (standard output) only: it
  * is the one place their new secrets are ever shown. Empty when no user was made.
  */
-export function usersBanner(result: Extract<ProvisionResult, { ok: true }>): string {
-  if (result.users.length === 0) return '';
+export function usersBanner(result: Extract<ProvisionResult, { ok: true }>, model?: Model): string {
+  if (result.users.length === 0) return model ? noUsersHint(model) : '';
   const what = SECRET_WORDS[result.secretKind];
   const lines = ['', 'Sign in as:'];
   const demo = result.users.filter((user) => user.demo);
@@ -26,4 +27,19 @@ export function usersBanner(result: Extract<ProvisionResult, { ok: true }>): str
     lines.push(`  demo users, one per role; password for this start: ${demo[0]?.secret}`);
   }
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * For a specification whose sign-in the prototype API answers itself, when this start made nobody: how
+ * to get someone to sign in as, rather than a sign-in page nobody can pass. Users made at an earlier
+ * start keep their secrets, which were shown then.
+ */
+function noUsersHint(model: Model): string {
+  const kind = model.roles.shown ? model.roles.signIn.kind : 'none';
+  if (kind === 'none' || kind === 'oidc' || kind === 'oauth2') return '';
+  return (
+    '\nNo user was made at this start (users made before keep their secrets). To sign in, start with\n' +
+    '  --seed N             N records of each kind and a demo user per role, with a password printed here\n' +
+    '  --user EMAIL:ROLE    a user of your own (repeatable)\n'
+  );
 }

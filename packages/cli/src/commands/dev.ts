@@ -195,7 +195,7 @@ export async function dev(
         `  ${server.url}api  (${calls}; the model at /spec.json)\n` +
         `Watching ${basename(file)}${ui.file ? ` and its extension ${basename(ui.file)}` : ''}: open pages reload when ${ui.file ? 'they change' : 'it changes'}.\n` +
         // In the same write as the URL, so that whoever waits for the URL also has the secrets.
-        (server.users ? usersBanner(server.users) : ''),
+        (server.users ? usersBanner(server.users, loaded.result.model) : ''),
     );
 
     const watcher = watchSpec(file, server, terminal, extensionState, {

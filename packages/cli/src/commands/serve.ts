@@ -139,7 +139,7 @@ export async function serve(
       : `  ${server.url}  (calls under /api, the model at /spec.json)\n`;
     // One write, so that whoever waits for the URL (a test, a script) also has the users and secrets.
     terminal.out(
-      `${paint(terminal, 'bold', `Ninefold prototype API for ${title}`)} on ${describeDatabase(database)}\n${where}${usersBanner(server.users)}`,
+      `${paint(terminal, 'bold', `Ninefold prototype API for ${title}`)} on ${describeDatabase(database)}\n${where}${usersBanner(server.users, model)}`,
     );
     const signal = await stop.wait();
     terminal.err(`\n${signal}: finishing requests in flight and closing the database…\n`);
