@@ -8,11 +8,11 @@ import { buildApp } from '../src/app';
 import { openStore } from '../src/store/open-store';
 import type { Store, StoredRecord } from '../src/store/store';
 import { dropSchema, exampleModel, testDatabases, uniqueSchema } from './support/databases';
+import { ADDRESS, customerAndProduct } from './support/shop-records';
 import { signInAs } from './support/sign-in';
 
 const databases = await testDatabases();
 const NOW = new Date('2026-06-01T12:00:00Z');
-const address = { street: '1 Quay', city: 'Portsmouth', postcode: 'PO1 3LJ', country: 'GB' };
 const attachment = { id: 'f', url: '/api/_files/f', name: 'po.pdf', type: 'application/pdf', size: 1 };
 
 /** The rich example, with purchase orders hidden from the clerk. */
@@ -60,28 +60,14 @@ for (const database of databases) {
       });
       app = await buildApp({ model, store: racing, now: () => NOW });
       clerk = await signInAs(app, store, 'clerk');
-      const customer = await store.create('Customer', {
-        name: 'Anna Berg',
-        email: 'anna@example.com',
-        country: 'SE',
-        creditLimit: 1000,
-        active: true,
-      });
-      const product = await store.create('Product', {
-        sku: 'RG-1001',
-        name: 'Line',
-        category: 'rigging',
-        price: 5,
-        stock: 9,
-      });
-      if (!customer.ok || !product.ok) throw new Error('set-up failed');
+      const { customer, product } = await customerAndProduct(store, { creditLimit: 1000 });
       const answer = await send({
         method: 'POST',
         url: '/api/orders',
         payload: {
-          customer: customer.value.id,
-          shippingAddress: address,
-          lines: [{ product: product.value.id, quantity: 1, unitPrice: 5 }],
+          customer: customer.id,
+          shippingAddress: ADDRESS,
+          lines: [{ product: product.id, quantity: 1, unitPrice: 5 }],
         },
       });
       expect(answer.statusCode).toBe(201);

@@ -7,6 +7,7 @@ import { buildApp } from '../src/app';
 import { openStore } from '../src/store/open-store';
 import type { Store } from '../src/store/store';
 import { exampleModel } from './support/databases';
+import { ADDRESS, customerAndProduct } from './support/shop-records';
 import { signInAs } from './support/sign-in';
 
 const model = exampleModel();
@@ -20,28 +21,14 @@ beforeAll(async () => {
   expect((await store.migrate({ allowDestructive: false })).ok).toBe(true);
   app = await buildApp({ model, store });
   owner = await signInAs(app, store, 'owner');
-  const customer = await store.create('Customer', {
-    name: 'Anna Berg',
-    email: 'anna@example.com',
-    country: 'SE',
-    creditLimit: 9,
-    active: true,
-  });
-  const product = await store.create('Product', {
-    sku: 'RG-1001',
-    name: 'Line',
-    category: 'rigging',
-    price: 5,
-    stock: 9,
-  });
-  if (!customer.ok || !product.ok) throw new Error('the records were not made');
+  const { customer, product } = await customerAndProduct(store);
   const order = await send({
     method: 'POST',
     url: '/api/orders',
     payload: {
-      customer: customer.value.id,
-      shippingAddress: { street: '1 Quay', city: 'Portsmouth', postcode: 'PO1 3LJ', country: 'GB' },
-      lines: [{ product: product.value.id, quantity: 1, unitPrice: 5 }],
+      customer: customer.id,
+      shippingAddress: ADDRESS,
+      lines: [{ product: product.id, quantity: 1, unitPrice: 5 }],
     },
   });
   expect(order.statusCode).toBe(201);

@@ -7,9 +7,9 @@ import { buildApp } from '../src/app';
 import { openStore } from '../src/store/open-store';
 import type { Store } from '../src/store/store';
 import { exampleModel } from './support/databases';
+import { ADDRESS, customerAndProduct } from './support/shop-records';
 import { signInAs } from './support/sign-in';
 
-const address = { street: '1 Quay', city: 'Portsmouth', postcode: 'PO1 3LJ', country: 'GB' };
 /** No more than three lines, as a second rule with a code of its own. */
 const fewLines: Rule = {
   name: 'few-lines',
@@ -49,29 +49,15 @@ describe('rule codes in the prototype API’s answers', () => {
     expect((await store.migrate({ allowDestructive: false })).ok).toBe(true);
     app = await buildApp({ model, store });
     const owner = await signInAs(app, store, 'owner');
-    const customer = await store.create('Customer', {
-      name: 'Anna Berg',
-      email: 'anna@example.com',
-      country: 'SE',
-      creditLimit: 9,
-      active: true,
-    });
-    const product = await store.create('Product', {
-      sku: 'RG-1001',
-      name: 'Line',
-      category: 'rigging',
-      price: 5,
-      stock: 9,
-    });
-    if (!customer.ok || !product.ok) throw new Error('set-up failed');
+    const { customer, product } = await customerAndProduct(store);
     return app.inject({
       method: 'POST',
       url: '/api/orders',
       headers: { authorization: owner.authorization },
       payload: {
-        customer: customer.value.id,
-        shippingAddress: address,
-        lines: Array.from({ length: lines }, () => ({ product: product.value.id, quantity: 600, unitPrice })),
+        customer: customer.id,
+        shippingAddress: ADDRESS,
+        lines: Array.from({ length: lines }, () => ({ product: product.id, quantity: 600, unitPrice })),
       },
     });
   }
