@@ -22,6 +22,24 @@ function load(yaml: string, file = 'spec.yaml') {
 }
 
 describe('loadSpec on YAML', () => {
+  it('says a comma inside { } ended a value, and how to keep it, at the key it made', () => {
+    const fields = 'entities:\n  Order:\n    fields:\n      status: { kind: enum, values: a, b }';
+    const result = load(ALL_NOT_SHOWN.replace('entities: not shown', fields));
+    const stray = result.issues.find((issue) => issue.code === 'unknown-key');
+    expect(stray?.message).toBe('entities.Order.fields.status: "b" is not a known key here.');
+    expect(stray?.hint).toBe(
+      'a comma inside { } ends a value, so "b" was read as a key: quote the value that holds the comma (values: "a, b"), or write a list as [a, b]',
+    );
+    // A key that is simply unknown keeps the known keys as its hint.
+    const colour = ALL_NOT_SHOWN.replace(
+      'entities: not shown',
+      'entities:\n  Order:\n    fields:\n      status: { kind: text, colour: red }',
+    );
+    expect(load(colour).issues.find((issue) => issue.code === 'unknown-key')?.hint).toMatch(
+      /^known keys: kind, label/,
+    );
+  });
+
   it('loads the rich example with all nine points shown and no issues', () => {
     const result = load(example('shop.yaml'), 'examples/shop.yaml');
     expect(result.issues).toEqual([]);
