@@ -4,13 +4,12 @@ import { useSpec } from '../app/SpecContext';
 import type { ApiRecord, DataProvider, PathValues } from '../data/data-provider';
 import { useI18n } from '../i18n/I18nProvider';
 import { type SessionValue, useSession } from '../session/SessionContext';
-import { ActionButtons } from './ActionButtons';
+import { ActionButtons, rowActionButton } from './ActionButtons';
 import { useRowActionsWidth } from './action-places';
 import type { ActionPlan } from './action-plan';
 import { planActionsLight } from './action-plan-light';
 import { useExtension } from './ExtensionContext';
-import { isComponent } from './is-component';
-import { Slot } from './Slot';
+import { Slot, slotComponent } from './Slot';
 import type { Extension } from './types';
 import type { RowActionsControllerProps } from './useRowActionsColumn';
 
@@ -49,8 +48,7 @@ export function rowActionCell(record: ApiRecord, context: RowCellContext): React
   const { entity, screen, path, extension } = context;
   const key = entity.key === undefined ? undefined : record[entity.key];
   const id = typeof key === 'string' || typeof key === 'number' ? String(key) : undefined;
-  const slot = extension.slots?.rowActions as Record<string, unknown> | undefined;
-  if (slot !== undefined && Object.hasOwn(slot, entity.name) && isComponent(slot[entity.name])) {
+  if (slotComponent(extension.slots, 'rowActions', entity.name) !== undefined) {
     return <RowActions screen={screen} entity={entity} record={record} id={id} path={path} />;
   }
   if (id === undefined) return null;
@@ -74,19 +72,13 @@ export function rowActionCell(record: ApiRecord, context: RowCellContext): React
   return (
     // The column's header names these (its "Actions"): no group of its own in every row.
     <span className="nf-row-action-group">
-      {plans.map((plan) => (
-        <button
-          key={plan.name}
-          type="button"
-          className="nf-row-action"
-          disabled={run.pressed !== undefined}
-          aria-busy={(run.running && run.pressed?.id === id && run.pressed.plan === plan) || undefined}
-          data-action={plan.name}
-          onClick={() => context.setRun({ pressed: { plan, record, id } })}
-        >
-          {plan.definition.label}
-        </button>
-      ))}
+      {plans.map((plan) =>
+        rowActionButton(plan, {
+          disabled: run.pressed !== undefined,
+          busy: run.running === true && run.pressed?.id === id && run.pressed.plan.name === plan.name,
+          onPress: () => context.setRun({ pressed: { plan, record, id } }),
+        }),
+      )}
     </span>
   );
 }

@@ -79,7 +79,8 @@ function FilledSlot({
   );
 }
 
-function slotComponent(
+/** The extension's component for a slot (and, for a keyed slot, its key), if it gives one. */
+export function slotComponent(
   slots: Slots | undefined,
   name: keyof Slots,
   key: string | undefined,

@@ -1,7 +1,6 @@
 import { placedAt } from './actions-on';
 import { useExtension } from './ExtensionContext';
-import { isComponent } from './is-component';
-import { useSlotFilled } from './Slot';
+import { slotComponent, useSlotFilled } from './Slot';
 import type { Extension } from './types';
 
 // What a list or a record's page asks of the extension's actions before drawing them: light enough for
@@ -10,20 +9,18 @@ import type { Extension } from './types';
 /** Whether a list of this entity gets a column of row actions: a slot or an action placed in rows. */
 export function useHasRowActions(entity: string | undefined): boolean {
   const extension = useExtension();
-  const slot = useSlotFilled('rowActions', entity);
-  if (entity === undefined) return false;
-  return slot || hasActions(extension.actions, entity, 'row');
+  return entity !== undefined && hasRowActions(extension, entity);
 }
 
 /**
- * The same as `useHasRowActions`, outside React: before a list's first render, to load the code of its
- * row actions beside its first page.
+ * The same as `useHasRowActions`, outside React too: before a list's first render, to load the code of
+ * its row actions beside its first page.
  */
 export function hasRowActions(extension: Extension, entity: string): boolean {
-  // The slot is keyed by entity, as `Slot` reads it.
-  const slot = extension.slots?.rowActions as Record<string, unknown> | undefined;
-  const slotted = slot !== undefined && Object.hasOwn(slot, entity) && isComponent(slot[entity]);
-  return slotted || hasActions(extension.actions, entity, 'row');
+  return (
+    slotComponent(extension.slots, 'rowActions', entity) !== undefined ||
+    hasActions(extension.actions, entity, 'row')
+  );
 }
 
 /**
