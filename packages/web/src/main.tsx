@@ -10,16 +10,15 @@ import { createRoot } from 'react-dom/client';
 import { App, createQueryClient } from './app/App';
 import { BootFailure } from './app/BootFailure';
 import { basename } from './app/base-path';
+import { connect } from './app/connect';
 import { afterNextPaint } from './app/first-paint';
 import { loadLaterStyles } from './app/later-styles';
 import { IMPORT_PATH, screensOf } from './app/routes';
 import { type ApiDescription, type ApiWire, apiOf, type SpecPayload } from './data/api-description';
-import { createHttpDataProvider } from './data/http-data-provider';
 import { type LoadedExtension, NO_EXTENSION, readExtension } from './extension/loaded';
 import { type Locale, loadLocale } from './i18n/catalogue';
 import { createI18n, initialLocale } from './i18n/I18nProvider';
 import { loadScreen } from './screens/registry';
-import { createSessionStore } from './session/session-store';
 
 const root = createRoot(document.getElementById('root') as HTMLElement);
 
@@ -67,12 +66,7 @@ async function boot(): Promise<void> {
     const { applyBrand } = await import('./extension/brand-theme');
     applyBrand({ ...brand, ...loadedExtension.extension.theme });
   }
-  // The session comes first: every request asks it for credentials, and tells it of every 401.
-  const session = createSessionStore(payload.model, payload.api);
-  const data = createHttpDataProvider(payload.api, payload.model, {
-    authHeaders: session.authHeaders,
-    onUnauthorized: session.unauthorized,
-  });
+  const { session, data } = connect(payload.model, payload.api);
   const queryClient = createQueryClient();
   const first = screenAt(payload.model, routePath(window.location.pathname, basename()));
   if (first) {

@@ -79,6 +79,11 @@ export function applyBrand(theme: ThemeOverride, element: HTMLElement = document
   for (const [name, value] of Object.entries(brandVariables(theme))) element.style.setProperty(name, value);
 }
 
+/** Takes a brand's variables off the element again (a `<NinefoldApp>` that is unmounted). */
+export function clearBrand(theme: ThemeOverride, element: HTMLElement = document.documentElement): void {
+  for (const name of Object.keys(brandVariables(theme))) element.style.removeProperty(name);
+}
+
 /**
  * A brand as a stylesheet, made when the client is built with its extension (vite.config.ts): the page
  * draws in the brand's colours from its first paint, with no code to run. The selector outweighs the

@@ -2,13 +2,12 @@ import type { Model } from '@ninefold/spec';
 import { useLayoutEffect, useMemo } from 'react';
 import { App, createQueryClient } from '../app/App';
 import { setBasename } from '../app/base-path';
+import { connect } from '../app/connect';
 import { type ApiWire, apiOf } from '../data/api-description';
-import { createHttpDataProvider } from '../data/http-data-provider';
-import { brandVariables } from '../extension/brand-theme';
+import { applyBrand, clearBrand } from '../extension/brand-theme';
 import { readExtension } from '../extension/loaded';
 import type { Extension } from '../extension/types';
 import type { Locale } from '../i18n/catalogue';
-import { createSessionStore } from '../session/session-store';
 
 export interface NinefoldAppProps {
   /** The checked model: `import shop from './shop.md?ninefold'` (`@ninefold/react/vite`) gives it as `shop.model`. */
@@ -42,12 +41,7 @@ export function NinefoldApp({ model, api, extensions, basename = '/', locale }: 
   setBasename(basename);
   const running = useMemo(() => {
     const calls = apiOf(model, api ?? ownCalls(model));
-    const session = createSessionStore(model, calls);
-    const data = createHttpDataProvider(calls, model, {
-      authHeaders: session.authHeaders,
-      onUnauthorized: session.unauthorized,
-    });
-    return { model, api: calls, data, session, queryClient: createQueryClient() };
+    return { model, api: calls, ...connect(model, calls), queryClient: createQueryClient() };
   }, [model, api]);
   const extension = useMemo(() => readExtension({ default: extensions }), [extensions]);
   const brand = model.product.shown ? model.product.theme : undefined;
@@ -56,12 +50,9 @@ export function NinefoldApp({ model, api, extensions, basename = '/', locale }: 
   // too; taken off again when the client goes.
   useLayoutEffect(() => {
     if (!brand && !theme) return;
-    const root = document.documentElement;
-    const variables = Object.entries(brandVariables({ ...brand, ...theme }));
-    for (const [name, value] of variables) root.style.setProperty(name, value);
-    return () => {
-      for (const [name] of variables) root.style.removeProperty(name);
-    };
+    const merged = { ...brand, ...theme };
+    applyBrand(merged);
+    return () => clearBrand(merged);
   }, [brand, theme]);
   return (
     <App
