@@ -64,6 +64,39 @@ describe("the shop with Harbor Supply's extension", () => {
     await page.close();
   });
 
+  it("draws a first list's rows once, each with its row actions already in it", async () => {
+    const { page, problems } = await browser.newPage();
+    await signInAs(page, server, 'warehouse', '/products');
+    await page.getByRole('table', { name: 'Products' }).waitFor();
+    // The list opened afresh (a bookmark, a reload): the first rows in the document are noted as they
+    // come. A column of actions added by a second render would show rows without their buttons first.
+    await page.addInitScript(() => {
+      const seen: { rows: number; withButtons: number }[] = [];
+      (globalThis as { __firstRows?: typeof seen }).__firstRows = seen;
+      const observer = new MutationObserver(() => {
+        const rows = document.querySelectorAll('tbody tr');
+        if (rows.length === 0) return;
+        const withButtons = [...rows].filter((row) => row.querySelector('button[data-action="restock"]'));
+        seen.push({ rows: rows.length, withButtons: withButtons.length });
+        observer.disconnect();
+      });
+      observer.observe(document, { childList: true, subtree: true });
+    });
+    await page.reload();
+    await page
+      .getByRole('table', { name: 'Products' })
+      .getByRole('button', { name: 'Restock 10' })
+      .first()
+      .waitFor();
+    const first = await page.evaluate(() => (globalThis as { __firstRows?: unknown[] }).__firstRows);
+    expect(first).toHaveLength(1);
+    const [{ rows, withButtons }] = first as { rows: number; withButtons: number }[];
+    expect(rows).toBeGreaterThan(0);
+    expect(withButtons).toBe(rows);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
   it('offers no restock to a role that may not update products, and the API refuses it too', async () => {
     const { page, problems } = await browser.newPage();
     await signInAs(page, server, 'clerk', '/products');

@@ -15,7 +15,9 @@ import { afterNextPaint } from './app/first-paint';
 import { loadLaterStyles } from './app/later-styles';
 import { IMPORT_PATH, screensOf } from './app/routes';
 import { type ApiDescription, type ApiWire, apiOf, type SpecPayload } from './data/api-description';
+import { hasRowActions } from './extension/action-places';
 import { type LoadedExtension, NO_EXTENSION, readExtension } from './extension/loaded';
+import { loadRecordExtras } from './extension/useRowActionsColumn';
 import { type Locale, loadLocale } from './i18n/catalogue';
 import { createI18n, initialLocale } from './i18n/I18nProvider';
 import { loadScreen } from './screens/registry';
@@ -59,6 +61,16 @@ async function boot(): Promise<void> {
   await language;
   const payload: SpecPayload = { ...received, api: apiOf(received.model, received.api) };
   const loadedExtension = await extension;
+  const first = screenAt(payload.model, routePath(window.location.pathname, basename()));
+  // A first list with row actions: their code is asked for now, ahead of the list's own code and call,
+  // so that it is here before the records are and the rows are drawn once, with their buttons.
+  if (
+    __NINEFOLD_EXTENSION__ &&
+    first?.screen.kind === 'list' &&
+    hasRowActions(loadedExtension.extension, first.screen.entity)
+  ) {
+    void loadRecordExtras().catch(() => {});
+  }
   // The brand point 1 states, refined by the extension's (already a stylesheet of this build): set before
   // the first render, so that the page never shows in the stock colours first.
   const brand = payload.model.product.shown ? payload.model.product.theme : undefined;
@@ -68,7 +80,6 @@ async function boot(): Promise<void> {
   }
   const { session, data } = connect(payload.model, payload.api);
   const queryClient = createQueryClient();
-  const first = screenAt(payload.model, routePath(window.location.pathname, basename()));
   if (first) {
     try {
       const module = await loadScreen(first.screen.kind);
@@ -83,7 +94,6 @@ async function boot(): Promise<void> {
         params: first.params,
         search: window.location.search,
         session: session.getSnapshot(),
-        extension: loadedExtension.extension,
       });
       if (answered) {
         // While the answer is on its way, the language's formatters load their locale data (10 to 20 ms

@@ -1,5 +1,5 @@
 import type { DetailScreen, Entity, ListScreen, Model } from '@ninefold/spec';
-import { lazy, type ReactNode, Suspense, useLayoutEffect, useMemo, useState } from 'react';
+import { lazy, type ReactNode, Suspense, useMemo, useState } from 'react';
 import { useSpec } from '../app/SpecContext';
 import type { ApiRecord, DataProvider, PathValues } from '../data/data-provider';
 import { useI18n } from '../i18n/I18nProvider';
@@ -89,7 +89,7 @@ export function rowActionCell(record: ApiRecord, context: RowCellContext): React
  * components with hooks: a page has fifty rows, and four components in each cost the list's first render
  * a tenth. The list's own region also outlives a row whose action took its button away.
  */
-export function RowActionsColumn({ screen, entity, path, onColumn }: RowActionsControllerProps) {
+export function RowActionsColumn({ screen, entity, path, render }: RowActionsControllerProps) {
   const { model, data } = useSpec();
   const session = useSession();
   const extension = useExtension();
@@ -105,12 +105,10 @@ export function RowActionsColumn({ screen, entity, path, onColumn }: RowActionsC
       render: (record: ApiRecord) => rowActionCell(record, context),
     };
   }, [model, data, session, extension, screen, entity, path, run, t, width]);
-  // Before the browser paints: the rows are drawn with their buttons in the same frame.
-  useLayoutEffect(() => onColumn(column), [onColumn, column]);
-  useLayoutEffect(() => () => onColumn(undefined), [onColumn]);
   const { pressed } = run;
   return (
     <>
+      {render(column)}
       {pressed ? (
         <Suspense fallback={null}>
           <ActionRun

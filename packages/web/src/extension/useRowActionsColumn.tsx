@@ -1,5 +1,5 @@
 import type { Entity, ListScreen } from '@ninefold/spec';
-import { useEffect, useState } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import type { PathValues } from '../data/data-provider';
 import type { RowActionsColumnOptions } from '../list/ListTable';
 
@@ -10,7 +10,7 @@ let loaded: RecordExtrasModule | undefined;
 
 /**
  * The code of the buttons on records: a chunk of its own, which only a list or a page with some loads.
- * A list that is the first screen asks for it beside its first page (`prefetch`).
+ * A list that is the first screen asks for it while the client boots (main.tsx).
  */
 export function loadRecordExtras(): Promise<RecordExtrasModule> {
   loading ??= import('./RecordExtras').then((module) => {
@@ -25,13 +25,14 @@ export interface RowActionsControllerProps {
   entity: Entity;
   /** The list's parents: a nested record's calls need them. */
   path: PathValues;
-  /** Receives the column of row actions for the list's table, and undefined when it goes. */
-  onColumn(column: RowActionsColumnOptions | undefined): void;
+  /** The list's body, with the column of row actions for its table once that column is here. */
+  render(column: RowActionsColumnOptions | undefined): ReactNode;
 }
 
 /**
- * A list's row actions (`RowActionsColumn`, with the code of the buttons on records), once that code is
- * here: at once when it came beside the first page. Only this much is in every list's code.
+ * A list's body with its row actions (`RowActionsColumn`, with the code of the buttons on records), once
+ * that code is here: in the first render when it came beside the first page, so the rows are drawn once,
+ * with their buttons. Only this much is in every list's code.
  */
 export function RowActionsController(props: RowActionsControllerProps) {
   const [module, setModule] = useState(loaded);
@@ -43,5 +44,5 @@ export function RowActionsController(props: RowActionsControllerProps) {
       live = false;
     };
   }, [module]);
-  return module ? <module.RowActionsColumn {...props} /> : null;
+  return module ? <module.RowActionsColumn {...props} /> : props.render(undefined);
 }

@@ -8,16 +8,16 @@ import {
   humanize,
   type SortKey,
 } from '@ninefold/spec';
-import { type ReactNode, useCallback, useMemo, useState } from 'react';
+import { type ReactNode, useCallback, useMemo } from 'react';
 import { Link } from '../app/router';
 import { parentDetail, routeByPosition, routeTo, rowDetail, screenBelow } from '../app/routes';
 import { useScreenParams } from '../app/ScreenParams';
 import { useSpec } from '../app/SpecContext';
 import { useDocumentTitle } from '../app/useDocumentTitle';
 import type { ApiRecord } from '../data/data-provider';
-import { hasRowActions, useHasRowActions } from '../extension/action-places';
+import { useHasRowActions } from '../extension/action-places';
 import { Slot } from '../extension/Slot';
-import { loadRecordExtras, RowActionsController } from '../extension/useRowActionsColumn';
+import { RowActionsController } from '../extension/useRowActionsColumn';
 import { routeParamNames } from '../form/record-path';
 import { useI18n } from '../i18n/I18nProvider';
 import { ListError } from '../list/ListError';
@@ -100,8 +100,6 @@ export default function ListScreen({ screen }: ScreenProps<'list'>) {
   // A build constant: the same on every render, and without an extension this code is left out.
   // biome-ignore lint/correctness/useHookAtTopLevel: __NINEFOLD_EXTENSION__ is fixed for a build
   const withRowActions = __NINEFOLD_EXTENSION__ ? useHasRowActions(entity?.name) : false;
-  // The column the extension's row actions give the table (see RowActionsController below).
-  const [rowActions, setRowActions] = useState<RowActionsColumnOptions>();
 
   const busy = query.isFetching && query.isPlaceholderData;
   const createScreen = entity ? screenBelow(model, 'create', entity.name, screen.route) : undefined;
@@ -164,32 +162,37 @@ export default function ListScreen({ screen }: ScreenProps<'list'>) {
 
   const filtered = hasFilters(state);
   const result = query.data;
-  let body: ReactNode;
-  if (query.isError) {
-    body = <ListError error={query.error} onRetry={() => void query.refetch()} retrying={query.isFetching} />;
-  } else if (!result) {
-    body = <ListSkeleton label={t('list.loading', { title })} />;
-  } else if (result.items.length === 0) {
-    body = (
-      <EmptyList
-        message={
-          state.page > 1 || state.cursors.length > 0
-            ? t('list.pastEnd')
-            : filtered
-              ? t('list.emptyFiltered', { plural: lowerFirst(plural) })
-              : t('list.empty', { plural: lowerFirst(plural) })
-        }
-        action={
-          state.page > 1 || state.cursors.length > 0
-            ? { label: t('list.goToFirstPage'), run: () => update({ ...goToPage(state, 1), cursors: [] }) }
-            : filtered
-              ? { label: t('list.clearFilters'), run: () => update(clearFilters(state)) }
-              : undefined
-        }
-      />
-    );
-  } else {
-    body = (
+  // The body with the column the extension's row actions give the table, if any (RowActionsController).
+  const bodyWith = (rowActions?: RowActionsColumnOptions): ReactNode => {
+    if (query.isError) {
+      return (
+        <ListError error={query.error} onRetry={() => void query.refetch()} retrying={query.isFetching} />
+      );
+    }
+    if (!result) {
+      return <ListSkeleton label={t('list.loading', { title })} />;
+    }
+    if (result.items.length === 0) {
+      return (
+        <EmptyList
+          message={
+            state.page > 1 || state.cursors.length > 0
+              ? t('list.pastEnd')
+              : filtered
+                ? t('list.emptyFiltered', { plural: lowerFirst(plural) })
+                : t('list.empty', { plural: lowerFirst(plural) })
+          }
+          action={
+            state.page > 1 || state.cursors.length > 0
+              ? { label: t('list.goToFirstPage'), run: () => update({ ...goToPage(state, 1), cursors: [] }) }
+              : filtered
+                ? { label: t('list.clearFilters'), run: () => update(clearFilters(state)) }
+                : undefined
+          }
+        />
+      );
+    }
+    return (
       <ListTable
         model={model}
         plan={plan}
@@ -199,10 +202,16 @@ export default function ListScreen({ screen }: ScreenProps<'list'>) {
         onSort={onSort}
         recordHref={recordHref}
         busy={busy}
-        rowActions={withRowActions ? rowActions : undefined}
+        rowActions={rowActions}
       />
     );
-  }
+  };
+  const body =
+    __NINEFOLD_EXTENSION__ && withRowActions ? (
+      <RowActionsController screen={screen} entity={entity} path={path} render={bodyWith} />
+    ) : (
+      bodyWith()
+    );
 
   return (
     <div className="nf-list-screen">
@@ -223,9 +232,6 @@ export default function ListScreen({ screen }: ScreenProps<'list'>) {
         {busy ? t('list.updating') : ''}
       </span>
       {body}
-      {__NINEFOLD_EXTENSION__ && withRowActions ? (
-        <RowActionsController screen={screen} entity={entity} path={path} onColumn={setRowActions} />
-      ) : null}
       {result && !query.isError && result.items.length > 0 ? (
         <ListPager plan={plan} state={state} result={result} onChange={update} />
       ) : null}
@@ -265,13 +271,8 @@ export async function prefetch({
   params,
   search,
   session = UNKNOWN_SESSION,
-  extension,
 }: PrefetchContext<'list'>): Promise<void> {
   if (!settle(checkScreen(model, session.principal, screen), session).allowed) return;
-  // The code of the row actions, beside the first page: the rows are then drawn with their buttons.
-  if (__NINEFOLD_EXTENSION__ && extension && hasRowActions(extension, screen.entity)) {
-    void loadRecordExtras().catch(() => {});
-  }
   const { hidden } = fieldAccess(model, session.principal, screen.entity);
   const plan = planList(model, screen, data.calls(screen.entity), hidden);
   if (plan.entity === undefined || plan.call === undefined || plan.columns.length === 0) return;

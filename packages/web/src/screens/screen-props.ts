@@ -1,7 +1,6 @@
 import type { FormScreen, Model, Screen, ScreenKind } from '@ninefold/spec';
 import type { QueryClient } from '@tanstack/react-query';
 import type { DataProvider } from '../data/data-provider';
-import type { Extension } from '../extension/types';
 import type { SessionValue } from '../session/SessionContext';
 
 /** The screen type of a kind; create and edit screens share one type. */
@@ -29,6 +28,4 @@ export interface PrefetchContext<K extends ScreenKind> {
    * nothing ahead. Absent means not known, which refuses nothing (as a session of status `none`).
    */
   session?: SessionValue;
-  /** The team's extension, when the client has one: a screen may start loading the code it needs. */
-  extension?: Extension;
 }
