@@ -75,7 +75,7 @@ describe('session tokens', () => {
 });
 
 describe('sign-in throttling', () => {
-  it('lets a few failures pass, then doubles the wait with each further one, and forgets on success', () => {
+  it('makes the attempt after three failures wait, doubles the wait with each further one, and forgets on success', () => {
     let clock = 0;
     const throttle = createSignInThrottle({ free: 3, baseSeconds: 1, maxSeconds: 8, now: () => clock });
     const key = 'ann@example.com|127.0.0.1';
@@ -85,7 +85,7 @@ describe('sign-in throttling', () => {
       const check = throttle.check(key);
       waits.push(check.allowed ? 0 : check.retryAfterSeconds);
     }
-    expect(waits).toEqual([0, 0, 0, 1, 2, 4, 8, 8]);
+    expect(waits).toEqual([0, 0, 1, 2, 4, 8, 8, 8]);
     clock += 7_000;
     expect(throttle.check(key)).toEqual({ allowed: false, retryAfterSeconds: 1 });
     clock += 1_000;

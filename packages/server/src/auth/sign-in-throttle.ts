@@ -1,6 +1,6 @@
 /**
- * Slows down repeated failed sign-ins for one account and address: the first few failures are free,
- * then each further one doubles the wait before the next attempt is even checked, up to a ceiling. A
+ * Slows down repeated failed sign-ins for one account and address: after the first few failures, each
+ * further attempt waits, twice as long after each failure, up to a ceiling, before it is even checked. A
  * success clears the count. Kept in memory: the prototype API is one process.
  */
 export interface SignInThrottle {
@@ -11,7 +11,7 @@ export interface SignInThrottle {
 }
 
 export interface ThrottleOptions {
-  /** Failures allowed before any wait. */
+  /** Failures after which the next attempt waits (docs/prototype-api.md: three). */
   free?: number;
   /** The first wait, doubled with each further failure. */
   baseSeconds?: number;
@@ -24,7 +24,7 @@ export interface ThrottleOptions {
  * @example
  * ```ts
  * const throttle = createSignInThrottle();
- * for (let i = 0; i < 5; i++) throttle.failed('ann@example.com|127.0.0.1');
+ * for (let i = 0; i < 4; i++) throttle.failed('ann@example.com|127.0.0.1');
  * throttle.check('ann@example.com|127.0.0.1'); // { allowed: false, retryAfterSeconds: 2 }
  * ```
  */
@@ -42,7 +42,7 @@ export function createSignInThrottle(options: ThrottleOptions = {}): SignInThrot
     },
     failed(key) {
       const count = (failures.get(key)?.count ?? 0) + 1;
-      const seconds = count <= free ? 0 : Math.min(max, base * 2 ** (count - free - 1));
+      const seconds = count < free ? 0 : Math.min(max, base * 2 ** (count - free));
       failures.set(key, { count, until: now() + seconds * 1000 });
     },
     succeeded(key) {
