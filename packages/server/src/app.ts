@@ -48,6 +48,7 @@ import {
   sendReplay,
   writeAnswered,
 } from './idempotency';
+import { registerJsonBody } from './json-body';
 import { parseListQuery, type QueryValues } from './list-query';
 import { presenterFor } from './present';
 import {
@@ -130,13 +131,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     { parseAs: 'string' },
     (_request, body, done) => done(null, new URLSearchParams(body as string)),
   );
-  // JSON as Fastify reads it, but an empty body is no body: a transition sent with a JSON content type
-  // and nothing in it runs, and a write without one is told that its body is not an object.
-  const json = app.getDefaultJsonParser('error', 'error');
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) =>
-    body === '' ? done(null, undefined) : json(request, body as string, done),
-  );
+  registerJsonBody(app);
   // Fastify reads text/plain by default; this API takes no text, and says so with a 415, as documented.
   app.removeContentTypeParser('text/plain');
 
