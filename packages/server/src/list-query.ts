@@ -43,8 +43,8 @@ export function parseListQuery(
   pathValues: Record<string, string> = {},
 ): { query: ListQuery; page: PageInfo } | { problem: Problem } {
   const entity = call.entity ? findEntity(model, call.entity) : undefined;
-  if (!entity)
-    return { problem: problem(500, 'CALL_WITHOUT_ENTITY', `The call ${call.name} names no entity to list.`) };
+  // The app serves a list call only for an entity it stores (any other is NOT_IMPLEMENTED there).
+  if (!entity) throw new Error(`the list call ${call.name} names no entity`);
   const pagination = call.pagination ?? { style: 'none' as const };
   const max = maxSize(model, call);
 
