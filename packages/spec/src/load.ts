@@ -68,42 +68,48 @@ export function loadSpec(text: string, options: LoadOptions = {}): LoadResult {
   // Keep going past the reader's errors so that one run shows every mistake; only the follow-on issues
   // about something the reader already reported are left out.
   const flagged = source.issues.filter((issue) => issue.severity === 'error' && issue.path.length > 0);
-  const alreadyReported = (path: Issue['path']) =>
-    flagged.some((issue) => isPrefix(issue.path, path) || isPrefix(path, issue.path));
+  // A Markdown row with fewer cells than its header leaves values unread or in the wrong column: what
+  // follows from that on the row (a field with no kind) is said at the row's own error, not on its own.
+  const rowShapes = new RowShapeFollowOns(source);
+  const alreadyReported = (path: Issue['path'], follows?: Issue) =>
+    flagged.some((issue) => isPrefix(issue.path, path) || isPrefix(path, issue.path)) ||
+    (follows !== undefined && rowShapes.fold(follows));
 
   const reserved = reservedNameIssues(source.data);
   for (const issue of reserved) issues.push({ ...issue, source: source.locate(issue.path, { key: true }) });
-  if (reserved.length > 0) return finish(false, format, issues);
+  if (reserved.length > 0) return finish(false, format, rowShapes.noted(issues));
 
   let data = source.data;
   let parsed = documentSchema.safeParse(data);
   for (let attempt = 0; !parsed.success && attempt < 3; attempt++) {
     const found = schemaIssues(parsed.error.issues, data);
-    const fresh = found.filter((issue) => !alreadyReported(issue.path));
+    const fresh = found.filter((issue) => !alreadyReported(issue.path, issue));
     for (const issue of fresh) {
       issues.push({ ...issue, source: source.locate(issue.path, { key: pointsAtKey(issue) }) });
     }
-    if (fresh.length > 0) return finish(false, format, issues);
+    if (fresh.length > 0) return finish(false, format, rowShapes.noted(issues));
     // Every shape problem left is one the reader has reported already: set those items aside and check
     // the rest, so that the person sees the remaining mistakes now rather than one run later.
     const pruned = withoutItems(
       data,
       found.map((issue) => issue.path.slice(0, -1)),
     );
-    if (pruned === undefined) return finish(false, format, issues);
+    if (pruned === undefined) return finish(false, format, rowShapes.noted(issues));
     data = pruned;
     parsed = documentSchema.safeParse(data);
   }
-  if (!parsed.success) return finish(false, format, issues);
+  if (!parsed.success) return finish(false, format, rowShapes.noted(issues));
 
   try {
     const { model, issues: normalizeIssues } = normalize(parsed.data as DocumentInput);
     for (const issue of normalizeIssues)
       issues.push({ ...issue, source: issue.source ?? source.locate(issue.path) });
     const unreadFields = unreadableFields(flagged);
+    for (const [field, cause] of rowShapes.unread)
+      if (!unreadFields.has(field)) unreadFields.set(field, cause);
     const following = new Map<Issue, SourcePosition[]>();
     for (const { issue, offset, about } of checkModelWithOffsets(model)) {
-      if (alreadyReported(issue.path)) continue;
+      if (alreadyReported(issue.path, issue)) continue;
       const at = offset === undefined ? source.locate(issue.path) : source.locateInString(issue.path, offset);
       // A reference to a field the reader could not read fails only because of that: one cause, not many.
       const cause = about === undefined ? undefined : unreadFields.get(about);
@@ -113,14 +119,15 @@ export function loadSpec(text: string, options: LoadOptions = {}): LoadResult {
       }
       issues.push({ ...issue, source: at });
     }
-    foldInto(issues, following);
-    const result = finish(!hasErrors(issues), format, issues, model);
+    const noted = rowShapes.noted(issues);
+    foldInto(noted, following);
+    const result = finish(!hasErrors(noted), format, noted, model);
     locators.set(result, source.locate);
     return result;
   } catch (error) {
     // Reaching here is a bug in Ninefold, not in the document; it still must not become a stack trace.
     issues.push(internalIssue(error, file));
-    return finish(false, format, issues);
+    return finish(false, format, rowShapes.noted(issues));
   }
 }
 
@@ -323,12 +330,70 @@ function unreadableFields(flagged: Issue[]): Map<string, Issue> {
 /** Says at each cause where the references that follow from it are, instead of an error for each. */
 function foldInto(issues: Issue[], following: Map<Issue, SourcePosition[]>): void {
   for (const [cause, places] of following) {
-    const index = issues.indexOf(cause);
+    // The cause itself, or its copy with notes of its own (`RowShapeFollowOns.noted`): the same place.
+    const index = issues.findIndex(
+      (issue) => issue === cause || (issue.code === cause.code && issue.source === cause.source),
+    );
     if (index < 0) continue;
     const where = places.map((place) => `${place.line}:${place.column}`).join(', ');
     const count =
       places.length === 1 ? 'one reference to it fails' : `${places.length} references to it fail`;
     const note = `${count} until it is read${where ? ` (at ${where})` : ''}`;
-    issues[index] = { ...cause, hint: cause.hint ? `${cause.hint}; ${note}` : note };
+    const found = issues[index] as Issue;
+    issues[index] = { ...found, hint: found.hint ? `${found.hint}; ${note}` : note };
   }
+}
+
+/**
+ * The follow-on issues of Markdown rows whose cells do not match their header (`cell-count`): an issue
+ * located on such a row is noted in the row's error instead of standing as an error of its own.
+ */
+class RowShapeFollowOns {
+  private readonly rows = new Map<number, { cause: Issue; following: string[] }>();
+
+  constructor(private readonly source: SourceDocument) {
+    for (const issue of source.issues) {
+      if (issue.code === 'cell-count' && issue.source)
+        this.rows.set(issue.source.line, { cause: issue, following: [] });
+    }
+  }
+
+  /**
+   * Whether the issue is on such a row; if so, it is noted there, and a field it leaves unread is one
+   * (see `unreadFields`) whose references fail only because of the row.
+   */
+  fold(issue: Issue): boolean {
+    if (this.rows.size === 0) return false;
+    const line = this.source.locate(issue.path)?.line;
+    const row = line === undefined ? undefined : this.rows.get(line);
+    if (!row) return false;
+    row.following.push(issue.message);
+    const [point, entity, fieldsKey, field] = issue.path;
+    if (
+      point === 'entities' &&
+      fieldsKey === 'fields' &&
+      typeof entity === 'string' &&
+      typeof field === 'string'
+    )
+      this.unread.set(`${entity}.${field}`, row.cause);
+    return true;
+  }
+
+  /** The fields such rows left unread, as `Entity.field`, with each row's error. */
+  readonly unread = new Map<string, Issue>();
+
+  /** The issues, with each row's error saying what follows from it until the row is mended. */
+  noted(issues: Issue[]): Issue[] {
+    if (this.rows.size === 0) return issues;
+    return issues.map((issue) => {
+      const row = issue.code === 'cell-count' && issue.source ? this.rows.get(issue.source.line) : undefined;
+      if (!row || row.following.length === 0) return issue;
+      const note = `until it is, ${row.following.map((message) => lowerFirst(message).replace(/\.$/, '')).join('; ')}`;
+      return { ...issue, hint: issue.hint ? `${issue.hint}; ${note}` : note };
+    });
+  }
+}
+
+function lowerFirst(text: string): string {
+  return /^[A-Z][a-z]/.test(text) ? text.charAt(0).toLowerCase() + text.slice(1) : text;
 }

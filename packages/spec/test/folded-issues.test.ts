@@ -36,4 +36,26 @@ describe('issues that follow from one cause', () => {
       /; 3 references to it fail until it is read \(at 21:\d+, 169:113, 208:94\)$/,
     );
   });
+
+  it('reports rows of 2, 1 and 5 cells under a header of 4 as the cause, with what follows on and from them', () => {
+    const text = shop
+      .replace('| sku | text | SKU | |', '| sku | text |')
+      .replace('| price | money EUR | | |', '| price |')
+      .replace('| stock | integer | | |', '| stock | integer | | | |');
+    const result = loadSpec(text, { file: 'shop.md' });
+    const errors = result.issues.filter((issue) => issue.severity === 'error');
+    // Each row's own error, and nothing else: the field the short row leaves without a kind, and the
+    // references to it in a screen, a rule and a call, are said at the row.
+    expect(errors.map((issue) => [issue.code, issue.source?.line])).toEqual([
+      ['cell-count', 113],
+      ['cell-count', 116],
+      ['cell-count', 117],
+    ]);
+    expect(errors[1]?.message).toMatch(/^This row has 1 cell and the table's header has 4/);
+    expect(errors[1]?.hint).toBe(
+      'give the row one cell per column, leaving the ones that do not apply empty ("| |"); until it is, entities.Product.fields.price needs a "kind"; 4 references to it fail until it is read (at 30:65, 30:107, 161:3, 223:100)',
+    );
+    // The rest of the document is still read and checked.
+    expect(result.coverage?.shown).toHaveLength(9);
+  });
 });
