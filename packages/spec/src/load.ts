@@ -85,9 +85,14 @@ export function loadSpec(text: string, options: LoadOptions = {}): LoadResult {
     const found = schemaIssues(parsed.error.issues, data);
     const fresh = found.filter((issue) => !alreadyReported(issue.path, issue));
     for (const issue of fresh) {
-      issues.push({ ...issue, source: source.locate(issue.path, { key: pointsAtKey(issue) }) });
+      const located = { ...issue, source: source.locate(issue.path, { key: pointsAtKey(issue) }) };
+      issues.push(located);
+      // A field that cannot be read (a kind misspelt in YAML) is set aside as the Markdown reader sets
+      // aside a cell it cannot read: the rest is checked, and references to the field are said at it.
+      if (isFieldPart(issue.path)) flagged.push(located);
     }
-    if (fresh.length > 0) return finish(false, format, rowShapes.noted(issues));
+    if (fresh.some((issue) => !isFieldPart(issue.path)))
+      return finish(false, format, rowShapes.noted(issues));
     // Every shape problem left is one the reader has reported already: set those items aside and check
     // the rest, so that the person sees the remaining mistakes now rather than one run later.
     const pruned = withoutItems(
@@ -304,6 +309,11 @@ function internalIssue(error: unknown, file: string): Issue {
     path: [],
     source: { file, line: 1, column: 1 },
   };
+}
+
+/** A path inside one field of an entity (`entities.Order.fields.total.kind`), not the field list itself. */
+function isFieldPart(path: Issue['path']): boolean {
+  return path.length > 4 && path[0] === 'entities' && path[2] === 'fields';
 }
 
 /**

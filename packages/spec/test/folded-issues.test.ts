@@ -58,4 +58,24 @@ describe('issues that follow from one cause', () => {
     // The rest of the document is still read and checked.
     expect(result.coverage?.shown).toHaveLength(9);
   });
+
+  it('sets a YAML field of a misspelt kind aside, as Markdown does: one error, and the rest still checked', () => {
+    const yaml = readFileSync(resolve(import.meta.dirname, '../../../examples/shop.yaml'), 'utf8');
+    const text = yaml
+      .replace('total: { kind: money, currency: EUR', 'total: { kind: moneyy, currency: EUR')
+      // A second mistake, elsewhere and of its own: it must be reported in the same run.
+      .replace(
+        'columns: [number, customer, placedOn, total, status]',
+        'columns: [number, customr, placedOn, total, status]',
+      );
+    const result = loadSpec(text, { file: 'shop.yaml' });
+    const errors = result.issues.filter((issue) => issue.severity === 'error');
+    expect(errors.map((issue) => issue.code)).toEqual(['unknown-reference', 'invalid-value']);
+    expect(errors[0]?.message).toMatch(/names field "customr"/);
+    expect(errors[1]?.message).toBe('entities.Order.fields.total: "moneyy" is not a known kind.');
+    expect(errors[1]?.hint).toMatch(
+      /^did you mean "money"\?; 4 references to it fail until it is read \(at 26:\d+, 28:\d+, \d+:\d+, \d+:\d+\)$/,
+    );
+    expect(result.coverage?.shown).toHaveLength(9);
+  });
 });
