@@ -17,7 +17,7 @@ Commands:
   dev    SPEC [--api URL]  client + prototype API (or a proxy to URL), reloading on change
   build  SPEC --out DIR    a static client for any static host
   serve  SPEC [--db URL]   the client and its prototype API on a real database
-  diff   OLD NEW          what a change of specification does: screens, fields, permissions, calls,
+  diff   OLD NEW           what a change of specification does: screens, fields, permissions, calls,
                            the data migration it implies, and the extension overrides it orphans
 
 Run "ninefold COMMAND --help" for a command's options. SPEC is a nine-point specification (Markdown,

@@ -11,9 +11,9 @@ import type { Terminal } from '../terminal';
 export const IMPORT_HELP = `Usage: ninefold import OPENAPI [-o OUT] [--format yaml|markdown] [--report all]
 
 Imports an OpenAPI 2.0, 3.0 or 3.1 document (JSON or YAML, one file or several joined by $ref) into a
-nine-point specification in YAML or Markdown, which a person can then read and edit. Prints the import report:
-what was inferred rather than read, what was left not shown, and what was skipped, each with a JSON
-pointer into the document.
+nine-point specification in YAML or Markdown, which a person can then read and edit. Prints the
+import report: what was inferred rather than read, what was left not shown, and what was skipped, each
+with a JSON pointer into the document.
 
 Options:
   -o, --out FILE     write the specification to FILE (default: standard output)
