@@ -10,7 +10,9 @@ type Options = NonNullable<ParseArgsConfig['options']>;
  */
 export function parseCommandArgs<T extends ParseArgsConfig>(config: T): ReturnType<typeof parseArgs<T>> {
   try {
-    return parseArgs(config);
+    return parseArgs(
+      config.args ? { ...config, args: negativeValues(config.args, config.options ?? {}) } : config,
+    );
   } catch (error) {
     throw new Error(argsProblem(error, config.options ?? {}));
   }
@@ -47,4 +49,27 @@ export function argsProblem(error: unknown, options: Options): string {
     default:
       return text;
   }
+}
+
+/**
+ * `--seed -3` as `--seed=-3`: a value that looks like a number is the option's value, not an option of
+ * its own, so that the command can say what is wrong with it ("must be a whole number") rather than
+ * Node saying the option has no value.
+ */
+function negativeValues(args: readonly string[], options: Options): string[] {
+  const takesValue = new Set(
+    Object.entries(options).flatMap(([long, option]) =>
+      option.type === 'string' ? [`--${long}`, ...(option.short ? [`-${option.short}`] : [])] : [],
+    ),
+  );
+  const out: string[] = [];
+  for (let index = 0; index < args.length; index++) {
+    const arg = args[index] as string;
+    const next = args[index + 1];
+    if (takesValue.has(arg) && next !== undefined && /^-\d/.test(next)) {
+      out.push(`${arg}=${next}`);
+      index++;
+    } else out.push(arg);
+  }
+  return out;
 }

@@ -31,11 +31,23 @@ describe('a command line used wrongly', () => {
     ],
     [['diff', 'a.md', 'b.md', '--help=yes'], 'ninefold diff: option "--help" takes no value'],
     [['check', 'a.md', '--zzzzzz'], 'ninefold check: unknown option "--zzzzzz"\n'],
+    // A negative number is the option's value, and wrong as a value: not an option with none.
+    [
+      ['serve', 'examples/shop.md', '--seed', '-3'],
+      'ninefold serve: --seed must be a whole number, not "-3".',
+    ],
+    [['dev', 'examples/shop.md', '--port', '-1'], 'ninefold dev: --port must be a whole number, not "-1".'],
+    // A database Ninefold does not speak is not taken for a SQLite file's name; its password is not repeated.
+    [
+      ['serve', 'examples/shop.md', '--db', 'mysql://admin:secret@db/shop'],
+      'ninefold serve: --db takes a SQLite file (or sqlite:PATH) or a postgres:// URL; "mysql://" is neither.',
+    ],
+    [['dev', 'examples/shop.md', '--db', 'mongodb://db/shop'], '"mongodb://" is neither.'],
   ])('%j', async (argv, said) => {
     const terminal = bufferTerminal();
     expect(await main(argv, terminal)).toBe(2);
     expect(terminal.stderr).toContain(said);
     // Never Node's own wording.
-    expect(terminal.stderr).not.toMatch(/positional argument|Unknown option '|argument missing/);
+    expect(terminal.stderr).not.toMatch(/positional argument|Unknown option '|argument missing|secret/);
   });
 });

@@ -37,6 +37,7 @@ export {
 export { PROBLEM_CONTENT_TYPE, type Problem, problem } from './problem';
 export {
   DEFAULT_PORT,
+  databaseProblem,
   databaseUrl,
   describeDatabase,
   openPrototypeStore,

@@ -177,6 +177,17 @@ export function databaseUrl(db: string | undefined, specFile: string): string {
   return `sqlite:${db}`;
 }
 
+/**
+ * What is wrong with a `--db` value, if anything: a URL of a database Ninefold does not speak (`mysql://`)
+ * would otherwise be taken for the name of a SQLite file. Only its scheme is repeated: a URL may hold a
+ * password.
+ */
+export function databaseProblem(db: string | undefined): string | undefined {
+  const scheme = db === undefined ? undefined : /^([a-z][a-z0-9+.-]*):\/\//i.exec(db)?.[1];
+  if (scheme === undefined || /^(postgres|postgresql|sqlite)$/i.test(scheme)) return undefined;
+  return `--db takes a SQLite file (or sqlite:PATH) or a postgres:// URL; "${scheme}://" is neither.`;
+}
+
 /** `SQLite (examples/shop.ninefold.db)` or `PostgreSQL (127.0.0.1:5432/test)`: never the password. */
 export function describeDatabase(url: string): string {
   if (url.startsWith('sqlite:')) return `SQLite (${url.slice('sqlite:'.length)})`;

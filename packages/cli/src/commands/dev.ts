@@ -4,6 +4,7 @@ import {
   type DevApi,
   type DevIssue,
   type DevServer,
+  databaseProblem,
   databaseUrl,
   describeDatabase,
   parseProxyTarget,
@@ -87,6 +88,11 @@ export async function dev(
   }
   if (numbers.port !== undefined && numbers.port > 65535) {
     terminal.err('ninefold dev: --port must be at most 65535.\n');
+    return 2;
+  }
+  const dbProblem = databaseProblem(parsed.values.db);
+  if (dbProblem) {
+    terminal.err(`ninefold dev: ${dbProblem}\n`);
     return 2;
   }
   const apiUrl = parsed.values.api;

@@ -1,5 +1,6 @@
 import {
   DEFAULT_PORT,
+  databaseProblem,
   databaseUrl,
   describeDatabase,
   parseUserOption,
@@ -77,6 +78,11 @@ export async function serve(
   }
   if (numbers.port !== undefined && numbers.port > 65535) {
     terminal.err(`ninefold serve: --port must be at most 65535.\n`);
+    return 2;
+  }
+  const dbProblem = databaseProblem(parsed.values.db);
+  if (dbProblem) {
+    terminal.err(`ninefold serve: ${dbProblem}\n`);
     return 2;
   }
 
