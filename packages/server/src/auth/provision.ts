@@ -96,8 +96,9 @@ export async function provisionUsers(
 }
 
 /**
- * `user.<name>` attributes a role's conditions compare with a reference field, set to the key of the
- * first record of the referenced entity.
+ * `user.<name>` attributes a role's conditions compare with a reference field, set to the record the
+ * most records refer to (the customer with the most orders), else the first of the referenced entity:
+ * the demo user then has data of their own to see.
  */
 async function demoAttributes(store: Store, model: Model, role: string): Promise<Record<string, JsonValue>> {
   const attributes: Record<string, JsonValue> = {};
@@ -109,11 +110,29 @@ async function demoAttributes(store: Store, model: Model, role: string): Promise
       const reference = entity?.fields.find((candidate) => candidate.name === field);
       if (!name || reference?.kind !== 'reference' || name in attributes) continue;
       const target = findEntity(model, reference.entity);
-      if (!target) continue;
-      const first = await store.list(target.name, { filters: [], sort: [], limit: 1, withTotal: false });
-      const key = first.items[0]?.[target.key ?? 'id'];
+      if (!target || !entity) continue;
+      const key =
+        (await mostReferenced(store, entity.name, field as string)) ??
+        (await store.list(target.name, { filters: [], sort: [], limit: 1, withTotal: false })).items[0]?.[
+          target.key ?? 'id'
+        ];
       if (key !== undefined) attributes[name] = key;
     }
   }
   return attributes;
+}
+
+/** The value of a reference field that the most of the first thousand records hold. */
+async function mostReferenced(store: Store, entity: string, field: string): Promise<JsonValue | undefined> {
+  const page = await store.list(entity, { filters: [], sort: [], limit: 1000, withTotal: false });
+  const counts = new Map<string | number, number>();
+  for (const record of page.items) {
+    const value = record[field];
+    if (typeof value === 'string' || typeof value === 'number')
+      counts.set(value, (counts.get(value) ?? 0) + 1);
+  }
+  let best: string | number | undefined;
+  for (const [value, count] of counts)
+    if (best === undefined || count > (counts.get(best) ?? 0)) best = value;
+  return best;
 }
