@@ -169,6 +169,45 @@ describe('records of the rich example, used as a person uses them', () => {
     expect(before).toContain(expected.name);
   });
 
+  it('filters orders by a customer found by name, and shows that name again after a reload', async () => {
+    const { page } = watched;
+    const orders = (await (await api('/orders?limit=100')).json()).items as Array<{ customer: number }>;
+    const customers = (await (await api('/customers?limit=100')).json()).items as Array<{
+      id: number;
+      name: string;
+    }>;
+    // A customer with orders, whose name no other customer has.
+    const customer = customers.find(
+      (candidate) =>
+        orders.some((order) => order.customer === candidate.id) &&
+        customers.filter((other) => other.name === candidate.name).length === 1,
+    );
+    if (!customer) throw new Error('the seeded shop has a customer with orders');
+    const theirs = orders.filter((order) => order.customer === customer.id).length;
+    await page.goto(`${server.url}orders`);
+    // A plain box until it is used, then one with suggestions (a combobox): found by its label either way.
+    const box = page.getByLabel('Customer', { exact: true });
+    // Typed as a person would, a few letters, then the name the suggestions offer.
+    await box.pressSequentially(customer.name.slice(0, 3));
+    await page
+      .locator(`datalist option[value="${customer.name.replaceAll('"', '\\"')}"]`)
+      .waitFor({ state: 'attached' });
+    // What was typed while the suggestions' code came is still there, the caret after it.
+    expect(await box.inputValue()).toBe(customer.name.slice(0, 3));
+    await box.fill(customer.name);
+    await page.waitForURL(new RegExp(`customer=${customer.id}(&|$)`));
+    const rows = page.getByRole('table', { name: 'Orders' }).locator('tbody tr');
+    await expect.poll(() => rows.count()).toBe(Math.min(theirs, 25));
+    for (const text of await rows.allTextContents()) expect(text).toContain(customer.name);
+    // The address names the customer by id; the box names them by name once more.
+    await page.reload();
+    await expect.poll(() => box.inputValue()).toBe(customer.name);
+    expect(await seriousViolations(page)).toEqual([]);
+    // Emptied, the filter goes.
+    await box.fill('');
+    await page.waitForURL((url) => !url.searchParams.has('customer'));
+  });
+
   it('shows the dashboard with a count per list', async () => {
     const { page } = watched;
     await page.goto(server.url);

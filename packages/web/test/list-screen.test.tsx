@@ -1,4 +1,4 @@
-import { loadSpec, type Model } from '@ninefold/spec';
+import { findEntity, loadSpec, type Model } from '@ninefold/spec';
 import { QueryClient } from '@tanstack/react-query';
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -267,7 +267,13 @@ describe('a list screen', () => {
   });
 
   it('filters through the API with a widget per kind, and writes the filter into the address', async () => {
-    const data = renderList('/orders?page=2', { browser: true });
+    const customers = [1, 2, 3, 4].map((id) => ({ id, name: `Customer number ${id}` }));
+    const data = renderList('/orders?page=2', {
+      browser: true,
+      seed: { Order: orders(), Customer: customers },
+    });
+    // The orders' list calls, not those that look customers up by name.
+    const orderLists = () => listCalls(data).filter((params) => params.entity === 'Order');
     const orderTable = await table();
     await waitFor(() => expect(bodyRows(orderTable)).toHaveLength(25));
     const filters = screen.getByRole('search', { name: 'Filters' });
@@ -293,20 +299,24 @@ describe('a list screen', () => {
     await waitFor(() => expect(bodyRows(orderTable)).toHaveLength(10));
     for (const row of bodyRows(orderTable)) expect(cellTexts(row)[4]).toBe('Paid');
 
-    // A date filter is a date input; a reference filter takes the id for now.
+    // A date filter is a date input; a reference filter finds the record by its name.
     const placedOn = within(filters).getByLabelText('Placed on');
     expect(placedOn.getAttribute('type')).toBe('date');
     const customer = within(filters).getByLabelText('Customer');
-    const before = listCalls(data).length;
-    await userEvent.type(customer, '3');
+    const before = orderLists().length;
+    await userEvent.type(customer, 'Customer number 3');
     await waitFor(() =>
-      expect(lastList(data).filters).toEqual([
+      expect(orderLists().at(-1)?.filters).toEqual([
         { field: 'status', op: 'eq', value: 'paid' },
         { field: 'customer', op: 'eq', value: '3' },
       ]),
     );
-    // Typed text is sent once typing pauses, not once per key.
-    expect(listCalls(data).length).toBe(before + 1);
+    // The customers were looked up by the name typed, through their list call's filter on it.
+    expect(
+      listCalls(data).some((params) => params.entity === 'Customer' && params.filters[0]?.field === 'name'),
+    ).toBe(true);
+    // The orders are asked for once the name is known, not once per key.
+    expect(orderLists().length).toBe(before + 1);
     expect(window.location.search).toBe('?status=paid&customer=3');
     // Paid orders are SO-0002, SO-0008, …; those of customer 3 are every other one.
     await waitFor(() =>
@@ -319,9 +329,24 @@ describe('a list screen', () => {
       ]),
     );
     for (const row of bodyRows(orderTable)) {
-      expect(cellTexts(row)[1]).toBe('3');
+      expect(cellTexts(row)[1]).toBe('Customer number 3');
       expect(cellTexts(row)[4]).toBe('Paid');
     }
+  });
+
+  it('filters by a reference id where the records referred to have no name to find them by', async () => {
+    const model = structuredClone(shop);
+    const customerEntity = findEntity(model, 'Customer');
+    if (!customerEntity) throw new Error('the shop has customers');
+    delete customerEntity.display;
+    const data = renderList('/orders', { model });
+    await table();
+    const customer = within(screen.getByRole('search', { name: 'Filters' })).getByLabelText('Customer');
+    expect(customer.getAttribute('list')).toBeNull();
+    await userEvent.type(customer, '3');
+    await waitFor(() =>
+      expect(lastList(data).filters).toEqual([{ field: 'customer', op: 'eq', value: '3' }]),
+    );
   });
 
   it('says when nothing matches the filters, and clears them', async () => {

@@ -1,4 +1,4 @@
-import { type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, useId } from 'react';
+import { type InputHTMLAttributes, type ReactNode, type Ref, type SelectHTMLAttributes, useId } from 'react';
 import '../app/plain-inputs.css';
 
 interface FieldFrameProps {
@@ -30,6 +30,7 @@ function FieldFrame({ label, hint, children }: FieldFrameProps) {
 export interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'className'> {
   label: string;
   hint?: string | undefined;
+  ref?: Ref<HTMLInputElement>;
 }
 
 /** A labelled plain input styled as a Mantine TextInput (app/plain-inputs.css). */

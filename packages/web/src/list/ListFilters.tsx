@@ -1,15 +1,21 @@
 import { Button } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
 import { exhaustiveSwitchError, fieldLabel } from '@ninefold/spec';
-import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
+import { useSpec } from '../app/SpecContext';
+import { nameField } from '../fields/reference-access';
 import { type I18n, useI18n } from '../i18n/I18nProvider';
+import { useSession } from '../session/SessionContext';
 import { SelectField, TextField } from './FilterField';
 import { type FilterPlan, filterWidgetKind } from './list-plan';
+import type ReferenceFilterComponent from './ReferenceFilter';
 import './list.css';
 import { withLaterStyles } from '../app/later-styles';
 
 // The multi-value picker brings a positioning library along; only lists that filter with `in` load it.
 const EnumMultiFilter = lazy(withLaterStyles(() => import('./EnumMultiFilter')));
+// A reference filter by name loads its code when it is first used, not with the list.
+const loadReferenceFilter = () => import('./ReferenceFilter');
 
 /** Typing waits this long before the list is asked for again. */
 export const FILTER_DEBOUNCE_MS = 300;
@@ -64,6 +70,8 @@ interface FilterWidgetProps {
 
 function FilterWidget({ filter, value, onChange }: FilterWidgetProps) {
   const i18n = useI18n();
+  const { model, data } = useSpec();
+  const session = useSession();
   const { t } = i18n;
   const { field, op } = filter;
   const label = filterLabel(filter, i18n);
@@ -117,19 +125,44 @@ function FilterWidget({ filter, value, onChange }: FilterWidgetProps) {
           onChange={(event) => onChange(event.currentTarget.value || undefined)}
         />
       );
-    case 'number':
-    case 'text':
-    case 'reference':
+    case 'reference': {
+      // By name where the role may list and read the records referred to; else by id, as typed.
+      const display =
+        op === 'eq' && field.kind === 'reference' && data.calls(field.entity).list !== undefined
+          ? nameField(model, data, session, field.entity)
+          : undefined;
+      if (field.kind === 'reference' && display !== undefined) {
+        return (
+          <ReferenceFilterOnUse
+            label={label}
+            entity={field.entity}
+            display={display}
+            value={single === '' ? undefined : single}
+            onChange={onChange}
+          />
+        );
+      }
       return (
         <DebouncedTextFilter
           label={label}
-          description={
-            op === 'in'
-              ? t('list.filterAnyOfHint')
-              : kind === 'reference'
-                ? t('list.filterReferenceHint')
-                : undefined
-          }
+          description={t('list.filterReferenceHint')}
+          numeric={false}
+          value={Array.isArray(value) ? value.join(', ') : single}
+          normalize={op === 'in' ? (text) => splitList(text).join(', ') : (text) => text.trim()}
+          onChange={(text) => {
+            if (op !== 'in') return onChange(text.trim() || undefined);
+            const parts = splitList(text);
+            return onChange(parts.length > 0 ? parts : undefined);
+          }}
+        />
+      );
+    }
+    case 'number':
+    case 'text':
+      return (
+        <DebouncedTextFilter
+          label={label}
+          description={op === 'in' ? t('list.filterAnyOfHint') : undefined}
           numeric={kind === 'number' && op !== 'in'}
           value={Array.isArray(value) ? value.join(', ') : single}
           normalize={op === 'in' ? (text) => splitList(text).join(', ') : (text) => text.trim()}
@@ -145,6 +178,47 @@ function FilterWidget({ filter, value, onChange }: FilterWidgetProps) {
     default:
       return exhaustiveSwitchError(kind);
   }
+}
+
+/**
+ * A plain box until the reference filter is first used (focused, or named by the address): its code,
+ * and the suggestions it asks for, come then, and take the box's place with what was typed and the focus.
+ * The code is in hand before the swap (no Suspense), so that nothing typed meanwhile is lost.
+ */
+function ReferenceFilterOnUse(props: {
+  label: string;
+  entity: string;
+  display: string;
+  value: string | undefined;
+  onChange(id: string | undefined): void;
+}) {
+  const { t } = useI18n();
+  const [Loaded, setLoaded] = useState<typeof ReferenceFilterComponent>();
+  const [typed, setTyped] = useState('');
+  const focused = useRef(false);
+  const use = useCallback(() => {
+    // Without its code the box stays a plain one, which filters nothing; the console says why.
+    loadReferenceFilter().then((module) => setLoaded(() => module.default), console.error);
+  }, []);
+  useEffect(() => {
+    if (props.value !== undefined) use();
+  }, [props.value, use]);
+  if (Loaded) return <Loaded {...props} initialText={typed} autoFocus={focused.current} />;
+  return (
+    <TextField
+      label={props.label}
+      placeholder={t('list.filterReferencePlaceholder')}
+      value={typed}
+      onFocus={() => {
+        focused.current = true;
+        use();
+      }}
+      onBlur={() => {
+        focused.current = false;
+      }}
+      onChange={(event) => setTyped(event.currentTarget.value)}
+    />
+  );
 }
 
 /** A filter's label says how it compares: "Name contains", "Placed on from", "Total at most". */
