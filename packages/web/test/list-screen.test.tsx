@@ -343,6 +343,7 @@ describe('a list screen', () => {
     await table();
     const customer = within(screen.getByRole('search', { name: 'Filters' })).getByLabelText('Customer');
     expect(customer.getAttribute('list')).toBeNull();
+    expect(screen.getByText('The id of a customer: its name cannot be looked up here.')).toBeTruthy();
     await userEvent.type(customer, '3');
     await waitFor(() =>
       expect(lastList(data).filters).toEqual([{ field: 'customer', op: 'eq', value: '3' }]),

@@ -1,6 +1,6 @@
 import { Button } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
-import { exhaustiveSwitchError, fieldLabel } from '@ninefold/spec';
+import { entityLabel, exhaustiveSwitchError, fieldLabel, findEntity, type Model } from '@ninefold/spec';
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { useSpec } from '../app/SpecContext';
 import { nameField } from '../fields/reference-access';
@@ -145,7 +145,9 @@ function FilterWidget({ filter, value, onChange }: FilterWidgetProps) {
       return (
         <DebouncedTextFilter
           label={label}
-          description={t('list.filterReferenceHint')}
+          description={t('list.filterReferenceHint', {
+            entity: field.kind === 'reference' ? referredLabel(model, field.entity) : '',
+          })}
           numeric={false}
           value={Array.isArray(value) ? value.join(', ') : single}
           normalize={op === 'in' ? (text) => splitList(text).join(', ') : (text) => text.trim()}
@@ -219,6 +221,13 @@ function ReferenceFilterOnUse(props: {
       onChange={(event) => setTyped(event.currentTarget.value)}
     />
   );
+}
+
+/** "customer" for a reference to Customer, inside a sentence. */
+function referredLabel(model: Model, entity: string): string {
+  const found = findEntity(model, entity);
+  const label = found ? entityLabel(found) : entity;
+  return /^[A-Z][a-z]/.test(label) ? label.charAt(0).toLowerCase() + label.slice(1) : label;
 }
 
 /** A filter's label says how it compares: "Name contains", "Placed on from", "Total at most". */

@@ -29,7 +29,7 @@ export const list = {
   filterAtMost: '{label} at most',
   filterAnyOf: '{label} (any of)',
   filterAnyOfHint: 'Separate values with commas.',
-  filterReferenceHint: 'The identifier of a record.',
+  filterReferenceHint: 'The id of a {entity}: its name cannot be looked up here.',
   filterReferencePlaceholder: 'Type a name',
   filterReferencePick: 'Pick one of the suggestions to filter by it.',
   filterReferenceFailed: 'The suggestions could not be loaded.',

@@ -30,7 +30,7 @@ export const list: Messages<'list'> = {
   filterAtMost: '{label} au plus',
   filterAnyOf: '{label} (l’un de)',
   filterAnyOfHint: 'Séparez les valeurs par des virgules.',
-  filterReferenceHint: 'L’identifiant d’un enregistrement.',
+  filterReferenceHint: 'L’identifiant ({entity}) : son nom ne peut pas être cherché ici.',
   filterReferencePlaceholder: 'Tapez un nom',
   filterReferencePick: 'Choisissez une des suggestions pour filtrer.',
   filterReferenceFailed: 'Les suggestions n’ont pas pu être chargées.',
