@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { parse } from 'csv-parse/sync';
 import type { Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { screenshot } from './support/artifacts';
@@ -206,6 +208,29 @@ describe('records of the rich example, used as a person uses them', () => {
     // Emptied, the filter goes.
     await box.fill('');
     await page.waitForURL((url) => !url.searchParams.has('customer'));
+  });
+
+  it('exports the filtered orders as a CSV file, which opens with what the list shows', async () => {
+    const { page } = watched;
+    await page.goto(`${server.url}orders?status=paid&sort=-total`);
+    await page.getByRole('table', { name: 'Orders' }).locator('tbody tr').first().waitFor();
+    const expected = (await (await api('/orders?status=paid&sort=-total&limit=100')).json()).items as Array<{
+      number: string;
+    }>;
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export CSV' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe('orders.csv');
+    const text = readFileSync(await download.path(), 'utf8');
+    const rows = parse(text, { bom: true, columns: true }) as Array<Record<string, string>>;
+    // Every paid order, not only the page shown, in the list's order.
+    expect(rows.map((row) => row.number)).toEqual(expected.map((order) => order.number));
+    expect(rows.every((row) => row.status === 'paid')).toBe(true);
+    await page
+      .getByRole('status')
+      .filter({ hasText: 'orders.csv is downloaded.' })
+      .waitFor({ state: 'attached' });
   });
 
   it('shows the dashboard with a count per list', async () => {

@@ -23,6 +23,8 @@ export interface ApiDescription {
    * `GET {history}/{Entity}/{id}`.
    */
   history?: string;
+  /** Present when the API is the prototype API: a list call answers `Accept: text/csv` with the whole list. */
+  csv?: true;
 }
 
 /** Paths relative to the base: who the credentials are, a fresh token, and signing out. */
@@ -52,7 +54,7 @@ export const HISTORY_PATH = '/_history';
  * ```
  */
 export function prototypeApi(model: Model): ApiDescription {
-  const api = withSession(model, describeApi(model));
+  const api = { ...withSession(model, describeApi(model)), csv: true as const };
   return keepsHistory(model) ? { ...api, history: HISTORY_PATH } : api;
 }
 
@@ -249,6 +251,7 @@ export function specPayload(model: Model, api: ApiDescription): { model: Model; 
           conventional: false,
           ...(api.auth ? { auth: api.auth } : {}),
           ...(api.history ? { history: api.history } : {}),
+          ...(api.csv ? { csv: api.csv } : {}),
         },
   };
 }

@@ -8,6 +8,7 @@ import {
   derivedValues,
   type Entity,
   entityLabel,
+  entityPlural,
   exhaustiveSwitchError,
   fieldLabel,
   findEntity,
@@ -39,6 +40,7 @@ import { apiBase, keepsHistory, prototypeApi, specPayload } from './api-calls';
 import { registerAuthRoutes } from './auth/auth-routes';
 import { type Authenticator, type AuthOptions, createAuthenticator } from './auth/authenticate';
 import { refuseDeepBody } from './body-depth';
+import { exportColumns, sendCsv, wantsCsv } from './csv-export';
 import { encodedBody, preferredCoding } from './encoded-body';
 import {
   claimIdempotency,
@@ -216,6 +218,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       transitions,
       limits,
       afterCommit: options.afterCommit,
+      onServerError: options.onServerError,
     });
     app.route({ method: call.method, url, handler });
   }
@@ -230,6 +233,8 @@ interface Context {
   afterCommit?: ((request: FastifyRequest) => void | Promise<void>) | undefined;
   transitions: Map<string, { machine: StateMachine; transition: Transition }>;
   limits: BodyLimits;
+  /** Where a failure is told once an answer has begun (a CSV export cut short). */
+  onServerError?: AppOptions['onServerError'];
 }
 
 type Handler = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
@@ -327,6 +332,20 @@ async function list(
   );
   if ('problem' in parsed) throw new ProblemError(parsed.problem);
   refuseHiddenQuery(context.model, request, entity, parsed.query);
+  if (wantsCsv(request)) {
+    // The whole list as a file: the page asked for is not what is exported, its filters and sort are.
+    const { cursor: _page, ...query } = parsed.query;
+    return sendCsv(reply, {
+      filename: `${entityPlural(entity)
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, '-')}.csv`,
+      ...exportColumns(context.model, request, entity),
+      present: presenterFor(context.model, request, entity),
+      read: (page) =>
+        readableList(context.model, request, entity, context.store, { ...query, ...page, withTotal: false }),
+      onError: (error) => context.onServerError?.(randomUUID(), error),
+    });
+  }
   const result = await readableList(context.model, request, entity, context.store, parsed.query);
   const items = result.items.map(presenterFor(context.model, request, entity));
   const response = call.response ?? { shape: 'array' as const };

@@ -14,6 +14,8 @@ export interface ApiDescription {
    * transitions, relative to `base` (`GET {history}/{Entity}/{id}` gives `{ items: [...] }`, newest first).
    */
   history?: string;
+  /** Present when the API is Ninefold's prototype API: a list call answers `Accept: text/csv` with the whole list. */
+  csv?: true;
 }
 
 /**
@@ -40,6 +42,7 @@ export function apiOf(model: Model, wire: ApiWire): ApiDescription {
     calls: wire.calls ?? (model.calls.shown ? model.calls.items : []),
     ...(wire.auth ? { auth: wire.auth } : {}),
     ...(wire.history ? { history: wire.history } : {}),
+    ...(wire.csv ? { csv: wire.csv } : {}),
   };
 }
 

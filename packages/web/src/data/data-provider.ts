@@ -136,6 +136,11 @@ export interface DataProvider {
    * they never go in the address. Absent where files are plain links (no sign-in, in-memory data).
    */
   download?(url: string): Promise<Blob>;
+  /**
+   * The whole list with these filters and sort, as a CSV file the API makes (`Accept: text/csv`), with
+   * what the role may read only. Absent where the API makes none (a real API, in-memory data).
+   */
+  exportCsv?(params: ListParams): Promise<Blob>;
   /** Whether the API answered lately, as this provider's requests found it: the shell's offline banner. */
   readonly network?: NetworkStatus;
   /** Values the API asks for with its calls that the person gives once (see `askedParameters`). */

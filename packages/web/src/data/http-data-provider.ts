@@ -1,5 +1,6 @@
 import { type Call, findEntity, type Model } from '@ninefold/spec';
 import type { ApiDescription } from './api-description';
+import { createBlobFetch, parseJson } from './blob-fetch';
 import { askedParameters, type ConnectionValues, createConnectionValues } from './connection-values';
 import {
   ApiError,
@@ -197,6 +198,8 @@ export function createHttpDataProvider(
     return { record, ...(version === undefined ? {} : { version }) };
   };
 
+  const fetchBlob = createBlobFetch({ ...options, doFetch, timeoutMs, timeoutSignal, network, now });
+
   return {
     calls: callsOf,
 
@@ -306,33 +309,18 @@ export function createHttpDataProvider(
       return readOne(call, answer);
     },
 
-    async download(url) {
-      const credentials = options.authHeaders?.() ?? {};
-      const timeout = timeoutSignal(timeoutMs);
-      let response: Response;
-      try {
-        response = await doFetch(url, { headers: { ...credentials }, signal: timeout });
-        network.answered();
-      } catch (error) {
-        network.unanswered();
-        if (timeout.aborted) throw new NetworkError(`No answer within ${Math.round(timeoutMs / 1000)} s.`);
-        throw new NetworkError(clipText(error instanceof Error ? error.message : String(error)));
-      }
-      if (!response.ok) {
-        const text = await response.text();
-        const error = apiErrorFrom(
-          response.status,
-          response.statusText,
-          response.headers.get('content-type'),
-          parseJson(text),
-          response.headers,
-          now,
-        );
-        if (response.status === 401) options.onUnauthorized?.(error, credentials);
-        throw error;
-      }
-      return response.blob();
-    },
+    download: (url) => fetchBlob(url, {}),
+
+    ...(api.csv
+      ? {
+          async exportCsv(params: ListParams) {
+            const call = requireListCall(callsOf(params.entity), params.entity, params.call);
+            // The whole list is the file: its filters and sort, not the page shown.
+            const search = listSearchParams(model, call, { ...params, page: { style: 'none' } });
+            return fetchBlob(urlOf(call, params.path, undefined, search), { accept: 'text/csv' });
+          },
+        }
+      : {}),
 
     network,
     connection,
@@ -479,15 +467,6 @@ function sameOriginLink(base: string, answerUrl: string, link: string | undefine
     return relative ? `${target.pathname}${target.search}` : target.href;
   } catch {
     return undefined;
-  }
-}
-
-function parseJson(text: string): unknown {
-  if (text.trim() === '') return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return text;
   }
 }
 

@@ -2,6 +2,7 @@ import { Anchor, Text, VisuallyHidden } from '@mantine/core';
 import { type MouseEvent, useState } from 'react';
 import { linkTarget, visibleControls } from '../app/link-policy';
 import { useSpec } from '../app/SpecContext';
+import { saveBlob } from '../app/save-blob';
 import { isStoredFile } from '../form/form-values';
 import { useI18n } from '../i18n/I18nProvider';
 import { useSession } from '../session/SessionContext';
@@ -73,14 +74,4 @@ export function FileDisplay({ value }: DisplayProps<'file'>) {
       ) : null}
     </>
   );
-}
-
-function saveBlob(blob: Blob, name: string): void {
-  const address = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = address;
-  link.download = name;
-  link.click();
-  // The browser has taken the bytes once the click is handled.
-  setTimeout(() => URL.revokeObjectURL(address), 1000);
 }

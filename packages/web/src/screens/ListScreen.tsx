@@ -20,6 +20,7 @@ import { Slot } from '../extension/Slot';
 import { RowActionsController } from '../extension/useRowActionsColumn';
 import { routeParamNames } from '../form/record-path';
 import { useI18n } from '../i18n/I18nProvider';
+import { ExportButton } from '../list/ExportButton';
 import { ListError } from '../list/ListError';
 import { ListFilters } from '../list/ListFilters';
 import { ListPager } from '../list/ListPager';
@@ -127,11 +128,14 @@ export default function ListScreen({ screen }: ScreenProps<'list'>) {
         <h1 className="nf-list-title">{title}</h1>
         {busy ? <Loader size="xs" aria-hidden="true" /> : null}
       </div>
-      {createHref !== undefined && !createHref.includes('/:') ? (
-        <Link className="nf-button" to={createHref}>
-          {createScreen?.title ?? t('list.newRecord', { entity: entity ? entityLabel(entity) : '' })}
-        </Link>
-      ) : null}
+      <div className="nf-list-actions">
+        {entity && plan.call ? <ExportButton params={params} name={fileName(plural)} /> : null}
+        {createHref !== undefined && !createHref.includes('/:') ? (
+          <Link className="nf-button" to={createHref}>
+            {createScreen?.title ?? t('list.newRecord', { entity: entity ? entityLabel(entity) : '' })}
+          </Link>
+        ) : null}
+      </div>
     </div>
   );
 
@@ -289,6 +293,16 @@ function definedParams(params: Record<string, string | undefined>): Record<strin
   const defined: Record<string, string> = {};
   for (const [name, value] of Object.entries(params)) if (value !== undefined) defined[name] = value;
   return defined;
+}
+
+/** "Sales orders" -> "sales-orders": a file's name that any system takes. */
+function fileName(plural: string): string {
+  return (
+    plural
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '') || 'records'
+  );
 }
 
 /** "Orders" -> "orders" inside a sentence; "SKUs" stays as written. */
