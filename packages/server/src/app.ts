@@ -334,7 +334,7 @@ async function list(
   refuseHiddenQuery(context.model, request, entity, parsed.query);
   if (wantsCsv(request)) {
     // The whole list as a file: the page asked for is not what is exported, its filters and sort are.
-    const { cursor: _page, ...query } = parsed.query;
+    const { cursor: _cursor, offset: _offset, ...query } = parsed.query;
     return sendCsv(reply, {
       filename: `${entityPlural(entity)
         .toLowerCase()

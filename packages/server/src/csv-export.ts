@@ -34,7 +34,7 @@ export function exportColumns(
 
 /**
  * Streams the list as CSV: one header row of field names, then every record the role may read, read in
- * batches of `EXPORT_BATCH` in the list's order. A failure after the first bytes cannot become a problem
+ * batches of `EXPORT_BATCH` in the list's order, each after the last of the one before. A failure after the first bytes cannot become a problem
  * answer any more: the stream is cut, which a browser reports as a failed download, and the server's
  * output says why.
  */
@@ -45,7 +45,7 @@ export function sendCsv(
     fields: Field[];
     storeId: boolean;
     present: Presenter;
-    read(query: Pick<ListQuery, 'offset' | 'limit'>): Promise<ListResult>;
+    read(query: Pick<ListQuery, 'cursor' | 'limit'>): Promise<ListResult>;
     onError(error: unknown): void;
   },
 ): FastifyReply {
@@ -53,11 +53,14 @@ export function sendCsv(
   const names = [...(storeId ? ['id'] : []), ...fields.map((field) => field.name)];
   const kinds = new Map(fields.map((field) => [field.name, field.kind]));
   async function* rows() {
-    for (let offset = 0; ; offset += EXPORT_BATCH) {
-      const page = await read({ offset, limit: EXPORT_BATCH });
+    // Each batch goes on after the last record of the one before (the store's cursor, by the list's
+    // sort and key): an offset would have the database skip over every earlier row again each time.
+    let cursor: string | undefined;
+    do {
+      const page: ListResult = await read({ limit: EXPORT_BATCH, ...(cursor ? { cursor } : {}) });
       for (const record of page.items) yield csvRow(present(record), names, kinds);
-      if (page.items.length < EXPORT_BATCH) return;
-    }
+      cursor = page.nextCursor;
+    } while (cursor !== undefined);
   }
   // A spreadsheet reads the file as UTF-8 by its byte order mark.
   const csv = stringify({ header: true, columns: names, bom: true });
