@@ -8,17 +8,16 @@
 // Environment: BENCH_ROUNDS (default 3), BENCH_PG_URL (a database to connect to for CREATE/DROP DATABASE,
 // default postgres://postgres@127.0.0.1:5432/postgres), BENCH_SKIP_POSTGRES=1, BENCH_SKIP_1M=1,
 // BENCH_CPU_PROF=DIR (our servers write V8 CPU profiles there when they stop).
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadSpec } from '@ninefold/spec';
-import { openStore } from '../packages/server/src/store/open-store';
-import { children, cleanUp, cleanups } from './support/clean-up';
+import { freePort, signInAsOwner, startChild, stopChild, waitFor } from './support/child-servers';
+import { cleanUp, cleanups } from './support/clean-up';
 import { median, RESULTS_DIR } from './support/figures';
+import { fillProducts } from './support/fill-products';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const RESULTS = RESULTS_DIR;
@@ -92,13 +91,6 @@ interface PgClient {
   end(): Promise<void>;
 }
 
-interface SqliteDatabase {
-  pragma(source: string): unknown;
-  prepare(source: string): { run(...values: unknown[]): unknown; all(...values: unknown[]): unknown[] };
-  transaction(work: () => void): () => void;
-  close(): void;
-}
-
 const autocannon = require('autocannon') as Autocannon;
 
 // ------------------------------------------------------------------------------------------ clean-up
@@ -113,68 +105,6 @@ interface Server {
   stop(): Promise<void>;
   /** Headers every request to this side carries: ours, the owner's session (the demo needs a sign-in). */
   headers: Record<string, string>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject()));
-    });
-  });
-}
-
-/** Starts a child, keeps the tail of its output, and registers its stop (SIGTERM, then SIGKILL). */
-function startChild(args: string[]): { child: ChildProcess; output: () => string } {
-  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-  children.add(child);
-  let tail = '';
-  const keep = (chunk: Buffer) => {
-    tail = (tail + chunk.toString()).slice(-20_000);
-  };
-  child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
-  child.once('exit', () => children.delete(child));
-  return { child, output: () => tail };
-}
-
-async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-  await exited;
-  clearTimeout(timer);
-}
-
-function waitFor<T>(
-  name: string,
-  child: ChildProcess,
-  output: () => string,
-  probe: () => Promise<T | undefined>,
-  timeoutMs: number,
-): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const started = Date.now();
-    const tick = async () => {
-      if (child.exitCode !== null || child.signalCode !== null) {
-        reject(
-          new Error(
-            `${name} exited (${child.exitCode ?? child.signalCode}) before it was ready:\n${output()}`,
-          ),
-        );
-        return;
-      }
-      const value = await probe().catch(() => undefined);
-      if (value !== undefined) resolve(value);
-      else if (Date.now() - started > timeoutMs)
-        reject(new Error(`${name} was not ready after ${timeoutMs} ms:\n${output()}`));
-      else setTimeout(tick, 100);
-    };
-    tick();
-  });
 }
 
 async function startOurs(name: string, db: string, seed: number | undefined): Promise<Server> {
@@ -201,29 +131,6 @@ async function startOurs(name: string, db: string, seed: number | undefined): Pr
     300_000,
   );
   return { name, url, child, output, stop, headers: await signInAsOwner(name, url, output) };
-}
-
-/**
- * The demo's API answers only a signed-in person, so our side carries the owner's bearer token, which every
- * request then verifies; json-server has no sign-in and checks nothing.
- */
-async function signInAsOwner(
-  name: string,
-  url: string,
-  output: () => string,
-): Promise<Record<string, string>> {
-  const password = /(?:password for this start|owner@demo\.test \(owner\), password): (\S+)/.exec(
-    output(),
-  )?.[1];
-  if (!password) throw new Error(`${name} printed no demo password:\n${output()}`);
-  const answer = await fetch(`${url}/api/auth/sign-in`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: 'owner@demo.test', password }),
-  });
-  if (!answer.ok) throw new Error(`${name}: signing in as the owner answered ${answer.status}`);
-  const { token } = (await answer.json()) as { token: string };
-  return { authorization: `Bearer ${token}` };
 }
 
 async function startJsonServer(dbFile: string): Promise<Server> {
@@ -406,70 +313,6 @@ function versionOf(name: string): string {
 
 // ------------------------------------------------------------------------------------------ the million
 
-/** Creates the tables through the store, then fills Product with simple deterministic rows, fast. */
-async function fillMillion(file: string): Promise<number> {
-  const loaded = loadSpec(readFileSync(SPEC, 'utf8'), { file: SPEC });
-  if (!loaded.ok || !loaded.model)
-    throw new Error(`${SPEC} must load: ${JSON.stringify(loaded.issues.slice(0, 3))}`);
-  const store = await openStore({ model: loaded.model, url: `sqlite:${file}` });
-  try {
-    const migration = await store.migrate({ allowDestructive: false });
-    if (!migration.ok) throw new Error('the migration of a new database was refused');
-  } finally {
-    await store.close();
-  }
-
-  const started = performance.now();
-  const Database = require('better-sqlite3') as new (file: string) => SqliteDatabase;
-  const db = new Database(file);
-  try {
-    const columns = (db.prepare(`PRAGMA table_info("Product")`).all() as Array<{ name: string }>).map(
-      (column) => column.name,
-    );
-    const wanted = [
-      'id',
-      'sku',
-      'name',
-      'category',
-      'price',
-      'stock',
-      '_version',
-      '_created_at',
-      '_updated_at',
-    ];
-    const missing = wanted.filter((name) => !columns.includes(name));
-    if (missing.length > 0) throw new Error(`the store's Product table has no ${missing.join(', ')} column`);
-    // Only for the fill: the server reopens the file with its own settings (WAL, synchronous NORMAL).
-    db.pragma('synchronous = OFF');
-    db.pragma('cache_size = -262144');
-    const insert = db.prepare(
-      `INSERT INTO "Product" (${wanted.map((name) => `"${name}"`).join(', ')}) VALUES (${wanted.map(() => '?').join(', ')})`,
-    );
-    const stamp = '2026-01-01T00:00:00.000Z';
-    const BATCH = 50_000;
-    for (let start = 1; start <= BIG_ROWS; start += BATCH) {
-      db.transaction(() => {
-        for (let id = start; id < start + BATCH && id <= BIG_ROWS; id++) {
-          insert.run(
-            id,
-            `MX-${String(id - 1).padStart(6, '0')}`,
-            `Part ${id}`,
-            CATEGORIES[id % CATEGORIES.length],
-            ((id * 7919) % 100_000) / 100,
-            (id * 31) % 500,
-            1,
-            stamp,
-            stamp,
-          );
-        }
-      })();
-    }
-  } finally {
-    db.close();
-  }
-  return (performance.now() - started) / 1000;
-}
-
 // ------------------------------------------------------------------------------------------ main
 
 type Side = 'sqlite' | 'json-server' | 'postgres';
@@ -492,7 +335,7 @@ async function main(): Promise<void> {
   const bigFile = join(dir, 'million.db');
   if (!skipMillion) {
     process.stdout.write(`filling ${BIG_ROWS.toLocaleString('en')} products… `);
-    fillSeconds = await fillMillion(bigFile);
+    fillSeconds = await fillProducts(SPEC, bigFile, BIG_ROWS);
     console.log(`${fillSeconds.toFixed(1)} s`);
   }
 
