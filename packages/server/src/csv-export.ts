@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { type Entity, type Field, fieldAccess, type JsonValue } from '@ninefold/spec';
+import { type Entity, type Field, fieldAccess, type JsonValue, type Model } from '@ninefold/spec';
 import { stringify } from 'csv-stringify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { principalOf } from './access';
@@ -22,11 +22,7 @@ export function wantsCsv(request: FastifyRequest): boolean {
  * The columns of an export: the fields a page of the list shows the role (never a hidden or write-only
  * one), by name, so that a file exported can be imported again.
  */
-export function exportColumns(
-  model: Parameters<typeof fieldAccess>[0],
-  request: FastifyRequest,
-  entity: Entity,
-) {
+export function exportColumns(model: Model, request: FastifyRequest, entity: Entity) {
   const { hidden } = fieldAccess(model, principalOf(request), entity.name);
   const fields = entity.fields.filter((field) => !field.writeOnly && !hidden.has(field.name));
   return { fields, storeId: !entity.key && !hidden.has('id') };
