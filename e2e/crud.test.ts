@@ -233,6 +233,36 @@ describe('records of the rich example, used as a person uses them', () => {
       .waitFor({ state: 'attached' });
   });
 
+  it("hides a column by the person's choice, kept across a reload, and shows every column again", async () => {
+    const { page } = watched;
+    await page.goto(`${server.url}orders`);
+    const table = page.getByRole('table', { name: 'Orders' });
+    await table.locator('tbody tr').first().waitFor();
+    const headers = async () =>
+      (await table.getByRole('columnheader').allTextContents()).map((text) => text.trim());
+    expect((await headers()).some((text) => text.startsWith('Placed on'))).toBe(true);
+    const chooser = page.getByRole('button', { name: /^Columns/ });
+    await chooser.click();
+    const panel = page.getByRole('group', { name: 'Columns shown' });
+    // The column that opens an order cannot be hidden: no row could be opened then.
+    expect(await panel.getByRole('checkbox', { name: 'Order number' }).isDisabled()).toBe(true);
+    expect(await seriousViolations(page)).toEqual([]);
+    await panel.getByRole('checkbox', { name: 'Placed on' }).uncheck();
+    await expect.poll(async () => (await headers()).some((text) => text.startsWith('Placed on'))).toBe(false);
+    await page.screenshot({ path: 'e2e/artifacts/list-columns-1280.png' });
+    // Escape closes the panel and gives the focus back to its button.
+    await page.keyboard.press('Escape');
+    await panel.waitFor({ state: 'detached' });
+    expect(await chooser.evaluate((element) => element === document.activeElement)).toBe(true);
+    expect(await chooser.textContent()).toBe('Columns (4 of 5)');
+    await page.reload();
+    await table.locator('tbody tr').first().waitFor();
+    expect((await headers()).some((text) => text.startsWith('Placed on'))).toBe(false);
+    await page.getByRole('button', { name: /^Columns/ }).click();
+    await page.getByRole('button', { name: 'Show every column' }).click();
+    await expect.poll(async () => (await headers()).some((text) => text.startsWith('Placed on'))).toBe(true);
+  });
+
   it('shows the dashboard with a count per list', async () => {
     const { page } = watched;
     await page.goto(server.url);

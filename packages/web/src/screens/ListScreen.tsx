@@ -20,7 +20,8 @@ import { Slot } from '../extension/Slot';
 import { RowActionsController } from '../extension/useRowActionsColumn';
 import { routeParamNames } from '../form/record-path';
 import { useI18n } from '../i18n/I18nProvider';
-import { ExportButton } from '../list/ExportButton';
+import { useHiddenColumns } from '../list/column-prefs';
+import { ListActions } from '../list/ListActions';
 import { ListError } from '../list/ListError';
 import { ListFilters } from '../list/ListFilters';
 import { ListPager } from '../list/ListPager';
@@ -70,6 +71,18 @@ export default function ListScreen({ screen }: ScreenProps<'list'>) {
   useDocumentTitle(title);
 
   const { state, update } = useListState(plan);
+  // The columns this person chose to hide here (in this browser); the one that opens a record stays.
+  const person = principal.user?.id ?? principal.user?.email;
+  const [hiddenColumns, setHiddenColumns] = useHiddenColumns(
+    screen.name,
+    person === undefined || person === null ? undefined : String(person),
+  );
+  const tablePlan = useMemo(() => {
+    const columns = plan.columns.filter(
+      (field) => field.name === plan.linkColumn || !hiddenColumns.includes(field.name),
+    );
+    return columns.length === plan.columns.length ? plan : { ...plan, columns };
+  }, [plan, hiddenColumns]);
   const path = useMemo(() => definedParams(routeParams), [routeParams]);
   const params = useMemo(() => toListParams(plan, state, path), [plan, state, path]);
   const query = useListQuery(
@@ -129,7 +142,16 @@ export default function ListScreen({ screen }: ScreenProps<'list'>) {
         {busy ? <Loader size="xs" aria-hidden="true" /> : null}
       </div>
       <div className="nf-list-actions">
-        {entity && plan.call ? <ExportButton params={params} name={fileName(plural)} /> : null}
+        {entity && plan.call ? (
+          <ListActions
+            params={params}
+            name={fileName(plural)}
+            columns={plan.columns}
+            locked={plan.linkColumn}
+            hidden={hiddenColumns}
+            onHiddenChange={setHiddenColumns}
+          />
+        ) : null}
         {createHref !== undefined && !createHref.includes('/:') ? (
           <Link className="nf-button" to={createHref}>
             {createScreen?.title ?? t('list.newRecord', { entity: entity ? entityLabel(entity) : '' })}
@@ -199,7 +221,7 @@ export default function ListScreen({ screen }: ScreenProps<'list'>) {
     return (
       <ListTable
         model={model}
-        plan={plan}
+        plan={tablePlan}
         label={title}
         records={result.items}
         sort={effectiveSort(state, plan)}
