@@ -249,7 +249,7 @@ describe('records of the rich example, used as a person uses them', () => {
     expect(await seriousViolations(page)).toEqual([]);
     await panel.getByRole('checkbox', { name: 'Placed on' }).uncheck();
     await expect.poll(async () => (await headers()).some((text) => text.startsWith('Placed on'))).toBe(false);
-    await page.screenshot({ path: 'e2e/artifacts/list-columns-1280.png' });
+    await screenshot(page, 'list-columns-1280');
     // Escape closes the panel and gives the focus back to its button.
     await page.keyboard.press('Escape');
     await panel.waitFor({ state: 'detached' });
