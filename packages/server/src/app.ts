@@ -1,79 +1,46 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import multipart from '@fastify/multipart';
 import {
   type Call,
-  checkAction,
-  checkGuardWithRecords,
-  checkTransition,
-  derivedValues,
   type Entity,
-  entityLabel,
-  entityPlural,
   exhaustiveSwitchError,
-  fieldLabel,
   findEntity,
-  guardReadsRecords,
-  hasNumericKey,
-  type JsonValue,
   type Model,
   permissionsApply,
-  recordToCreate,
-  resolveAmount,
-  type StateMachine,
-  type Transition,
-  transitionAccess,
-  transitionChange,
-  transitionRefusal,
-  validateRecord,
 } from '@ninefold/spec';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import {
-  enforce,
-  principalOf,
-  readableList,
-  refuseForbiddenFields,
-  refuseHiddenQuery,
-  rememberAuthentication,
-  requireAction,
-} from './access';
-import { apiBase, keepsHistory, prototypeApi, specPayload } from './api-calls';
+import { principalOf, rememberAuthentication, requireAction } from './access';
+import { keepsHistory, prototypeApi, specPayload } from './api-calls';
 import { registerAuthRoutes } from './auth/auth-routes';
 import { type Authenticator, type AuthOptions, createAuthenticator } from './auth/authenticate';
 import { refuseDeepBody } from './body-depth';
-import { exportColumns, sendCsv, wantsCsv } from './csv-export';
 import { encodedBody, preferredCoding } from './encoded-body';
-import {
-  claimIdempotency,
-  IdempotentReplay,
-  registerIdempotency,
-  sendAnswer,
-  sendReplay,
-  writeAnswered,
-} from './idempotency';
+import { IdempotentReplay, registerIdempotency, sendReplay } from './idempotency';
 import { registerJsonBody } from './json-body';
-import { parseListQuery, type QueryValues } from './list-query';
+import { list } from './list-handler';
 import { presenterFor } from './present';
+import { clip, PROBLEM_CONTENT_TYPE, type Problem, ProblemError, problem } from './problem';
+import type { Context, Handler } from './record-context';
 import {
-  clip,
-  PROBLEM_CONTENT_TYPE,
-  type Problem,
-  ProblemError,
-  problem,
-  validationProblem,
-} from './problem';
-import { applyUpdates, beforeWrite, needsTransaction, readerOf } from './record-rules';
-import { checkReferences } from './references';
+  coerceKey,
+  etag,
+  keyOf,
+  keyValue,
+  load,
+  machineOf,
+  pathOf,
+  transitionsByCall,
+  writeProblem,
+} from './record-helpers';
+import { create, transition, update } from './record-writes';
 import {
   type BodyLimits,
   contentDisposition,
   DEFAULT_FILE_LIMIT,
   filesPath,
-  forgetFiles,
   hasFileFields,
-  readRequestBody,
-  saveFiles,
 } from './request-body';
-import type { RecordKey, Store, StoredRecord, VersionedRecord, WriteFailure } from './store/store';
+import type { Store } from './store/store';
 
 export interface AppOptions {
   model: Model;
@@ -225,20 +192,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   return app;
 }
 
-interface Context {
-  model: Model;
-  store: Store;
-  now: () => Date;
-  /** Test-only: runs after a keyed write commits, before its answer is sent (see AppOptions). */
-  afterCommit?: ((request: FastifyRequest) => void | Promise<void>) | undefined;
-  transitions: Map<string, { machine: StateMachine; transition: Transition }>;
-  limits: BodyLimits;
-  /** Where a failure is told once an answer has begun (a CSV export cut short). */
-  onServerError?: AppOptions['onServerError'];
-}
-
-type Handler = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
-
 function handlerFor(call: Call, context: Context): Handler {
   const purpose = call.purpose;
   switch (purpose) {
@@ -312,376 +265,6 @@ function notImplemented(detail: string): Handler {
   };
 }
 
-// ------------------------------------------------------------------------------------------ list
-
-async function list(
-  call: Call,
-  entity: Entity,
-  context: Context,
-  request: FastifyRequest,
-  reply: FastifyReply,
-) {
-  requireAction(context.model, request, entity, 'read');
-  const values = { ...(request.query as QueryValues) };
-  const parsed = parseListQuery(
-    context.model,
-    call,
-    values,
-    defaultPageSize(context.model, entity),
-    (request.params ?? {}) as Record<string, string>,
-  );
-  if ('problem' in parsed) throw new ProblemError(parsed.problem);
-  refuseHiddenQuery(context.model, request, entity, parsed.query);
-  if (wantsCsv(request)) {
-    // The whole list as a file: the page asked for is not what is exported, its filters and sort are.
-    const { cursor: _cursor, offset: _offset, ...query } = parsed.query;
-    return sendCsv(reply, {
-      filename: `${entityPlural(entity)
-        .toLowerCase()
-        .replace(/[^a-z0-9]+/g, '-')}.csv`,
-      ...exportColumns(context.model, request, entity),
-      present: presenterFor(context.model, request, entity),
-      read: (page) =>
-        readableList(context.model, request, entity, context.store, { ...query, ...page, withTotal: false }),
-      onError: (error) => context.onServerError?.(randomUUID(), error),
-    });
-  }
-  const result = await readableList(context.model, request, entity, context.store, parsed.query);
-  const items = result.items.map(presenterFor(context.model, request, entity));
-  const response = call.response ?? { shape: 'array' as const };
-  if (result.total !== undefined) reply.header('x-total-count', String(result.total));
-  if (parsed.page.style === 'link-header' && parsed.page.page !== undefined) {
-    reply.header('link', linkHeader(request, parsed.page.page, parsed.page.size, result.total));
-  }
-  if (response.shape !== 'envelope') return items;
-  const pagination = call.pagination;
-  return {
-    [response.items ?? 'items']: items,
-    ...(response.total && result.total !== undefined ? { [response.total]: result.total } : {}),
-    ...(pagination?.style === 'cursor' ? { [pagination.nextField]: result.nextCursor ?? null } : {}),
-  };
-}
-
-/** The list screen's page size (a number or a constant) is the default page of its entity's lists. */
-function defaultPageSize(model: Model, entity: Entity): number | undefined {
-  if (!model.screens.shown) return undefined;
-  for (const screen of model.screens.items) {
-    if (screen.kind !== 'list' || screen.entity !== entity.name) continue;
-    const size = resolveAmount(model, screen.pageSize)?.value;
-    if (typeof size === 'number') return size;
-  }
-  return undefined;
-}
-
-function linkHeader(request: FastifyRequest, page: number, size: number, total: number | undefined): string {
-  const url = new URL(request.url, 'http://local');
-  const link = (target: number, rel: string) => {
-    url.searchParams.set('page', String(target));
-    return `<${url.pathname}${url.search}>; rel="${rel}"`;
-  };
-  const links = [];
-  if (page > 1) links.push(link(page - 1, 'prev'));
-  if (total === undefined || page * size < total) links.push(link(page + 1, 'next'));
-  return links.join(', ');
-}
-
-// ------------------------------------------------------------------------------------------ writes
-
-async function create(
-  call: Call,
-  entity: Entity,
-  context: Context,
-  request: FastifyRequest,
-  reply: FastifyReply,
-) {
-  const { model, store } = context;
-  requireAction(model, request, entity, 'create');
-  const {
-    values: body,
-    files,
-    errors: uploadErrors,
-  } = await readRequestBody(model, call, entity, request, context.limits);
-  // Before anything is checked or stored: a repeat is answered as the first was, refusals included.
-  await claimIdempotency(store, request, context.now().getTime(), {
-    values: body,
-    files: files.map((file) => ({
-      field: file.field,
-      index: file.index ?? null,
-      name: file.name,
-      type: file.type,
-      sha256: createHash('sha256').update(file.bytes).digest('hex'),
-    })),
-  });
-  refuseForbiddenFields(model, request, entity, body);
-  const machine = machineOf(model, entity);
-  if (machine && body[machine.field] !== undefined && body[machine.field] !== machine.initial) {
-    throw new ProblemError(
-      validationProblem([
-        {
-          pointer: `/${machine.field}`,
-          code: 'rule',
-          message: `A new ${entityLabel(entity)} starts as ${machine.initial}; use a transition to change it.`,
-        },
-      ]),
-    );
-  }
-  const input = withDefaults(entity, body, false);
-  const creator = principalOf(request).user;
-  const result = validateRecord(model, entity.name, input, {
-    mode: 'create',
-    now: context.now(),
-    ...(creator ? { user: creator } : {}),
-  });
-  if (!result.ok || uploadErrors.length)
-    throw new ProblemError(validationProblem([...uploadErrors, ...(result.ok ? [] : result.errors)]));
-  const referenceErrors = await checkReferences(model, store, entity, result.record);
-  if (referenceErrors.length) throw new ProblemError(validationProblem(referenceErrors));
-
-  // Defaults, values set on create, the initial state and derived values (stored too, so that lists can
-  // sort and filter on them): the record exactly as it will be stored.
-  const values = recordToCreate(model, entity.name, result.record, {
-    user: principalOf(request).user ?? {},
-    now: context.now(),
-  });
-  // The grant's condition holds for the record as it will be stored, or a role could create one in
-  // another person's name (and that person would then see it).
-  requireAction(model, request, entity, 'create', values);
-  // Bytes are stored only once the record is known to be valid, and forgotten if the write fails.
-  const fileIds = await saveFiles(store, files, values, apiBase(model));
-  const created = await writeAnswered(
-    store,
-    request,
-    (tx) =>
-      needsTransaction(model, entity, 'create')
-        ? tx.transaction(async (inner) => {
-            const user = principalOf(request).user;
-            const scope = {
-              mode: 'create' as const,
-              record: values,
-              now: context.now(),
-              ...(user ? { user } : {}),
-            };
-            return inner.create(entity.name, await beforeWrite(model, inner, entity, scope));
-          })
-        : tx.create(entity.name, values),
-    (record) => ({
-      status: 201,
-      headers: {
-        etag: etag(1),
-        location: `${pathOf(request.url)}/${encodeURIComponent(String(keyValue(entity, record)))}`,
-      },
-      body: presenterFor(model, request, entity)(record),
-    }),
-    () => context.afterCommit?.(request),
-  ).catch(async (error: unknown) => {
-    await forgetFiles(store, fileIds);
-    throw error;
-  });
-  if (!created.ok) {
-    await forgetFiles(store, fileIds);
-    throw new ProblemError(writeProblem(model, created.failure, entity, ''));
-  }
-  return sendAnswer(reply, created.answer);
-}
-
-async function update(
-  call: Call,
-  entity: Entity,
-  context: Context,
-  request: FastifyRequest,
-  reply: FastifyReply,
-) {
-  const { model, store } = context;
-  requireAction(model, request, entity, 'update');
-  const key = keyOf(call, request);
-  const { record: old, version } = await load(entity, context, key);
-  requireAction(model, request, entity, 'update', old);
-  // Lost updates: a change must say which version it was made on, and is refused when that is stale,
-  // before its values are looked at (they were chosen looking at another version).
-  const expected = ifMatch(request);
-  if (expected === undefined) {
-    throw new ProblemError(
-      problem(
-        428,
-        'PRECONDITION_REQUIRED',
-        `Send If-Match with the ETag of the ${entityLabel(entity)} you changed, so that nobody's changes are lost.`,
-      ),
-    );
-  }
-  if (expected !== version) throw await changedSinceRead(entity, context, request, key);
-  const {
-    values: change,
-    files,
-    errors: uploadErrors,
-  } = await readRequestBody(model, call, entity, request, context.limits);
-  refuseForbiddenFields(model, request, entity, change);
-  const machine = machineOf(model, entity);
-  if (machine && change[machine.field] !== undefined && change[machine.field] !== old[machine.field]) {
-    throw new ProblemError(
-      problem(
-        409,
-        'USE_A_TRANSITION',
-        `The ${fieldLabel({ name: machine.field })} of ${entityLabel(entity)} changes only through its transitions.`,
-      ),
-    );
-  }
-  const editor = principalOf(request).user;
-  const result = validateRecord(model, entity.name, change, {
-    mode: 'update',
-    old,
-    now: context.now(),
-    ...(editor ? { user: editor } : {}),
-  });
-  if (!result.ok || uploadErrors.length)
-    throw new ProblemError(validationProblem([...uploadErrors, ...(result.ok ? [] : result.errors)]));
-  const referenceErrors = await checkReferences(
-    model,
-    store,
-    entity,
-    pick(result.record, Object.keys(change)),
-  );
-  if (referenceErrors.length) throw new ProblemError(validationProblem(referenceErrors));
-  // A change may not move a record out of what the role may change (another customer's, say).
-  requireAction(model, request, entity, 'update', { ...old, ...result.record });
-
-  const stored = { ...change, ...derivedValues(model, entity.name, result.record) };
-  const fileIds = await saveFiles(store, files, stored, apiBase(model));
-  const write = (tx: Store) => tx.update(entity.name, coerceKey(entity, key), stored, expected);
-  const updated = await (needsTransaction(model, entity, 'update')
-    ? store.transaction(async (tx) => {
-        const record = { ...old, ...result.record, ...derivedValues(model, entity.name, result.record) };
-        const scope = {
-          mode: 'update' as const,
-          record,
-          old,
-          now: context.now(),
-          ...(editor ? { user: editor } : {}),
-        };
-        await beforeWrite(model, tx, entity, scope);
-        return write(tx);
-      })
-    : write(store)
-  ).catch(async (error: unknown) => {
-    await forgetFiles(store, fileIds);
-    throw error;
-  });
-  if (!updated.ok) {
-    await forgetFiles(store, fileIds);
-    throw await writeFailure(updated.failure, entity, context, request, key);
-  }
-  // The update was made over `expected`, which it moved on by one.
-  reply.header('etag', etag(expected + 1));
-  return presenterFor(model, request, entity)(updated.value);
-}
-
-async function transition(
-  call: Call,
-  entity: Entity,
-  context: Context,
-  request: FastifyRequest,
-  reply: FastifyReply,
-) {
-  const { model, store } = context;
-  const found = context.transitions.get(call.name);
-  if (!found)
-    throw new ProblemError(
-      problem(501, 'NOT_IMPLEMENTED', `No transition of point 4 is taken by ${call.name}.`),
-    );
-  const { machine, transition: step } = found;
-  const now = context.now();
-  // A transition takes no values: a repeat is what the key, the path and any body sent say it is.
-  await claimIdempotency(store, request, now.getTime(), request.body ?? null);
-  const principal = principalOf(request);
-  enforce(transitionAccess(model, principal, machine, step));
-  const key = keyOf(call, request);
-  // If-Match is optional here: the machine itself refuses a transition from a state the record left.
-  const expected = ifMatch(request);
-  const user = principal.user;
-  const by =
-    user?.id === undefined
-      ? null
-      : { id: String(user.id), email: typeof user.email === 'string' ? user.email : null };
-  for (let attempt = 1; ; attempt++) {
-    const { record, version } = await load(entity, context, key);
-    enforce(transitionAccess(model, principal, machine, step, record));
-    // The machine is asked first, of the record as it is now: a step someone else already took (the
-    // order paid in another tab) is an illegal transition, which says more than "changed since read".
-    const verdict = checkTransition(model, machine, step, record, {
-      now,
-      ...(principal.role === undefined ? {} : { role: principal.role }),
-      ...(principal.user === undefined ? {} : { user: principal.user }),
-    });
-    if (!verdict.allowed) {
-      const { status, code } = transitionRefusal(verdict.reason);
-      throw new ProblemError(problem(status, code, verdict.message));
-    }
-    if (expected !== undefined && expected !== version) {
-      throw await changedSinceRead(entity, context, request, key);
-    }
-    const computed = transitionChange(model, machine, step, record, { now });
-    if (!computed.ok) throw new ProblemError(problem(500, 'EFFECT_FAILED', computed.message));
-    const change = {
-      ...computed.change,
-      ...derivedValues(model, entity.name, { ...record, ...computed.change }),
-    };
-    // Written only over the version the checks were made on, so two requests racing cannot both take it;
-    // a keyed request's answer is stored with it.
-    const apply = (tx: Store) =>
-      tx.applyTransition(entity.name, coerceKey(entity, key), change, version, {
-        transition: step.name,
-        from: String(record[machine.field]),
-        to: step.to,
-        by,
-        at: now.toISOString(),
-      });
-    const guardReads = guardReadsRecords(model, machine, step);
-    const updated = await writeAnswered(
-      store,
-      request,
-      (tx) =>
-        guardReads || (step.updates?.length ?? 0) > 0
-          ? tx.transaction(async (inner) => {
-              const who = { now, ...(principal.user === undefined ? {} : { user: principal.user }) };
-              if (guardReads) {
-                // A guard over other records (at most two on hold) is decided where the write is made.
-                await inner.lockForRules([entity.name]);
-                const guarded = await checkGuardWithRecords(
-                  model,
-                  machine,
-                  step,
-                  record,
-                  who,
-                  readerOf(inner),
-                );
-                if (!guarded.allowed) {
-                  const { status, code } = transitionRefusal(guarded.reason);
-                  throw new ProblemError(problem(status, code, guarded.message));
-                }
-              }
-              const applied = await apply(inner);
-              // Other records change with the transition or not at all (an order takes its stock): a
-              // refused change throws, and the transaction takes the transition back with it.
-              if (applied.ok) await applyUpdates(model, inner, machine, step, record, who);
-              return applied;
-            })
-          : apply(tx),
-      // The new version, so that the client's next change can say which one it read.
-      (value) => ({
-        status: 200,
-        headers: { etag: etag(version + 1) },
-        body: presenterFor(model, request, entity)(value),
-      }),
-      () => context.afterCommit?.(request),
-    );
-    if (updated.ok) return sendAnswer(reply, updated.answer);
-    // Changed between the read and the write. A client that named no version meant "from whatever state
-    // it is in": the transition is checked again on the new version (a second `place` is then refused
-    // as illegal, never taken twice).
-    const again = updated.failure.kind === 'version-mismatch' && expected === undefined && attempt < 3;
-    if (!again) throw await writeFailure(updated.failure, entity, context, request, key);
-  }
-}
-
 // ------------------------------------------------------------------------------------------ history
 
 /**
@@ -701,159 +284,6 @@ async function history(request: FastifyRequest, context: Context) {
   const { record } = await load(entity, context, id);
   requireAction(model, request, entity, 'read', record);
   return { items: await context.store.history(entity.name, keyValue(entity, record)) };
-}
-
-// ------------------------------------------------------------------------------------------ helpers
-
-/** The record and its version, read together; 404 when there is none. */
-async function load(entity: Entity, context: Context, key: string): Promise<VersionedRecord> {
-  const found = Number.isNaN(coerceKey(entity, key))
-    ? undefined
-    : await context.store.getVersioned(entity.name, coerceKey(entity, key));
-  if (!found)
-    throw new ProblemError(problem(404, 'NOT_FOUND', `There is no ${entityLabel(entity)} ${clip(key)}.`));
-  return found;
-}
-
-/**
- * The 412 for a change made on a version that is no longer the record's. It carries the record as it is
- * now (the fields the role may read; nothing if it may not read the record) and that version's ETag, so
- * that the client can show both versions without asking again.
- */
-async function changedSinceRead(
-  entity: Entity,
-  context: Context,
-  request: FastifyRequest,
-  key: string,
-): Promise<ProblemError> {
-  const { model } = context;
-  const found = await context.store.getVersioned(entity.name, coerceKey(entity, key));
-  if (!found)
-    return new ProblemError(writeProblem(model, { kind: 'not-found', entity: entity.name }, entity, key));
-  const readable = checkAction(model, principalOf(request), entity.name, 'read', found.record).allowed;
-  return new ProblemError(
-    problem(
-      412,
-      'CHANGED_SINCE_READ',
-      `${entityLabel(entity)} ${clip(key)} was changed by someone else since you read it.`,
-      readable ? { current: presenterFor(model, request, entity)(found.record) } : {},
-    ),
-    { etag: etag(found.version) },
-  );
-}
-
-/** A write the store refused; a stale version is answered with the record as it is now. */
-async function writeFailure(
-  failure: WriteFailure,
-  entity: Entity,
-  context: Context,
-  request: FastifyRequest,
-  key: string,
-): Promise<ProblemError> {
-  if (failure.kind === 'version-mismatch') return changedSinceRead(entity, context, request, key);
-  return new ProblemError(writeProblem(context.model, failure, entity, key));
-}
-
-function keyOf(call: Call, request: FastifyRequest): string {
-  const parameters = [...call.path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1] ?? '');
-  const name = parameters.at(-1) ?? 'id';
-  return String((request.params as Record<string, string>)[name] ?? '');
-}
-
-/** Keys arrive as text; numeric keys become numbers (NaN when the text is not one). */
-function coerceKey(entity: Entity, key: string): RecordKey {
-  if (hasNumericKey(entity)) return /^\d{1,15}$/.test(key) ? Number(key) : Number.NaN;
-  return key;
-}
-
-function keyValue(entity: Entity, record: StoredRecord): RecordKey {
-  return record[entity.key ?? 'id'] as RecordKey;
-}
-
-function withDefaults(entity: Entity, record: StoredRecord, readOnly: boolean): StoredRecord {
-  const out = { ...record };
-  for (const field of entity.fields) {
-    const isReadOnly = Boolean(field.readOnly || field.derived);
-    if (isReadOnly === readOnly && field.default !== undefined && out[field.name] === undefined)
-      out[field.name] = field.default;
-  }
-  return out;
-}
-
-function machineOf(model: Model, entity: Entity): StateMachine | undefined {
-  return model.states.shown
-    ? model.states.machines.find((machine) => machine.entity === entity.name)
-    : undefined;
-}
-
-function transitionsByCall(model: Model, calls: Call[], conventional: boolean) {
-  const map = new Map<string, { machine: StateMachine; transition: Transition }>();
-  if (!model.states.shown) return map;
-  for (const machine of model.states.machines) {
-    for (const step of machine.transitions) {
-      const name = conventional ? `${step.name}${machine.entity}` : step.call;
-      if (name && calls.some((call) => call.name === name)) map.set(name, { machine, transition: step });
-    }
-  }
-  return map;
-}
-
-function ifMatch(request: FastifyRequest): number | undefined {
-  const header = request.headers['if-match'];
-  if (typeof header !== 'string') return undefined;
-  const version = Number(header.replace(/^W\//, '').replaceAll('"', ''));
-  if (!Number.isInteger(version))
-    throw new ProblemError(problem(400, 'INVALID_IF_MATCH', 'If-Match must be an ETag this API gave.'));
-  return version;
-}
-
-function etag(version: number | undefined): string {
-  return `"${version ?? 0}"`;
-}
-
-/**
- * "Another Contact of this Customer already has this Email." The constraint's message is not used: it
- * speaks for the field's other checks (its pattern, its range), not for a value someone else has.
- */
-function uniqueMessage(model: Model, entity: Entity, field: string): string {
-  const constraint = model.validation.shown
-    ? model.validation.fields.find(
-        (candidate) => candidate.entity === entity.name && candidate.field.join('.') === field,
-      )
-    : undefined;
-  const label = (name: string) =>
-    fieldLabel({ name, label: entity.fields.find((candidate) => candidate.name === name)?.label });
-  const per = (constraint?.uniqueWith ?? []).map((name) => `this ${label(name)}`).join(' and ');
-  return `Another ${entityLabel(entity)}${per ? ` of ${per}` : ''} already has this ${label(field)}.`;
-}
-
-function pick(record: StoredRecord, keys: string[]): StoredRecord {
-  return Object.fromEntries(
-    keys.filter((key) => key in record).map((key) => [key, record[key] as JsonValue]),
-  );
-}
-
-function writeProblem(model: Model, failure: WriteFailure, entity: Entity, key: string): Problem {
-  switch (failure.kind) {
-    case 'unique':
-      return validationProblem([
-        { pointer: `/${failure.field}`, code: 'rule', message: uniqueMessage(model, entity, failure.field) },
-      ]);
-    case 'referenced':
-      return problem(
-        409,
-        'STILL_REFERENCED',
-        `${entityLabel(entity)} ${clip(key)} is still used by a ${failure.by}; change or remove that first.`,
-      );
-    case 'not-found':
-      return problem(404, 'NOT_FOUND', `There is no ${entityLabel(entity)} ${clip(key)}.`);
-    case 'version-mismatch':
-      return problem(
-        412,
-        'CHANGED_SINCE_READ',
-        `${entityLabel(entity)} ${clip(key)} was changed by someone else since you read it.`,
-      );
-  }
 }
 
 function toProblem(error: unknown, report: AppOptions['onServerError']): Problem {
@@ -897,8 +327,4 @@ function sendProblem(reply: FastifyReply, body: Problem, auth?: Authenticator): 
     );
   }
   reply.code(body.status).type(PROBLEM_CONTENT_TYPE).send(body);
-}
-
-function pathOf(url: string): string {
-  return url.split('?')[0] ?? url;
 }

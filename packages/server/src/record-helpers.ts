@@ -1,0 +1,175 @@
+// Helpers the record handlers share: reading a record, keys and versions, and write failures as problems.
+import {
+  type Call,
+  checkAction,
+  type Entity,
+  entityLabel,
+  fieldLabel,
+  hasNumericKey,
+  type JsonValue,
+  type Model,
+  type StateMachine,
+  type Transition,
+} from '@ninefold/spec';
+import type { FastifyRequest } from 'fastify';
+import { principalOf } from './access';
+import { presenterFor } from './present';
+import { clip, type Problem, ProblemError, problem, validationProblem } from './problem';
+import type { Context } from './record-context';
+import type { RecordKey, StoredRecord, VersionedRecord, WriteFailure } from './store/store';
+
+/** The record and its version, read together; 404 when there is none. */
+export async function load(entity: Entity, context: Context, key: string): Promise<VersionedRecord> {
+  const found = Number.isNaN(coerceKey(entity, key))
+    ? undefined
+    : await context.store.getVersioned(entity.name, coerceKey(entity, key));
+  if (!found)
+    throw new ProblemError(problem(404, 'NOT_FOUND', `There is no ${entityLabel(entity)} ${clip(key)}.`));
+  return found;
+}
+
+/**
+ * The 412 for a change made on a version that is no longer the record's. It carries the record as it is
+ * now (the fields the role may read; nothing if it may not read the record) and that version's ETag, so
+ * that the client can show both versions without asking again.
+ */
+export async function changedSinceRead(
+  entity: Entity,
+  context: Context,
+  request: FastifyRequest,
+  key: string,
+): Promise<ProblemError> {
+  const { model } = context;
+  const found = await context.store.getVersioned(entity.name, coerceKey(entity, key));
+  if (!found)
+    return new ProblemError(writeProblem(model, { kind: 'not-found', entity: entity.name }, entity, key));
+  const readable = checkAction(model, principalOf(request), entity.name, 'read', found.record).allowed;
+  return new ProblemError(
+    problem(
+      412,
+      'CHANGED_SINCE_READ',
+      `${entityLabel(entity)} ${clip(key)} was changed by someone else since you read it.`,
+      readable ? { current: presenterFor(model, request, entity)(found.record) } : {},
+    ),
+    { etag: etag(found.version) },
+  );
+}
+
+/** A write the store refused; a stale version is answered with the record as it is now. */
+export async function writeFailure(
+  failure: WriteFailure,
+  entity: Entity,
+  context: Context,
+  request: FastifyRequest,
+  key: string,
+): Promise<ProblemError> {
+  if (failure.kind === 'version-mismatch') return changedSinceRead(entity, context, request, key);
+  return new ProblemError(writeProblem(context.model, failure, entity, key));
+}
+
+export function keyOf(call: Call, request: FastifyRequest): string {
+  const parameters = [...call.path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1] ?? '');
+  const name = parameters.at(-1) ?? 'id';
+  return String((request.params as Record<string, string>)[name] ?? '');
+}
+
+/** Keys arrive as text; numeric keys become numbers (NaN when the text is not one). */
+export function coerceKey(entity: Entity, key: string): RecordKey {
+  if (hasNumericKey(entity)) return /^\d{1,15}$/.test(key) ? Number(key) : Number.NaN;
+  return key;
+}
+
+export function keyValue(entity: Entity, record: StoredRecord): RecordKey {
+  return record[entity.key ?? 'id'] as RecordKey;
+}
+
+export function withDefaults(entity: Entity, record: StoredRecord, readOnly: boolean): StoredRecord {
+  const out = { ...record };
+  for (const field of entity.fields) {
+    const isReadOnly = Boolean(field.readOnly || field.derived);
+    if (isReadOnly === readOnly && field.default !== undefined && out[field.name] === undefined)
+      out[field.name] = field.default;
+  }
+  return out;
+}
+
+export function machineOf(model: Model, entity: Entity): StateMachine | undefined {
+  return model.states.shown
+    ? model.states.machines.find((machine) => machine.entity === entity.name)
+    : undefined;
+}
+
+export function transitionsByCall(model: Model, calls: Call[], conventional: boolean) {
+  const map = new Map<string, { machine: StateMachine; transition: Transition }>();
+  if (!model.states.shown) return map;
+  for (const machine of model.states.machines) {
+    for (const step of machine.transitions) {
+      const name = conventional ? `${step.name}${machine.entity}` : step.call;
+      if (name && calls.some((call) => call.name === name)) map.set(name, { machine, transition: step });
+    }
+  }
+  return map;
+}
+
+export function ifMatch(request: FastifyRequest): number | undefined {
+  const header = request.headers['if-match'];
+  if (typeof header !== 'string') return undefined;
+  const version = Number(header.replace(/^W\//, '').replaceAll('"', ''));
+  if (!Number.isInteger(version))
+    throw new ProblemError(problem(400, 'INVALID_IF_MATCH', 'If-Match must be an ETag this API gave.'));
+  return version;
+}
+
+export function etag(version: number | undefined): string {
+  return `"${version ?? 0}"`;
+}
+
+/**
+ * "Another Contact of this Customer already has this Email." The constraint's message is not used: it
+ * speaks for the field's other checks (its pattern, its range), not for a value someone else has.
+ */
+export function uniqueMessage(model: Model, entity: Entity, field: string): string {
+  const constraint = model.validation.shown
+    ? model.validation.fields.find(
+        (candidate) => candidate.entity === entity.name && candidate.field.join('.') === field,
+      )
+    : undefined;
+  const label = (name: string) =>
+    fieldLabel({ name, label: entity.fields.find((candidate) => candidate.name === name)?.label });
+  const per = (constraint?.uniqueWith ?? []).map((name) => `this ${label(name)}`).join(' and ');
+  return `Another ${entityLabel(entity)}${per ? ` of ${per}` : ''} already has this ${label(field)}.`;
+}
+
+export function pick(record: StoredRecord, keys: string[]): StoredRecord {
+  return Object.fromEntries(
+    keys.filter((key) => key in record).map((key) => [key, record[key] as JsonValue]),
+  );
+}
+
+export function writeProblem(model: Model, failure: WriteFailure, entity: Entity, key: string): Problem {
+  switch (failure.kind) {
+    case 'unique':
+      return validationProblem([
+        { pointer: `/${failure.field}`, code: 'rule', message: uniqueMessage(model, entity, failure.field) },
+      ]);
+    case 'referenced':
+      return problem(
+        409,
+        'STILL_REFERENCED',
+        `${entityLabel(entity)} ${clip(key)} is still used by a ${failure.by}; change or remove that first.`,
+      );
+    case 'not-found':
+      return problem(404, 'NOT_FOUND', `There is no ${entityLabel(entity)} ${clip(key)}.`);
+    case 'version-mismatch':
+      return problem(
+        412,
+        'CHANGED_SINCE_READ',
+        `${entityLabel(entity)} ${clip(key)} was changed by someone else since you read it.`,
+      );
+  }
+}
+
+/** A request's path without its query: where a created record is, relative to the call's own path. */
+export function pathOf(url: string): string {
+  return url.split('?')[0] ?? url;
+}

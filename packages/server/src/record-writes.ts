@@ -1,0 +1,338 @@
+// The write calls: create, update and transition, each checked by the rules of points 4, 5 and 6.
+import { createHash } from 'node:crypto';
+import {
+  type Call,
+  checkGuardWithRecords,
+  checkTransition,
+  derivedValues,
+  type Entity,
+  entityLabel,
+  fieldLabel,
+  guardReadsRecords,
+  recordToCreate,
+  transitionAccess,
+  transitionChange,
+  transitionRefusal,
+  validateRecord,
+} from '@ninefold/spec';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { enforce, principalOf, refuseForbiddenFields, requireAction } from './access';
+import { apiBase } from './api-calls';
+import { claimIdempotency, sendAnswer, writeAnswered } from './idempotency';
+import { presenterFor } from './present';
+import { ProblemError, problem, validationProblem } from './problem';
+import type { Context } from './record-context';
+import {
+  changedSinceRead,
+  coerceKey,
+  etag,
+  ifMatch,
+  keyOf,
+  keyValue,
+  load,
+  machineOf,
+  pathOf,
+  pick,
+  withDefaults,
+  writeFailure,
+  writeProblem,
+} from './record-helpers';
+import { applyUpdates, beforeWrite, needsTransaction, readerOf } from './record-rules';
+import { checkReferences } from './references';
+import { forgetFiles, readRequestBody, saveFiles } from './request-body';
+import type { Store } from './store/store';
+
+export async function create(
+  call: Call,
+  entity: Entity,
+  context: Context,
+  request: FastifyRequest,
+  reply: FastifyReply,
+) {
+  const { model, store } = context;
+  requireAction(model, request, entity, 'create');
+  const {
+    values: body,
+    files,
+    errors: uploadErrors,
+  } = await readRequestBody(model, call, entity, request, context.limits);
+  // Before anything is checked or stored: a repeat is answered as the first was, refusals included.
+  await claimIdempotency(store, request, context.now().getTime(), {
+    values: body,
+    files: files.map((file) => ({
+      field: file.field,
+      index: file.index ?? null,
+      name: file.name,
+      type: file.type,
+      sha256: createHash('sha256').update(file.bytes).digest('hex'),
+    })),
+  });
+  refuseForbiddenFields(model, request, entity, body);
+  const machine = machineOf(model, entity);
+  if (machine && body[machine.field] !== undefined && body[machine.field] !== machine.initial) {
+    throw new ProblemError(
+      validationProblem([
+        {
+          pointer: `/${machine.field}`,
+          code: 'rule',
+          message: `A new ${entityLabel(entity)} starts as ${machine.initial}; use a transition to change it.`,
+        },
+      ]),
+    );
+  }
+  const input = withDefaults(entity, body, false);
+  const creator = principalOf(request).user;
+  const result = validateRecord(model, entity.name, input, {
+    mode: 'create',
+    now: context.now(),
+    ...(creator ? { user: creator } : {}),
+  });
+  if (!result.ok || uploadErrors.length)
+    throw new ProblemError(validationProblem([...uploadErrors, ...(result.ok ? [] : result.errors)]));
+  const referenceErrors = await checkReferences(model, store, entity, result.record);
+  if (referenceErrors.length) throw new ProblemError(validationProblem(referenceErrors));
+
+  // Defaults, values set on create, the initial state and derived values (stored too, so that lists can
+  // sort and filter on them): the record exactly as it will be stored.
+  const values = recordToCreate(model, entity.name, result.record, {
+    user: principalOf(request).user ?? {},
+    now: context.now(),
+  });
+  // The grant's condition holds for the record as it will be stored, or a role could create one in
+  // another person's name (and that person would then see it).
+  requireAction(model, request, entity, 'create', values);
+  // Bytes are stored only once the record is known to be valid, and forgotten if the write fails.
+  const fileIds = await saveFiles(store, files, values, apiBase(model));
+  const created = await writeAnswered(
+    store,
+    request,
+    (tx) =>
+      needsTransaction(model, entity, 'create')
+        ? tx.transaction(async (inner) => {
+            const user = principalOf(request).user;
+            const scope = {
+              mode: 'create' as const,
+              record: values,
+              now: context.now(),
+              ...(user ? { user } : {}),
+            };
+            return inner.create(entity.name, await beforeWrite(model, inner, entity, scope));
+          })
+        : tx.create(entity.name, values),
+    (record) => ({
+      status: 201,
+      headers: {
+        etag: etag(1),
+        location: `${pathOf(request.url)}/${encodeURIComponent(String(keyValue(entity, record)))}`,
+      },
+      body: presenterFor(model, request, entity)(record),
+    }),
+    () => context.afterCommit?.(request),
+  ).catch(async (error: unknown) => {
+    await forgetFiles(store, fileIds);
+    throw error;
+  });
+  if (!created.ok) {
+    await forgetFiles(store, fileIds);
+    throw new ProblemError(writeProblem(model, created.failure, entity, ''));
+  }
+  return sendAnswer(reply, created.answer);
+}
+
+export async function update(
+  call: Call,
+  entity: Entity,
+  context: Context,
+  request: FastifyRequest,
+  reply: FastifyReply,
+) {
+  const { model, store } = context;
+  requireAction(model, request, entity, 'update');
+  const key = keyOf(call, request);
+  const { record: old, version } = await load(entity, context, key);
+  requireAction(model, request, entity, 'update', old);
+  // Lost updates: a change must say which version it was made on, and is refused when that is stale,
+  // before its values are looked at (they were chosen looking at another version).
+  const expected = ifMatch(request);
+  if (expected === undefined) {
+    throw new ProblemError(
+      problem(
+        428,
+        'PRECONDITION_REQUIRED',
+        `Send If-Match with the ETag of the ${entityLabel(entity)} you changed, so that nobody's changes are lost.`,
+      ),
+    );
+  }
+  if (expected !== version) throw await changedSinceRead(entity, context, request, key);
+  const {
+    values: change,
+    files,
+    errors: uploadErrors,
+  } = await readRequestBody(model, call, entity, request, context.limits);
+  refuseForbiddenFields(model, request, entity, change);
+  const machine = machineOf(model, entity);
+  if (machine && change[machine.field] !== undefined && change[machine.field] !== old[machine.field]) {
+    throw new ProblemError(
+      problem(
+        409,
+        'USE_A_TRANSITION',
+        `The ${fieldLabel({ name: machine.field })} of ${entityLabel(entity)} changes only through its transitions.`,
+      ),
+    );
+  }
+  const editor = principalOf(request).user;
+  const result = validateRecord(model, entity.name, change, {
+    mode: 'update',
+    old,
+    now: context.now(),
+    ...(editor ? { user: editor } : {}),
+  });
+  if (!result.ok || uploadErrors.length)
+    throw new ProblemError(validationProblem([...uploadErrors, ...(result.ok ? [] : result.errors)]));
+  const referenceErrors = await checkReferences(
+    model,
+    store,
+    entity,
+    pick(result.record, Object.keys(change)),
+  );
+  if (referenceErrors.length) throw new ProblemError(validationProblem(referenceErrors));
+  // A change may not move a record out of what the role may change (another customer's, say).
+  requireAction(model, request, entity, 'update', { ...old, ...result.record });
+
+  const stored = { ...change, ...derivedValues(model, entity.name, result.record) };
+  const fileIds = await saveFiles(store, files, stored, apiBase(model));
+  const write = (tx: Store) => tx.update(entity.name, coerceKey(entity, key), stored, expected);
+  const updated = await (needsTransaction(model, entity, 'update')
+    ? store.transaction(async (tx) => {
+        const record = { ...old, ...result.record, ...derivedValues(model, entity.name, result.record) };
+        const scope = {
+          mode: 'update' as const,
+          record,
+          old,
+          now: context.now(),
+          ...(editor ? { user: editor } : {}),
+        };
+        await beforeWrite(model, tx, entity, scope);
+        return write(tx);
+      })
+    : write(store)
+  ).catch(async (error: unknown) => {
+    await forgetFiles(store, fileIds);
+    throw error;
+  });
+  if (!updated.ok) {
+    await forgetFiles(store, fileIds);
+    throw await writeFailure(updated.failure, entity, context, request, key);
+  }
+  // The update was made over `expected`, which it moved on by one.
+  reply.header('etag', etag(expected + 1));
+  return presenterFor(model, request, entity)(updated.value);
+}
+
+export async function transition(
+  call: Call,
+  entity: Entity,
+  context: Context,
+  request: FastifyRequest,
+  reply: FastifyReply,
+) {
+  const { model, store } = context;
+  const found = context.transitions.get(call.name);
+  if (!found)
+    throw new ProblemError(
+      problem(501, 'NOT_IMPLEMENTED', `No transition of point 4 is taken by ${call.name}.`),
+    );
+  const { machine, transition: step } = found;
+  const now = context.now();
+  // A transition takes no values: a repeat is what the key, the path and any body sent say it is.
+  await claimIdempotency(store, request, now.getTime(), request.body ?? null);
+  const principal = principalOf(request);
+  enforce(transitionAccess(model, principal, machine, step));
+  const key = keyOf(call, request);
+  // If-Match is optional here: the machine itself refuses a transition from a state the record left.
+  const expected = ifMatch(request);
+  const user = principal.user;
+  const by =
+    user?.id === undefined
+      ? null
+      : { id: String(user.id), email: typeof user.email === 'string' ? user.email : null };
+  for (let attempt = 1; ; attempt++) {
+    const { record, version } = await load(entity, context, key);
+    enforce(transitionAccess(model, principal, machine, step, record));
+    // The machine is asked first, of the record as it is now: a step someone else already took (the
+    // order paid in another tab) is an illegal transition, which says more than "changed since read".
+    const verdict = checkTransition(model, machine, step, record, {
+      now,
+      ...(principal.role === undefined ? {} : { role: principal.role }),
+      ...(principal.user === undefined ? {} : { user: principal.user }),
+    });
+    if (!verdict.allowed) {
+      const { status, code } = transitionRefusal(verdict.reason);
+      throw new ProblemError(problem(status, code, verdict.message));
+    }
+    if (expected !== undefined && expected !== version) {
+      throw await changedSinceRead(entity, context, request, key);
+    }
+    const computed = transitionChange(model, machine, step, record, { now });
+    if (!computed.ok) throw new ProblemError(problem(500, 'EFFECT_FAILED', computed.message));
+    const change = {
+      ...computed.change,
+      ...derivedValues(model, entity.name, { ...record, ...computed.change }),
+    };
+    // Written only over the version the checks were made on, so two requests racing cannot both take it;
+    // a keyed request's answer is stored with it.
+    const apply = (tx: Store) =>
+      tx.applyTransition(entity.name, coerceKey(entity, key), change, version, {
+        transition: step.name,
+        from: String(record[machine.field]),
+        to: step.to,
+        by,
+        at: now.toISOString(),
+      });
+    const guardReads = guardReadsRecords(model, machine, step);
+    const updated = await writeAnswered(
+      store,
+      request,
+      (tx) =>
+        guardReads || (step.updates?.length ?? 0) > 0
+          ? tx.transaction(async (inner) => {
+              const who = { now, ...(principal.user === undefined ? {} : { user: principal.user }) };
+              if (guardReads) {
+                // A guard over other records (at most two on hold) is decided where the write is made.
+                await inner.lockForRules([entity.name]);
+                const guarded = await checkGuardWithRecords(
+                  model,
+                  machine,
+                  step,
+                  record,
+                  who,
+                  readerOf(inner),
+                );
+                if (!guarded.allowed) {
+                  const { status, code } = transitionRefusal(guarded.reason);
+                  throw new ProblemError(problem(status, code, guarded.message));
+                }
+              }
+              const applied = await apply(inner);
+              // Other records change with the transition or not at all (an order takes its stock): a
+              // refused change throws, and the transaction takes the transition back with it.
+              if (applied.ok) await applyUpdates(model, inner, machine, step, record, who);
+              return applied;
+            })
+          : apply(tx),
+      // The new version, so that the client's next change can say which one it read.
+      (value) => ({
+        status: 200,
+        headers: { etag: etag(version + 1) },
+        body: presenterFor(model, request, entity)(value),
+      }),
+      () => context.afterCommit?.(request),
+    );
+    if (updated.ok) return sendAnswer(reply, updated.answer);
+    // Changed between the read and the write. A client that named no version meant "from whatever state
+    // it is in": the transition is checked again on the new version (a second `place` is then refused
+    // as illegal, never taken twice).
+    const again = updated.failure.kind === 'version-mismatch' && expected === undefined && attempt < 3;
+    if (!again) throw await writeFailure(updated.failure, entity, context, request, key);
+  }
+}
