@@ -11,6 +11,7 @@ import { optionsKey } from '../form/query-keys';
 import { useFieldError } from '../form/useFieldError';
 import { useRecord } from '../form/useRecord';
 import { useI18n } from '../i18n/I18nProvider';
+import { displayFilter } from './display-filter';
 import { labelOf } from './display-props';
 import type { InputProps } from './FieldInput';
 
@@ -36,10 +37,7 @@ export function ReferenceInput({ field, name, label, description, required }: In
   const key = target?.key ?? 'id';
   const display = target?.display;
   const listCall = data.calls(field.entity).list;
-  const filter = display
-    ? (listCall?.filters.find((candidate) => candidate.field === display && candidate.op === 'contains') ??
-      listCall?.filters.find((candidate) => candidate.field === display && candidate.op === 'eq'))
-    : undefined;
+  const filter = displayFilter(listCall, display);
   const listScreen = screenFor(model, 'list', field.entity);
   const pageSize = resolveAmount(model, listScreen?.kind === 'list' ? listScreen.pageSize : undefined)?.value;
   const size = typeof pageSize === 'number' ? pageSize : DEFAULT_PAGE_SIZE;

@@ -125,8 +125,10 @@ function FilterWidget({ filter, value, onChange }: FilterWidgetProps) {
           onChange={(event) => onChange(event.currentTarget.value || undefined)}
         />
       );
+    case 'number':
+    case 'text':
     case 'reference': {
-      // By name where the role may list and read the records referred to; else by id, as typed.
+      // A reference by name where the role may list and read the records referred to; else by id.
       const display =
         op === 'eq' && field.kind === 'reference' && data.calls(field.entity).list !== undefined
           ? nameField(model, data, session, field.entity)
@@ -145,26 +147,13 @@ function FilterWidget({ filter, value, onChange }: FilterWidgetProps) {
       return (
         <DebouncedTextFilter
           label={label}
-          description={t('list.filterReferenceHint', {
-            entity: field.kind === 'reference' ? referredLabel(model, field.entity) : '',
-          })}
-          numeric={false}
-          value={Array.isArray(value) ? value.join(', ') : single}
-          normalize={op === 'in' ? (text) => splitList(text).join(', ') : (text) => text.trim()}
-          onChange={(text) => {
-            if (op !== 'in') return onChange(text.trim() || undefined);
-            const parts = splitList(text);
-            return onChange(parts.length > 0 ? parts : undefined);
-          }}
-        />
-      );
-    }
-    case 'number':
-    case 'text':
-      return (
-        <DebouncedTextFilter
-          label={label}
-          description={op === 'in' ? t('list.filterAnyOfHint') : undefined}
+          description={
+            op === 'in'
+              ? t('list.filterAnyOfHint')
+              : field.kind === 'reference'
+                ? t('list.filterReferenceHint', { entity: referredLabel(model, field.entity) })
+                : undefined
+          }
           numeric={kind === 'number' && op !== 'in'}
           value={Array.isArray(value) ? value.join(', ') : single}
           normalize={op === 'in' ? (text) => splitList(text).join(', ') : (text) => text.trim()}
@@ -175,6 +164,7 @@ function FilterWidget({ filter, value, onChange }: FilterWidgetProps) {
           }}
         />
       );
+    }
     case undefined:
       return null;
     default:

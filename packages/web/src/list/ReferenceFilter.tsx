@@ -3,6 +3,7 @@ import { findEntity, type JsonValue } from '@ninefold/spec';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
 import { useSpec } from '../app/SpecContext';
+import { displayFilter } from '../fields/display-filter';
 import { labelOf } from '../fields/display-props';
 import { firstPage } from '../form/first-page';
 import { optionsKey } from '../form/query-keys';
@@ -54,9 +55,7 @@ export default function ReferenceFilter({
   const listId = useId();
   const key = findEntity(model, entity)?.key ?? 'id';
   const listCall = data.calls(entity).list;
-  const apiFilter =
-    listCall?.filters.find((filter) => filter.field === display && filter.op === 'contains') ??
-    listCall?.filters.find((filter) => filter.field === display && filter.op === 'eq');
+  const apiFilter = displayFilter(listCall, display);
 
   const [text, setText] = useState(initialText);
   // It takes the focus the plain box had when this code arrived, with the caret after what was typed.
