@@ -1,8 +1,7 @@
 import { Readable } from 'node:stream';
-import { type Entity, type Field, fieldAccess, type JsonValue, type Model } from '@ninefold/spec';
+import type { Field, JsonValue } from '@ninefold/spec';
 import { stringify } from 'csv-stringify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { principalOf } from './access';
 import type { Presenter } from './present';
 import type { ListQuery, ListResult, StoredRecord } from './store/store';
 
@@ -16,16 +15,6 @@ export const EXPORT_BATCH = 1000;
 export function wantsCsv(request: FastifyRequest): boolean {
   const first = (request.headers.accept ?? '').split(',')[0]?.split(';')[0]?.trim().toLowerCase();
   return first === 'text/csv';
-}
-
-/**
- * The columns of an export: the fields a page of the list shows the role (never a hidden or write-only
- * one), by name, so that a file exported can be imported again.
- */
-export function exportColumns(model: Model, request: FastifyRequest, entity: Entity) {
-  const { hidden } = fieldAccess(model, principalOf(request), entity.name);
-  const fields = entity.fields.filter((field) => !field.writeOnly && !hidden.has(field.name));
-  return { fields, storeId: !entity.key && !hidden.has('id') };
 }
 
 /**

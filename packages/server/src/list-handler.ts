@@ -1,11 +1,11 @@
 // A list call: its parameters read strictly, the records the role may read, as JSON pages or as CSV.
 import { randomUUID } from 'node:crypto';
-import { type Call, type Entity, entityPlural, type Model, resolveAmount } from '@ninefold/spec';
+import { type Call, type Entity, entityFileName, type Model, resolveAmount } from '@ninefold/spec';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { readableList, refuseHiddenQuery, requireAction } from './access';
-import { exportColumns, sendCsv, wantsCsv } from './csv-export';
+import { sendCsv, wantsCsv } from './csv-export';
 import { parseListQuery, type QueryValues } from './list-query';
-import { presenterFor } from './present';
+import { presenterFor, shownFields } from './present';
 import { ProblemError } from './problem';
 import type { Context } from './record-context';
 
@@ -31,10 +31,9 @@ export async function list(
     // The whole list as a file: the page asked for is not what is exported, its filters and sort are.
     const { cursor: _cursor, offset: _offset, ...query } = parsed.query;
     return sendCsv(reply, {
-      filename: `${entityPlural(entity)
-        .toLowerCase()
-        .replace(/[^a-z0-9]+/g, '-')}.csv`,
-      ...exportColumns(context.model, request, entity),
+      filename: `${entityFileName(entity)}.csv`,
+      // The columns are the fields a page of the list shows the role, by name: never a hidden one.
+      ...shownFields(context.model, request, entity),
       present: presenterFor(context.model, request, entity),
       read: (page) =>
         readableList(context.model, request, entity, context.store, { ...query, ...page, withTotal: false }),

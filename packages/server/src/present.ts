@@ -1,4 +1,4 @@
-import { derivedValues, type Entity, fieldAccess, type Model } from '@ninefold/spec';
+import { derivedValues, type Entity, type Field, fieldAccess, type Model } from '@ninefold/spec';
 import type { FastifyRequest } from 'fastify';
 import { principalOf } from './access';
 import type { StoredRecord } from './store/store';
@@ -18,13 +18,9 @@ export type Presenter = (record: StoredRecord) => StoredRecord;
  * ```
  */
 export function presenterFor(model: Model, request: FastifyRequest, entity: Entity): Presenter {
-  const { hidden } = fieldAccess(model, principalOf(request), entity.name);
-  const stored = entity.fields
-    .filter((field) => !field.writeOnly && field.derived === undefined && !hidden.has(field.name))
-    .map((field) => field.name);
+  const { fields, hidden, storeId } = shownFields(model, request, entity);
+  const stored = fields.filter((field) => field.derived === undefined).map((field) => field.name);
   const derived = entity.fields.some((field) => field.derived !== undefined);
-  // An entity without a key field of its own is keyed by the store's `id`.
-  const storeId = !entity.key && !hidden.has('id');
   return (record) => {
     const out: StoredRecord = {};
     for (const name of stored) {
@@ -38,5 +34,23 @@ export function presenterFor(model: Model, request: FastifyRequest, entity: Enti
     }
     if (storeId && record.id !== undefined) out.id = record.id;
     return out;
+  };
+}
+
+/**
+ * The fields of an entity one request sees: all but the write-only ones and those the role may not
+ * read, derived ones included; and whether the store's `id` is shown (an entity without a key field of
+ * its own is keyed by it).
+ */
+export function shownFields(
+  model: Model,
+  request: FastifyRequest,
+  entity: Entity,
+): { fields: Field[]; hidden: ReadonlySet<string>; storeId: boolean } {
+  const { hidden } = fieldAccess(model, principalOf(request), entity.name);
+  return {
+    fields: entity.fields.filter((field) => !field.writeOnly && !hidden.has(field.name)),
+    hidden,
+    storeId: !entity.key && !hidden.has('id'),
   };
 }

@@ -63,6 +63,24 @@ export function entityPlural(entity: Pick<Entity, 'name' | 'label' | 'plural'>):
 }
 
 /**
+ * The name of a file of an entity's records, without its extension, that any system takes: the API's
+ * CSV export names it so, and the client saves it so.
+ *
+ * @example
+ * entityFileName({ name: 'SalesOrder', plural: 'Sales orders' }); // 'sales-orders'
+ */
+export function entityFileName(entity: Pick<Entity, 'name' | 'label' | 'plural'>): string {
+  const slug = entityPlural(entity)
+    // Accents go, their letters stay: "Pièces" is "pieces", not "pi-ces".
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
+  return slug === '' ? 'records' : slug;
+}
+
+/**
  * Whether an entity's records are identified by numbers: an integer key, or, for an entity without a
  * key, the number the store assigns (unless a field named `id` says otherwise). Keys arrive as text in
  * URLs and query strings; this says which to turn into numbers.

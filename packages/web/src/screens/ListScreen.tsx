@@ -1,6 +1,7 @@
 import { Alert, Button, Loader, Stack, Text } from '@mantine/core';
 import {
   checkScreen,
+  entityFileName,
   entityLabel,
   entityPlural,
   fieldAccess,
@@ -145,7 +146,7 @@ export default function ListScreen({ screen }: ScreenProps<'list'>) {
         {entity && plan.call ? (
           <ListActions
             params={params}
-            name={fileName(plural)}
+            name={entityFileName(entity)}
             columns={plan.columns}
             locked={plan.linkColumn}
             hidden={hiddenColumns}
@@ -315,16 +316,6 @@ function definedParams(params: Record<string, string | undefined>): Record<strin
   const defined: Record<string, string> = {};
   for (const [name, value] of Object.entries(params)) if (value !== undefined) defined[name] = value;
   return defined;
-}
-
-/** "Sales orders" -> "sales-orders": a file's name that any system takes. */
-function fileName(plural: string): string {
-  return (
-    plural
-      .toLowerCase()
-      .replace(/[^a-z0-9]+/g, '-')
-      .replace(/^-|-$/g, '') || 'records'
-  );
 }
 
 /** "Orders" -> "orders" inside a sentence; "SKUs" stays as written. */
