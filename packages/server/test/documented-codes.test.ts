@@ -14,7 +14,7 @@ import { registerClient } from '../src/client';
 import { parseProxyTarget } from '../src/dev-proxy';
 import { type DevServer, LIVE_RELOAD_PATH, startDevServer } from '../src/dev-server';
 import { openStore } from '../src/store/open-store';
-import type { Store } from '../src/store/store';
+import { controllableStore } from './support/controllable-store';
 import { exampleModel } from './support/databases';
 import { ADDRESS, customerAndProduct } from './support/shop-records';
 import { signInAs, TEST_PASSWORD } from './support/sign-in';
@@ -48,64 +48,12 @@ interface Answer {
   code: string | undefined;
 }
 
-/**
- * A store whose next write can be held (a request still being handled) or can fail (a lost database): a
- * keyed write opens a transaction, any other creates.
- */
-function controlledStore(inner: Store) {
-  let hold: { reached(): void; released: Promise<void> } | undefined;
-  let failNext = false;
-  const wrap = (store: Store): Store =>
-    new Proxy(store, {
-      get(target, property) {
-        if (property === 'transaction') {
-          return async <T>(work: (tx: Store) => Promise<T>) => {
-            const held = hold;
-            hold = undefined;
-            if (held) {
-              held.reached();
-              await held.released;
-            }
-            return target.transaction((tx) => work(wrap(tx)));
-          };
-        }
-        if (property === 'create') {
-          return async (...args: Parameters<Store['create']>) => {
-            if (failNext) {
-              failNext = false;
-              throw new Error('the database went away');
-            }
-            return target.create(...args);
-          };
-        }
-        const value = Reflect.get(target, property, target);
-        return typeof value === 'function' ? value.bind(target) : value;
-      },
-    });
-  return {
-    store: wrap(inner),
-    /** Resolves, once a write reached the store, with the function that lets it go on. */
-    holdNextWrite(): Promise<() => void> {
-      let release = () => {};
-      const released = new Promise<void>((resolve) => {
-        release = resolve;
-      });
-      return new Promise((reached) => {
-        hold = { reached: () => reached(release), released };
-      });
-    },
-    failNextWrite() {
-      failNext = true;
-    },
-  };
-}
-
 /** The shop of the examples on SQLite in memory, signed in as its owner. */
 async function shop() {
   const model = exampleModel();
   const inner = await openStore({ model, url: 'sqlite::memory:' });
   expect((await inner.migrate({ allowDestructive: false })).ok).toBe(true);
-  const control = controlledStore(inner);
+  const control = controllableStore(inner);
   const app = await buildApp({ model, store: control.store, onServerError: () => undefined });
   const owner = await signInAs(app, inner, 'owner');
   const warehouse = await signInAs(app, inner, 'warehouse');
@@ -365,7 +313,7 @@ const PROVOKE: Record<string, () => Promise<Answer>> = {
         headers: { ...json, 'idempotency-key': 'slow-one' },
         payload: { name: 'Slow', email: 'slow@shop.test' },
       });
-    const reached = s.control.holdNextWrite();
+    const reached = s.control.holdNextCreate();
     const first = keyed();
     const release = await reached;
     const meanwhile = problemOf(await keyed());
@@ -446,7 +394,7 @@ const PROVOKE: Record<string, () => Promise<Answer>> = {
       }),
     ),
   SERVER_ERROR: async () => {
-    s.control.failNextWrite();
+    s.control.failNextCreate();
     return problemOf(
       await s.send({
         method: 'POST',
