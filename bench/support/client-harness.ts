@@ -1,6 +1,6 @@
 // What every client benchmark shares: a real `ninefold serve` process, the one origin the browser talks
 // to, Chromium with a fresh context per load, and the result files with the machine's state.
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +9,7 @@ import { type Browser, type BrowserContext, chromium, type Page } from 'playwrig
 import { CHROMIUM, CHROMIUM_ARGS } from '../../e2e/support/browser';
 import type { BuiltPeer } from '../client-peers';
 import { type FrontServer, startFront } from '../client-server';
+import { stopChild } from './child-servers';
 import { children, cleanups } from './clean-up';
 import { RESULTS_DIR } from './figures';
 
@@ -78,15 +79,6 @@ export async function startNinefold(
     if (Date.now() - started > 300_000) throw new Error(`ninefold serve was not ready:\n${output}`);
     await sleep(100);
   }
-}
-
-export async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-  await exited;
-  clearTimeout(timer);
 }
 
 /**
