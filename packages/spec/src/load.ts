@@ -311,6 +311,17 @@ function internalIssue(error: unknown, file: string): Issue {
   };
 }
 
+/** The field a path is in or at, as `Entity.field` (`entities.Order.fields.total.kind` -> `Order.total`). */
+function fieldOfPath(path: Issue['path']): string | undefined {
+  const [point, entity, fieldsKey, field] = path;
+  return point === 'entities' &&
+    fieldsKey === 'fields' &&
+    typeof entity === 'string' &&
+    typeof field === 'string'
+    ? `${entity}.${field}`
+    : undefined;
+}
+
 /** A path inside one field of an entity (`entities.Order.fields.total.kind`), not the field list itself. */
 function isFieldPart(path: Issue['path']): boolean {
   return path.length > 4 && path[0] === 'entities' && path[2] === 'fields';
@@ -323,16 +334,8 @@ function isFieldPart(path: Issue['path']): boolean {
 function unreadableFields(flagged: Issue[]): Map<string, Issue> {
   const fields = new Map<string, Issue>();
   for (const issue of flagged) {
-    const [point, entity, fieldsKey, field] = issue.path;
-    if (
-      point === 'entities' &&
-      fieldsKey === 'fields' &&
-      typeof entity === 'string' &&
-      typeof field === 'string'
-    ) {
-      const key = `${entity}.${field}`;
-      if (!fields.has(key)) fields.set(key, issue);
-    }
+    const key = fieldOfPath(issue.path);
+    if (key !== undefined && !fields.has(key)) fields.set(key, issue);
   }
   return fields;
 }
@@ -378,14 +381,8 @@ class RowShapeFollowOns {
     const row = line === undefined ? undefined : this.rows.get(line);
     if (!row) return false;
     row.following.push(issue.message);
-    const [point, entity, fieldsKey, field] = issue.path;
-    if (
-      point === 'entities' &&
-      fieldsKey === 'fields' &&
-      typeof entity === 'string' &&
-      typeof field === 'string'
-    )
-      this.unread.set(`${entity}.${field}`, row.cause);
+    const field = fieldOfPath(issue.path);
+    if (field !== undefined) this.unread.set(field, row.cause);
     return true;
   }
 
