@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import type { Field, JsonValue } from '@ninefold/spec';
+import { csvCell, type Field } from '@ninefold/spec';
 import { stringify } from 'csv-stringify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Presenter } from './present';
@@ -71,22 +71,4 @@ export function csvRow(
   const row: Record<string, string> = {};
   for (const name of names) row[name] = csvCell(record[name], kinds.get(name));
   return row;
-}
-
-/**
- * A value as a cell. Text that a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, a tab or a
- * carriage return first: OWASP's CSV injection) gets a `'` before it, which spreadsheets show as text;
- * numbers, dates and the like are left as they are, so `-5` stays a number.
- *
- * @example
- * csvCell('=HYPERLINK("http://evil")', 'text'); // `'=HYPERLINK("http://evil")`
- * csvCell(-5, 'number'); // '-5'
- */
-export function csvCell(value: JsonValue | undefined, kind: Field['kind'] | undefined): string {
-  if (value === undefined || value === null) return '';
-  if (typeof value === 'object') return JSON.stringify(value);
-  const text = String(value);
-  return (kind === 'text' || kind === 'markdown') && typeof value === 'string' && /^[=+\-@\t\r]/.test(text)
-    ? `'${text}`
-    : text;
 }

@@ -1,11 +1,13 @@
 // A list as CSV (`Accept: text/csv` on its call): every record the role may read with the list's filters
 // and sort, streamed in batches, without a field hidden from the role, and with text a spreadsheet would
 // run as a formula made harmless (issue 20).
+
+import { csvCell } from '@ninefold/spec';
 import { parse } from 'csv-parse/sync';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
-import { csvCell, EXPORT_BATCH } from '../src/csv-export';
+import { EXPORT_BATCH } from '../src/csv-export';
 import { openStore } from '../src/store/open-store';
 import type { Store } from '../src/store/store';
 import { dropSchema, exampleModel, testDatabases, uniqueSchema } from './support/databases';
