@@ -99,6 +99,8 @@ export function refuseForbiddenFields(
 export function refuseHiddenQuery(model: Model, request: FastifyRequest, entity: Entity, query: ListQuery) {
   const { hidden } = fieldAccess(model, principalOf(request), entity.name);
   if (hidden.size === 0) return;
+  // A search looks only where the role may read: finding a record by a word it cannot see would tell it.
+  if (query.search) query.search.fields = query.search.fields.filter((field) => !hidden.has(field));
   const asked = new Set([
     ...query.filters.map((filter) => filter.field),
     ...query.sort.map((key) => key.field),

@@ -7,6 +7,7 @@ import {
   type Model,
   resolveAmount,
   type SortKey,
+  searchFields,
 } from '@ninefold/spec';
 import { DEFAULT_MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE } from './api-calls';
 import { clip, type Problem, problem } from './problem';
@@ -109,6 +110,10 @@ export function parseListQuery(
   }
 
   const sort = parseSort(call, take(call.sort?.param, 'sort order'), problems);
+  const searchText = take(call.search?.param, 'search');
+  if (searchText !== undefined && searchText.length > MAX_FILTER_TEXT) {
+    problems.push(`"${call.search?.param}" must be at most ${MAX_FILTER_TEXT} characters.`);
+  }
   const filters: Filter[] = [];
   for (const filter of call.filters) {
     const raw = values[filter.param];
@@ -152,6 +157,9 @@ export function parseListQuery(
       ...(offset === undefined ? {} : { offset }),
       ...(cursor === undefined ? {} : { cursor }),
       withTotal: page.style !== 'cursor',
+      ...(call.search && searchText?.trim()
+        ? { search: { text: searchText, fields: searchFields(entity, call.search) } }
+        : {}),
     },
     page,
   };

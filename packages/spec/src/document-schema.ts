@@ -416,6 +416,19 @@ const call = z
         ]),
       )
       .optional(),
+    search: z
+      .union([
+        z.string(),
+        z.strictObject({
+          param: z.string(),
+          fields: identifierList.optional(),
+        }),
+      ])
+      .optional()
+      .meta({
+        description:
+          'list: the query parameter of a free-text search ("q"), or { param, fields } to name what the prototype API searches.',
+      }),
   })
   .meta({ title: 'Call' });
 

@@ -1,4 +1,4 @@
-import type { Entity, Field, Model } from './model';
+import type { Entity, Field, Model, Search } from './model';
 
 /**
  * The entity of point 3 with this name. Tolerates malformed models (the checker and the importer hand
@@ -93,4 +93,21 @@ export function entityFileName(entity: Pick<Entity, 'name' | 'label' | 'plural'>
 export function hasNumericKey(entity: Entity): boolean {
   const keyField = findField(entity, entity.key ?? 'id');
   return keyField ? keyField.kind === 'integer' : entity.key === undefined;
+}
+
+/**
+ * The fields a search of the prototype API looks in: those the call names, else its documented default,
+ * the entity's text fields a person reads (names, emails, codes; not markdown bodies, not write-only
+ * secrets, not the key).
+ *
+ * @example
+ * ```ts
+ * searchFields(customer, { param: 'q' }); // ['name', 'email', 'country']
+ * ```
+ */
+export function searchFields(entity: Entity, search: Search): string[] {
+  if (search.fields !== undefined) return search.fields;
+  return entity.fields
+    .filter((field) => field.kind === 'text' && !field.writeOnly && field.name !== entity.key)
+    .map((field) => field.name);
 }

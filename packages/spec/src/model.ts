@@ -527,6 +527,17 @@ export interface Call {
   sort?: { param: string; fields: string[]; style: 'field,-field' | 'field:asc' };
   /** Fields that can be filtered, each carried by a query parameter of the same name unless mapped. */
   filters: FilterParam[];
+  /** The query parameter that takes a free-text search, and what it searches (see `searchFields`). */
+  search?: Search;
+}
+
+export interface Search {
+  param: string;
+  /**
+   * The fields the prototype API searches; absent means its documented default (`searchFields`). A real
+   * API searches what it searches: the spec only names the parameter.
+   */
+  fields?: string[];
 }
 
 export interface Parameter {

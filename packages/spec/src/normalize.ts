@@ -468,6 +468,14 @@ function toCall(name: string, doc: CallDocument): Call {
         ? { field: filter, param: filter, op: 'eq' as const }
         : { field: filter.field, param: filter.param ?? filter.field, op: filter.op ?? 'eq' },
     ),
+    ...optional(
+      'search',
+      doc.search === undefined
+        ? undefined
+        : typeof doc.search === 'string'
+          ? { param: doc.search }
+          : { param: doc.search.param, ...optional('fields', doc.search.fields) },
+    ),
   };
 }
 

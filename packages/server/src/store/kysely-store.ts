@@ -131,7 +131,9 @@ export class KyselyStore implements Store {
     const where = (conditions: RawBuilder<unknown>[]) =>
       conditions.length === 0 ? sql`` : sql`WHERE ${sql.join(conditions, sql` AND `)}`;
     const filtered = where(plan.filters);
-    const totalKey = JSON.stringify(query.where ? [query.filters, query.where] : query.filters);
+    const totalKey = JSON.stringify(
+      query.where || query.search ? [query.filters, query.where ?? null, query.search ?? null] : query.filters,
+    );
     let total = query.withTotal ? cache?.total(entity, totalKey) : undefined;
     // A total not remembered is counted by the page's first query, in a subquery the database runs once:
     // one round trip instead of two.

@@ -3,6 +3,7 @@ import { type RawBuilder, sql } from 'kysely';
 import { type CursorValue, decodeCursor, encodeCursor, InvalidCursorError } from './cursor';
 import type { DialectSql } from './dialect-sql';
 import { conditionSql } from './record-condition-sql';
+import { searchCondition } from './search-index';
 import type { Filter, ListQuery, StoredRecord } from './store';
 import type { PlannedColumn, PlannedTable } from './table-plan';
 import type { ValueCodec } from './value-codec';
@@ -56,6 +57,8 @@ export function planList(
 
   const filters = query.filters.map((filter) => filterCondition(dialect, codec, table, filter));
   if (query.where) filters.push(conditionSql(codec, table, query.where));
+  const search = query.search && searchCondition(dialect, table, query.search.text, query.search.fields);
+  if (search) filters.push(search);
   const order = orderColumns(table, query);
   const signature = `${table.name}:${order.map((item) => `${item.column.name} ${item.direction}`).join(',')}`;
   // The key alone is never NULL and its primary key index (PostgreSQL's default NULLS order) serves it

@@ -70,6 +70,7 @@ export function diffPlans(stored: TablePlan | undefined, next: TablePlan): PlanD
         destructive: false,
       });
       for (const index of table.indexes) addIndex(diff, step, table.name, index);
+      if (table.search) addSearch(step, table);
       continue;
     }
     if (keyChanged(before, table)) {
@@ -135,6 +136,10 @@ export function diffPlans(stored: TablePlan | undefined, next: TablePlan): PlanD
       diff.alterTables.push(altered);
     }
 
+    const searched = table.search ?? [];
+    if (searched.length > 0 && searched.join(',') !== (before.search ?? []).join(',')) {
+      addSearch(step, table);
+    }
     const oldIndexes = new Set(before.indexes.map(indexIdentity));
     const newIndexes = new Set(table.indexes.map(indexIdentity));
     for (const index of before.indexes) {
@@ -165,6 +170,15 @@ function addIndex(diff: PlanDiff, step: (item: MigrationStep) => void, table: st
     kind: 'add-index',
     entity: table,
     description: `add ${index.unique ? 'unique ' : ''}index "${index.name}" on "${table}" (${index.columns.join(', ')})`,
+    destructive: false,
+  });
+}
+
+function addSearch(step: (item: MigrationStep) => void, table: PlannedTable) {
+  step({
+    kind: 'add-index',
+    entity: table.name,
+    description: `add a full-text search index on "${table.name}" (${(table.search ?? []).join(', ')})`,
     destructive: false,
   });
 }

@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import { type DialectSql, quote } from './dialect-sql';
 import { diffPlans, type PlanDiff } from './migrate';
+import { syncSearch } from './search-index';
 import type { MigrationResult } from './store';
 import { fnv1a, SCHEMA_TABLE, type TablePlan } from './table-plan';
 
@@ -62,7 +63,8 @@ async function syncWith(
   plan: TablePlan,
   allowDestructive: boolean,
 ): Promise<MigrationResult> {
-  const diff = diffPlans(await readPlan(db, dialect), plan);
+  const before = await readPlan(db, dialect);
+  const diff = diffPlans(before, plan);
   if (diff.unchanged) return { ok: true, applied: [] };
   if (diff.destructive.length > 0 && !allowDestructive) return { ok: false, refused: diff.destructive };
   const run = (text: string) => sql.raw(text).execute(db);
@@ -80,6 +82,14 @@ async function syncWith(
     for (const index of table.indexes) await run(dialect.createIndex(table.name, index));
   }
   if (dialect.name === 'postgres') await syncForeignKeys(db, dialect, plan);
+  const rebuilt = new Set([
+    ...dropped,
+    ...diff.createTables.map((table) => table.name),
+    ...diff.alterTables
+      .filter((altered) => altered.dropColumns.length > 0 || altered.changeColumns.length > 0)
+      .map((altered) => altered.to.name),
+  ]);
+  await syncSearch(run, dialect, before, plan, rebuilt);
   await writePlan(db, dialect, plan);
   return { ok: true, applied: diff.steps };
 }

@@ -28,6 +28,8 @@ export interface ListQuery {
   withTotal: boolean;
   /** A condition besides the filters: a role's permission of point 6, turned into SQL. */
   where?: RecordCondition;
+  /** Free text: records whose `fields` (among the table's searched ones) hold every word of it. */
+  search?: { text: string; fields: string[] };
 }
 
 export interface ListResult {

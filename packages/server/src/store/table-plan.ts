@@ -5,6 +5,7 @@ import {
   type FieldKind,
   type FieldType,
   type Model,
+  searchFields,
 } from '@ninefold/spec';
 
 /** Column types independent of the dialect; `dialect-sql.ts` spells them for SQLite and PostgreSQL. */
@@ -41,6 +42,11 @@ export interface PlannedTable {
   /** Every column that holds a field, the key included, in the entity's field order. */
   columns: PlannedColumn[];
   indexes: PlannedIndex[];
+  /**
+   * The text columns a list call searches (point 7's `search`), in field order; absent when none is.
+   * Indexed by `search-index.ts`.
+   */
+  search?: string[];
 }
 
 /** What the database should look like for a model. Stored as JSON in `_ninefold_schema` once applied. */
@@ -155,6 +161,14 @@ export function planTables(model: Model): TablePlan {
 
   for (const table of tables) {
     table.indexes = nameIndexes(table, wanted.get(table.name) ?? []);
+  }
+  for (const [name, fields] of searchedFields(model)) {
+    const table = tableByName.get(name);
+    if (!table) continue;
+    const columns = table.columns
+      .filter((column) => column.type === 'text' && fields.has(column.name))
+      .map((column) => column.name);
+    if (columns.length > 0) table.search = columns;
   }
   return { format: 1, tables };
 }
@@ -273,6 +287,20 @@ function listUses(model: Model): ListUse[] {
     }
   }
   return uses;
+}
+
+/** The fields each entity's list calls search, over all its calls. */
+function searchedFields(model: Model): Map<string, Set<string>> {
+  const searched = new Map<string, Set<string>>();
+  if (!model.calls.shown || !model.entities.shown) return searched;
+  for (const call of model.calls.items) {
+    const entity = model.entities.items.find((item) => item.name === (call.entity ?? call.response?.entity));
+    if (!call.search || !entity) continue;
+    const fields = searched.get(entity.name) ?? new Set<string>();
+    for (const field of searchFields(entity, call.search)) fields.add(field);
+    searched.set(entity.name, fields);
+  }
+  return searched;
 }
 
 function nameIndexes(

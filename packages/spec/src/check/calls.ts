@@ -81,6 +81,7 @@ export function checkCalls(context: Context): void {
     for (const filter of list(call.filters)) {
       if (isRecord(filter)) referField(context, listed, filter.field, [...base, 'filters'], owner);
     }
+    checkSearch(context, call, listed, base, owner);
     if (isRecord(call.pagination)) {
       checkAmount(
         context,
@@ -88,6 +89,53 @@ export function checkCalls(context: Context): void {
         [...base, 'pagination'],
         `the maximum page size of ${owner}`,
         'number',
+      );
+    }
+  }
+}
+
+/** Free text is searched in text: a number or a date has no words to find. */
+const SEARCHABLE_KINDS: readonly string[] = ['text', 'markdown', 'enum'];
+
+function checkSearch(
+  context: Context,
+  call: Record<string, unknown>,
+  listed: Entity | undefined,
+  base: PathSegment[],
+  owner: string,
+): void {
+  const search = call.search;
+  const param = typeof search === 'string' ? search : isRecord(search) ? text(search.param) : undefined;
+  if (param === undefined) return;
+  const at = [...base, 'search'];
+  if (!CALL_PARAMETER.test(param)) {
+    report(
+      context,
+      'invalid-name',
+      at,
+      `${owner} searches with parameter "${param}", which is not a plain name. Use letters, digits, _, . and -.`,
+    );
+  }
+  const taken = list(call.filters).some(
+    (filter) => (typeof filter === 'string' ? filter : isRecord(filter) ? (filter.param ?? filter.field) : '') === param,
+  );
+  if (taken) {
+    report(
+      context,
+      'duplicate-name',
+      at,
+      `${owner} uses "${param}" both for its search and for a filter. Give the search its own parameter, e.g. "q".`,
+    );
+  }
+  if (!isRecord(search)) return;
+  for (const name of list(search.fields)) {
+    const field = referField(context, listed, name, at, owner);
+    if (field !== undefined && !SEARCHABLE_KINDS.includes(field.kind)) {
+      report(
+        context,
+        'kind-mismatch',
+        at,
+        `${owner} searches field "${String(name)}", a ${field.kind} field. Only text, markdown and enum fields are searched for words; filter on a ${field.kind} instead.`,
       );
     }
   }

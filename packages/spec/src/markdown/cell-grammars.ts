@@ -104,6 +104,7 @@ export const CELL_GRAMMARS: Record<Exclude<CellType, 'custom'>, CellGrammar> = {
     const filters = listOf(text).map((item, i) => readFilter(cx, item, [...path, i]));
     return located(cx, path, text, filters);
   },
+  search: readSearch,
   errorStatus: (cx, text, path) => {
     const n = readNumber(text.value);
     return located(cx, path, text, n !== undefined && Number.isInteger(n) ? n : text.value.toLowerCase());
@@ -331,6 +332,27 @@ function readFilter(cx: CellContext, item: Text, path: readonly PathSegment[]): 
   cx.record([...path, 'field'], item.slice(0, m[1].length));
   cx.record([...path, 'op'], item.slice(item.value.indexOf('(') + 1).trim());
   return { field: m[1], op: m[2].toLowerCase() };
+}
+
+/** `q`, or `q: name, email` (the parameter, then the fields the prototype API searches). */
+function readSearch(cx: CellContext, text: Text, path: readonly PathSegment[]): unknown {
+  const colon = text.indexOf(':');
+  const param = (colon >= 0 ? text.slice(0, colon) : text).trim();
+  if (param.value === '' || /\s/.test(param.value)) {
+    unreadable(
+      cx,
+      text,
+      path,
+      `The search "${text.value}" cannot be read.`,
+      'Write the query parameter ("q"), optionally with the fields it searches: "q: name, email".',
+    );
+    return undefined;
+  }
+  cx.record(path, text);
+  if (colon < 0) return param.value;
+  cx.record([...path, 'param'], param);
+  const fields = list(cx, text.slice(colon + 1), [...path, 'fields']);
+  return fields.length > 0 ? { param: param.value, fields } : { param: param.value };
 }
 
 /** `Order`, `Order (multipart)`, `Order: name, email`, `Order (form): name, email`. */

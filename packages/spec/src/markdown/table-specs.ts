@@ -31,6 +31,8 @@ export type CellType =
   | 'sortFields'
   /** `status (eq), name (contains)` */
   | 'filterOps'
+  /** `q`, `q: name, email` */
+  | 'search'
   /** `404`, or a word such as `network` */
   | 'errorStatus'
   /** `Try again` */
@@ -225,6 +227,7 @@ export const TABLES = {
       col('pagination', 'pagination'),
       col('sort', 'sortFields'),
       col('filters', 'filterOps'),
+      col('search', 'search'),
     ],
   },
   errors: {
