@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
 import { openStore } from '../src/store/open-store';
-import type { Store } from '../src/store/store';
+import type { Store, StoredRecord } from '../src/store/store';
 import { dropSchema, testDatabases, uniqueSchema } from './support/databases';
 import { signInAs } from './support/sign-in';
 
@@ -21,10 +21,16 @@ function seedBank(change: (text: string) => string = (text) => text): Model {
 const model = seedBank();
 const databases = await testDatabases();
 
-const VARIETIES = [
+const VARIETIES: StoredRecord[] = [
   { code: 'TOM-1', name: 'Marmande', latin: 'Solanum lycopersicum', grower: 'Ines Duarte', packets: 12 },
   { code: 'TOM-2', name: 'Green Zebra', latin: 'Solanum lycopersicum', grower: 'Ada Lovelace', packets: 4 },
-  { code: 'BEA-1', name: 'Cherokee Trail of Tears', latin: 'Phaseolus vulgaris', grower: 'Ada Byron', packets: 9 },
+  {
+    code: 'BEA-1',
+    name: 'Cherokee Trail of Tears',
+    latin: 'Phaseolus vulgaris',
+    grower: 'Ada Byron',
+    packets: 9,
+  },
   {
     code: 'KAL-1',
     name: 'Red Russian',
@@ -59,7 +65,8 @@ for (const database of databases) {
         ['TOM-1', 'Swapped at the spring fair', 'gift'],
         ['BEA-1', 'For two packets of kale', 'trade'],
       ] as const) {
-        if (!(await store.create('Swap', { variety, note, kind })).ok) throw new Error('set-up failed: a swap');
+        if (!(await store.create('Swap', { variety, note, kind })).ok)
+          throw new Error('set-up failed: a swap');
       }
     });
     afterAll(async () => {
@@ -115,9 +122,9 @@ for (const database of databases) {
       });
       expect(first.json().items.map((item: { code: string }) => item.code)).toEqual(['TOM-1']);
       const next = first.json().next as string;
-      expect(await found(`/api/varieties?find=solanum&first=1&sort=-packets&after=${encodeURIComponent(next)}`)).toEqual([
-        'TOM-2',
-      ]);
+      expect(
+        await found(`/api/varieties?find=solanum&first=1&sort=-packets&after=${encodeURIComponent(next)}`),
+      ).toEqual(['TOM-2']);
     });
 
     it('stays in step with every write', async () => {
@@ -140,7 +147,14 @@ for (const database of databases) {
       expect(all).toHaveLength(VARIETIES.length);
       // Nothing but punctuation is no word: the list is not narrowed.
       expect(await found(`/api/varieties?sort=name&find=${encodeURIComponent('-- " *')}`)).toEqual(all);
-      for (const hostile of ['"ada', 'ada OR zebra', 'NEAR(ada zebra)', 'name:ada', "ada' OR 1=1 --", 'ada:*|zeb']) {
+      for (const hostile of [
+        '"ada',
+        'ada OR zebra',
+        'NEAR(ada zebra)',
+        'name:ada',
+        "ada' OR 1=1 --",
+        'ada:*|zeb',
+      ]) {
         const answer = await app.inject({
           url: `/api/varieties?find=${encodeURIComponent(hostile)}`,
           headers: { authorization: keeper.authorization },
@@ -157,47 +171,52 @@ for (const database of databases) {
     });
   });
 
-  describe.skipIf(database.skip !== undefined)(`a search added to a filled database, on ${database.name}`, () => {
-    it('indexes the rows already there, and a search taken away leaves the list working', async () => {
-      const schema = database.postgres ? uniqueSchema('search_added') : undefined;
-      const url = database.postgres ? database.url : `sqlite:${tmpFile()}`;
-      const without = seedBank((text) => text.replace('      search: find\n', ''));
-      const options = { url, ...(schema ? { schema } : {}) };
-      const before = await openStore({ model: without, ...options });
-      try {
-        expect((await before.migrate({ allowDestructive: false })).ok).toBe(true);
-        for (const variety of VARIETIES) expect((await before.create('Variety', variety)).ok).toBe(true);
-      } finally {
-        await before.close();
-      }
-      const after = await openStore({ model, ...options });
-      try {
-        const migrated = await after.migrate({ allowDestructive: false });
-        expect(migrated).toMatchObject({ ok: true });
-        expect(JSON.stringify(migrated)).toContain('full-text search index on \\"Variety\\" (name, latin, grower, secretNote)');
-        const result = await after.list('Variety', {
-          filters: [],
-          sort: [],
-          limit: 10,
-          withTotal: true,
-          search: { text: 'zebra', fields: ['name'] },
-        });
-        expect(result.items.map((item) => item.code)).toEqual(['TOM-2']);
-      } finally {
-        await after.close();
-      }
-      const again = await openStore({ model: without, ...options });
-      try {
-        expect((await again.migrate({ allowDestructive: false })).ok).toBe(true);
-        expect((await again.create('Variety', { code: 'X-1', name: 'Zebra again' })).ok).toBe(true);
-        const plain = await again.list('Variety', { filters: [], sort: [], limit: 10, withTotal: true });
-        expect(plain.total).toBe(VARIETIES.length + 1);
-      } finally {
-        await again.close();
-        if (schema) await dropSchema(schema);
-      }
-    });
-  });
+  describe.skipIf(database.skip !== undefined)(
+    `a search added to a filled database, on ${database.name}`,
+    () => {
+      it('indexes the rows already there, and a search taken away leaves the list working', async () => {
+        const schema = database.postgres ? uniqueSchema('search_added') : undefined;
+        const url = database.postgres ? database.url : `sqlite:${tmpFile()}`;
+        const without = seedBank((text) => text.replace('      search: find\n', ''));
+        const options = { url, ...(schema ? { schema } : {}) };
+        const before = await openStore({ model: without, ...options });
+        try {
+          expect((await before.migrate({ allowDestructive: false })).ok).toBe(true);
+          for (const variety of VARIETIES) expect((await before.create('Variety', variety)).ok).toBe(true);
+        } finally {
+          await before.close();
+        }
+        const after = await openStore({ model, ...options });
+        try {
+          const migrated = await after.migrate({ allowDestructive: false });
+          expect(migrated).toMatchObject({ ok: true });
+          expect(JSON.stringify(migrated)).toContain(
+            'full-text search index on \\"Variety\\" (name, latin, grower, secretNote)',
+          );
+          const result = await after.list('Variety', {
+            filters: [],
+            sort: [],
+            limit: 10,
+            withTotal: true,
+            search: { text: 'zebra', fields: ['name'] },
+          });
+          expect(result.items.map((item) => item.code)).toEqual(['TOM-2']);
+        } finally {
+          await after.close();
+        }
+        const again = await openStore({ model: without, ...options });
+        try {
+          expect((await again.migrate({ allowDestructive: false })).ok).toBe(true);
+          expect((await again.create('Variety', { code: 'X-1', name: 'Zebra again' })).ok).toBe(true);
+          const plain = await again.list('Variety', { filters: [], sort: [], limit: 10, withTotal: true });
+          expect(plain.total).toBe(VARIETIES.length + 1);
+        } finally {
+          await again.close();
+          if (schema) await dropSchema(schema);
+        }
+      });
+    },
+  );
 }
 
 function tmpFile(): string {

@@ -16,6 +16,7 @@ export * from './extension-check';
 export * from './issues';
 export * from './load';
 export * from './lookup';
+export * from './search';
 export {
   MAX_INDENT,
   MAX_MARKDOWN_BYTES,

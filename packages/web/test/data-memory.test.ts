@@ -33,6 +33,25 @@ describe('memory data provider', () => {
     expect(read).toEqual(created);
   });
 
+  it('searches as the prototype API does: every word, as the start of a word, in the searched fields', async () => {
+    const data = provider();
+    const found = async (search: string) =>
+      (
+        await data.list({
+          entity: 'Customer',
+          page: { style: 'page', page: 1, size: 10 },
+          sort: [],
+          filters: [],
+          search,
+        })
+      ).items.map((item) => item.name);
+    expect(await found('ber')).toEqual(['Anna Berg']);
+    expect(await found('EXAMPLE da')).toEqual(['Cleo Dahl', 'Dan Falk']);
+    expect(await found('anna bo')).toEqual([]);
+    // No word at all does not narrow the list.
+    expect(await found('--')).toHaveLength(customers.length);
+  });
+
   it('sorts, filters and pages', async () => {
     const data = provider();
     const page = await data.list({

@@ -1,6 +1,7 @@
 import type { Call, ListScreen, Model } from '@ninefold/spec';
 import { describe, expect, it } from 'vitest';
 import { entityCalls } from '../src/data/entity-calls';
+import { listSearchParams } from '../src/data/list-request';
 import { createI18n } from '../src/i18n/I18nProvider';
 import { cellText } from '../src/list/cell-text';
 import { countOf, countRequest } from '../src/list/count-request';
@@ -146,13 +147,16 @@ describe('the list state in the address', () => {
   const plan = planFor(shop, 'orders');
 
   it('reads page, order and filters, and writes them back the same', () => {
-    const search = new URLSearchParams('status=paid&customer=3&placedOn=2024-02-01&sort=-total&page=2');
+    const search = new URLSearchParams(
+      'status=paid&customer=3&placedOn=2024-02-01&q=ORD-00+rush&sort=-total&page=2',
+    );
     const state = parseListState(search, plan);
     expect(state).toEqual({
       page: 2,
       cursors: [],
       sort: { field: 'total', direction: 'desc' },
       filters: { status: 'paid', customer: '3', placedOn: '2024-02-01' },
+      search: 'ORD-00 rush',
     });
     expect(writeListState(state, plan).toString()).toBe(search.toString());
     expect(toListParams(plan, state)).toEqual({
@@ -164,7 +168,18 @@ describe('the list state in the address', () => {
         { field: 'customer', op: 'eq', value: '3' },
         { field: 'placedOn', op: 'eq', value: '2024-02-01' },
       ],
+      search: 'ORD-00 rush',
     });
+    // The call's own parameter carries it.
+    expect(listSearchParams(shop, plan.call as Call, toListParams(plan, state)).get('q')).toBe('ORD-00 rush');
+  });
+
+  it('has no search where the list call names no search parameter, whatever the address says', () => {
+    const plain = planFor(shop, 'orders', ({ search: _search, ...call }) => call);
+    expect(plain.searchable).toBe(false);
+    const state = parseListState(new URLSearchParams('q=rush'), plain);
+    expect(state.search).toBe('');
+    expect(toListParams(plain, state)).not.toHaveProperty('search');
   });
 
   it.each([

@@ -71,6 +71,17 @@ const NEXT_FIELDS = [
   'continuationToken',
 ];
 /** Query parameters that page or sort, never filter. */
+const SEARCH_PARAMS = [
+  'q',
+  'search',
+  'query',
+  'keyword',
+  'keywords',
+  'term',
+  'search_query',
+  'searchterm',
+  'search_term',
+];
 const PAGING_PARAMS = new Set([
   ...CURSOR_PARAMS,
   ...SIZE_PARAMS,
@@ -328,6 +339,18 @@ function mapCall(
           `filters on ${call.filters.map((f) => f.field).join(', ')}: query parameters named like fields of "${entity.name}"`,
         );
       }
+    }
+    // A free-text parameter by its usual names; one that is a field's filter (a field named "query") or
+    // takes anything but text (GitHub's structured `q` objects elsewhere) is not a search box.
+    const searchParam = query.find(
+      (parameter) =>
+        SEARCH_PARAMS.includes(parameter.name.toLowerCase()) &&
+        parameter.type.kind === 'text' &&
+        !call.filters.some((filter) => filter.param === parameter.name),
+    );
+    if (searchParam) {
+      call.search = { param: searchParam.name };
+      inferred.push(`searches with "${searchParam.name}" (a text query parameter named as searches are)`);
     }
   }
   context.report.add(

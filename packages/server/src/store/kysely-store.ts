@@ -132,7 +132,9 @@ export class KyselyStore implements Store {
       conditions.length === 0 ? sql`` : sql`WHERE ${sql.join(conditions, sql` AND `)}`;
     const filtered = where(plan.filters);
     const totalKey = JSON.stringify(
-      query.where || query.search ? [query.filters, query.where ?? null, query.search ?? null] : query.filters,
+      query.where || query.search
+        ? [query.filters, query.where ?? null, query.search ?? null]
+        : query.filters,
     );
     let total = query.withTotal ? cache?.total(entity, totalKey) : undefined;
     // A total not remembered is counted by the page's first query, in a subquery the database runs once:

@@ -1,27 +1,12 @@
 // Free-text search of a list (the call's `search` parameter, point 7) in the database's own full-text
 // index: SQLite's FTS5, PostgreSQL's tsvector with a GIN index. Both are kept in step with every write
 // by the database itself (triggers on SQLite, an expression index on PostgreSQL).
+import { searchTerms } from '@ninefold/spec';
 import { type RawBuilder, sql } from 'kysely';
 import { type DialectSql, quote } from './dialect-sql';
 import type { PlannedTable, TablePlan } from './table-plan';
 
 type Run = (text: string) => Promise<unknown>;
-
-/** At most this many words of a search are looked for; a longer text is a paste, not a search. */
-const MAX_TERMS = 12;
-
-/**
- * The words of a search text, as both databases split them: runs of letters and digits. Each one is
- * looked for as a prefix ("lov" finds "Lovelace"), all of them in the record.
- *
- * @example
- * ```ts
- * searchTerms('  Ada  O\'Brien '); // ['ada', 'o', 'brien']
- * ```
- */
-export function searchTerms(text: string): string[] {
-  return (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, MAX_TERMS);
-}
 
 /**
  * The condition that keeps the records whose `fields` hold every word of `text`, or undefined when the
@@ -104,7 +89,8 @@ export async function syncSearch(
     for (const table of plan.tables) {
       const want = table.search ?? [];
       for (const field of old.get(table.name) ?? []) {
-        if (!want.includes(field)) await run(`DROP INDEX IF EXISTS ${dialect.table(searchIndexName(table.name, field))}`);
+        if (!want.includes(field))
+          await run(`DROP INDEX IF EXISTS ${dialect.table(searchIndexName(table.name, field))}`);
       }
       for (const field of want) {
         await run(
@@ -116,7 +102,8 @@ export async function syncSearch(
   }
   const planned = new Set(plan.tables.map((table) => table.name));
   for (const [name, fields] of old) {
-    if (!planned.has(name) && fields.length > 0) await run(`DROP TABLE IF EXISTS ${quote(searchTableName(name))}`);
+    if (!planned.has(name) && fields.length > 0)
+      await run(`DROP TABLE IF EXISTS ${quote(searchTableName(name))}`);
   }
   for (const table of plan.tables) {
     const want = table.search ?? [];
@@ -148,8 +135,12 @@ async function createSqliteIndex(run: Run, table: string, fields: readonly strin
   const remove = `INSERT INTO ${index} (${index}, "rowid", ${columns}) VALUES ('delete', old."rowid", ${values('old')});`;
   const add = `INSERT INTO ${index} ("rowid", ${columns}) VALUES (new."rowid", ${values('new')});`;
   const target = quote(table);
-  await run(`CREATE TRIGGER ${quote(`${searchTableName(table)}_ai`)} AFTER INSERT ON ${target} BEGIN ${add} END`);
-  await run(`CREATE TRIGGER ${quote(`${searchTableName(table)}_ad`)} AFTER DELETE ON ${target} BEGIN ${remove} END`);
+  await run(
+    `CREATE TRIGGER ${quote(`${searchTableName(table)}_ai`)} AFTER INSERT ON ${target} BEGIN ${add} END`,
+  );
+  await run(
+    `CREATE TRIGGER ${quote(`${searchTableName(table)}_ad`)} AFTER DELETE ON ${target} BEGIN ${remove} END`,
+  );
   // Only a write to a searched field changes what the index holds.
   await run(
     `CREATE TRIGGER ${quote(`${searchTableName(table)}_au`)} AFTER UPDATE OF ${columns} ON ${target} BEGIN ${remove} ${add} END`,

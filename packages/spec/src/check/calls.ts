@@ -117,7 +117,9 @@ function checkSearch(
     );
   }
   const taken = list(call.filters).some(
-    (filter) => (typeof filter === 'string' ? filter : isRecord(filter) ? (filter.param ?? filter.field) : '') === param,
+    (filter) =>
+      (typeof filter === 'string' ? filter : isRecord(filter) ? (filter.param ?? filter.field) : '') ===
+      param,
   );
   if (taken) {
     report(

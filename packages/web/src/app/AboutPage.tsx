@@ -54,7 +54,7 @@ export function AboutPage({ asHome = false }: { asHome?: boolean }) {
       )}
       <Text size="sm">
         <Anchor component={Link} to={IMPORT_PATH}>
-          {t('importer.previewLink')}
+          {t('shell.previewLink')}
         </Anchor>
       </Text>
     </Stack>

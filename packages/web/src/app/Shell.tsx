@@ -194,11 +194,11 @@ function PreviewBanner() {
   const { t } = useI18n();
   if (!preview) return null;
   return (
-    <Alert color="blue" mb="md" role="region" aria-label={t('importer.previewLink')}>
+    <Alert color="blue" mb="md" role="region" aria-label={t('shell.previewLink')}>
       <Group justify="space-between" gap="sm">
-        <Text size="sm">{t('importer.previewBanner', { file: preview.file })}</Text>
+        <Text size="sm">{t('shell.previewBanner', { file: preview.file })}</Text>
         <Button size="xs" variant="default" onClick={preview.end}>
-          {t('importer.endPreview')}
+          {t('shell.endPreview')}
         </Button>
       </Group>
     </Alert>

@@ -29,6 +29,8 @@ export interface ListParams {
   page: PageRequest;
   sort: SortKey[];
   filters: FilterValue[];
+  /** Free text for the call's search parameter (point 7); left out when the call names none. */
+  search?: string;
   signal?: AbortSignal;
 }
 

@@ -46,7 +46,7 @@ export function fillPath(path: string, values: Record<string, string> = {}, key?
 export function listSearchParams(
   model: Model,
   call: Call,
-  params: Pick<ListParams, 'page' | 'sort' | 'filters'>,
+  params: Pick<ListParams, 'page' | 'sort' | 'filters' | 'search'>,
 ): URLSearchParams {
   const query = new URLSearchParams();
   addPage(query, model, call, params.page);
@@ -73,6 +73,8 @@ export function listSearchParams(
     if (nonEmpty.length === 0) continue;
     query.set(target.param, target.op === 'in' ? nonEmpty.join(',') : (nonEmpty.at(-1) ?? ''));
   }
+  const search = params.search?.trim();
+  if (call.search && search) query.set(call.search.param, search);
   return query;
 }
 

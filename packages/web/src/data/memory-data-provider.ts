@@ -7,7 +7,10 @@ import {
   hasNumericKey,
   type JsonValue,
   type Model,
+  matchesSearch,
   type StateMachine,
+  searchFields,
+  searchTerms,
   transitionChange,
   transitionRefusal,
   validateRecord,
@@ -286,9 +289,14 @@ export function createMemoryDataProvider(
           op: 'eq',
           value,
         }));
+        const call = callsOf(params.entity).lists.find((item) => item.name === params.call);
+        const search = (call ?? callsOf(params.entity).list)?.search;
+        const terms = search && params.search ? searchTerms(params.search) : [];
+        const searched = search ? searchFields(entity, search) : [];
         const matching = table(entity.name)
           .rows.map((row) => row.record)
-          .filter((record) => [...params.filters, ...pathFilters].every((filter) => matches(record, filter)));
+          .filter((record) => [...params.filters, ...pathFilters].every((filter) => matches(record, filter)))
+          .filter((record) => terms.length === 0 || matchesSearch(record, searched, terms));
         const sorted = sortRecords(matching, params.sort, entity.key ?? 'id');
         return pageOf(sorted, params.page);
       });

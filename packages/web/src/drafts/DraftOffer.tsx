@@ -1,6 +1,10 @@
 import { Alert, Button, Group, Stack, Text } from '@mantine/core';
+import { addEnglish } from '../i18n/catalogue';
+import { drafts } from '../i18n/en/drafts';
 import { useI18n } from '../i18n/I18nProvider';
 import type { Draft } from './draft-store';
+
+addEnglish('drafts', drafts);
 
 export interface DraftOfferProps {
   draft: Draft;

@@ -5,9 +5,13 @@ import { type ChangeEvent, useRef } from 'react';
 import { useController, useFormContext } from 'react-hook-form';
 import { isFile, isStoredFile } from '../form/form-values';
 import { useFieldError } from '../form/useFieldError';
+import { addEnglish } from '../i18n/catalogue';
+import { drafts } from '../i18n/en/drafts';
 import { useI18n } from '../i18n/I18nProvider';
 import type { InputProps } from './FieldInput';
 import { formatBytes } from './format-bytes';
+
+addEnglish('drafts', drafts);
 
 /**
  * A file: the browser's own picker (keyboard operable and announced as such), limited to the accepted

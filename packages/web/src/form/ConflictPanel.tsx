@@ -2,8 +2,12 @@ import { Alert, Button, Group, Radio, Stack, Table, Text } from '@mantine/core';
 import { fieldLabel } from '@ninefold/spec';
 import { type ReactNode, type Ref, useId, useState } from 'react';
 import { FieldDisplay } from '../fields/FieldDisplay';
+import { addEnglish } from '../i18n/catalogue';
+import { drafts } from '../i18n/en/drafts';
 import { useI18n } from '../i18n/I18nProvider';
 import { type ConflictChoice, type ConflictRow, defaultChoices } from './conflict-rows';
+
+addEnglish('drafts', drafts);
 
 export interface ConflictPanelProps {
   /** The entity's label and name (the name for reference and state displays). */

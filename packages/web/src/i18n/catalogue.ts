@@ -1,27 +1,44 @@
 import { exhaustiveSwitchError } from '@ninefold/spec';
 import { access as enAccess } from './en/access';
-import { drafts as enDrafts } from './en/drafts';
+import type { drafts as enDrafts } from './en/drafts';
 import { errors as enErrors } from './en/errors';
 import { extension as enExtension } from './en/extension';
 import { form as enForm } from './en/form';
-import { importer as enImporter } from './en/importer';
+import type { importer as enImporter } from './en/importer';
 import { list as enList } from './en/list';
 import { session as enSession } from './en/session';
 import { shell as enShell } from './en/shell';
 import type { Catalogue } from './types';
 
-/** The source language: every other catalogue must have exactly its keys (checked by the types). */
-export const english = {
+const firstEnglish = {
   shell: enShell,
   list: enList,
   form: enForm,
-  importer: enImporter,
   access: enAccess,
   session: enSession,
-  drafts: enDrafts,
   errors: enErrors,
   extension: enExtension,
 };
+
+/**
+ * Areas no first screen shows (the import page, drafts and the state diagram): their English comes with
+ * the code that shows them, which adds it with `addEnglish` when it loads, instead of with every page.
+ */
+interface LaterEnglish {
+  importer: typeof enImporter;
+  drafts: typeof enDrafts;
+}
+
+/**
+ * The source language: every other catalogue must have exactly its keys (checked by the types). The
+ * later areas are in it once their code has loaded (see `LaterEnglish`).
+ */
+export const english = firstEnglish as typeof firstEnglish & LaterEnglish;
+
+/** Adds a later area's English, from the module that shows it; test/i18n-areas.test.ts checks that each does. */
+export function addEnglish<A extends keyof LaterEnglish>(area: A, messages: LaterEnglish[A]): void {
+  (english as unknown as Record<string, unknown>)[area] = messages;
+}
 
 export const LOCALES = ['en', 'fr'] as const;
 export type Locale = (typeof LOCALES)[number];

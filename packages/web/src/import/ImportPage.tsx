@@ -5,9 +5,13 @@ import { IssueItems } from '../app/IssueItems';
 import { useSearchParams } from '../app/router';
 import { useSpec } from '../app/SpecContext';
 import { useDocumentTitle } from '../app/useDocumentTitle';
+import { addEnglish } from '../i18n/catalogue';
+import { importer } from '../i18n/en/importer';
 import { useI18n } from '../i18n/I18nProvider';
 import { IMPORT_STAGES, type ImportedDocument, type ImportRequest } from './protocol';
 import { type ImportState, useImport, type WorkerFactory } from './useImport';
+
+addEnglish('importer', importer);
 
 /** Issues listed in full; a large document's others are counted. */
 const LISTED_ISSUES = 50;

@@ -25,13 +25,15 @@ export interface ListFiltersProps {
   values: Record<string, string | string[]>;
   onChange(field: string, value: string | string[] | undefined): void;
   onClear(): void;
+  /** The free-text search, first, when the list call takes one. */
+  search?: { value: string; onChange(text: string): void };
 }
 
 /** One widget per filter the screen offers and the list call carries, by the field's kind. */
-export function ListFilters({ filters, values, onChange, onClear }: ListFiltersProps) {
+export function ListFilters({ filters, values, onChange, onClear, search }: ListFiltersProps) {
   const { t } = useI18n();
-  if (filters.length === 0) return null;
-  const active = Object.keys(values).length > 0;
+  if (filters.length === 0 && !search) return null;
+  const active = Object.keys(values).length > 0 || !!search?.value;
   return (
     // biome-ignore lint/a11y/useSemanticElements: a form, so that Enter in a filter is caught here; <search> is not one
     <form
@@ -41,6 +43,18 @@ export function ListFilters({ filters, values, onChange, onClear }: ListFiltersP
       onSubmit={(event) => event.preventDefault()}
     >
       <div className="nf-filter-row">
+        {search ? (
+          <div className="nf-list-filter">
+            <DebouncedTextFilter
+              label={t('list.search')}
+              description={undefined}
+              numeric={false}
+              value={search.value}
+              normalize={trim}
+              onChange={(text) => search.onChange(text.trim())}
+            />
+          </div>
+        ) : null}
         {filters.map((filter) => (
           // A class rather than Mantine's responsive width, which put a <style> element in the page per
           // filter, each making the browser restyle the whole document.
@@ -156,7 +170,7 @@ function FilterWidget({ filter, value, onChange }: FilterWidgetProps) {
           }
           numeric={kind === 'number' && op !== 'in'}
           value={Array.isArray(value) ? value.join(', ') : single}
-          normalize={op === 'in' ? (text) => splitList(text).join(', ') : (text) => text.trim()}
+          normalize={op === 'in' ? (text) => splitList(text).join(', ') : trim}
           onChange={(text) => {
             if (op !== 'in') return onChange(text.trim() || undefined);
             const parts = splitList(text);
@@ -289,6 +303,10 @@ function DebouncedTextFilter({
       }}
     />
   );
+}
+
+function trim(text: string): string {
+  return text.trim();
 }
 
 function splitList(text: string): string[] {

@@ -46,6 +46,8 @@ export interface ListPlan {
   /** The screen's first sort entry the call accepts: the order when the address names none. */
   defaultSort: SortKey | undefined;
   filters: FilterPlan[];
+  /** Whether the list call takes a free-text search (point 7's `search`): no box without one. */
+  searchable: boolean;
   pagination: Pagination;
   /** Rows asked for per page; undefined when the call's style sends no size. */
   pageSize: number | undefined;
@@ -112,6 +114,7 @@ export function planList(
     sortable,
     defaultSort: defaultKey ? { field: defaultKey.field, direction: defaultKey.direction } : undefined,
     filters,
+    searchable: call?.search !== undefined,
     pagination,
     pageSize: pageSizeFor(model, screen, pagination),
   };

@@ -15,14 +15,17 @@ export interface ListState {
   sort: SortKey | undefined;
   /** Field name -> the chosen value (several for an `in` filter). */
   filters: Record<string, string | string[]>;
+  /** The free text searched for; '' for none. */
+  search: string;
 }
 
-export const EMPTY_LIST_STATE: ListState = { page: 1, cursors: [], sort: undefined, filters: {} };
+export const EMPTY_LIST_STATE: ListState = { page: 1, cursors: [], sort: undefined, filters: {}, search: '' };
 
 const PAGE_PARAM = 'page';
 const SORT_PARAM = 'sort';
 const CURSOR_PARAM = 'cursor';
-const RESERVED = new Set([PAGE_PARAM, SORT_PARAM, CURSOR_PARAM]);
+const SEARCH_PARAM = 'q';
+const RESERVED = new Set([PAGE_PARAM, SORT_PARAM, CURSOR_PARAM, SEARCH_PARAM]);
 /** Far beyond any real list; a larger number in the address is a typo or an attack, not a page. */
 const MAX_PAGE = 10_000_000;
 /** Longer values are not something a person typed or an API handed out; they are dropped. */
@@ -36,7 +39,9 @@ export function filterParamName(field: string): string {
 
 /** Reads the list state from the address. Anything unknown or invalid is ignored, never an error. */
 export function parseListState(search: URLSearchParams, plan: ListPlan): ListState {
-  const state: ListState = { page: 1, cursors: [], sort: undefined, filters: {} };
+  const state: ListState = { ...EMPTY_LIST_STATE, cursors: [], filters: {} };
+  const text = search.get(SEARCH_PARAM);
+  if (plan.searchable && text && text.length <= MAX_VALUE_LENGTH) state.search = text;
   const style = plan.pagination.style;
   if (style === 'page' || style === 'offset' || style === 'link-header') {
     const raw = search.get(PAGE_PARAM);
@@ -81,6 +86,7 @@ export function writeListState(state: ListState, plan: ListPlan): URLSearchParam
     if (Array.isArray(value)) for (const item of value) search.append(param, item);
     else if (value !== undefined && value !== '') search.set(param, value);
   }
+  if (state.search) search.set(SEARCH_PARAM, state.search);
   if (state.sort) {
     search.set(SORT_PARAM, `${state.sort.direction === 'desc' ? '-' : ''}${state.sort.field}`);
   }
@@ -146,6 +152,7 @@ export function toListParams(
     page: pageRequest(plan, state),
     sort: sort ? [sort] : [],
     filters,
+    ...(state.search.trim() ? { search: state.search } : {}),
   };
 }
 
@@ -187,12 +194,17 @@ export function setFilter(state: ListState, field: string, value: string | strin
   return { ...state, page: 1, cursors: [], filters };
 }
 
+/** A new search text. Like a filter, it starts again from the first page. */
+export function setSearch(state: ListState, search: string): ListState {
+  return { ...state, page: 1, cursors: [], search };
+}
+
 export function clearFilters(state: ListState): ListState {
-  return { ...state, page: 1, cursors: [], filters: {} };
+  return { ...state, page: 1, cursors: [], filters: {}, search: '' };
 }
 
 export function hasFilters(state: ListState): boolean {
-  return Object.keys(state.filters).length > 0;
+  return Object.keys(state.filters).length > 0 || state.search !== '';
 }
 
 export function goToPage(state: ListState, page: number): ListState {

@@ -64,12 +64,16 @@ import { ReadOnlyValue } from '../form/ReadOnlyValue';
 import { RecordLoading } from '../form/RecordLoading';
 import { recordIdFrom, recordPath } from '../form/record-path';
 import { useRecord } from '../form/useRecord';
+import { addEnglish } from '../i18n/catalogue';
+import { drafts } from '../i18n/en/drafts';
 import { useI18n } from '../i18n/I18nProvider';
 import { useSession } from '../session/SessionContext';
 import { StatesSection } from '../states/StatesSection';
 import { settle } from './access-policy';
 import { refusalText } from './access-text';
 import { NotAllowed } from './NotAllowed';
+
+addEnglish('drafts', drafts);
 
 /**
  * A create or edit screen (point 2) for one entity. Edit loads the record and keeps the version it was

@@ -37,6 +37,7 @@ import {
   hasFilters,
   parseListState,
   setFilter,
+  setSearch,
   setSort,
   toListParams,
 } from '../list/list-state';
@@ -249,6 +250,9 @@ export default function ListScreen({ screen }: ScreenProps<'list'>) {
         values={state.filters}
         onChange={(field, value) => update(setFilter(state, field, value))}
         onClear={() => update(clearFilters(state))}
+        {...(plan.searchable
+          ? { search: { value: state.search, onChange: (text: string) => update(setSearch(state, text)) } }
+          : {})}
       />
       <Slot
         name="listToolbar"

@@ -2,8 +2,12 @@ import { Box, List, Text, VisuallyHidden } from '@mantine/core';
 import { humanize, type StateMachine } from '@ninefold/spec';
 import { useId, useMemo } from 'react';
 import { TONE_COLORS } from '../fields/state-tone';
+import { addEnglish } from '../i18n/catalogue';
+import { drafts } from '../i18n/en/drafts';
 import { useI18n } from '../i18n/I18nProvider';
 import { layoutMachine } from './diagram-layout';
+
+addEnglish('drafts', drafts);
 
 export interface StateDiagramProps {
   machine: StateMachine;

@@ -2,10 +2,14 @@ import { Stack, Title } from '@mantine/core';
 import { type Entity, entityLabel, fieldAccess, type JsonValue } from '@ninefold/spec';
 import { useId } from 'react';
 import { useSpec } from '../app/SpecContext';
+import { addEnglish } from '../i18n/catalogue';
+import { drafts } from '../i18n/en/drafts';
 import { useI18n } from '../i18n/I18nProvider';
 import { useSession } from '../session/SessionContext';
 import { StateDiagram } from './StateDiagram';
 import { TransitionHistory } from './TransitionHistory';
+
+addEnglish('drafts', drafts);
 
 export interface StatesSectionProps {
   entity: Entity;

@@ -4,9 +4,13 @@ import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import { useSpec } from '../app/SpecContext';
 import { ApiError } from '../data/data-provider';
+import { addEnglish } from '../i18n/catalogue';
+import { drafts } from '../i18n/en/drafts';
 import { useI18n } from '../i18n/I18nProvider';
 import { useSessionStore } from '../session/SessionProvider';
 import { type HistoryEntry, readHistory } from './history-reader';
+
+addEnglish('drafts', drafts);
 
 export interface TransitionHistoryProps {
   machine: StateMachine;

@@ -29,7 +29,4 @@ export const importer = {
   issuesMore_one: 'and {count} more issue',
   issuesMore_other: 'and {count} more issues',
   open: 'Open the preview',
-  previewBanner: 'Preview of {file}: records live in this tab only, and a reload ends the preview.',
-  endPreview: 'End the preview',
-  previewLink: 'Preview an OpenAPI document',
 };

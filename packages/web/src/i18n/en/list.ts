@@ -26,6 +26,7 @@ export const list = {
   exported: '{file} is downloaded.',
   exportFailed: 'The export failed: {reason}',
   filters: 'Filters',
+  search: 'Search',
   any: 'Any',
   yes: 'Yes',
   no: 'No',

@@ -53,4 +53,7 @@ export const shell = {
   askedText:
     'These go with every call that names them. They are kept for this tab only; change them here at any time.',
   askedSave: 'Use these values',
+  previewBanner: 'Preview of {file}: records live in this tab only, and a reload ends the preview.',
+  endPreview: 'End the preview',
+  previewLink: 'Preview an OpenAPI document',
 } as const;

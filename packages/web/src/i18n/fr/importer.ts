@@ -30,8 +30,4 @@ export const importer: Messages<'importer'> = {
   issuesMore_one: 'et {count} autre problème',
   issuesMore_other: 'et {count} autres problèmes',
   open: 'Ouvrir l’aperçu',
-  previewBanner:
-    'Aperçu de {file} : les enregistrements ne vivent que dans cet onglet, et un rechargement termine l’aperçu.',
-  endPreview: 'Terminer l’aperçu',
-  previewLink: 'Prévisualiser un document OpenAPI',
 };

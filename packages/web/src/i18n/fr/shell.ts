@@ -54,4 +54,8 @@ export const shell: Messages<'shell'> = {
   askedText:
     'Elles accompagnent chaque appel qui les nomme. Elles ne sont gardées que pour cet onglet ; modifiez-les ici à tout moment.',
   askedSave: 'Utiliser ces valeurs',
+  previewBanner:
+    'Aperçu de {file} : les enregistrements ne vivent que dans cet onglet, et un rechargement termine l’aperçu.',
+  endPreview: 'Terminer l’aperçu',
+  previewLink: 'Prévisualiser un document OpenAPI',
 };
