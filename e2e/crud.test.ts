@@ -263,6 +263,66 @@ describe('records of the rich example, used as a person uses them', () => {
     await expect.poll(async () => (await headers()).some((text) => text.startsWith('Placed on'))).toBe(true);
   });
 
+  it('searches a list, and everything at once from Ctrl+K, landing on the record found', async () => {
+    const { page } = watched;
+    const customers = (await (await api('/customers?limit=100')).json()).items as Array<{
+      id: number;
+      name: string;
+    }>;
+    // A customer whose last name is theirs alone among the first three letters of any word.
+    const customer = customers.find((candidate) => {
+      const word = (candidate.name.split(' ').at(-1) ?? '').toLowerCase();
+      return (
+        word.length >= 4 &&
+        /^[a-z]+$/.test(word) &&
+        customers.filter((other) => other.name.toLowerCase().includes(word.slice(0, 4))).length === 1
+      );
+    });
+    if (!customer) throw new Error('the seeded shop has a customer with a last name of their own');
+    const word = (customer.name.split(' ').at(-1) ?? '').slice(0, 4);
+    const expected = (await (await api(`/customers?q=${encodeURIComponent(word)}`)).json()).items as Array<{
+      name: string;
+    }>;
+    expect(expected.map((item) => item.name)).toContain(customer.name);
+
+    await page.goto(`${server.url}customers`);
+    const table = page.getByRole('table', { name: 'Customers' });
+    await table.locator('tbody tr').first().waitFor();
+    await page.getByLabel('Search customers').fill(word);
+    await page.waitForURL(new RegExp(`[?&]q=${word}(&|$)`));
+    const rows = table.locator('tbody tr');
+    await expect.poll(() => rows.count()).toBe(expected.length);
+    expect(await rows.first().textContent()).toContain(expected[0]?.name);
+    // Kept in the address: a reload searches again.
+    await page.reload();
+    await expect.poll(() => page.getByLabel('Search customers').inputValue()).toBe(word);
+    await expect.poll(() => rows.count()).toBe(expected.length);
+
+    // The search across the client: a screen by its title, and the records of each searchable list.
+    await page.keyboard.press('Control+k');
+    const box = page.getByRole('combobox', { name: 'Search for a screen or a record' });
+    await box.fill(customer.name.toLowerCase());
+    const option = page.getByRole('option', { name: new RegExp(`^${customer.name}\\s*Customers$`) });
+    await option.waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'global-search-1280');
+    // The keyboard picks it: down to it, as the highlight shows, then Enter, which opens the customer's page.
+    const wanted = await option.getAttribute('id');
+    for (let n = 0; n < 20 && (await box.getAttribute('aria-activedescendant')) !== wanted; n++) {
+      await box.press('ArrowDown');
+    }
+    expect(await box.getAttribute('aria-activedescendant')).toBe(wanted);
+    expect(await option.getAttribute('aria-selected')).toBe('true');
+    await box.press('Enter');
+    await page.waitForURL(new RegExp(`/customers/${customer.id}$`));
+    await page.getByRole('heading', { level: 1, name: customer.name }).waitFor();
+    // A screen by its title, opened from the header's button.
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await box.fill('produ');
+    await page.getByRole('option', { name: /^Products\s*Screen$/ }).click();
+    await page.waitForURL(/\/products$/);
+  });
+
   it('shows the dashboard with a count per list', async () => {
     const { page } = watched;
     await page.goto(server.url);

@@ -16,7 +16,6 @@ export * from './extension-check';
 export * from './issues';
 export * from './load';
 export * from './lookup';
-export * from './search';
 export {
   MAX_INDENT,
   MAX_MARKDOWN_BYTES,
@@ -56,6 +55,7 @@ export * from './rules/transitions';
 export * from './rules/updates';
 export * from './rules/validate';
 export { createScreenMatcher, homeScreen, type ScreenMatch, screenAt } from './screen-matcher';
+export * from './search';
 export type { SourceDocument, SpecFormat } from './source';
 export { didYouMean, suggest } from './suggest';
 export { toDocument } from './to-document';

@@ -20,6 +20,7 @@ import { signInRedirect } from '../session/return-path';
 import { type SessionState, useSession } from '../session/SessionContext';
 import { SessionExpiredDialog } from '../session/SessionExpiredDialog';
 import { SessionHeader } from '../session/SessionHeader';
+import { GlobalSearchEntry } from './GlobalSearchEntry';
 import { IssueItems } from './IssueItems';
 import './shell.css';
 import { NavigationList } from './NavigationList';
@@ -81,6 +82,7 @@ export function Shell({ children }: { children: ReactNode }) {
         </div>
         <div className="nf-shell-header-end">
           <Slot name="header" props={{}} />
+          <GlobalSearchEntry screens={screens} />
           <SessionHeader />
           <LanguagePicker />
           <ThemeToggle />

@@ -6,6 +6,7 @@ import { extension as enExtension } from './en/extension';
 import { form as enForm } from './en/form';
 import type { importer as enImporter } from './en/importer';
 import { list as enList } from './en/list';
+import type { search as enSearch } from './en/search';
 import { session as enSession } from './en/session';
 import { shell as enShell } from './en/shell';
 import type { Catalogue } from './types';
@@ -21,12 +22,13 @@ const firstEnglish = {
 };
 
 /**
- * Areas no first screen shows (the import page, drafts and the state diagram): their English comes with
+ * Areas no first screen shows (the import page, drafts, the state diagram and the search across the client): their English comes with
  * the code that shows them, which adds it with `addEnglish` when it loads, instead of with every page.
  */
 interface LaterEnglish {
   importer: typeof enImporter;
   drafts: typeof enDrafts;
+  search: typeof enSearch;
 }
 
 /**

@@ -26,7 +26,7 @@ export interface ListFiltersProps {
   onChange(field: string, value: string | string[] | undefined): void;
   onClear(): void;
   /** The free-text search, first, when the list call takes one. */
-  search?: { value: string; onChange(text: string): void };
+  search?: { label: string; value: string; onChange(text: string): void };
 }
 
 /** One widget per filter the screen offers and the list call carries, by the field's kind. */
@@ -46,7 +46,7 @@ export function ListFilters({ filters, values, onChange, onClear, search }: List
         {search ? (
           <div className="nf-list-filter">
             <DebouncedTextFilter
-              label={t('list.search')}
+              label={search.label}
               description={undefined}
               numeric={false}
               value={search.value}

@@ -8,6 +8,12 @@ export function listQueryKey(params: Omit<ListParams, 'signal'>): readonly unkno
   return [
     'list',
     params.entity,
-    { path: params.path ?? {}, page: params.page, sort: params.sort, filters: params.filters },
+    {
+      path: params.path ?? {},
+      page: params.page,
+      sort: params.sort,
+      filters: params.filters,
+      search: params.search ?? '',
+    },
   ];
 }

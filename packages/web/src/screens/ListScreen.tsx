@@ -251,7 +251,13 @@ export default function ListScreen({ screen }: ScreenProps<'list'>) {
         onChange={(field, value) => update(setFilter(state, field, value))}
         onClear={() => update(clearFilters(state))}
         {...(plan.searchable
-          ? { search: { value: state.search, onChange: (text: string) => update(setSearch(state, text)) } }
+          ? {
+              search: {
+                label: t('list.search', { plural: lowerFirst(plural) }),
+                value: state.search,
+                onChange: (text: string) => update(setSearch(state, text)),
+              },
+            }
           : {})}
       />
       <Slot

@@ -26,7 +26,7 @@ export const list = {
   exported: '{file} is downloaded.',
   exportFailed: 'The export failed: {reason}',
   filters: 'Filters',
-  search: 'Search',
+  search: 'Search {plural}',
   any: 'Any',
   yes: 'Yes',
   no: 'No',

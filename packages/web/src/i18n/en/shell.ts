@@ -56,4 +56,6 @@ export const shell = {
   previewBanner: 'Preview of {file}: records live in this tab only, and a reload ends the preview.',
   endPreview: 'End the preview',
   previewLink: 'Preview an OpenAPI document',
+  search: 'Search',
+  searchShortcut: 'Search the screens and records (Ctrl+K)',
 } as const;

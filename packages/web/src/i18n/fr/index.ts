@@ -6,8 +6,20 @@ import { extension } from './extension';
 import { form } from './form';
 import { importer } from './importer';
 import { list } from './list';
+import { search } from './search';
 import { session } from './session';
 import { shell } from './shell';
 
 /** French, loaded only by those who read it (see `loadLocale`). */
-export const french: Catalogue = { shell, list, form, importer, access, session, drafts, errors, extension };
+export const french: Catalogue = {
+  shell,
+  list,
+  form,
+  importer,
+  access,
+  session,
+  drafts,
+  errors,
+  extension,
+  search,
+};

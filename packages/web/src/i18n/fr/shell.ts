@@ -58,4 +58,6 @@ export const shell: Messages<'shell'> = {
     'Aperçu de {file} : les enregistrements ne vivent que dans cet onglet, et un rechargement termine l’aperçu.',
   endPreview: 'Terminer l’aperçu',
   previewLink: 'Prévisualiser un document OpenAPI',
+  search: 'Rechercher',
+  searchShortcut: 'Rechercher les écrans et les fiches (Ctrl+K)',
 };
