@@ -8,7 +8,7 @@ import { english } from '../src/i18n/catalogue';
 import { french } from '../src/i18n/fr';
 
 const SOURCE = `${resolve(import.meta.dirname, '../src')}/`;
-const LATER = ['importer', 'drafts', 'search'] as const;
+const LATER = ['importer', 'drafts', 'search', 'bulk'] as const;
 
 function sources(directory: string): string[] {
   return readdirSync(directory).flatMap((name) => {
@@ -43,6 +43,7 @@ describe('the later areas of the English catalogue', () => {
     await import('../src/import/ImportPage');
     await import('../src/drafts/DraftOffer');
     await import('../src/app/GlobalSearch');
+    await import('../src/list/BulkSelect');
     for (const area of LATER) {
       expect(Object.keys(catalogue[area] as object).sort(), area).toEqual(Object.keys(french[area]).sort());
     }

@@ -1,5 +1,6 @@
 import { exhaustiveSwitchError } from '@ninefold/spec';
 import { access as enAccess } from './en/access';
+import type { bulk as enBulk } from './en/bulk';
 import type { drafts as enDrafts } from './en/drafts';
 import { errors as enErrors } from './en/errors';
 import { extension as enExtension } from './en/extension';
@@ -22,13 +23,14 @@ const firstEnglish = {
 };
 
 /**
- * Areas no first screen shows (the import page, drafts, the state diagram and the search across the client): their English comes with
+ * Areas no first screen shows (the import page, drafts, the state diagram, the search across the client and bulk changes): their English comes with
  * the code that shows them, which adds it with `addEnglish` when it loads, instead of with every page.
  */
 interface LaterEnglish {
   importer: typeof enImporter;
   drafts: typeof enDrafts;
   search: typeof enSearch;
+  bulk: typeof enBulk;
 }
 
 /**

@@ -17,6 +17,8 @@ export interface ListActionsProps {
   locked: string | undefined;
   hidden: readonly string[];
   onHiddenChange(next: readonly string[]): void;
+  /** Starts selecting records, where some could be changed together. */
+  onSelect?: (() => void) | undefined;
 }
 
 export interface ExportState {
@@ -30,7 +32,15 @@ export interface ExportState {
  * The list's tools beside its title: the columns shown (kept per person, see `useHiddenColumns`) and an
  * export of the whole filtered list as CSV, where the API makes one (the prototype API).
  */
-export function ListActions({ params, name, columns, locked, hidden, onHiddenChange }: ListActionsProps) {
+export function ListActions({
+  params,
+  name,
+  columns,
+  locked,
+  hidden,
+  onHiddenChange,
+  onSelect,
+}: ListActionsProps) {
   const { data } = useSpec();
   const i18n = useI18n();
   const { t } = i18n;
@@ -42,6 +52,11 @@ export function ListActions({ params, name, columns, locked, hidden, onHiddenCha
   const shown = columns.filter((field) => !hidden.includes(field.name)).length;
   return (
     <>
+      {onSelect ? (
+        <button type="button" className="nf-button nf-button-subtle" onClick={onSelect}>
+          {t('list.select')}
+        </button>
+      ) : null}
       {columns.length > 1 ? (
         <div className="nf-columns">
           <button

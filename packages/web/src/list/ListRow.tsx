@@ -22,6 +22,8 @@ export interface RowProps {
   virtual?: boolean;
   /** A last cell of actions on the record (the team's extension), when the table has that column. */
   actions?: ((record: ApiRecord) => ReactNode) | undefined;
+  /** A first cell (the selection's checkbox), when the table has that column. */
+  leading?: ((record: ApiRecord) => ReactNode) | undefined;
 }
 
 /** One record as a row of the list's table, its cells in the plan's columns. */
@@ -34,12 +36,14 @@ export function ListRow({
   style,
   virtual = false,
   actions,
+  leading,
 }: RowProps) {
   const keyField = plan.entity?.key;
   const key = keyField === undefined ? undefined : record[keyField];
   const recordKey = key === undefined || key === null ? undefined : String(key);
   return (
     <tr {...(virtual ? { role: 'row', 'aria-rowindex': index + 2 } : {})} style={style}>
+      {leading ? <td role={virtual ? 'cell' : undefined}>{leading(record)}</td> : null}
       {plan.columns.map((field) => {
         const href = field.name === plan.linkColumn ? recordHref(record) : undefined;
         return (

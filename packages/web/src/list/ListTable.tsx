@@ -26,6 +26,11 @@ export interface RowActionsColumnOptions {
   render(record: ApiRecord): ReactNode;
 }
 
+/** A first column per record (the selection's checkboxes), with what its header holds. */
+export interface LeadingColumnOptions extends RowActionsColumnOptions {
+  header: ReactNode;
+}
+
 export interface ListTableProps {
   model: Model;
   plan: ListPlan;
@@ -40,6 +45,7 @@ export interface ListTableProps {
   busy: boolean;
   /** A last column of actions per record (the team's extension), headed by `label`. */
   rowActions?: RowActionsColumnOptions | undefined;
+  leading?: LeadingColumnOptions | undefined;
 }
 
 /**
@@ -63,6 +69,7 @@ export function ListTable({
   recordHref,
   busy,
   rowActions,
+  leading,
 }: ListTableProps) {
   const scrollRef = useRef<HTMLElement>(null);
 
@@ -76,7 +83,13 @@ export function ListTable({
 
   const virtual = records.length > PLAIN_ROWS;
   const cells = useCellContext(model, plan.entity?.name ?? '', plan.columns, records);
-  const row: Omit<RowProps, 'record' | 'index'> = { plan, cells, recordHref, actions: rowActions?.render };
+  const row: Omit<RowProps, 'record' | 'index'> = {
+    plan,
+    cells,
+    recordHref,
+    actions: rowActions?.render,
+    leading: leading?.render,
+  };
   // In a virtual table every row is placed at its offset, these first ones too.
   const plainRows = (count: number) =>
     records
@@ -91,7 +104,7 @@ export function ListTable({
         />
       ));
   const style = {
-    '--nf-columns': plan.columns.length + (rowActions ? 1 : 0),
+    '--nf-columns': plan.columns.length + (rowActions ? 1 : 0) + (leading ? 1 : 0),
     '--nf-row-height': `${ROW_HEIGHT}px`,
   } as CSSProperties;
   return (
@@ -119,6 +132,11 @@ export function ListTable({
       >
         <thead role={virtual ? 'rowgroup' : undefined} className="nf-list-head">
           <tr {...(virtual ? { role: 'row', 'aria-rowindex': 1 } : {})}>
+            {leading ? (
+              <th scope="col" role={virtual ? 'columnheader' : undefined} style={{ width: leading.width }}>
+                {leading.header}
+              </th>
+            ) : null}
             {plan.columns.map((field) => (
               <HeaderCell
                 key={field.name}

@@ -9,7 +9,8 @@ import {
   humanize,
   type SortKey,
 } from '@ninefold/spec';
-import { type ReactNode, useCallback, useMemo } from 'react';
+import { lazy, type ReactNode, Suspense, useCallback, useMemo, useState } from 'react';
+import { withLaterStyles } from '../app/later-styles';
 import { Link } from '../app/router';
 import { parentDetail, routeByPosition, routeTo, rowDetail, screenBelow } from '../app/routes';
 import { useScreenParams } from '../app/ScreenParams';
@@ -27,7 +28,7 @@ import { ListError } from '../list/ListError';
 import { ListFilters } from '../list/ListFilters';
 import { ListPager } from '../list/ListPager';
 import { ListSkeleton } from '../list/ListSkeleton';
-import { ListTable, type RowActionsColumnOptions } from '../list/ListTable';
+import { type LeadingColumnOptions, ListTable, type RowActionsColumnOptions } from '../list/ListTable';
 import { planList } from '../list/list-plan';
 import { listQueryKey } from '../list/list-query-key';
 import {
@@ -45,6 +46,10 @@ import { useListQuery } from '../list/useListQuery';
 import { useListState } from '../list/useListState';
 import { type SessionValue, useSession } from '../session/SessionContext';
 import { settle } from './access-policy';
+
+// Selecting records and changing them together loads when the person asks to select.
+const BulkSelect = lazy(withLaterStyles(() => import('../list/BulkSelect')));
+
 import type { PrefetchContext, ScreenProps } from './screen-props';
 
 /**
@@ -118,6 +123,12 @@ export default function ListScreen({ screen }: ScreenProps<'list'>) {
   const withRowActions = __NINEFOLD_EXTENSION__ ? useHasRowActions(entity?.name) : false;
 
   const busy = query.isFetching && query.isPlaceholderData;
+  const [selecting, setSelecting] = useState(false);
+  // Offered where something could be done to several records; the selection says what this role may.
+  const entityCalls = data.calls(screen.entity);
+  const canSelect =
+    entity?.key !== undefined &&
+    (entityCalls.delete !== undefined || Object.keys(entityCalls.transitions).length > 0);
   const createScreen = entity ? screenBelow(model, 'create', entity.name, screen.route) : undefined;
   const createHref =
     createScreen && plan.creatable && settle(checkScreen(model, principal, createScreen), session).allowed
@@ -152,6 +163,7 @@ export default function ListScreen({ screen }: ScreenProps<'list'>) {
             locked={plan.linkColumn}
             hidden={hiddenColumns}
             onHiddenChange={setHiddenColumns}
+            onSelect={canSelect && !selecting ? () => setSelecting(true) : undefined}
           />
         ) : null}
         {createHref !== undefined && !createHref.includes('/:') ? (
@@ -191,7 +203,7 @@ export default function ListScreen({ screen }: ScreenProps<'list'>) {
   const filtered = hasFilters(state);
   const result = query.data;
   // The body with the column the extension's row actions give the table, if any (RowActionsController).
-  const bodyWith = (rowActions?: RowActionsColumnOptions): ReactNode => {
+  const bodyWith = (rowActions?: RowActionsColumnOptions, leading?: LeadingColumnOptions): ReactNode => {
     if (query.isError) {
       return (
         <ListError error={query.error} onRetry={() => void query.refetch()} retrying={query.isFetching} />
@@ -231,14 +243,33 @@ export default function ListScreen({ screen }: ScreenProps<'list'>) {
         recordHref={recordHref}
         busy={busy}
         rowActions={rowActions}
+        leading={leading}
       />
     );
   };
+  // While selecting, the body comes with a first column of checkboxes and the selection's tools above.
+  const selectable = (rowActions?: RowActionsColumnOptions): ReactNode =>
+    selecting ? (
+      <Suspense fallback={bodyWith(rowActions)}>
+        <BulkSelect
+          entity={entity}
+          params={params}
+          pageSize={plan.pageSize}
+          records={result?.items ?? []}
+          total={result?.total}
+          path={path}
+          render={(leading) => bodyWith(rowActions, leading)}
+          onDone={() => setSelecting(false)}
+        />
+      </Suspense>
+    ) : (
+      bodyWith(rowActions)
+    );
   const body =
     __NINEFOLD_EXTENSION__ && withRowActions ? (
-      <RowActionsController screen={screen} entity={entity} path={path} render={bodyWith} />
+      <RowActionsController screen={screen} entity={entity} path={path} render={selectable} />
     ) : (
-      bodyWith()
+      selectable()
     );
 
   return (

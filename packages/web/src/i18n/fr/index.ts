@@ -1,5 +1,6 @@
 import type { Catalogue } from '../types';
 import { access } from './access';
+import { bulk } from './bulk';
 import { drafts } from './drafts';
 import { errors } from './errors';
 import { extension } from './extension';
@@ -22,4 +23,5 @@ export const french: Catalogue = {
   errors,
   extension,
   search,
+  bulk,
 };

@@ -1,0 +1,31 @@
+import type { Messages } from '../types';
+
+export const bulk: Messages<'bulk'> = {
+  region: 'Sélection',
+  selected_one: '{count} sélectionné',
+  selected_other: '{count} sélectionnés',
+  selectPage: 'Sélectionner toute la page ({plural})',
+  selectRow: 'Sélectionner {name}',
+  selectAll: 'Sélectionner les {total} résultats',
+  selectAllNoTotal: 'Sélectionner tous les résultats',
+  reading: 'Lecture des résultats ({plural}) : {count} pour l’instant…',
+  capped: 'Seuls les {count} premiers sont sélectionnés : pour plus, passez par un script.',
+  clear: 'Vider la sélection',
+  done: 'Terminer la sélection',
+  nothing: 'Votre rôle ne peut rien faire à plusieurs {plural} à la fois ici.',
+  delete: 'Supprimer',
+  confirmDelete_one: 'Supprimer {count} {singular} ?',
+  confirmDelete_other: 'Supprimer {count} {plural} ?',
+  confirmTransition_one: '{action} : {count} {singular} ?',
+  confirmTransition_other: '{action} : {count} {plural} ?',
+  confirmBody:
+    'Chacun est vérifié d’abord ; ceux qui ne peuvent pas changer restent tels quels et sont listés.',
+  confirm: 'Continuer',
+  cancel: 'Annuler',
+  progress: '{action} : {finished} sur {count}',
+  summary: '{action} : {done} faits, {refused} refusés.',
+  refusedTitle: 'Refusés',
+  retry_one: 'Réessayer celui qui n’a pas atteint l’API',
+  retry_other: 'Réessayer les {count} qui n’ont pas atteint l’API',
+  close: 'Fermer',
+};
