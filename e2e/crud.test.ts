@@ -323,6 +323,44 @@ describe('records of the rich example, used as a person uses them', () => {
     await page.waitForURL(/\/products$/);
   });
 
+  it('takes a transition on selected orders, refusing the one whose state does not allow it', async () => {
+    const { page } = watched;
+    const orders = (await (await api('/orders?limit=100')).json()).items as Array<{
+      id: number;
+      number: string;
+      status: string;
+    }>;
+    const placed = orders.find((item) => item.status === 'placed');
+    const shipped = orders.find((item) => item.status === 'shipped');
+    if (!placed || !shipped) throw new Error('the seeded shop has a placed and a shipped order');
+    await page.goto(`${server.url}orders?q=${encodeURIComponent(`${placed.number}`)}`);
+    await page.getByRole('button', { name: 'Select', exact: true }).click();
+    const table = page.getByRole('table', { name: 'Orders' });
+    await table.getByRole('checkbox', { name: `Select ${placed.number}` }).check();
+    // The other one from another search: a selection outlives the page it was made on.
+    await page.getByLabel('Search orders').fill(shipped.number);
+    await table.getByRole('checkbox', { name: `Select ${shipped.number}` }).check();
+    const bar = page.getByRole('region', { name: 'Selection' });
+    await bar.getByText('2 selected').waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await bar.getByRole('button', { name: 'Mark as paid' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Mark as paid: 2 orders?' });
+    await dialog.getByRole('button', { name: 'Go ahead' }).click();
+    const report = page.getByRole('status').filter({ hasText: 'Mark as paid: 1 done, 1 refused.' });
+    await report.waitFor();
+    expect(await report.getByRole('listitem').allTextContents()).toEqual([
+      `${shipped.number}: Possible only from Placed.`,
+    ]);
+    await screenshot(page, 'bulk-report-1280');
+    const after = async (id: number) => (await (await api(`/orders/${id}`)).json()).status as string;
+    expect(await after(placed.id)).toBe('paid');
+    expect(await after(shipped.id)).toBe('shipped');
+    // What was done left the selection; what was refused stays in it.
+    await bar.getByText('1 selected').waitFor();
+    await bar.getByRole('button', { name: 'Stop selecting' }).click();
+    await bar.waitFor({ state: 'detached' });
+  });
+
   it('shows the dashboard with a count per list', async () => {
     const { page } = watched;
     await page.goto(server.url);
