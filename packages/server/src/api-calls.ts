@@ -25,6 +25,8 @@ export interface ApiDescription {
   history?: string;
   /** Present when the API is the prototype API: a list call answers `Accept: text/csv` with the whole list. */
   csv?: true;
+  /** Where the prototype API takes a CSV import, relative to the base: `POST {import}/{Entity}`. */
+  import?: string;
 }
 
 /** Paths relative to the base: who the credentials are, a fresh token, and signing out. */
@@ -40,6 +42,8 @@ export const SIGN_OUT_PATH = '/auth/sign-out';
 export const SIGN_IN_PATH = '/auth/sign-in';
 /** The prototype API's transition history (point 4); the underscore keeps it clear of call paths. */
 export const HISTORY_PATH = '/_history';
+/** The prototype API's CSV import (docs/prototype-api.md), beside the history and clear of call paths. */
+export const IMPORT_PATH = '/_import';
 
 /**
  * The calls the prototype API serves: those of `describeApi`, and when point 6 names a sign-in its own
@@ -54,7 +58,7 @@ export const HISTORY_PATH = '/_history';
  * ```
  */
 export function prototypeApi(model: Model): ApiDescription {
-  const api = { ...withSession(model, describeApi(model)), csv: true as const };
+  const api = { ...withSession(model, describeApi(model)), csv: true as const, import: IMPORT_PATH };
   return keepsHistory(model) ? { ...api, history: HISTORY_PATH } : api;
 }
 
@@ -252,6 +256,7 @@ export function specPayload(model: Model, api: ApiDescription): { model: Model; 
           ...(api.auth ? { auth: api.auth } : {}),
           ...(api.history ? { history: api.history } : {}),
           ...(api.csv ? { csv: api.csv } : {}),
+          ...(api.import ? { import: api.import } : {}),
         },
   };
 }

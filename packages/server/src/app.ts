@@ -10,10 +10,11 @@ import {
 } from '@ninefold/spec';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { principalOf, rememberAuthentication, requireAction } from './access';
-import { keepsHistory, prototypeApi, specPayload } from './api-calls';
+import { type ApiDescription, keepsHistory, prototypeApi, specPayload } from './api-calls';
 import { registerAuthRoutes } from './auth/auth-routes';
 import { type Authenticator, type AuthOptions, createAuthenticator } from './auth/authenticate';
 import { refuseDeepBody } from './body-depth';
+import { importRows } from './csv-import';
 import { encodedBody, preferredCoding } from './encoded-body';
 import { IdempotentReplay, registerIdempotency, sendReplay } from './idempotency';
 import { registerJsonBody } from './json-body';
@@ -63,6 +64,8 @@ export interface AppOptions {
 }
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+/** An import's body: 100,000 rows of a dozen fields, with room. */
+export const IMPORT_BODY_LIMIT = 64 * 1024 * 1024;
 
 /**
  * The prototype API for a model: the specification's calls (or conventional REST when point 7 is not
@@ -174,6 +177,32 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     );
   }
   registerAuthRoutes(app, api, authenticator);
+  if (api.import) {
+    const context = {
+      model,
+      store,
+      now,
+      transitions,
+      limits,
+      afterCommit: options.afterCommit,
+      onServerError: options.onServerError,
+    };
+    const base = `${api.base}${api.import}`;
+    // CSV is read here only: every other call answers text with a 415, as documented.
+    await app.register(async (scope) => {
+      scope.addContentTypeParser('text/csv', { parseAs: 'string' }, (_request, body, done) =>
+        done(null, body),
+      );
+      scope.post(`${base}/:entity`, { bodyLimit: IMPORT_BODY_LIMIT }, (request, reply) =>
+        importRows(
+          importable(model, api, (request.params as { entity: string }).entity),
+          context,
+          request,
+          reply,
+        ),
+      );
+    });
+  }
   for (const call of api.calls) {
     // Sign-in and sign-out calls are the session routes above.
     if (call.purpose === 'sign-in' || call.purpose === 'sign-out') continue;
@@ -327,4 +356,20 @@ function sendProblem(reply: FastifyReply, body: Problem, auth?: Authenticator): 
     );
   }
   reply.code(body.status).type(PROBLEM_CONTENT_TYPE).send(body);
+}
+
+/** The entity an import names, when the API creates its records: the import makes records no other way. */
+function importable(model: Model, api: ApiDescription, name: string): Entity {
+  const entity = findEntity(model, name);
+  const creates = api.calls.some((call) => call.purpose === 'create' && call.entity === name);
+  if (!entity || entity.embedded || !creates) {
+    throw new ProblemError(
+      problem(
+        404,
+        'NO_SUCH_CALL',
+        `Nothing imports ${clip(name)}: it is no entity whose records this API creates.`,
+      ),
+    );
+  }
+  return entity;
 }

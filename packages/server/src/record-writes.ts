@@ -7,6 +7,7 @@ import {
   derivedValues,
   type Entity,
   entityLabel,
+  type FieldError,
   fieldLabel,
   guardReadsRecords,
   recordToCreate,
@@ -40,7 +41,7 @@ import {
 import { applyUpdates, beforeWrite, needsTransaction, readerOf } from './record-rules';
 import { checkReferences } from './references';
 import { forgetFiles, readRequestBody, saveFiles } from './request-body';
-import type { Store } from './store/store';
+import type { Store, StoredRecord } from './store/store';
 
 export async function create(
   call: Call,
@@ -67,40 +68,7 @@ export async function create(
       sha256: createHash('sha256').update(file.bytes).digest('hex'),
     })),
   });
-  refuseForbiddenFields(model, request, entity, body);
-  const machine = machineOf(model, entity);
-  if (machine && body[machine.field] !== undefined && body[machine.field] !== machine.initial) {
-    throw new ProblemError(
-      validationProblem([
-        {
-          pointer: `/${machine.field}`,
-          code: 'rule',
-          message: `A new ${entityLabel(entity)} starts as ${machine.initial}; use a transition to change it.`,
-        },
-      ]),
-    );
-  }
-  const input = withDefaults(entity, body, false);
-  const creator = principalOf(request).user;
-  const result = validateRecord(model, entity.name, input, {
-    mode: 'create',
-    now: context.now(),
-    ...(creator ? { user: creator } : {}),
-  });
-  if (!result.ok || uploadErrors.length)
-    throw new ProblemError(validationProblem([...uploadErrors, ...(result.ok ? [] : result.errors)]));
-  const referenceErrors = await checkReferences(model, store, entity, result.record);
-  if (referenceErrors.length) throw new ProblemError(validationProblem(referenceErrors));
-
-  // Defaults, values set on create, the initial state and derived values (stored too, so that lists can
-  // sort and filter on them): the record exactly as it will be stored.
-  const values = recordToCreate(model, entity.name, result.record, {
-    user: principalOf(request).user ?? {},
-    now: context.now(),
-  });
-  // The grant's condition holds for the record as it will be stored, or a role could create one in
-  // another person's name (and that person would then see it).
-  requireAction(model, request, entity, 'create', values);
+  const values = await recordForCreate(context, request, entity, body, uploadErrors);
   // Bytes are stored only once the record is known to be valid, and forgotten if the write fails.
   const fileIds = await saveFiles(store, files, values, apiBase(model));
   const created = await writeAnswered(
@@ -139,36 +107,73 @@ export async function create(
   return sendAnswer(reply, created.answer);
 }
 
-export async function update(
-  call: Call,
-  entity: Entity,
+/**
+ * The record a create would store, checked by every rule a single record is held to (the role's fields,
+ * the initial state, point 5's constraints, the references, and the grant's condition on the record as
+ * it will be), or a `ProblemError` saying which fails. Rules across records run where it is written
+ * (`beforeWrite`). The create call and the CSV import both make records through this.
+ */
+export async function recordForCreate(
   context: Context,
   request: FastifyRequest,
-  reply: FastifyReply,
-) {
-  const { model, store } = context;
-  requireAction(model, request, entity, 'update');
-  const key = keyOf(call, request);
-  const { record: old, version } = await load(entity, context, key);
-  requireAction(model, request, entity, 'update', old);
-  // Lost updates: a change must say which version it was made on, and is refused when that is stale,
-  // before its values are looked at (they were chosen looking at another version).
-  const expected = ifMatch(request);
-  if (expected === undefined) {
+  entity: Entity,
+  body: StoredRecord,
+  uploadErrors: FieldError[] = [],
+  /** Where references are looked up: the import's transaction, which holds the database's one SQLite connection. */
+  store: Store = context.store,
+): Promise<StoredRecord> {
+  const { model } = context;
+  refuseForbiddenFields(model, request, entity, body);
+  const machine = machineOf(model, entity);
+  if (machine && body[machine.field] !== undefined && body[machine.field] !== machine.initial) {
     throw new ProblemError(
-      problem(
-        428,
-        'PRECONDITION_REQUIRED',
-        `Send If-Match with the ETag of the ${entityLabel(entity)} you changed, so that nobody's changes are lost.`,
-      ),
+      validationProblem([
+        {
+          pointer: `/${machine.field}`,
+          code: 'rule',
+          message: `A new ${entityLabel(entity)} starts as ${machine.initial}; use a transition to change it.`,
+        },
+      ]),
     );
   }
-  if (expected !== version) throw await changedSinceRead(entity, context, request, key);
-  const {
-    values: change,
-    files,
-    errors: uploadErrors,
-  } = await readRequestBody(model, call, entity, request, context.limits);
+  const input = withDefaults(entity, body, false);
+  const creator = principalOf(request).user;
+  const result = validateRecord(model, entity.name, input, {
+    mode: 'create',
+    now: context.now(),
+    ...(creator ? { user: creator } : {}),
+  });
+  if (!result.ok || uploadErrors.length)
+    throw new ProblemError(validationProblem([...uploadErrors, ...(result.ok ? [] : result.errors)]));
+  const referenceErrors = await checkReferences(model, store, entity, result.record);
+  if (referenceErrors.length) throw new ProblemError(validationProblem(referenceErrors));
+
+  // Defaults, values set on create, the initial state and derived values (stored too, so that lists can
+  // sort and filter on them): the record exactly as it will be stored.
+  const values = recordToCreate(model, entity.name, result.record, {
+    user: principalOf(request).user ?? {},
+    now: context.now(),
+  });
+  // The grant's condition holds for the record as it will be stored, or a role could create one in
+  // another person's name (and that person would then see it).
+  requireAction(model, request, entity, 'create', values);
+  return values;
+}
+
+/**
+ * A change an update would store over `old` (the change with derived values) and the record it leaves,
+ * checked as `recordForCreate` checks a new one.
+ */
+export async function changeForUpdate(
+  context: Context,
+  request: FastifyRequest,
+  entity: Entity,
+  old: StoredRecord,
+  change: StoredRecord,
+  uploadErrors: FieldError[] = [],
+  store: Store = context.store,
+): Promise<{ stored: StoredRecord; record: StoredRecord }> {
+  const { model } = context;
   refuseForbiddenFields(model, request, entity, change);
   const machine = machineOf(model, entity);
   if (machine && change[machine.field] !== undefined && change[machine.field] !== old[machine.field]) {
@@ -200,14 +205,58 @@ export async function update(
   requireAction(model, request, entity, 'update', { ...old, ...result.record });
 
   const stored = { ...change, ...derivedValues(model, entity.name, result.record) };
+  return {
+    stored,
+    record: { ...old, ...result.record, ...derivedValues(model, entity.name, result.record) },
+  };
+}
+
+export async function update(
+  call: Call,
+  entity: Entity,
+  context: Context,
+  request: FastifyRequest,
+  reply: FastifyReply,
+) {
+  const { model, store } = context;
+  requireAction(model, request, entity, 'update');
+  const key = keyOf(call, request);
+  const { record: old, version } = await load(entity, context, key);
+  requireAction(model, request, entity, 'update', old);
+  // Lost updates: a change must say which version it was made on, and is refused when that is stale,
+  // before its values are looked at (they were chosen looking at another version).
+  const expected = ifMatch(request);
+  if (expected === undefined) {
+    throw new ProblemError(
+      problem(
+        428,
+        'PRECONDITION_REQUIRED',
+        `Send If-Match with the ETag of the ${entityLabel(entity)} you changed, so that nobody's changes are lost.`,
+      ),
+    );
+  }
+  if (expected !== version) throw await changedSinceRead(entity, context, request, key);
+  const {
+    values: change,
+    files,
+    errors: uploadErrors,
+  } = await readRequestBody(model, call, entity, request, context.limits);
+  const { stored, record: changed } = await changeForUpdate(
+    context,
+    request,
+    entity,
+    old,
+    change,
+    uploadErrors,
+  );
   const fileIds = await saveFiles(store, files, stored, apiBase(model));
   const write = (tx: Store) => tx.update(entity.name, coerceKey(entity, key), stored, expected);
   const updated = await (needsTransaction(model, entity, 'update')
     ? store.transaction(async (tx) => {
-        const record = { ...old, ...result.record, ...derivedValues(model, entity.name, result.record) };
+        const editor = principalOf(request).user;
         const scope = {
           mode: 'update' as const,
-          record,
+          record: changed,
           old,
           now: context.now(),
           ...(editor ? { user: editor } : {}),

@@ -85,6 +85,7 @@ for (const database of databases) {
         history: '/_history',
         // Its list calls answer `Accept: text/csv` with the whole list (csv-export.test.ts).
         csv: true,
+        import: '/_import',
       });
       expect(spec.model.calls.items.map((call: { name: string }) => call.name)).toContain('listOrders');
     });

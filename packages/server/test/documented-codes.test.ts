@@ -147,6 +147,7 @@ afterAll(async () => {
 });
 
 const json = { 'content-type': 'application/json' };
+const csv = { 'content-type': 'text/csv' };
 const problemOf = (answer: { statusCode: number; json(): unknown }): Answer => ({
   status: answer.statusCode,
   code: (answer.json() as { code?: string }).code,
@@ -183,6 +184,30 @@ const PROVOKE: Record<string, () => Promise<Answer>> = {
       }),
     ),
   INVALID_QUERY: async () => problemOf(await s.send({ url: '/api/orders?limit=many' })),
+  EMPTY_FILE: async () =>
+    problemOf(await s.send({ method: 'POST', url: '/api/_import/Customer', headers: csv, payload: '' })),
+  BAD_CSV: async () =>
+    problemOf(
+      await s.send({
+        method: 'POST',
+        url: '/api/_import/Customer',
+        headers: csv,
+        payload: 'name,email\n"Anna,x',
+      }),
+    ),
+  MISSING_COLUMNS: async () =>
+    problemOf(
+      await s.send({ method: 'POST', url: '/api/_import/Customer', headers: csv, payload: 'name\nAnna' }),
+    ),
+  TOO_MANY_ROWS: async () =>
+    problemOf(
+      await s.send({
+        method: 'POST',
+        url: '/api/_import/Customer',
+        headers: csv,
+        payload: `name,email\n${'A,a@x.test\n'.repeat(100_001)}`,
+      }),
+    ),
   INVALID_CURSOR: async () =>
     problemOf(await library.app.inject({ url: '/api/tools?after=not-a-cursor', headers: library.librarian })),
   INVALID_IF_MATCH: async () =>

@@ -1,3 +1,4 @@
+import { exhaustiveSwitchError } from './exhaustive';
 import type { Field, JsonValue } from './model';
 
 // How a record's values are written as the cells of a CSV file. Here, in the shared core, because a file
@@ -5,7 +6,7 @@ import type { Field, JsonValue } from './model';
 
 /**
  * A value as a cell. Text that a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, a tab or a
- * carriage return first: OWASP's CSV injection) gets a `'` before it, which spreadsheets show as text;
+ * carriage return first: OWASP's CSV injection), or that starts with `'` itself, gets a `'` before it, which spreadsheets show as text;
  * numbers, dates and the like are left as they are, so `-5` stays a number.
  *
  * @example
@@ -16,7 +17,83 @@ export function csvCell(value: JsonValue | undefined, kind: Field['kind'] | unde
   if (value === undefined || value === null) return '';
   if (typeof value === 'object') return JSON.stringify(value);
   const text = String(value);
-  return (kind === 'text' || kind === 'markdown') && typeof value === 'string' && /^[=+\-@\t\r]/.test(text)
+  // A text that starts with ' gets one more, so that reading it back takes off exactly the one added.
+  return (kind === 'text' || kind === 'markdown') && typeof value === 'string' && /^[=+\-@\t\r']/.test(text)
     ? `'${text}`
     : text;
+}
+
+/** A cell read back as a field's value, or why it cannot be one. */
+export type CsvValue = { ok: true; value: JsonValue | undefined } | { ok: false; message: string };
+
+/**
+ * A cell as a value of the field, read as `csvCell` wrote it (so an export imported again changes
+ * nothing): an empty cell is no value; a guarded formula loses its `'`; numbers, yes/no, dates, an enum's
+ * value or label, and JSON for objects and lists. `numericKey`: a reference whose target's key is a number.
+ *
+ * @example
+ * csvValue(`'=SUM(A1)`, { name: 'note', kind: 'text' }); // { ok: true, value: '=SUM(A1)' }
+ * csvValue('Paid', statusField); // { ok: true, value: 'paid' }
+ * csvValue('12,5', priceField); // { ok: false, message: 'is not a number: "12,5"' }
+ */
+export function csvValue(text: string, field: Field, numericKey = false): CsvValue {
+  if (text === '') return { ok: true, value: undefined };
+  const shown = text.length > 40 ? `${text.slice(0, 40)}…` : text;
+  switch (field.kind) {
+    case 'text':
+    case 'markdown':
+      return { ok: true, value: /^'[=+\-@\t\r']/.test(text) ? text.slice(1) : text };
+    case 'number':
+    case 'money': {
+      const value = Number(text.trim());
+      return text.trim() !== '' && Number.isFinite(value)
+        ? { ok: true, value }
+        : { ok: false, message: `is not a number: "${shown}"` };
+    }
+    case 'integer':
+      return /^\s*-?\d{1,15}\s*$/.test(text)
+        ? { ok: true, value: Number(text) }
+        : { ok: false, message: `is not a whole number: "${shown}"` };
+    case 'boolean': {
+      const word = text.trim().toLowerCase();
+      if (['true', 'yes', 'y', '1'].includes(word)) return { ok: true, value: true };
+      if (['false', 'no', 'n', '0'].includes(word)) return { ok: true, value: false };
+      return { ok: false, message: `is not yes or no: "${shown}"` };
+    }
+    case 'enum': {
+      const wanted = text.trim().toLowerCase();
+      const found = field.values.find(
+        (option) => option.value.toLowerCase() === wanted || option.label?.toLowerCase() === wanted,
+      );
+      return found
+        ? { ok: true, value: found.value }
+        : {
+            ok: false,
+            message: `is not one of ${field.values.map((option) => option.label ?? option.value).join(', ')}: "${shown}"`,
+          };
+    }
+    case 'date':
+      return /^\d{4}-\d{2}-\d{2}$/.test(text.trim())
+        ? { ok: true, value: text.trim() }
+        : { ok: false, message: `is not a date (YYYY-MM-DD): "${shown}"` };
+    case 'datetime':
+      return Number.isNaN(Date.parse(text.trim()))
+        ? { ok: false, message: `is not a date and time: "${shown}"` }
+        : { ok: true, value: text.trim() };
+    case 'reference':
+      if (!numericKey) return { ok: true, value: text.trim() };
+      return /^\s*\d{1,15}\s*$/.test(text)
+        ? { ok: true, value: Number(text) }
+        : { ok: false, message: `is not a record number: "${shown}"` };
+    case 'object':
+    case 'list':
+    case 'file':
+      try {
+        return { ok: true, value: JSON.parse(text) as JsonValue };
+      } catch {
+        return { ok: false, message: `is not JSON, as an export writes ${field.kind === 'list' ? 'a list' : 'it'}: "${shown}"` };
+      }
+    default:
+      return exhaustiveSwitchError(field);
+  }
 }

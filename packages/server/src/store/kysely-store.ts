@@ -770,6 +770,21 @@ export class KyselyStore implements Store {
     `.execute(this.kysely);
   }
 
+  async savepoint<T>(work: () => Promise<T>): Promise<T> {
+    if (!this.inTransaction) throw new Error('savepoint runs inside a transaction: call it on its store');
+    // Its own name: the guarded writes inside it take theirs.
+    await sql`SAVEPOINT ninefold_row`.execute(this.kysely);
+    try {
+      const result = await work();
+      await sql`RELEASE SAVEPOINT ninefold_row`.execute(this.kysely);
+      return result;
+    } catch (error) {
+      await sql`ROLLBACK TO SAVEPOINT ninefold_row`.execute(this.kysely);
+      await sql`RELEASE SAVEPOINT ninefold_row`.execute(this.kysely);
+      throw error;
+    }
+  }
+
   /**
    * PostgreSQL aborts a transaction on any error, so inside one a write that may fail with a constraint
    * violation runs under a savepoint, and the transaction stays usable after the failure is reported.

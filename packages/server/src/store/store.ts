@@ -161,6 +161,11 @@ export interface Store {
   ): Promise<StoredRecord | undefined>;
   /** Runs `work` in one transaction (seeding, multi-row changes). */
   transaction<T>(work: (store: Store) => Promise<T>): Promise<T>;
+  /**
+   * Inside a transaction: runs `work` under a savepoint, so that if it throws, only what it wrote is
+   * taken back and the transaction goes on (one refused row of an import among many).
+   */
+  savepoint<T>(work: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 

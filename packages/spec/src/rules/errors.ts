@@ -210,6 +210,7 @@ export function catalogueWords<T extends { pointer: string; message: string; rul
  * the codes its sources use.
  */
 export const PROTOTYPE_CODES: readonly string[] = [
+  'BAD_CSV',
   'BAD_GATEWAY',
   'BAD_REQUEST',
   'BODY_NOT_AN_OBJECT',
@@ -219,6 +220,7 @@ export const PROTOTYPE_CODES: readonly string[] = [
   'CLIENT_NOT_BUILT',
   'DUPLICATE_FIELD',
   'EFFECT_FAILED',
+  'EMPTY_FILE',
   'FORBIDDEN',
   'FORBIDDEN_FIELDS',
   'GUARD_FAILED',
@@ -234,6 +236,7 @@ export const PROTOTYPE_CODES: readonly string[] = [
   'MALFORMED_JSON',
   'MALFORMED_MULTIPART',
   'METHOD_NOT_ALLOWED',
+  'MISSING_COLUMNS',
   'NOT_FOUND',
   'NOT_IMPLEMENTED',
   'NOT_SIGNED_IN',
@@ -246,6 +249,7 @@ export const PROTOTYPE_CODES: readonly string[] = [
   'STILL_REFERENCED',
   'TOO_MANY_ATTEMPTS',
   'TOO_MANY_PARTS',
+  'TOO_MANY_ROWS',
   'UNSUPPORTED_MEDIA_TYPE',
   'UPDATE_REFUSED',
   'URI_TOO_LONG',

@@ -16,6 +16,8 @@ export interface ApiDescription {
   history?: string;
   /** Present when the API is Ninefold's prototype API: a list call answers `Accept: text/csv` with the whole list. */
   csv?: true;
+  /** Where Ninefold's prototype API takes a CSV import, relative to `base`: `POST {import}/{Entity}`. */
+  import?: string;
 }
 
 /**
@@ -43,6 +45,7 @@ export function apiOf(model: Model, wire: ApiWire): ApiDescription {
     ...(wire.auth ? { auth: wire.auth } : {}),
     ...(wire.history ? { history: wire.history } : {}),
     ...(wire.csv ? { csv: wire.csv } : {}),
+    ...(wire.import ? { import: wire.import } : {}),
   };
 }
 
