@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import type { Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -359,6 +361,86 @@ describe('records of the rich example, used as a person uses them', () => {
     await bar.getByText('1 selected').waitFor();
     await bar.getByRole('button', { name: 'Stop selecting' }).click();
     await bar.waitFor({ state: 'detached' });
+  });
+
+  it('imports customers from a CSV file: bad rows shown before anything is written, fixed, and run again without duplicates', async () => {
+    const { page } = watched;
+    const dir = mkdtempSync(join(tmpdir(), 'ninefold-import-'));
+    // "Mail" names no field: the person says which field it is.
+    const bad = [
+      'Name,Mail,Country,Credit limit,Active,Colour',
+      'Ada Quay,ada@quay.test,Norway,1000,yes,red',
+      'Bo Reef,not-an-email,Denmark,500,no,blue',
+      'Cy Cove,cy@cove.test,Sweden,12.5.0,yes,green',
+      'Di Dock,ada@quay.test,Norway,10,yes,',
+    ].join('\n');
+    const badFile = join(dir, 'customers.csv');
+    writeFileSync(badFile, bad);
+    const count = async () => (await (await api('/customers?limit=1')).json()).total as number;
+    const before = await count();
+
+    await page.goto(`${server.url}customers`);
+    await page.getByRole('button', { name: 'Import CSV' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Import customers from a CSV file' });
+    await dialog.getByLabel('CSV file', { exact: true }).setInputFiles(badFile);
+    await dialog.getByRole('status').filter({ hasText: 'customers.csv: 4 rows, 6 columns.' }).waitFor();
+    await dialog.getByRole('combobox', { name: 'Field: Mail' }).click();
+    await page.getByRole('option', { name: 'Email', exact: true }).click();
+    // Email is unique: rows are now matched on it, so a file run twice makes nothing twice.
+    await expect
+      .poll(() => dialog.getByRole('combobox', { name: /match an existing customer/ }).inputValue())
+      .toBe('Email');
+    await dialog.getByRole('button', { name: 'Check the file' }).click();
+    await dialog.getByText('Checked: 1 new, 0 to update, 0 to skip, 3 with errors.').waitFor();
+    const errors = dialog.getByRole('table', { name: 'Rows with errors' });
+    expect(await errors.locator('tbody tr').allTextContents()).toEqual([
+      '3EmailEnter an email address such as name@example.com.',
+      '4Credit limitCredit limit is not a number: "12.5.0".',
+      '5EmailEmail is the same as in row 2 of this file.',
+    ]);
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'import-check-1280');
+    expect(await count()).toBe(before);
+
+    // The file corrected and chosen again keeps the columns' fields; checked, then imported.
+    writeFileSync(
+      badFile,
+      bad
+        .replace('not-an-email', 'bo@reef.test')
+        .replace('12.5.0', '12.5')
+        .replace('Di Dock,ada@quay.test', 'Di Dock,di@dock.test'),
+    );
+    for (const run of [1, 2]) {
+      await dialog.getByLabel('CSV file', { exact: true }).setInputFiles(badFile);
+      await dialog.getByRole('button', { name: 'Check the file' }).click();
+      await dialog
+        .getByText(
+          run === 1
+            ? 'Checked: 4 new, 0 to update, 0 to skip, 0 with errors.'
+            : 'Checked: 0 new, 0 to update, 4 to skip, 0 with errors.',
+        )
+        .waitFor();
+      await dialog.getByRole('button', { name: 'Import 4 rows' }).click();
+      await dialog
+        .getByText(
+          run === 1
+            ? 'Imported: 4 new, 0 updated, 0 skipped, 0 refused.'
+            : 'Imported: 0 new, 0 updated, 4 skipped, 0 refused.',
+        )
+        .waitFor();
+      expect(await count()).toBe(before + 4);
+      if (run === 1) {
+        await dialog.getByRole('progressbar').waitFor();
+        await screenshot(page, 'import-done-1280');
+      }
+    }
+    await dialog.getByRole('button', { name: 'Close', exact: true }).last().click();
+    await dialog.waitFor({ state: 'detached' });
+    const found = (await (await api('/customers?q=dock')).json()).items as Array<{
+      email: string;
+      creditLimit: number;
+    }>;
+    expect(found).toEqual([expect.objectContaining({ email: 'di@dock.test', creditLimit: 10 })]);
   });
 
   it('shows the dashboard with a count per list', async () => {

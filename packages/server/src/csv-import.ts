@@ -167,10 +167,11 @@ async function importRow(
   }
   if (errors.length > 0) return errors;
 
-  // The same unique value twice in the file: the later row names the earlier one.
+  // The same unique value twice in the file, the matched field too (the later row would find the record
+  // the earlier one made): the later row names the earlier one.
   for (const field of uniqueFields(context, entity)) {
     const value = values[field];
-    if (value === undefined || value === null || field === options.match) continue;
+    if (value === undefined || value === null) continue;
     const earlier = seen.get(field)?.get(String(value));
     if (earlier !== undefined) {
       const label = fieldLabel(

@@ -91,7 +91,10 @@ export function csvValue(text: string, field: Field, numericKey = false): CsvVal
       try {
         return { ok: true, value: JSON.parse(text) as JsonValue };
       } catch {
-        return { ok: false, message: `is not JSON, as an export writes ${field.kind === 'list' ? 'a list' : 'it'}: "${shown}"` };
+        return {
+          ok: false,
+          message: `is not JSON, as an export writes ${field.kind === 'list' ? 'a list' : 'it'}: "${shown}"`,
+        };
       }
     default:
       return exhaustiveSwitchError(field);

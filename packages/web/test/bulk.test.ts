@@ -1,7 +1,7 @@
 // Doing one thing to many records of a list (issue 20): each record decided by the same rules as its own
 // screen before anything is sent, the API's refusals reported with their reasons, and a retry after a
 // lost answer made under the same idempotency keys, so nothing changes twice.
-import type { Principal } from '@ninefold/spec';
+import { findEntity, type Principal } from '@ninefold/spec';
 import { describe, expect, it } from 'vitest';
 import type { ApiDescription } from '../src/data/api-description';
 import { type ApiRecord, type DataProvider, NetworkError } from '../src/data/data-provider';
@@ -16,7 +16,7 @@ import { apiOf, loadExample } from './support/load-example';
 const model = loadExample('shop.yaml');
 const api: ApiDescription = apiOf(model);
 const i18n = createI18n('en');
-const order = model.entities.items.find((entity) => entity.name === 'Order');
+const order = findEntity(model, 'Order');
 if (!order) throw new Error('the shop has orders');
 
 function signedIn(role: string, id: string): SessionValue {

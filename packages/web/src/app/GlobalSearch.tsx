@@ -137,7 +137,7 @@ export default function GlobalSearch({ screens, onClose }: { screens: Screen[]; 
       title={t('shell.search')}
       size="lg"
       className="nf-global-search"
-      closeButtonProps={{ 'aria-label': t('form.closeDialog') }}
+      closeButtonProps={{ 'aria-label': t('search.close') }}
     >
       <input
         className="nf-input nf-global-search-input"

@@ -124,6 +124,34 @@ export interface EntityCalls {
  * never build URLs; they ask for records by entity, and the implementation turns that into the calls the
  * specification names. Every method rejects with an `ApiError` or a `NetworkError`.
  */
+/** Rows of a CSV file to make records of (`DataProvider.importRows`), each keyed by field name. */
+export interface ImportParams {
+  entity: string;
+  rows: Array<Record<string, string>>;
+  dryRun: boolean;
+  /** A unique field that finds the record a row is about; absent: every row is a new record. */
+  match?: string;
+  existing: 'skip' | 'update';
+  /** The file's row number of the first row (a header is row 1), for the report. */
+  firstRow: number;
+  /** A part sent again with its key is answered as the first time and written once. */
+  idempotencyKey?: string;
+  signal?: AbortSignal;
+}
+
+/** What an import did, or (a dry run) would do. */
+export interface ImportReport {
+  dryRun: boolean;
+  rows: number;
+  created: number;
+  updated: number;
+  skipped: number;
+  refused: number;
+  errors: Array<{ row: number; field?: string; message: string }>;
+  errorsLeftOut: number;
+  ignored: Array<{ column: string; reason: string }>;
+}
+
 export interface DataProvider {
   /** The calls available per entity; a screen offers only actions whose call exists. */
   calls(entity: string): EntityCalls;
@@ -138,6 +166,11 @@ export interface DataProvider {
    * they never go in the address. Absent where files are plain links (no sign-in, in-memory data).
    */
   download?(url: string): Promise<Blob>;
+  /**
+   * Makes records from rows by the create call's own checks (Ninefold's prototype API,
+   * `POST {import}/{Entity}`); absent where the API takes no import.
+   */
+  importRows?(params: ImportParams): Promise<ImportReport>;
   /**
    * The whole list with these filters and sort, as a CSV file the API makes (`Accept: text/csv`), with
    * what the role may read only. Absent where the API makes none (a real API, in-memory data).

@@ -6,12 +6,14 @@ import {
   ApiError,
   type ApiRecord,
   type DataProvider,
+  type ImportParams,
   type ListParams,
   type ListResult,
   NetworkError,
   type VersionedRecord,
 } from './data-provider';
 import { entityCallsLookup, requireCall, requireListCall, requireTransitionCall } from './entity-calls';
+import type { FileCallsContext } from './file-calls';
 import { parseLinkHeader } from './link-header';
 import { fillPath, listSearchParams } from './list-request';
 import { createNetworkStatus, type NetworkStatus } from './network-status';
@@ -118,7 +120,8 @@ export function createHttpDataProvider(
     if (init.contentType) headers['content-type'] = init.contentType;
     if (init.ifMatch) headers['if-match'] = init.ifMatch;
     if (init.idempotencyKey) headers['idempotency-key'] = init.idempotencyKey;
-    const timeout = timeoutSignal(timeoutMs);
+    const waited = init.timeoutMs ?? timeoutMs;
+    const timeout = timeoutSignal(waited);
     const signal = init.signal ? anySignal([init.signal, timeout]) : timeout;
     try {
       const response = await doFetch(url, {
@@ -148,7 +151,7 @@ export function createHttpDataProvider(
       // The caller's own abort (a screen left, a query cancelled) is not a network failure.
       if (init.signal?.aborted) throw init.signal.reason ?? error;
       network.unanswered();
-      if (timeout.aborted) throw new NetworkError(`No answer within ${Math.round(timeoutMs / 1000)} s.`);
+      if (timeout.aborted) throw new NetworkError(`No answer within ${Math.round(waited / 1000)} s.`);
       throw new NetworkError(clipText(error instanceof Error ? error.message : String(error)));
     }
   };
@@ -199,6 +202,7 @@ export function createHttpDataProvider(
   };
 
   const fetchBlob = createBlobFetch({ ...options, doFetch, timeoutMs, timeoutSignal, network, now });
+  const fileContext = (): FileCallsContext => ({ api, model, base, callsOf, send, fetchBlob, urlOf });
 
   return {
     calls: callsOf,
@@ -311,14 +315,17 @@ export function createHttpDataProvider(
 
     download: (url) => fetchBlob(url, {}),
 
+    // Their code comes when a file is first exported or imported, not with every page.
+    ...(api.import
+      ? {
+          importRows: async (params: ImportParams) =>
+            (await import('./file-calls')).importRows(fileContext(), params),
+        }
+      : {}),
     ...(api.csv
       ? {
-          async exportCsv(params: ListParams) {
-            const call = requireListCall(callsOf(params.entity), params.entity, params.call);
-            // The whole list is the file: its filters and sort, not the page shown.
-            const search = listSearchParams(model, call, { ...params, page: { style: 'none' } });
-            return fetchBlob(urlOf(call, params.path, undefined, search), { accept: 'text/csv' });
-          },
+          exportCsv: async (params: ListParams) =>
+            (await import('./file-calls')).exportCsv(fileContext(), params),
         }
       : {}),
 
@@ -327,12 +334,14 @@ export function createHttpDataProvider(
   };
 }
 
-interface SendInit {
+export interface SendInit {
   body?: BodyInit;
   contentType?: string;
   ifMatch?: string;
   idempotencyKey?: string;
   signal?: AbortSignal;
+  /** Longer than the usual wait, for a call that does much (an import's rows). */
+  timeoutMs?: number;
   /** Whether the call is safe to try again: a read, or a write the API can tell it has seen. */
   retry: boolean;
 }
@@ -371,7 +380,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return prototype === Object.prototype || prototype === null;
 }
 
-interface Answer {
+export interface Answer {
   status: number;
   headers: Headers;
   body: unknown;

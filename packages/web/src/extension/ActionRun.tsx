@@ -6,8 +6,12 @@ import { useSpec } from '../app/SpecContext';
 import type { ApiRecord, DataProvider, PathValues } from '../data/data-provider';
 import { ErrorNotice } from '../errors/ErrorNotice';
 import { invalidateEntity, recordKey } from '../form/query-keys';
+import { addEnglish } from '../i18n/catalogue';
+import { form as formMessages } from '../i18n/en/form';
 import { useI18n } from '../i18n/I18nProvider';
 import type { ActionPlan } from './action-plan';
+
+addEnglish('form', formMessages);
 
 export interface ActionRunProps {
   plan: ActionPlan;

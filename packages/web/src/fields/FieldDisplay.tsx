@@ -8,6 +8,8 @@ import { useExtension } from '../extension/ExtensionContext';
 import { fieldOverride } from '../extension/field-overrides';
 import { OverrideBoundary, useOriginal } from '../extension/OverrideBoundary';
 import type { FieldDisplayOverrideProps } from '../extension/types';
+import { addEnglish } from '../i18n/catalogue';
+import { form as formMessages } from '../i18n/en/form';
 import { useI18n } from '../i18n/I18nProvider';
 import { type DisplayProps, textOf } from './display-props';
 import { FileDisplay } from './FileDisplay';
@@ -16,6 +18,8 @@ import { ObjectDisplay } from './ObjectDisplay';
 import { ReferenceDisplay } from './ReferenceDisplay';
 import { StatusBadge } from './StatusBadge';
 import { machineFor } from './state-tone';
+
+addEnglish('form', formMessages);
 
 export interface FieldDisplayProps {
   field: Field;

@@ -20,6 +20,8 @@ import { OverrideBoundary, useOriginal } from '../extension/OverrideBoundary';
 import type { FieldInputOverrideProps } from '../extension/types';
 import { useFieldError } from '../form/useFieldError';
 import { useRegister } from '../form/useRegister';
+import { addEnglish } from '../i18n/catalogue';
+import { form as formMessages } from '../i18n/en/form';
 import { useI18n } from '../i18n/I18nProvider';
 import { boundHint } from './bound-hint';
 import { currencyStep } from './currency-step';
@@ -27,6 +29,8 @@ import { FilePicker } from './FilePicker';
 import { ListInput } from './ListInput';
 import { ObjectInput } from './ObjectInput';
 import { ReferenceInput } from './ReferenceInput';
+
+addEnglish('form', formMessages);
 
 export type Bounds = ReturnType<typeof boundsOf>;
 

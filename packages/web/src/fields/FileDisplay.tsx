@@ -4,11 +4,15 @@ import { linkTarget, visibleControls } from '../app/link-policy';
 import { useSpec } from '../app/SpecContext';
 import { saveBlob } from '../app/save-blob';
 import { isStoredFile } from '../form/form-values';
+import { addEnglish } from '../i18n/catalogue';
+import { form as formMessages } from '../i18n/en/form';
 import { useI18n } from '../i18n/I18nProvider';
 import { useSession } from '../session/SessionContext';
 import type { DisplayProps } from './display-props';
 import { textOf } from './display-props';
 import { formatBytes } from './format-bytes';
+
+addEnglish('form', formMessages);
 
 /**
  * A stored file: its name and size, and a download link when the API gives an address for it. While

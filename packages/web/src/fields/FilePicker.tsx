@@ -7,9 +7,12 @@ import { isFile, isStoredFile } from '../form/form-values';
 import { useFieldError } from '../form/useFieldError';
 import { addEnglish } from '../i18n/catalogue';
 import { drafts } from '../i18n/en/drafts';
+import { form as formMessages } from '../i18n/en/form';
 import { useI18n } from '../i18n/I18nProvider';
 import type { InputProps } from './FieldInput';
 import { formatBytes } from './format-bytes';
+
+addEnglish('form', formMessages);
 
 addEnglish('drafts', drafts);
 

@@ -1,8 +1,12 @@
 import { List, Text } from '@mantine/core';
 import { entityLabel, type Field, findEntity } from '@ninefold/spec';
+import { addEnglish } from '../i18n/catalogue';
+import { form as formMessages } from '../i18n/en/form';
 import { useI18n } from '../i18n/I18nProvider';
 import { type DisplayProps, textOf } from './display-props';
 import { FieldDisplay } from './FieldDisplay';
+
+addEnglish('form', formMessages);
 
 /** A list's items, each with its item type's display; items of embedded objects are numbered groups. */
 export function ListDisplay({ field, value, model }: DisplayProps<'list'>) {

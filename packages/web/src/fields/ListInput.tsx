@@ -5,8 +5,12 @@ import { useSpec } from '../app/SpecContext';
 import { isWritable } from '../form/form-fields';
 import { newListItem } from '../form/form-values';
 import { useFieldError } from '../form/useFieldError';
+import { addEnglish } from '../i18n/catalogue';
+import { form as formMessages } from '../i18n/en/form';
 import { useI18n } from '../i18n/I18nProvider';
 import { FieldInput, GroupLegend, type InputProps, useGroupIds } from './FieldInput';
+
+addEnglish('form', formMessages);
 
 /**
  * A list: its items with buttons to add, remove and move them, and a count against the largest number

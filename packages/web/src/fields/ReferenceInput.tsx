@@ -10,10 +10,14 @@ import { firstPage } from '../form/first-page';
 import { optionsKey } from '../form/query-keys';
 import { useFieldError } from '../form/useFieldError';
 import { useRecord } from '../form/useRecord';
+import { addEnglish } from '../i18n/catalogue';
+import { form as formMessages } from '../i18n/en/form';
 import { useI18n } from '../i18n/I18nProvider';
 import { displayFilter } from './display-filter';
 import { labelOf } from './display-props';
 import type { InputProps } from './FieldInput';
+
+addEnglish('form', formMessages);
 
 /** The prototype API's page size, for a target entity whose list screen names none. */
 const DEFAULT_PAGE_SIZE = 25;

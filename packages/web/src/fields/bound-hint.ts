@@ -6,8 +6,12 @@ import {
   type ResolvedAmount,
   toBytes,
 } from '@ninefold/spec';
+import { addEnglish } from '../i18n/catalogue';
+import { form as formMessages } from '../i18n/en/form';
 import type { I18n } from '../i18n/I18nProvider';
 import { formatBytes } from './format-bytes';
+
+addEnglish('form', formMessages);
 
 type Bounds = ReturnType<typeof boundsOf>;
 

@@ -2,10 +2,14 @@ import { derivedValues, type Entity, type Field, type JsonValue } from '@ninefol
 import { useMemo } from 'react';
 import { useWatch } from 'react-hook-form';
 import { useSpec } from '../app/SpecContext';
+import { addEnglish } from '../i18n/catalogue';
+import { form as formMessages } from '../i18n/en/form';
 import { useI18n } from '../i18n/I18nProvider';
 import { derivedInputs } from './derived-inputs';
 import { forValidation, fromFormValues } from './form-values';
 import { ReadOnlyValue } from './ReadOnlyValue';
+
+addEnglish('form', formMessages);
 
 /**
  * A derived field's value computed live from what is typed, with the same CEL expression the API uses.

@@ -6,7 +6,11 @@ import { useSpec } from '../app/SpecContext';
 import { ApiError } from '../data/data-provider';
 import { ErrorNotice } from '../errors/ErrorNotice';
 import { useErrorView } from '../errors/useErrorView';
+import { addEnglish } from '../i18n/catalogue';
+import { form as formMessages } from '../i18n/en/form';
 import { useI18n } from '../i18n/I18nProvider';
+
+addEnglish('form', formMessages);
 
 /**
  * Why a record could not be shown: it does not exist (a 404 is a clear state of its own, with the way

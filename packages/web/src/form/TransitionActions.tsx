@@ -12,12 +12,16 @@ import { useId, useState } from 'react';
 import { useSpec } from '../app/SpecContext';
 import type { PathValues } from '../data/data-provider';
 import { ErrorNotice } from '../errors/ErrorNotice';
+import { addEnglish } from '../i18n/catalogue';
+import { form as formMessages } from '../i18n/en/form';
 import { useI18n } from '../i18n/I18nProvider';
 import { refusalText, transitionRefusalText } from '../screens/access-text';
 import { useSession } from '../session/SessionContext';
 import { type ActionReason, ActionReasons } from './ActionReasons';
 import { invalidateEntity, recordKey } from './query-keys';
 import { type TransitionBlock, transitionChoices } from './transition-choices';
+
+addEnglish('form', formMessages);
 
 export interface TransitionActionsProps {
   entity: Entity;

@@ -4,7 +4,8 @@ import type { bulk as enBulk } from './en/bulk';
 import type { drafts as enDrafts } from './en/drafts';
 import { errors as enErrors } from './en/errors';
 import { extension as enExtension } from './en/extension';
-import { form as enForm } from './en/form';
+import type { form as enForm } from './en/form';
+import type { importCsv as enImportCsv } from './en/importCsv';
 import type { importer as enImporter } from './en/importer';
 import { list as enList } from './en/list';
 import type { search as enSearch } from './en/search';
@@ -15,7 +16,6 @@ import type { Catalogue } from './types';
 const firstEnglish = {
   shell: enShell,
   list: enList,
-  form: enForm,
   access: enAccess,
   session: enSession,
   errors: enErrors,
@@ -23,14 +23,16 @@ const firstEnglish = {
 };
 
 /**
- * Areas no first screen shows (the import page, drafts, the state diagram, the search across the client and bulk changes): their English comes with
+ * Areas no first screen shows (records' fields and forms, the import page, drafts, the state diagram, the search across the client, bulk changes and CSV imports): their English comes with
  * the code that shows them, which adds it with `addEnglish` when it loads, instead of with every page.
  */
 interface LaterEnglish {
+  form: typeof enForm;
   importer: typeof enImporter;
   drafts: typeof enDrafts;
   search: typeof enSearch;
   bulk: typeof enBulk;
+  importCsv: typeof enImportCsv;
 }
 
 /**

@@ -1,11 +1,13 @@
-import type { Field } from '@ninefold/spec';
+import type { Entity, Field } from '@ninefold/spec';
 import { lazy, Suspense, useId, useRef, useState } from 'react';
+import { withLaterStyles } from '../app/later-styles';
 import { useSpec } from '../app/SpecContext';
 import type { ListParams } from '../data/data-provider';
 import { useI18n } from '../i18n/I18nProvider';
 
 // What these buttons do loads when one is pressed: the list's first load carries only the buttons.
 const ColumnPanel = lazy(() => import('./ColumnPanel'));
+const ImportDialog = lazy(withLaterStyles(() => import('./csv-import/ImportDialog')));
 
 export interface ListActionsProps {
   /** The list as shown: its filters and sort are exported, every page of it. */
@@ -19,6 +21,8 @@ export interface ListActionsProps {
   onHiddenChange(next: readonly string[]): void;
   /** Starts selecting records, where some could be changed together. */
   onSelect?: (() => void) | undefined;
+  /** The entity a CSV file may be imported into, where the API takes one and the role may create. */
+  importInto?: Entity | undefined;
 }
 
 export interface ExportState {
@@ -40,11 +44,13 @@ export function ListActions({
   hidden,
   onHiddenChange,
   onSelect,
+  importInto,
 }: ListActionsProps) {
   const { data } = useSpec();
   const i18n = useI18n();
   const { t } = i18n;
   const [open, setOpen] = useState(false);
+  const [importing, setImporting] = useState(false);
   const [exported, setExported] = useState<ExportState>({ busy: false, said: '' });
   const panelId = useId();
   const button = useRef<HTMLButtonElement>(null);
@@ -85,6 +91,18 @@ export function ListActions({
             </Suspense>
           ) : null}
         </div>
+      ) : null}
+      {importInto ? (
+        <>
+          <button type="button" className="nf-button nf-button-subtle" onClick={() => setImporting(true)}>
+            {t('list.importCsv')}
+          </button>
+          {importing ? (
+            <Suspense fallback={null}>
+              <ImportDialog entity={importInto} onClose={() => setImporting(false)} />
+            </Suspense>
+          ) : null}
+        </>
       ) : null}
       {exportCsv ? (
         <>

@@ -31,12 +31,16 @@ import { RecordLoading } from '../form/RecordLoading';
 import { recordIdFrom, recordPath } from '../form/record-path';
 import { TransitionActions } from '../form/TransitionActions';
 import { useRecord } from '../form/useRecord';
+import { addEnglish } from '../i18n/catalogue';
+import { form as formMessages } from '../i18n/en/form';
 import { useI18n } from '../i18n/I18nProvider';
 import { useSession } from '../session/SessionContext';
 import { StatesSection } from '../states/StatesSection';
 import { settle } from './access-policy';
 import { refusalText } from './access-text';
 import type { ScreenProps } from './screen-props';
+
+addEnglish('form', formMessages);
 
 /**
  * One record (point 2's detail screen): its fields as a description list, its state as a badge, and

@@ -66,12 +66,15 @@ import { recordIdFrom, recordPath } from '../form/record-path';
 import { useRecord } from '../form/useRecord';
 import { addEnglish } from '../i18n/catalogue';
 import { drafts } from '../i18n/en/drafts';
+import { form as formMessages } from '../i18n/en/form';
 import { useI18n } from '../i18n/I18nProvider';
 import { useSession } from '../session/SessionContext';
 import { StatesSection } from '../states/StatesSection';
 import { settle } from './access-policy';
 import { refusalText } from './access-text';
 import { NotAllowed } from './NotAllowed';
+
+addEnglish('form', formMessages);
 
 addEnglish('drafts', drafts);
 

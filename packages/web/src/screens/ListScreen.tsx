@@ -164,6 +164,8 @@ export default function ListScreen({ screen }: ScreenProps<'list'>) {
             hidden={hiddenColumns}
             onHiddenChange={setHiddenColumns}
             onSelect={canSelect && !selecting ? () => setSelecting(true) : undefined}
+            // Where the role may open the create screen: the rules' own engine stays out of the list's code.
+            importInto={data.importRows && createHref !== undefined ? entity : undefined}
           />
         ) : null}
         {createHref !== undefined && !createHref.includes('/:') ? (

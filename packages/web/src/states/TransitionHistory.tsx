@@ -6,9 +6,12 @@ import { useSpec } from '../app/SpecContext';
 import { ApiError } from '../data/data-provider';
 import { addEnglish } from '../i18n/catalogue';
 import { drafts } from '../i18n/en/drafts';
+import { form as formMessages } from '../i18n/en/form';
 import { useI18n } from '../i18n/I18nProvider';
 import { useSessionStore } from '../session/SessionProvider';
 import { type HistoryEntry, readHistory } from './history-reader';
+
+addEnglish('form', formMessages);
 
 addEnglish('drafts', drafts);
 

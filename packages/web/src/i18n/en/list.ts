@@ -26,6 +26,7 @@ export const list = {
   exported: '{file} is downloaded.',
   exportFailed: 'The export failed: {reason}',
   filters: 'Filters',
+  importCsv: 'Import CSV',
   select: 'Select',
   search: 'Search {plural}',
   any: 'Any',

@@ -9,5 +9,6 @@ export const search = {
   hint: 'Finds screens by title, and records in {lists}.',
   screensOnly: 'Finds screens by title: no list here takes a search.',
   nothing: 'Nothing matches “{text}”.',
+  close: 'Close',
   failed: '{lists} could not be searched.',
 } as const;

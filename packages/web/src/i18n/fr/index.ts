@@ -5,6 +5,7 @@ import { drafts } from './drafts';
 import { errors } from './errors';
 import { extension } from './extension';
 import { form } from './form';
+import { importCsv } from './importCsv';
 import { importer } from './importer';
 import { list } from './list';
 import { search } from './search';
@@ -24,4 +25,5 @@ export const french: Catalogue = {
   extension,
   search,
   bulk,
+  importCsv,
 };

@@ -10,5 +10,6 @@ export const search: Messages<'search'> = {
   hint: 'Trouve les écrans par leur titre, et les fiches dans {lists}.',
   screensOnly: 'Trouve les écrans par leur titre : aucune liste ici ne se recherche.',
   nothing: 'Rien ne correspond à « {text} ».',
+  close: 'Fermer',
   failed: '{lists} n’ont pas pu être recherchés.',
 };
