@@ -354,9 +354,9 @@ describe('records of the rich example, used as a person uses them', () => {
       `${shipped.number}: Possible only from Placed.`,
     ]);
     await screenshot(page, 'bulk-report-1280');
-    const after = async (id: number) => (await (await api(`/orders/${id}`)).json()).status as string;
-    expect(await after(placed.id)).toBe('paid');
-    expect(await after(shipped.id)).toBe('shipped');
+    const statusOf = async (id: number) => (await (await api(`/orders/${id}`)).json()).status as string;
+    expect(await statusOf(placed.id)).toBe('paid');
+    expect(await statusOf(shipped.id)).toBe('shipped');
     // What was done left the selection; what was refused stays in it.
     await bar.getByText('1 selected').waitFor();
     await bar.getByRole('button', { name: 'Stop selecting' }).click();
