@@ -81,4 +81,26 @@ describe('the benchmarks, at tiny sizes', () => {
     expect(figure.ours).toBeGreaterThan(0);
     expect(figure.peer).toBeGreaterThan(0);
   }, 120_000);
+
+  it('bench/search.ts: a list searched against its contains filter, on both databases', async () => {
+    const dir = await bench('search.ts', {
+      BENCH_SEARCH_ROWS: '3000',
+      BENCH_SEARCH_QUERIES: '6',
+      ...(noPostgres ? { BENCH_SKIP_POSTGRES: '1' } : {}),
+    });
+    // The benchmark itself refuses an index that does not find a product by its number.
+    for (const side of noPostgres ? ['sqlite'] : ['sqlite', 'postgres']) {
+      const figure = result(dir, `search-${side}`);
+      expect(figure.ours, side).toBeGreaterThan(0);
+      expect(figure.peer, side).toBeGreaterThan(0);
+    }
+  }, 180_000);
+
+  it('bench/import.ts: a CSV import against a plain batched INSERT', async () => {
+    const dir = await bench('import.ts', { BENCH_IMPORT_ROWS: '1500', BENCH_ROUNDS: '1' });
+    // The benchmark itself refuses a batch that did not make every one of its rows.
+    const figure = result(dir, 'import-sqlite');
+    expect(figure.ours).toBeGreaterThan(0);
+    expect(figure.peer).toBeGreaterThan(0);
+  }, 120_000);
 });

@@ -15,8 +15,59 @@ interface SqliteDatabase {
   close(): void;
 }
 
+/** The words of a product's name in the search benchmark: 12 × 20 names, each followed by its number. */
+export const NAME_WORDS = {
+  first: [
+    'Galvanised',
+    'Stainless',
+    'Bronze',
+    'Nylon',
+    'Marine',
+    'Heavy',
+    'Compact',
+    'Coated',
+    'Braided',
+    'Teak',
+    'Carbon',
+    'Brass',
+  ],
+  second: [
+    'shackle',
+    'cleat',
+    'winch',
+    'block',
+    'fender',
+    'anchor',
+    'bilge',
+    'pump',
+    'halyard',
+    'sheave',
+    'thimble',
+    'swivel',
+    'snap',
+    'hatch',
+    'hinge',
+    'lamp',
+    'fuse',
+    'hose',
+    'valve',
+    'rope',
+  ],
+};
+
+/** A product's name with words a person would search for: "Bronze winch 123". */
+export function wordedName(id: number): string {
+  const { first, second } = NAME_WORDS;
+  return `${first[id % first.length]} ${second[Math.floor(id / first.length) % second.length]} ${id}`;
+}
+
 /** Creates the tables through the store, then fills Product with simple deterministic rows, fast. */
-export async function fillProducts(spec: string, file: string, rows: number): Promise<number> {
+export async function fillProducts(
+  spec: string,
+  file: string,
+  rows: number,
+  nameOf: (id: number) => string = (id) => `Part ${id}`,
+): Promise<number> {
   const loaded = loadSpec(readFileSync(spec, 'utf8'), { file: spec });
   if (!loaded.ok || !loaded.model)
     throw new Error(`${spec} must load: ${JSON.stringify(loaded.issues.slice(0, 3))}`);
@@ -62,7 +113,7 @@ export async function fillProducts(spec: string, file: string, rows: number): Pr
           insert.run(
             id,
             `MX-${String(id - 1).padStart(6, '0')}`,
-            `Part ${id}`,
+            nameOf(id),
             CATEGORIES[id % CATEGORIES.length],
             ((id * 7919) % 100_000) / 100,
             (id * 31) % 500,

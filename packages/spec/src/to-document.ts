@@ -338,6 +338,13 @@ function fromCall(call: Call): CallDocument {
     ...optional('pagination', call.pagination && fromPagination(call.pagination)),
     ...optional('sort', call.sort && { ...call.sort }),
     ...(call.filters.length ? { filters: call.filters.map((filter) => ({ ...filter })) } : {}),
+    ...optional(
+      'search',
+      call.search &&
+        (call.search.fields
+          ? { param: call.search.param, fields: [...call.search.fields] }
+          : call.search.param),
+    ),
   } as CallDocument;
 }
 

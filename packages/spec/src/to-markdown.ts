@@ -578,6 +578,10 @@ function writeCalls(calls: Model['calls'], lost: Lost[]): string[] {
       Pagination: text(call.pagination && paginationCell(call.pagination)),
       Sort: list(call.sort?.fields),
       Filters: list(call.filters.map((f) => (f.op === 'eq' ? f.field : `${f.field} (${f.op})`))),
+      Search: text(
+        call.search &&
+          (call.search.fields ? `${call.search.param}: ${call.search.fields.join(', ')}` : call.search.param),
+      ),
     };
   });
   blocks.push(
@@ -594,6 +598,7 @@ function writeCalls(calls: Model['calls'], lost: Lost[]): string[] {
         'Pagination',
         'Sort',
         'Filters',
+        'Search',
       ],
       ['Call', 'Method', 'Path', 'Purpose'],
       rows,

@@ -11,6 +11,7 @@ import { list as enList } from './en/list';
 import type { search as enSearch } from './en/search';
 import { session as enSession } from './en/session';
 import { shell as enShell } from './en/shell';
+import type { views as enViews } from './en/views';
 import type { Catalogue } from './types';
 
 const firstEnglish = {
@@ -33,6 +34,7 @@ interface LaterEnglish {
   search: typeof enSearch;
   bulk: typeof enBulk;
   importCsv: typeof enImportCsv;
+  views: typeof enViews;
 }
 
 /**

@@ -7,6 +7,7 @@ import { useI18n } from '../i18n/I18nProvider';
 
 // What these buttons do loads when one is pressed: the list's first load carries only the buttons.
 const ColumnPanel = lazy(() => import('./ColumnPanel'));
+type ColumnPanelProps = import('./ColumnPanel').ColumnPanelProps;
 const ImportDialog = lazy(withLaterStyles(() => import('./csv-import/ImportDialog')));
 
 export interface ListActionsProps {
@@ -23,6 +24,9 @@ export interface ListActionsProps {
   onSelect?: (() => void) | undefined;
   /** The entity a CSV file may be imported into, where the API takes one and the role may create. */
   importInto?: Entity | undefined;
+  /** Rows per page and saved views, in the columns' panel. */
+  paging?: ColumnPanelProps['paging'];
+  views: ColumnPanelProps['views'];
 }
 
 export interface ExportState {
@@ -45,6 +49,8 @@ export function ListActions({
   onHiddenChange,
   onSelect,
   importInto,
+  paging,
+  views,
 }: ListActionsProps) {
   const { data } = useSpec();
   const i18n = useI18n();
@@ -83,6 +89,8 @@ export function ListActions({
                 locked={locked}
                 hidden={hidden}
                 onChange={onHiddenChange}
+                {...(paging ? { paging } : {})}
+                views={views}
                 onClose={(refocus) => {
                   setOpen(false);
                   if (refocus) button.current?.focus();

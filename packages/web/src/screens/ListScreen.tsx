@@ -22,7 +22,7 @@ import { Slot } from '../extension/Slot';
 import { RowActionsController } from '../extension/useRowActionsColumn';
 import { routeParamNames } from '../form/record-path';
 import { useI18n } from '../i18n/I18nProvider';
-import { useHiddenColumns } from '../list/column-prefs';
+import { personKey, readStored, useHiddenColumns, usePageSize } from '../list/column-prefs';
 import { ListActions } from '../list/ListActions';
 import { ListError } from '../list/ListError';
 import { ListFilters } from '../list/ListFilters';
@@ -41,6 +41,7 @@ import {
   setSearch,
   setSort,
   toListParams,
+  writeListState,
 } from '../list/list-state';
 import { useListQuery } from '../list/useListQuery';
 import { useListState } from '../list/useListState';
@@ -84,6 +85,14 @@ export default function ListScreen({ screen }: ScreenProps<'list'>) {
     screen.name,
     person === undefined || person === null ? undefined : String(person),
   );
+  const [pageSize, setPageSize] = usePageSize(
+    screen.name,
+    person === undefined || person === null ? undefined : String(person),
+  );
+  const sized = useMemo(
+    () => (pageSize !== undefined && plan.pageSize !== undefined ? { ...plan, pageSize } : plan),
+    [plan, pageSize],
+  );
   const tablePlan = useMemo(() => {
     const columns = plan.columns.filter(
       (field) => field.name === plan.linkColumn || !hiddenColumns.includes(field.name),
@@ -91,7 +100,7 @@ export default function ListScreen({ screen }: ScreenProps<'list'>) {
     return columns.length === plan.columns.length ? plan : { ...plan, columns };
   }, [plan, hiddenColumns]);
   const path = useMemo(() => definedParams(routeParams), [routeParams]);
-  const params = useMemo(() => toListParams(plan, state, path), [plan, state, path]);
+  const params = useMemo(() => toListParams(sized, state, path), [sized, state, path]);
   const query = useListQuery(
     params,
     entity !== undefined && plan.call !== undefined && plan.columns.length > 0,
@@ -166,6 +175,33 @@ export default function ListScreen({ screen }: ScreenProps<'list'>) {
             onSelect={canSelect && !selecting ? () => setSelecting(true) : undefined}
             // Where the role may open the create screen: the rules' own engine stays out of the list's code.
             importInto={data.importRows && createHref !== undefined ? entity : undefined}
+            {...(plan.pageSize !== undefined
+              ? {
+                  paging: {
+                    pagination: plan.pagination,
+                    screenSize: plan.pageSize,
+                    chosen: pageSize,
+                    onChange: (size: number | undefined) => {
+                      setPageSize(size);
+                      update(goToPage({ ...state, cursors: [] }, 1));
+                    },
+                  },
+                }
+              : {})}
+            views={{
+              screen: screen.name,
+              person: person === undefined || person === null ? undefined : String(person),
+              current: {
+                query: writeListState({ ...state, page: 1, cursors: [] }, plan).toString(),
+                hidden: [...hiddenColumns],
+                ...(pageSize === undefined ? {} : { pageSize }),
+              },
+              onApply: (view) => {
+                setHiddenColumns(view.hidden);
+                setPageSize(view.pageSize);
+                update(parseListState(new URLSearchParams(view.query), plan));
+              },
+            }}
           />
         ) : null}
         {createHref !== undefined && !createHref.includes('/:') ? (
@@ -344,8 +380,16 @@ export async function prefetch({
 }: PrefetchContext<'list'>): Promise<void> {
   if (!settle(checkScreen(model, session.principal, screen), session).allowed) return;
   const { hidden } = fieldAccess(model, session.principal, screen.entity);
-  const plan = planList(model, screen, data.calls(screen.entity), hidden);
-  if (plan.entity === undefined || plan.call === undefined || plan.columns.length === 0) return;
+  const planned = planList(model, screen, data.calls(screen.entity), hidden);
+  if (planned.entity === undefined || planned.call === undefined || planned.columns.length === 0) return;
+  // The page the screen will ask for: in the person's own page size, if they chose one.
+  const person = session.principal.user?.id ?? session.principal.user?.email;
+  const chosen = readStored(
+    personKey('page-size', screen.name, person == null ? undefined : String(person)),
+    (value) => (typeof value === 'number' ? value : undefined),
+  );
+  const plan =
+    chosen !== undefined && planned.pageSize !== undefined ? { ...planned, pageSize: chosen } : planned;
   const listParams = toListParams(plan, parseListState(new URLSearchParams(search), plan), params);
   await queryClient.prefetchQuery({
     queryKey: listQueryKey(listParams),

@@ -11,6 +11,7 @@ import { list } from './list';
 import { search } from './search';
 import { session } from './session';
 import { shell } from './shell';
+import { views } from './views';
 
 /** French, loaded only by those who read it (see `loadLocale`). */
 export const french: Catalogue = {
@@ -26,4 +27,5 @@ export const french: Catalogue = {
   search,
   bulk,
   importCsv,
+  views,
 };

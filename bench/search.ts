@@ -1,0 +1,216 @@
+// A list searched (`q`, issue 20) on a million products, on SQLite and on PostgreSQL: the p99 of the
+// prototype API's full-text search (FTS5; GIN-indexed tsvectors) against the same list's `contains`
+// filter on the name (a LIKE/ILIKE scan, what a search is without an index), through the same server,
+// in one run. Written to bench/results/search-sqlite.json and search-postgres.json.
+//
+//   npx tsx bench/search.ts   BENCH_SEARCH_ROWS (default 1,000,000), BENCH_SEARCH_QUERIES (default 200 a side),
+//                             BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432/postgres), BENCH_SKIP_POSTGRES=1
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadSpec } from '@ninefold/spec';
+import { openStore } from '../packages/server/src/store/open-store';
+import { signInAsOwner, startChild, stopChild, waitFor } from './support/child-servers';
+import { cleanUp, cleanups } from './support/clean-up';
+import { median, percentile, RESULTS_DIR } from './support/figures';
+import { fillProducts, NAME_WORDS, wordedName } from './support/fill-products';
+
+const require = createRequire(import.meta.url);
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+const SPEC = join(ROOT, 'examples/shop.yaml');
+const CLI = join(ROOT, 'bin/ninefold.js');
+const ROWS = Number(process.env.BENCH_SEARCH_ROWS ?? 1_000_000);
+const QUERIES = Number(process.env.BENCH_SEARCH_QUERIES ?? 200);
+const PG_ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const LOAD_AT_START = loadavg().map((value) => Math.round(value * 100) / 100);
+
+interface PgClient {
+  connect(): Promise<void>;
+  query(text: string, values?: unknown[]): Promise<unknown>;
+  end(): Promise<void>;
+}
+
+/** A deterministic sequence of searches a person might type: a number, a word's start, two words. */
+function searches(count: number): string[] {
+  let seed = 20_261_126;
+  const next = () => {
+    seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+    return seed;
+  };
+  const { first, second } = NAME_WORDS;
+  return Array.from({ length: count }, (_, index) => {
+    const word = second[next() % second.length] as string;
+    switch (index % 3) {
+      case 0:
+        // A number of the last nine tenths: the start of no other product's number (but the millionth).
+        return String(Math.ceil(ROWS / 10) + (next() % Math.floor((ROWS * 9) / 10)));
+      case 1:
+        return word.slice(0, 4);
+      default:
+        return `${(first[next() % first.length] as string).slice(0, 4)} ${word}`;
+    }
+  });
+}
+
+async function timed(url: string, headers: Record<string, string>): Promise<{ ms: number; total: number }> {
+  const started = performance.now();
+  const answer = await fetch(url, { headers });
+  if (!answer.ok) throw new Error(`${url} answered ${answer.status}: ${await answer.text()}`);
+  const body = (await answer.json()) as { total: number };
+  return { ms: performance.now() - started, total: body.total };
+}
+
+async function serve(
+  db: string,
+): Promise<{ url: string; headers: Record<string, string>; stop(): Promise<void> }> {
+  const { child, output } = startChild([
+    CLI,
+    'serve',
+    SPEC,
+    '--db',
+    db,
+    '--port',
+    '0',
+    '--no-client',
+    '--user',
+    'owner@demo.test:owner',
+  ]);
+  cleanups.push({ name: 'stop ninefold serve', run: () => stopChild(child) });
+  const url = await waitFor(
+    'ninefold serve',
+    child,
+    output,
+    async () => /(http:\/\/127\.0\.0\.1:\d+)\//.exec(output())?.[1],
+    600_000,
+  );
+  return { url, headers: await signInAsOwner('ninefold serve', url, output), stop: () => stopChild(child) };
+}
+
+/** The same million products in PostgreSQL, made by one INSERT … SELECT in the tables the store made. */
+async function fillPostgres(url: string): Promise<number> {
+  const { Client } = require('pg') as { Client: new (config: { connectionString: string }) => PgClient };
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  const started = performance.now();
+  try {
+    const { first, second } = NAME_WORDS;
+    const array = (words: string[]) => `ARRAY[${words.map((word) => `'${word}'`).join(', ')}]`;
+    await client.query(`
+      INSERT INTO "Product" ("id", "sku", "name", "category", "price", "stock", "_version", "_created_at", "_updated_at")
+      SELECT i, 'MX-' || lpad((i - 1)::text, 6, '0'),
+        (${array(first)})[1 + i % ${first.length}] || ' ' || (${array(second)})[1 + (i / ${first.length}) % ${second.length}] || ' ' || i,
+        (ARRAY['rigging', 'engine', 'electrics', 'safety', 'paint'])[1 + i % 5],
+        ((i * 7919) % 100000) / 100.0, (i * 31) % 500, 1, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z'
+      FROM generate_series(1, ${ROWS}) AS i`);
+    await client.query(`SELECT setval(pg_get_serial_sequence('"Product"', 'id'), ${ROWS})`);
+    await client.query('ANALYZE "Product"');
+  } finally {
+    await client.end();
+  }
+  return (performance.now() - started) / 1000;
+}
+
+async function measure(side: string, server: { url: string; headers: Record<string, string> }) {
+  const texts = searches(QUERIES);
+  const ours: number[] = [];
+  const peer: number[] = [];
+  const totals: number[] = [];
+  // One warm-up of each, then the two kinds alternate query by query, so that load drift hits both.
+  await timed(`${server.url}/api/products?q=warm`, server.headers);
+  await timed(`${server.url}/api/products?name=warm`, server.headers);
+  for (const [index, text] of texts.entries()) {
+    const q = encodeURIComponent(text);
+    const pair = [
+      async () => {
+        const run = await timed(`${server.url}/api/products?q=${q}&limit=25`, server.headers);
+        ours.push(run.ms);
+        totals.push(run.total);
+      },
+      async () =>
+        peer.push((await timed(`${server.url}/api/products?name=${q}&limit=25`, server.headers)).ms),
+    ];
+    for (const run of index % 2 === 0 ? pair : pair.reverse()) await run();
+  }
+  // The index must find what the names hold: a number is one product, a word about one in twenty.
+  if (totals[0] !== 1)
+    throw new Error(`${side}: searching for a product's number found ${totals[0]} products`);
+  const p99 = (values: number[]) => Math.round(percentile(values, 99) * 10) / 10;
+  const result = {
+    metric: `p99 of a list search (q) on ${ROWS.toLocaleString('en')} products, ${side}`,
+    ours: p99(ours),
+    peer: p99(peer),
+    peerName: "the same list's name (contains) filter: a LIKE scan through the same API",
+    ratio: p99(ours) / p99(peer),
+    unit: 'ms',
+    medians: { ours: Math.round(median(ours) * 10) / 10, peer: Math.round(median(peer) * 10) / 10 },
+    notes:
+      `GET /api/products?q=…&limit=25 (a page and its total) signed in as the owner, from ninefold serve on ${side} holding ${ROWS.toLocaleString('en')} products named like "Bronze winch 123"; ` +
+      `${QUERIES} searches a side, a third each a product's number, a word's first four letters, and two words; the two kinds alternate query by query. Lower is better; ratio = ours / peer.`,
+    rows: ROWS,
+    queries: QUERIES,
+    node: process.version,
+    cpus: cpus().length,
+    date: new Date().toISOString(),
+    loadAverage: { start: LOAD_AT_START, end: loadavg().map((value) => Math.round(value * 100) / 100) },
+  };
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  writeFileSync(join(RESULTS_DIR, `search-${side}.json`), `${JSON.stringify(result, null, 2)}\n`);
+  console.log(
+    `${result.metric}: ours ${result.ours} ms, contains ${result.peer} ms (medians ${result.medians.ours} / ${result.medians.peer} ms)`,
+  );
+}
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'ninefold-search-bench-'));
+  cleanups.push({ name: 'remove the database', run: () => rmSync(dir, { recursive: true, force: true }) });
+  const file = join(dir, 'search.db');
+  process.stdout.write(`filling ${ROWS.toLocaleString('en')} products into SQLite… `);
+  console.log(`${(await fillProducts(SPEC, file, ROWS, wordedName)).toFixed(1)} s`);
+  const sqlite = await serve(file);
+  await measure('sqlite', sqlite);
+  await sqlite.stop();
+
+  if (process.env.BENCH_SKIP_POSTGRES === '1') return;
+  const { Client } = require('pg') as { Client: new (config: { connectionString: string }) => PgClient };
+  const name = `ninefold_search_${process.pid}_${Date.now()}`;
+  const admin = async (text: string) => {
+    const client = new Client({ connectionString: PG_ADMIN_URL });
+    await client.connect();
+    try {
+      await client.query(text);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`CREATE DATABASE "${name}"`);
+  cleanups.push({
+    name: `drop database ${name}`,
+    run: () => admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
+  });
+  const url = new URL(PG_ADMIN_URL);
+  url.pathname = `/${name}`;
+  // The store makes the tables and indexes, the rows go in behind it, then the server starts on them
+  // (once: its demo user's password is printed only when the user is made).
+  const loaded = loadSpec(readFileSync(SPEC, 'utf8'), { file: SPEC });
+  if (!loaded.model) throw new Error('examples/shop.yaml must load');
+  const store = await openStore({ model: loaded.model, url: url.toString() });
+  try {
+    if (!(await store.migrate({ allowDestructive: false })).ok) throw new Error('the migration was refused');
+  } finally {
+    await store.close();
+  }
+  process.stdout.write(`filling ${ROWS.toLocaleString('en')} products into PostgreSQL… `);
+  console.log(`${(await fillPostgres(url.toString())).toFixed(1)} s`);
+  const postgres = await serve(url.toString());
+  await measure('postgres', postgres);
+  await postgres.stop();
+}
+
+main()
+  .catch((error) => {
+    console.error(error);
+    process.exitCode = 1;
+  })
+  .finally(cleanUp);
