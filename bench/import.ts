@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { signInAsOwner, startChild, stopChild, waitFor } from './support/child-servers';
+import { serveForBench } from './support/child-servers';
 import { cleanUp, cleanups } from './support/clean-up';
 import { median, RESULTS_DIR } from './support/figures';
 import { fillProducts, wordedName } from './support/fill-products';
@@ -17,7 +17,6 @@ import { fillProducts, wordedName } from './support/fill-products';
 const require = createRequire(import.meta.url);
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const SPEC = join(ROOT, 'examples/shop.yaml');
-const CLI = join(ROOT, 'bin/ninefold.js');
 const ROWS = Number(process.env.BENCH_IMPORT_ROWS ?? 100_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const BATCH = 1_000;
@@ -102,27 +101,7 @@ async function main(): Promise<void> {
   const plain = join(dir, 'plain.db');
   await fillProducts(SPEC, ours, 0);
   await fillProducts(SPEC, plain, 0);
-  const { child, output } = startChild([
-    CLI,
-    'serve',
-    SPEC,
-    '--db',
-    ours,
-    '--port',
-    '0',
-    '--no-client',
-    '--user',
-    'owner@demo.test:owner',
-  ]);
-  cleanups.push({ name: 'stop ninefold serve', run: () => stopChild(child) });
-  const url = await waitFor(
-    'ninefold serve',
-    child,
-    output,
-    async () => /(http:\/\/127\.0\.0\.1:\d+)\//.exec(output())?.[1],
-    300_000,
-  );
-  const headers = await signInAsOwner('ninefold serve', url, output);
+  const { url, headers, stop } = await serveForBench(SPEC, ours);
 
   const runs: Record<'ours' | 'plain', number[]> = { ours: [], plain: [] };
   for (let round = 0; round < ROUNDS; round++) {
@@ -135,7 +114,7 @@ async function main(): Promise<void> {
       );
     }
   }
-  await stopChild(child);
+  await stop();
   const rate = (values: number[]) => Math.round((ROWS / median(values)) * 1000);
   const result = {
     metric: `import of ${ROWS.toLocaleString('en')} products, rows per second`,

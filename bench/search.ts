@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadSpec } from '@ninefold/spec';
 import { openStore } from '../packages/server/src/store/open-store';
-import { signInAsOwner, startChild, stopChild, waitFor } from './support/child-servers';
+import { freshPostgres, serveForBench } from './support/child-servers';
 import { cleanUp, cleanups } from './support/clean-up';
 import { median, percentile, RESULTS_DIR } from './support/figures';
 import { fillProducts, NAME_WORDS, wordedName } from './support/fill-products';
@@ -20,7 +20,6 @@ import { fillProducts, NAME_WORDS, wordedName } from './support/fill-products';
 const require = createRequire(import.meta.url);
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const SPEC = join(ROOT, 'examples/shop.yaml');
-const CLI = join(ROOT, 'bin/ninefold.js');
 const ROWS = Number(process.env.BENCH_SEARCH_ROWS ?? 1_000_000);
 const QUERIES = Number(process.env.BENCH_SEARCH_QUERIES ?? 200);
 const PG_ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -32,7 +31,10 @@ interface PgClient {
   end(): Promise<void>;
 }
 
-/** A deterministic sequence of searches a person might type: a number, a word's start, two words. */
+/**
+ * A deterministic sequence of searches a person might type, none twice (the server's read cache would
+ * answer a repeat): a product's number, the start of a word (3 to 6 letters), or two words' starts.
+ */
 function searches(count: number): string[] {
   let seed = 20_261_126;
   const next = () => {
@@ -40,18 +42,23 @@ function searches(count: number): string[] {
     return seed;
   };
   const { first, second } = NAME_WORDS;
-  return Array.from({ length: count }, (_, index) => {
+  const seen = new Set<string>();
+  const texts: string[] = [];
+  for (let index = 0; texts.length < count && index < count * 50; index++) {
     const word = second[next() % second.length] as string;
-    switch (index % 3) {
-      case 0:
-        // A number of the last nine tenths: the start of no other product's number (but the millionth).
-        return String(Math.ceil(ROWS / 10) + (next() % Math.floor((ROWS * 9) / 10)));
-      case 1:
-        return word.slice(0, 4);
-      default:
-        return `${(first[next() % first.length] as string).slice(0, 4)} ${word}`;
-    }
-  });
+    const length = 3 + (next() % 4);
+    const text =
+      index % 3 === 0
+        ? // A number of the last nine tenths: the start of no other product's number (but the millionth).
+          String(Math.ceil(ROWS / 10) + (next() % Math.floor((ROWS * 9) / 10)))
+        : index % 3 === 1
+          ? word.slice(0, length)
+          : `${(first[next() % first.length] as string).slice(0, length)} ${word.slice(0, 3 + (next() % 3))}`;
+    if (seen.has(text)) continue;
+    seen.add(text);
+    texts.push(text);
+  }
+  return texts;
 }
 
 async function timed(url: string, headers: Record<string, string>): Promise<{ ms: number; total: number }> {
@@ -62,30 +69,8 @@ async function timed(url: string, headers: Record<string, string>): Promise<{ ms
   return { ms: performance.now() - started, total: body.total };
 }
 
-async function serve(
-  db: string,
-): Promise<{ url: string; headers: Record<string, string>; stop(): Promise<void> }> {
-  const { child, output } = startChild([
-    CLI,
-    'serve',
-    SPEC,
-    '--db',
-    db,
-    '--port',
-    '0',
-    '--no-client',
-    '--user',
-    'owner@demo.test:owner',
-  ]);
-  cleanups.push({ name: 'stop ninefold serve', run: () => stopChild(child) });
-  const url = await waitFor(
-    'ninefold serve',
-    child,
-    output,
-    async () => /(http:\/\/127\.0\.0\.1:\d+)\//.exec(output())?.[1],
-    600_000,
-  );
-  return { url, headers: await signInAsOwner('ninefold serve', url, output), stop: () => stopChild(child) };
+function serve(db: string) {
+  return serveForBench(SPEC, db);
 }
 
 /** The same million products in PostgreSQL, made by one INSERT … SELECT in the tables the store made. */
@@ -133,9 +118,11 @@ async function measure(side: string, server: { url: string; headers: Record<stri
     ];
     for (const run of index % 2 === 0 ? pair : pair.reverse()) await run();
   }
-  // The index must find what the names hold: a number is one product, a word about one in twenty.
-  if (totals[0] !== 1)
+  // The index must find what the names hold: a number is in its product's name (and starts the next
+  // one's sku, MX-000123 being product 124's, and maybe longer numbers).
+  if (totals[0] === undefined || totals[0] < 1 || totals[0] > 12) {
     throw new Error(`${side}: searching for a product's number found ${totals[0]} products`);
+  }
   const p99 = (values: number[]) => Math.round(percentile(values, 99) * 10) / 10;
   const result = {
     metric: `p99 of a list search (q) on ${ROWS.toLocaleString('en')} products, ${side}`,
@@ -147,7 +134,7 @@ async function measure(side: string, server: { url: string; headers: Record<stri
     medians: { ours: Math.round(median(ours) * 10) / 10, peer: Math.round(median(peer) * 10) / 10 },
     notes:
       `GET /api/products?q=…&limit=25 (a page and its total) signed in as the owner, from ninefold serve on ${side} holding ${ROWS.toLocaleString('en')} products named like "Bronze winch 123"; ` +
-      `${QUERIES} searches a side, a third each a product's number, a word's first four letters, and two words; the two kinds alternate query by query. Lower is better; ratio = ours / peer.`,
+      `${QUERIES} searches a side, each asked once (so the server's read cache answers none): a product's number, the first 3 to 6 letters of a word, or of two words; the two kinds alternate query by query. Lower is better; ratio = ours / peer.`,
     rows: ROWS,
     queries: QUERIES,
     node: process.version,
@@ -173,24 +160,7 @@ async function main(): Promise<void> {
   await sqlite.stop();
 
   if (process.env.BENCH_SKIP_POSTGRES === '1') return;
-  const { Client } = require('pg') as { Client: new (config: { connectionString: string }) => PgClient };
-  const name = `ninefold_search_${process.pid}_${Date.now()}`;
-  const admin = async (text: string) => {
-    const client = new Client({ connectionString: PG_ADMIN_URL });
-    await client.connect();
-    try {
-      await client.query(text);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`CREATE DATABASE "${name}"`);
-  cleanups.push({
-    name: `drop database ${name}`,
-    run: () => admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
-  });
-  const url = new URL(PG_ADMIN_URL);
-  url.pathname = `/${name}`;
+  const url = new URL(await freshPostgres(PG_ADMIN_URL, 'search'));
   // The store makes the tables and indexes, the rows go in behind it, then the server starts on them
   // (once: its demo user's password is printed only when the user is made).
   const loaded = loadSpec(readFileSync(SPEC, 'utf8'), { file: SPEC });

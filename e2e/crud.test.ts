@@ -443,6 +443,55 @@ describe('records of the rich example, used as a person uses them', () => {
     expect(found).toEqual([expect.objectContaining({ email: 'di@dock.test', creditLimit: 10 })]);
   });
 
+  it('keeps a page size and named views per person, and a view brings back its filter, order and columns', async () => {
+    const { page } = watched;
+    await page.goto(`${server.url}orders?status=paid&sort=-total`);
+    const table = page.getByRole('table', { name: 'Orders' });
+    await table.locator('tbody tr').first().waitFor();
+    const chooser = page.getByRole('button', { name: /^Columns/ });
+    await chooser.click();
+    await page.getByLabel('Rows per page').selectOption('10');
+    await page
+      .getByRole('group', { name: 'Columns shown' })
+      .getByRole('checkbox', { name: 'Customer' })
+      .uncheck();
+    await page.getByLabel('Name of this view').fill('Paid, largest first');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByRole('button', { name: 'Paid, largest first' }).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'list-views-1280');
+    await page.keyboard.press('Escape');
+
+    // Elsewhere in the list, then back through the view.
+    await page.goto(`${server.url}orders`);
+    await table.locator('tbody tr').first().waitFor();
+    await expect.poll(() => table.locator('tbody tr').count()).toBeLessThanOrEqual(10);
+    await page.getByRole('group', { name: 'Columns shown' }).waitFor({ state: 'detached' });
+    await chooser.click();
+    await page
+      .getByRole('group', { name: 'Columns shown' })
+      .getByRole('checkbox', { name: 'Customer' })
+      .check();
+    await page.getByLabel('Rows per page').selectOption('25');
+    await page.getByRole('button', { name: 'Paid, largest first' }).click();
+    await page.waitForURL(/\?status=paid&sort=-total$/);
+    const headers = async () =>
+      (await table.getByRole('columnheader').allTextContents()).map((text) => text.trim());
+    await expect.poll(async () => (await headers()).includes('Customer')).toBe(false);
+    expect(await page.getByLabel('Rows per page').inputValue()).toBe('10');
+    // Kept across a reload, in this browser, for this person.
+    await page.reload();
+    await chooser.click();
+    await page.getByRole('button', { name: 'Delete the view Paid, largest first' }).click();
+    await page.getByText('None yet', { exact: false }).waitFor();
+    await page
+      .getByRole('group', { name: 'Columns shown' })
+      .getByRole('checkbox', { name: 'Customer' })
+      .check();
+    await page.getByLabel('Rows per page').selectOption('25');
+    await page.keyboard.press('Escape');
+  });
+
   it('shows the dashboard with a count per list', async () => {
     const { page } = watched;
     await page.goto(server.url);

@@ -1,9 +1,10 @@
 // Servers a benchmark starts as child processes: started with their output kept, waited for, signed in
 // to, and stopped on every way out (support/clean-up.ts).
 import { type ChildProcess, spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { children } from './clean-up';
+import { children, cleanups } from './clean-up';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -91,4 +92,73 @@ export async function signInAsOwner(
   if (!answer.ok) throw new Error(`${name}: signing in as the owner answered ${answer.status}`);
   const { token } = (await answer.json()) as { token: string };
   return { authorization: `Bearer ${token}` };
+}
+
+/**
+ * `ninefold serve SPEC --db DB` without the client, its owner signed in: the server's URL, the owner's
+ * headers and its process, stopped at the end whatever happens. The demo user's password is printed
+ * only when the user is made, so a database is served once this way.
+ */
+export async function serveForBench(
+  spec: string,
+  db: string,
+): Promise<{ url: string; headers: Record<string, string>; child: ChildProcess; stop(): Promise<void> }> {
+  const cli = fileURLToPath(new URL('../../bin/ninefold.js', import.meta.url));
+  const { child, output } = startChild([
+    cli,
+    'serve',
+    spec,
+    '--db',
+    db,
+    '--port',
+    '0',
+    '--no-client',
+    '--user',
+    'owner@demo.test:owner',
+  ]);
+  cleanups.push({ name: 'stop ninefold serve', run: () => stopChild(child) });
+  const url = await waitFor(
+    'ninefold serve',
+    child,
+    output,
+    async () => /(http:\/\/127\.0\.0\.1:\d+)\//.exec(output())?.[1],
+    600_000,
+  );
+  return {
+    url,
+    headers: await signInAsOwner('ninefold serve', url, output),
+    child,
+    stop: () => stopChild(child),
+  };
+}
+
+/** A new PostgreSQL database for one run, dropped at the end whatever happens: its URL. */
+export async function freshPostgres(adminUrl: string, label: string): Promise<string> {
+  const { Client } = createRequire(import.meta.url)('pg') as {
+    Client: new (config: {
+      connectionString: string;
+    }) => {
+      connect(): Promise<void>;
+      query(text: string): Promise<unknown>;
+      end(): Promise<void>;
+    };
+  };
+  const name = `ninefold_${label}_${process.pid}_${Date.now()}`;
+  const admin = async (text: string) => {
+    const client = new Client({ connectionString: adminUrl });
+    await client.connect();
+    try {
+      await client.query(text);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`CREATE DATABASE "${name}"`);
+  cleanups.push({
+    name: `drop database ${name}`,
+    run: () => admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
+  });
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
 }

@@ -3,6 +3,7 @@
 // out alone. A dry run does all of it in one transaction and takes it back, so that it sees the database
 // and the file's earlier rows as the import would; a real one commits, keyed like any POST.
 import {
+  type CsvImportReport,
   csvValue,
   type Entity,
   type Field,
@@ -15,7 +16,6 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { principalOf, requireAction } from './access';
 import {
   columnPlan,
-  type IgnoredColumn,
   type ImportOptions,
   importOptions,
   MAX_CELL_CHARS,
@@ -33,26 +33,8 @@ import type { Store, StoredRecord, WriteResult } from './store/store';
 /** Row errors reported in full; past this many, the report counts the rest. */
 const MAX_REPORTED_ERRORS = 1_000;
 
-export interface ImportRowError {
-  row: number;
-  /** The field the message is about, when it is about one. */
-  field?: string;
-  message: string;
-}
-
-export interface ImportReport {
-  dryRun: boolean;
-  rows: number;
-  created: number;
-  updated: number;
-  skipped: number;
-  refused: number;
-  errors: ImportRowError[];
-  /** Row errors past those reported. */
-  errorsLeftOut: number;
-  /** Columns not read, each with why. */
-  ignored: IgnoredColumn[];
-}
+export type ImportRowError = CsvImportReport['errors'][number];
+export type ImportReport = CsvImportReport;
 
 /** Thrown to take a dry run's writes back: what it found travels with it. */
 class DryRun extends Error {

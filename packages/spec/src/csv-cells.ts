@@ -100,3 +100,19 @@ export function csvValue(text: string, field: Field, numericKey = false): CsvVal
       return exhaustiveSwitchError(field);
   }
 }
+
+/** What a CSV import did, or (a dry run) would do: the prototype API's answer, which the client shows. */
+export interface CsvImportReport {
+  dryRun: boolean;
+  rows: number;
+  created: number;
+  updated: number;
+  skipped: number;
+  refused: number;
+  /** Each refused row's errors, by the file's row number (a header is row 1). */
+  errors: Array<{ row: number; field?: string; message: string }>;
+  /** Row errors past those reported. */
+  errorsLeftOut: number;
+  /** Columns not read, each with why. */
+  ignored: Array<{ column: string; reason: string }>;
+}

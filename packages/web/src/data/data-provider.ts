@@ -1,4 +1,4 @@
-import type { Call, FilterParam, JsonValue, SortKey } from '@ninefold/spec';
+import type { Call, CsvImportReport, FilterParam, JsonValue, SortKey } from '@ninefold/spec';
 import type { ConnectionValues } from './connection-values';
 import type { NetworkStatus } from './network-status';
 
@@ -140,17 +140,7 @@ export interface ImportParams {
 }
 
 /** What an import did, or (a dry run) would do. */
-export interface ImportReport {
-  dryRun: boolean;
-  rows: number;
-  created: number;
-  updated: number;
-  skipped: number;
-  refused: number;
-  errors: Array<{ row: number; field?: string; message: string }>;
-  errorsLeftOut: number;
-  ignored: Array<{ column: string; reason: string }>;
-}
+export type ImportReport = CsvImportReport;
 
 export interface DataProvider {
   /** The calls available per entity; a screen offers only actions whose call exists. */
