@@ -1,6 +1,7 @@
 // A list exported as CSV: the prototype API's `Accept: text/csv` (issue 20) against SQLite's own
-// `sqlite3 -csv` on the same file, side by side in one run: time to the last byte, and the peak memory
-// of the process that makes the file. Written to bench/results/export-csv-sqlite.json.
+// `sqlite3 -csv` on the same file, and against psql's `\copy` on PostgreSQL, side by side in one run: time
+// to the last byte, and the peak memory of the process that makes the file. Written to
+// bench/results/export-csv-sqlite.json and export-csv-postgres.json.
 //
 //   npx tsx bench/export.ts        BENCH_EXPORT_ROWS (default 1,000,000), BENCH_ROUNDS (default 3)
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -8,14 +9,14 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { signInAsOwner, startChild, stopChild, waitFor } from './support/child-servers';
+import { freshPostgres, serveForBench } from './support/child-servers';
 import { cleanUp, cleanups } from './support/clean-up';
 import { median, RESULTS_DIR } from './support/figures';
-import { fillProducts } from './support/fill-products';
+import { fillPostgresProducts, fillProducts } from './support/fill-products';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const SPEC = join(ROOT, 'examples/shop.yaml');
-const CLI = join(ROOT, 'bin/ninefold.js');
+const PG_ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const ROWS = Number(process.env.BENCH_EXPORT_ROWS ?? 1_000_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const LOAD_AT_START = loadavg().map((value) => Math.round(value * 100) / 100);
@@ -113,61 +114,138 @@ async function exportSqlite(file: string): Promise<Run> {
   return { ms: performance.now() - started, peakMb, growthMb, rows };
 }
 
+async function exportPsql(url: string): Promise<Run> {
+  const started = performance.now();
+  const select = `SELECT ${COLUMNS.map((c) => `"${c}"`).join(', ')} FROM "Product" ORDER BY "name", "id"`;
+  const child: ChildProcess = spawn(
+    'psql',
+    [url, '-X', '-q', '-c', `\\copy (${select}) TO STDOUT WITH (FORMAT csv, HEADER)`],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  const {
+    value: rows,
+    peakMb,
+    growthMb,
+  } = await withPeakRss(child.pid ?? 0, async () => {
+    let lines = 0;
+    let errors = '';
+    child.stderr?.on('data', (chunk: Buffer) => {
+      errors += chunk;
+    });
+    for await (const chunk of child.stdout ?? []) lines += countLines(chunk as Buffer);
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    if (code !== 0) throw new Error(`psql exited ${code}: ${errors}`);
+    return lines - 1;
+  });
+  return { ms: performance.now() - started, peakMb, growthMb, rows };
+}
+
+/** Both sides' runs, alternating, each checked to have every row. */
+async function rounds(
+  peerName: string,
+  ours: () => Promise<Run>,
+  peer: () => Promise<Run>,
+): Promise<Record<'ours' | 'peer', Run[]>> {
+  const runs: Record<'ours' | 'peer', Run[]> = { ours: [], peer: [] };
+  for (let round = 0; round < ROUNDS; round++) {
+    // The order alternates every round, so that drift in machine load hits both alike.
+    const order = round % 2 === 0 ? (['ours', 'peer'] as const) : (['peer', 'ours'] as const);
+    for (const side of order) {
+      const run = side === 'ours' ? await ours() : await peer();
+      if (run.rows !== ROWS)
+        throw new Error(`${side === 'ours' ? 'ours' : peerName} exported ${run.rows} rows of ${ROWS}`);
+      runs[side].push(run);
+      console.log(
+        `  round ${round + 1} ${(side === 'ours' ? 'ours' : peerName).padEnd(8)} ${run.ms.toFixed(0).padStart(7)} ms  peak ${run.peakMb.toFixed(0)} MB (+${run.growthMb.toFixed(0)} MB)`,
+      );
+    }
+  }
+  return runs;
+}
+
+/** Whether psql is on this machine: the PostgreSQL side needs it. */
+function hasPsql(): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = spawn('psql', ['--version'], { stdio: 'ignore' });
+    probe.on('error', () => resolve(false));
+    probe.on('close', (code) => resolve(code === 0));
+  });
+}
+
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'ninefold-export-bench-'));
   cleanups.push({ name: 'remove the database', run: () => rmSync(dir, { recursive: true, force: true }) });
   const file = join(dir, 'export.db');
   process.stdout.write(`filling ${ROWS.toLocaleString('en')} products… `);
   console.log(`${(await fillProducts(SPEC, file, ROWS)).toFixed(1)} s`);
-
-  const { child, output } = startChild([
-    CLI,
-    'serve',
-    SPEC,
-    '--db',
-    file,
-    '--port',
-    '0',
-    '--no-client',
-    '--user',
-    'owner@demo.test:owner',
-  ]);
-  cleanups.push({ name: 'stop ninefold serve', run: () => stopChild(child) });
-  const url = await waitFor(
-    'ninefold serve',
-    child,
-    output,
-    async () => /(http:\/\/127\.0\.0\.1:\d+)\//.exec(output())?.[1],
-    300_000,
+  const sqlite = await serveForBench(SPEC, file);
+  const sqliteRuns = await rounds(
+    'sqlite3',
+    () => exportOurs(sqlite.url, sqlite.headers, sqlite.child.pid ?? 0),
+    () => exportSqlite(file),
   );
-  const headers = await signInAsOwner('ninefold serve', url, output);
-  const pid = child.pid ?? 0;
+  await sqlite.stop();
+  const sqliteVersion = await new Promise<string>((resolve) => {
+    const probe = spawn('sqlite3', ['-version']);
+    let text = '';
+    probe.stdout.on('data', (chunk: Buffer) => {
+      text += chunk;
+    });
+    probe.on('close', () => resolve(text.trim().split(' ')[0] ?? ''));
+  });
+  write('export-csv-sqlite', sqliteRuns, {
+    peerName: 'sqlite3 -csv on the same file',
+    notes:
+      `GET /api/products?sort=name with Accept: text/csv, signed in as the owner, from ninefold serve on a SQLite file of ${ROWS.toLocaleString('en')} products filled into the table the store made; ` +
+      `the peer is sqlite3 -csv -header selecting the same columns in the same order. Peak memory is the resident memory of the server process (all of it, from its start; oursGrowthMb is its rise during the export) and of the sqlite3 process, sampled every 10 ms. ` +
+      `${ROUNDS} rounds a side, alternating; median time, highest peak.`,
+    sqlite3: sqliteVersion,
+  });
 
-  const runs: Record<'ours' | 'sqlite', Run[]> = { ours: [], sqlite: [] };
-  for (let round = 0; round < ROUNDS; round++) {
-    // The order alternates every round, so that drift in machine load hits both alike.
-    const order = round % 2 === 0 ? (['ours', 'sqlite'] as const) : (['sqlite', 'ours'] as const);
-    for (const side of order) {
-      const run = side === 'ours' ? await exportOurs(url, headers, pid) : await exportSqlite(file);
-      if (run.rows !== ROWS) throw new Error(`${side} exported ${run.rows} rows of ${ROWS}`);
-      runs[side].push(run);
-      console.log(
-        `  round ${round + 1} ${side.padEnd(6)} ${run.ms.toFixed(0).padStart(7)} ms  peak ${run.peakMb.toFixed(0)} MB (+${run.growthMb.toFixed(0)} MB)`,
-      );
-    }
+  if (process.env.BENCH_SKIP_POSTGRES === '1') return;
+  if (!(await hasPsql())) {
+    console.log('PostgreSQL side skipped: psql is not on this machine');
+    return;
   }
+  const url = await freshPostgres(PG_ADMIN_URL, 'export');
+  process.stdout.write(`filling ${ROWS.toLocaleString('en')} products into PostgreSQL… `);
+  console.log(`${(await fillPostgresProducts(SPEC, url, ROWS, 'parts')).toFixed(1)} s`);
+  const postgres = await serveForBench(SPEC, url);
+  const postgresRuns = await rounds(
+    'psql',
+    () => exportOurs(postgres.url, postgres.headers, postgres.child.pid ?? 0),
+    () => exportPsql(url),
+  );
+  await postgres.stop();
+  write('export-csv-postgres', postgresRuns, {
+    peerName: 'psql \\copy (SELECT … ORDER BY name) TO STDOUT WITH CSV HEADER, on the same database',
+    notes:
+      `GET /api/products?sort=name with Accept: text/csv, signed in as the owner, from ninefold serve on a PostgreSQL database of ${ROWS.toLocaleString('en')} products filled into the tables the store made; ` +
+      "the peer is psql's \\copy of the same columns in the same order. Peak memory is the resident memory of the server process and of the psql process (the database's own backends are not counted on either side), sampled every 10 ms. " +
+      `${ROUNDS} rounds a side, alternating; median time, highest peak.`,
+  });
+}
+
+function write(
+  name: string,
+  runs: Record<'ours' | 'peer', Run[]>,
+  about: { peerName: string; notes: string } & Record<string, unknown>,
+): void {
   const summary = (list: Run[]) => ({
     medianMs: Math.round(median(list.map((run) => run.ms))),
     peakMb: Math.round(Math.max(...list.map((run) => run.peakMb))),
     growthMb: Math.round(Math.max(...list.map((run) => run.growthMb))),
   });
   const ours = summary(runs.ours);
-  const peer = summary(runs.sqlite);
+  const peer = summary(runs.peer);
+  const { peerName, notes, ...extra } = about;
   const result = {
     metric: `export of ${ROWS.toLocaleString('en')} products as CSV, to the last byte`,
     ours: ours.medianMs,
     peer: peer.medianMs,
-    peerName: 'sqlite3 -csv on the same file',
+    peerName,
     ratio: ours.medianMs / peer.medianMs,
     unit: 'ms',
     memory: {
@@ -176,29 +254,19 @@ async function main(): Promise<void> {
       peerPeakMb: peer.peakMb,
       ratio: ours.peakMb / peer.peakMb,
     },
-    notes:
-      `GET /api/products?sort=name with Accept: text/csv, signed in as the owner, from ninefold serve on a SQLite file of ${ROWS.toLocaleString('en')} products filled into the table the store made; ` +
-      `the peer is sqlite3 -csv -header selecting the same columns in the same order. Peak memory is the resident memory of the server process (all of it, from its start; oursGrowthMb is its rise during the export) and of the sqlite3 process, sampled every 10 ms. ` +
-      `${ROUNDS} rounds a side, alternating; median time, highest peak.`,
+    notes,
     rows: ROWS,
     rounds: ROUNDS,
     node: process.version,
-    sqlite3: await new Promise<string>((resolve) => {
-      const probe = spawn('sqlite3', ['-version']);
-      let text = '';
-      probe.stdout.on('data', (chunk: Buffer) => {
-        text += chunk;
-      });
-      probe.on('close', () => resolve(text.trim().split(' ')[0] ?? ''));
-    }),
+    ...extra,
     cpus: cpus().length,
     date: new Date().toISOString(),
     loadAverage: { start: LOAD_AT_START, end: loadavg().map((value) => Math.round(value * 100) / 100) },
   };
   mkdirSync(RESULTS_DIR, { recursive: true });
-  writeFileSync(join(RESULTS_DIR, 'export-csv-sqlite.json'), `${JSON.stringify(result, null, 2)}\n`);
+  writeFileSync(join(RESULTS_DIR, `${name}.json`), `${JSON.stringify(result, null, 2)}\n`);
   console.log(
-    `\n${result.metric}: ours ${ours.medianMs} ms (peak ${ours.peakMb} MB), sqlite3 ${peer.medianMs} ms (peak ${peer.peakMb} MB), ratio ${result.ratio.toFixed(2)}`,
+    `\n${name}: ours ${ours.medianMs} ms (peak ${ours.peakMb} MB), ${peerName.split(' ')[0]} ${peer.medianMs} ms (peak ${peer.peakMb} MB), ratio ${result.ratio.toFixed(2)}`,
   );
 }
 

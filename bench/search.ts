@@ -4,32 +4,23 @@
 // in one run. Written to bench/results/search-sqlite.json and search-postgres.json.
 //
 //   npx tsx bench/search.ts   BENCH_SEARCH_ROWS (default 1,000,000), BENCH_SEARCH_QUERIES (default 200 a side),
-//                             BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432/postgres), BENCH_SKIP_POSTGRES=1
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+//                             BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432/postgres), BENCH_SKIP_POSTGRES=1,
+//                             BENCH_SKIP_SQLITE=1
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadSpec } from '@ninefold/spec';
-import { openStore } from '../packages/server/src/store/open-store';
 import { freshPostgres, serveForBench } from './support/child-servers';
 import { cleanUp, cleanups } from './support/clean-up';
 import { median, percentile, RESULTS_DIR } from './support/figures';
-import { fillProducts, NAME_WORDS, wordedName } from './support/fill-products';
+import { fillPostgresProducts, fillProducts, NAME_WORDS, wordedName } from './support/fill-products';
 
-const require = createRequire(import.meta.url);
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const SPEC = join(ROOT, 'examples/shop.yaml');
 const ROWS = Number(process.env.BENCH_SEARCH_ROWS ?? 1_000_000);
 const QUERIES = Number(process.env.BENCH_SEARCH_QUERIES ?? 200);
 const PG_ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const LOAD_AT_START = loadavg().map((value) => Math.round(value * 100) / 100);
-
-interface PgClient {
-  connect(): Promise<void>;
-  query(text: string, values?: unknown[]): Promise<unknown>;
-  end(): Promise<void>;
-}
 
 /**
  * A deterministic sequence of searches a person might type, none twice (the server's read cache would
@@ -71,30 +62,6 @@ async function timed(url: string, headers: Record<string, string>): Promise<{ ms
 
 function serve(db: string) {
   return serveForBench(SPEC, db);
-}
-
-/** The same million products in PostgreSQL, made by one INSERT … SELECT in the tables the store made. */
-async function fillPostgres(url: string): Promise<number> {
-  const { Client } = require('pg') as { Client: new (config: { connectionString: string }) => PgClient };
-  const client = new Client({ connectionString: url });
-  await client.connect();
-  const started = performance.now();
-  try {
-    const { first, second } = NAME_WORDS;
-    const array = (words: string[]) => `ARRAY[${words.map((word) => `'${word}'`).join(', ')}]`;
-    await client.query(`
-      INSERT INTO "Product" ("id", "sku", "name", "category", "price", "stock", "_version", "_created_at", "_updated_at")
-      SELECT i, 'MX-' || lpad((i - 1)::text, 6, '0'),
-        (${array(first)})[1 + i % ${first.length}] || ' ' || (${array(second)})[1 + (i / ${first.length}) % ${second.length}] || ' ' || i,
-        (ARRAY['rigging', 'engine', 'electrics', 'safety', 'paint'])[1 + i % 5],
-        ((i * 7919) % 100000) / 100.0, (i * 31) % 500, 1, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z'
-      FROM generate_series(1, ${ROWS}) AS i`);
-    await client.query(`SELECT setval(pg_get_serial_sequence('"Product"', 'id'), ${ROWS})`);
-    await client.query('ANALYZE "Product"');
-  } finally {
-    await client.end();
-  }
-  return (performance.now() - started) / 1000;
 }
 
 async function measure(side: string, server: { url: string; headers: Record<string, string> }) {
@@ -153,26 +120,18 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'ninefold-search-bench-'));
   cleanups.push({ name: 'remove the database', run: () => rmSync(dir, { recursive: true, force: true }) });
   const file = join(dir, 'search.db');
-  process.stdout.write(`filling ${ROWS.toLocaleString('en')} products into SQLite… `);
-  console.log(`${(await fillProducts(SPEC, file, ROWS, wordedName)).toFixed(1)} s`);
-  const sqlite = await serve(file);
-  await measure('sqlite', sqlite);
-  await sqlite.stop();
+  if (process.env.BENCH_SKIP_SQLITE !== '1') {
+    process.stdout.write(`filling ${ROWS.toLocaleString('en')} products into SQLite… `);
+    console.log(`${(await fillProducts(SPEC, file, ROWS, wordedName)).toFixed(1)} s`);
+    const sqlite = await serve(file);
+    await measure('sqlite', sqlite);
+    await sqlite.stop();
+  }
 
   if (process.env.BENCH_SKIP_POSTGRES === '1') return;
   const url = new URL(await freshPostgres(PG_ADMIN_URL, 'search'));
-  // The store makes the tables and indexes, the rows go in behind it, then the server starts on them
-  // (once: its demo user's password is printed only when the user is made).
-  const loaded = loadSpec(readFileSync(SPEC, 'utf8'), { file: SPEC });
-  if (!loaded.model) throw new Error('examples/shop.yaml must load');
-  const store = await openStore({ model: loaded.model, url: url.toString() });
-  try {
-    if (!(await store.migrate({ allowDestructive: false })).ok) throw new Error('the migration was refused');
-  } finally {
-    await store.close();
-  }
   process.stdout.write(`filling ${ROWS.toLocaleString('en')} products into PostgreSQL… `);
-  console.log(`${(await fillPostgres(url.toString())).toFixed(1)} s`);
+  console.log(`${(await fillPostgresProducts(SPEC, url.toString(), ROWS, 'worded')).toFixed(1)} s`);
   const postgres = await serve(url.toString());
   await measure('postgres', postgres);
   await postgres.stop();

@@ -44,7 +44,12 @@ export function searchCondition(
         sql` OR `,
       )})`,
   );
-  return sql.join(perTerm, sql` AND `);
+  // The matches are found first, by the indexes, and the page is ordered among them. Left to itself,
+  // PostgreSQL cannot estimate how many rows a prefix matches (it assumes thousands), and walks the whole
+  // table in the page's order testing each row: seconds, for a word only one product holds. OFFSET 0
+  // keeps the subquery its own.
+  const key = sql.id(table.key.column);
+  return sql`${key} IN (SELECT ${key} FROM ${dialect.tableRef(table.name)} WHERE ${sql.join(perTerm, sql` AND `)} OFFSET 0)`;
 }
 
 /** Must read exactly as in the index, or PostgreSQL does not use it. */
