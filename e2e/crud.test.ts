@@ -457,7 +457,7 @@ describe('records of the rich example, used as a person uses them', () => {
       .uncheck();
     await page.getByLabel('Name of this view').fill('Paid, largest first');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
-    await page.getByRole('button', { name: 'Paid, largest first' }).waitFor();
+    await page.getByRole('button', { name: 'Paid, largest first', exact: true }).waitFor();
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, 'list-views-1280');
     await page.keyboard.press('Escape');
@@ -473,7 +473,7 @@ describe('records of the rich example, used as a person uses them', () => {
       .getByRole('checkbox', { name: 'Customer' })
       .check();
     await page.getByLabel('Rows per page').selectOption('25');
-    await page.getByRole('button', { name: 'Paid, largest first' }).click();
+    await page.getByRole('button', { name: 'Paid, largest first', exact: true }).click();
     await page.waitForURL(/\?status=paid&sort=-total$/);
     const headers = async () =>
       (await table.getByRole('columnheader').allTextContents()).map((text) => text.trim());
