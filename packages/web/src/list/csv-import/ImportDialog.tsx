@@ -214,7 +214,7 @@ export default function ImportDialog({ entity, onClose, read = workerReader }: I
               <Table.Thead>
                 <Table.Tr>
                   <Table.Th>{t('importCsv.column')}</Table.Th>
-                  <Table.Th>{t('importCsv.sample')}</Table.Th>
+                  <Table.Th className="nf-import-sample">{t('importCsv.sample')}</Table.Th>
                   <Table.Th>{t('importCsv.field')}</Table.Th>
                 </Table.Tr>
               </Table.Thead>
