@@ -397,6 +397,39 @@ describe('toModel: which schemas become entities (point 3)', () => {
 });
 
 describe('toModel: calls (point 7) and screens (point 2)', () => {
+  it('names a search where a list takes free text under a search parameter, and nowhere else', () => {
+    const article = {
+      type: 'object',
+      properties: { id: { type: 'integer' }, title: { type: 'string' }, query: { type: 'string' } },
+    };
+    const list = (parameters: unknown[]) => ({
+      get: {
+        operationId: 'listArticles',
+        parameters,
+        responses: ok({ type: 'array', items: ref('Article') }),
+      },
+    });
+    const searched = (parameters: unknown[]) => {
+      const { model } = map({
+        openapi: '3.1.0',
+        info: { title: 'Articles', version: '1' },
+        paths: { '/articles': list(parameters) },
+        components: { schemas: { Article: article } },
+      } as OpenApi3Like);
+      return items<import('@ninefold/spec').Call>(model.calls).find((c) => c.name === 'listArticles')?.search;
+    };
+    expect(searched([{ name: 'q', in: 'query', schema: { type: 'string' } }])).toEqual({ param: 'q' });
+    expect(searched([{ name: 'Search', in: 'query', schema: { type: 'string' } }])).toEqual({
+      param: 'Search',
+    });
+    // Not free text: a structured filter object, or a number.
+    expect(searched([{ name: 'q', in: 'query', schema: { type: 'object' } }])).toBeUndefined();
+    expect(searched([{ name: 'term', in: 'query', schema: { type: 'integer' } }])).toBeUndefined();
+    // A parameter named like a field is that field's filter, not a search.
+    expect(searched([{ name: 'query', in: 'query', schema: { type: 'string' } }])).toBeUndefined();
+    expect(searched([{ name: 'page', in: 'query', schema: { type: 'integer' } }])).toBeUndefined();
+  });
+
   it('filters only where a query parameter carries the same kind of value as the field it is named like', () => {
     const doc: OpenApi3Like = {
       openapi: '3.1.0',
