@@ -44,12 +44,13 @@ export function searchCondition(
         sql` OR `,
       )})`,
   );
-  // The matches are found first, by the indexes, and the page is ordered among them. Left to itself,
-  // PostgreSQL cannot estimate how many rows a prefix matches (it assumes thousands), and walks the whole
-  // table in the page's order testing each row: seconds, for a word only one product holds. OFFSET 0
-  // keeps the subquery its own.
+  // The matches are found first, by the indexes, as an array computed once; the page and its total are
+  // then taken among them by key. Left to itself, PostgreSQL cannot estimate how many rows a prefix
+  // matches (it assumes thousands), and walked the whole table in the page's order testing each row:
+  // seconds for a word one product holds. On bench/search.ts's million products (EXPLAIN ANALYZE), a
+  // page and its total for such a word took 680 ms with the matches as a subquery, 58 ms as an array.
   const key = sql.id(table.key.column);
-  return sql`${key} IN (SELECT ${key} FROM ${dialect.tableRef(table.name)} WHERE ${sql.join(perTerm, sql` AND `)} OFFSET 0)`;
+  return sql`${key} = ANY(ARRAY(SELECT ${key} FROM ${dialect.tableRef(table.name)} WHERE ${sql.join(perTerm, sql` AND `)}))`;
 }
 
 /** Must read exactly as in the index, or PostgreSQL does not use it. */
