@@ -1,6 +1,6 @@
 // What an import is asked to do, read strictly before any row is: its options, its rows (CSV or JSON)
 // and which column holds which field (csv-import.ts imports them).
-import { type Entity, entityLabel, type Field, fieldAccess, fieldLabel } from '@ninefold/spec';
+import { type Entity, entityLabel, type Field, fieldAccess, fieldLabel, uniqueFields } from '@ninefold/spec';
 import { parse } from 'csv-parse/sync';
 import type { FastifyRequest } from 'fastify';
 import { principalOf } from './access';
@@ -29,21 +29,6 @@ export interface IgnoredColumn {
   reason: string;
 }
 
-/** Fields that must be unique on their own (point 5), and the key. */
-export function uniqueFields(context: Context, entity: Entity): string[] {
-  const model = context.model;
-  const fields = new Set<string>();
-  if (entity.key) fields.add(entity.key);
-  if (model.validation.shown) {
-    for (const constraint of model.validation.fields) {
-      if (constraint.entity === entity.name && constraint.unique && constraint.field.length === 1) {
-        fields.add(constraint.field[0] as string);
-      }
-    }
-  }
-  return [...fields];
-}
-
 /** The import's options from the query, strictly: an unknown one, or a bad value, is a 400 saying which. */
 export function importOptions(entity: Entity, context: Context, request: FastifyRequest): ImportOptions {
   const query = (request.query ?? {}) as Record<string, string | string[] | undefined>;
@@ -68,7 +53,7 @@ export function importOptions(entity: Entity, context: Context, request: Fastify
   if (!/^\d{1,9}$/.test(first) || Number(first) < 1)
     problems.push(`"firstRow" is a row number from 1, not "${clip(first)}".`);
   const match = one('match');
-  const unique = uniqueFields(context, entity);
+  const unique = uniqueFields(context.model, entity);
   if (match !== undefined && !unique.includes(match)) {
     problems.push(
       `"match" names a field no two ${entityLabel(entity)} records share: ${unique.join(', ') || 'none'}; not "${clip(match)}".`,

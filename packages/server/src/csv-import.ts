@@ -11,17 +11,11 @@ import {
   findEntity,
   hasNumericKey,
   type JsonValue,
+  uniqueFields,
 } from '@ninefold/spec';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { principalOf, requireAction } from './access';
-import {
-  columnPlan,
-  type ImportOptions,
-  importOptions,
-  MAX_CELL_CHARS,
-  rowsOf,
-  uniqueFields,
-} from './csv-import-input';
+import { columnPlan, type ImportOptions, importOptions, MAX_CELL_CHARS, rowsOf } from './csv-import-input';
 import { claimIdempotency, sendAnswer, writeAnswered } from './idempotency';
 import { ProblemError } from './problem';
 import type { Context } from './record-context';
@@ -151,7 +145,7 @@ async function importRow(
 
   // The same unique value twice in the file, the matched field too (the later row would find the record
   // the earlier one made): the later row names the earlier one.
-  for (const field of uniqueFields(context, entity)) {
+  for (const field of uniqueFields(context.model, entity)) {
     const value = values[field];
     if (value === undefined || value === null) continue;
     const earlier = seen.get(field)?.get(String(value));
@@ -228,7 +222,7 @@ async function importRow(
     if (!(error instanceof ProblemError)) throw error;
     return rowErrors(error, number);
   }
-  for (const field of uniqueFields(context, entity)) {
+  for (const field of uniqueFields(context.model, entity)) {
     const value = values[field];
     if (value === undefined || value === null) continue;
     const byValue = seen.get(field) ?? new Map<string, number>();

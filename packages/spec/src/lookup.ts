@@ -111,3 +111,43 @@ export function searchFields(entity: Entity, search: Search): string[] {
     .filter((field) => field.kind === 'text' && !field.writeOnly && field.name !== entity.key)
     .map((field) => field.name);
 }
+
+/**
+ * The fields no two records of an entity share: its key, and each top-level field point 5 makes unique.
+ * What a CSV import may match rows on, in the API and in the client alike.
+ *
+ * @example
+ * ```ts
+ * uniqueFields(model, customer); // ['id', 'email']
+ * ```
+ */
+export function uniqueFields(model: Model, entity: Entity): string[] {
+  const fields = new Set<string>(entity.key ? [entity.key] : []);
+  if (model.validation.shown) {
+    for (const constraint of model.validation.fields) {
+      const [field, ...below] = constraint.field;
+      if (
+        constraint.entity === entity.name &&
+        constraint.unique &&
+        field !== undefined &&
+        below.length === 0
+      ) {
+        fields.add(field);
+      }
+    }
+  }
+  return [...fields];
+}
+
+/**
+ * How a person names a record in a sentence or a list of results: its display field, else its key.
+ *
+ * @example
+ * ```ts
+ * recordName(order, { id: 7, number: 'ORD-000007' }); // 'ORD-000007'
+ * ```
+ */
+export function recordName(entity: Entity, record: Readonly<Record<string, unknown>>): string | undefined {
+  const value = record[entity.display ?? ''] ?? record[entity.key ?? 'id'];
+  return typeof value === 'string' || typeof value === 'number' ? String(value) : undefined;
+}

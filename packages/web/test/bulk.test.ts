@@ -1,13 +1,13 @@
 // Doing one thing to many records of a list (issue 20): each record decided by the same rules as its own
 // screen before anything is sent, the API's refusals reported with their reasons, and a retry after a
 // lost answer made under the same idempotency keys, so nothing changes twice.
-import { findEntity, type Principal } from '@ninefold/spec';
+import { type Entity, findEntity, type Principal, recordName } from '@ninefold/spec';
 import { describe, expect, it } from 'vitest';
 import type { ApiDescription } from '../src/data/api-description';
 import { type ApiRecord, type DataProvider, NetworkError } from '../src/data/data-provider';
 import { createMemoryDataProvider } from '../src/data/memory-data-provider';
 import { createI18n } from '../src/i18n/I18nProvider';
-import { actionName, type BulkAction, bulkActions, recordName, refusal } from '../src/list/bulk-plan';
+import { actionName, type BulkAction, bulkActions, refusal } from '../src/list/bulk-plan';
 import { type BulkItem, runBulk } from '../src/list/bulk-run';
 import { collectAll } from '../src/list/collect-all';
 import type { SessionValue } from '../src/session/SessionContext';
@@ -16,8 +16,9 @@ import { apiOf, loadExample } from './support/load-example';
 const model = loadExample('shop.yaml');
 const api: ApiDescription = apiOf(model);
 const i18n = createI18n('en');
-const order = findEntity(model, 'Order');
-if (!order) throw new Error('the shop has orders');
+const found = findEntity(model, 'Order');
+if (!found) throw new Error('the shop has orders');
+const order: Entity = found;
 
 function signedIn(role: string, id: string): SessionValue {
   const principal: Principal = { role, user: { id, email: `${role}@example.com`, role } };
@@ -41,13 +42,13 @@ const seed = () => ({
 function itemsOf(records: ApiRecord[]): BulkItem[] {
   return records.map((record) => ({
     id: String(record.id),
-    name: recordName(order as never, record),
+    name: recordName(order, record) ?? String(record.id),
     record,
   }));
 }
 
 function actionNamed(session: SessionValue, data: DataProvider, name: string): BulkAction {
-  const found = bulkActions(model, order as never, data.calls('Order'), session).find(
+  const found = bulkActions(model, order, data.calls('Order'), session).find(
     (action) => actionName(action) === name,
   );
   if (!found) throw new Error(`no bulk action ${name}`);
@@ -71,8 +72,7 @@ function run(
     action,
     items,
     runKey,
-    refusal: (record) =>
-      refusal(model, order as never, data.calls('Order'), session, i18n, action, record, now),
+    refusal: (record) => refusal(model, order, data.calls('Order'), session, i18n, action, record, now),
     onProgress: (finished) => progress.push(finished),
   });
   return done.then((report) => ({ report, progress }));
@@ -82,7 +82,7 @@ describe('bulk actions on a list', () => {
   it('offers what the role may do to some records: the owner deletes, a clerk only moves orders along', () => {
     const data = createMemoryDataProvider(model, api, seed());
     const names = (session: SessionValue) =>
-      bulkActions(model, order as never, data.calls('Order'), session).map(actionName);
+      bulkActions(model, order, data.calls('Order'), session).map(actionName);
     expect(names(owner)).toEqual([
       'transition-place',
       'transition-pay',

@@ -10,6 +10,7 @@ import {
   findEntity,
   type ListScreen,
   type Model,
+  recordName,
   type Screen,
 } from '@ninefold/spec';
 import { useQuery } from '@tanstack/react-query';
@@ -92,7 +93,7 @@ export default function GlobalSearch({ screens, onClose }: { screens: Screen[]; 
     for (const [n, record] of records.entries()) {
       options.push({
         id: `${screen.name}-${n}`,
-        label: recordName(model, screen.entity, record),
+        label: (entity && recordName(entity, record)) ?? '—',
         note: plural,
         href: recordHref(model, session, screen, record) ?? listHref(screen, wanted),
       });
@@ -226,12 +227,6 @@ function firstPage(data: DataProvider, entity: string) {
     default:
       return exhaustiveSwitchError(style);
   }
-}
-
-function recordName(model: Model, entity: string, record: ApiRecord): string {
-  const found = findEntity(model, entity);
-  const value = record[found?.display ?? ''] ?? record[found?.key ?? 'id'];
-  return typeof value === 'string' || typeof value === 'number' ? String(value) : '—';
 }
 
 function recordHref(

@@ -1,6 +1,6 @@
 // Selecting records of a list and doing one thing to all of them: loaded when the person asks to select.
 import { Alert, Button, Group, Modal, Progress, Text } from '@mantine/core';
-import { type Entity, entityLabel, entityPlural, humanize } from '@ninefold/spec';
+import { type Entity, entityLabel, entityPlural, humanize, recordName } from '@ninefold/spec';
 import { useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
 import { useSpec } from '../app/SpecContext';
@@ -9,7 +9,7 @@ import { addEnglish } from '../i18n/catalogue';
 import { bulk } from '../i18n/en/bulk';
 import { useI18n } from '../i18n/I18nProvider';
 import { useSession } from '../session/SessionContext';
-import { actionName, type BulkAction, bulkActions, recordName, refusal } from './bulk-plan';
+import { actionName, type BulkAction, bulkActions, refusal } from './bulk-plan';
 import { type BulkItem, type BulkReport, runBulk } from './bulk-run';
 import { collectAll, MAX_SELECTION } from './collect-all';
 import type { LeadingColumnOptions } from './ListTable';
@@ -61,7 +61,7 @@ export default function BulkSelect(props: BulkSelectProps) {
   const itemOf = (record: ApiRecord): BulkItem | undefined => {
     const key = record[entity.key ?? 'id'];
     if (typeof key !== 'string' && typeof key !== 'number') return undefined;
-    return { id: String(key), name: recordName(entity, record), record };
+    return { id: String(key), name: recordName(entity, record) ?? String(key), record };
   };
   const pageItems = records.flatMap((record) => itemOf(record) ?? []);
   const onPage = pageItems.filter((item) => selected.has(item.id)).length;

@@ -9,7 +9,7 @@ import {
   type StateMachine,
   type Transition,
 } from '@ninefold/spec';
-import type { ApiRecord, EntityCalls } from '../data/data-provider';
+import type { EntityCalls } from '../data/data-provider';
 import { actionOffer } from '../form/action-offer';
 import { transitionChoices } from '../form/transition-choices';
 import type { I18n } from '../i18n/I18nProvider';
@@ -19,12 +19,6 @@ import type { SessionValue } from '../session/SessionContext';
 export type BulkAction =
   | { kind: 'delete' }
   | { kind: 'transition'; machine: StateMachine; transition: Transition };
-
-/** The record's own words for it in a report: its display field, else its key. */
-export function recordName(entity: Entity, record: ApiRecord): string {
-  const value = record[entity.display ?? ''] ?? record[entity.key ?? 'id'];
-  return typeof value === 'string' || typeof value === 'number' ? String(value) : '?';
-}
 
 /** A stable name of an action, for keys and for telling actions apart. */
 export function actionName(action: BulkAction): string {

@@ -1,6 +1,13 @@
 // What a file's columns can be to an entity, for a role: the fields it may write, those that find an
 // existing record, and the column that holds each field at first (by name or label, any case).
-import { type Entity, fieldAccess, fieldLabel, type Model, type Principal } from '@ninefold/spec';
+import {
+  type Entity,
+  fieldAccess,
+  fieldLabel,
+  type Model,
+  type Principal,
+  uniqueFields,
+} from '@ninefold/spec';
 
 export interface ImportTarget {
   /** The fields a column may fill: written by this role, not set by the API, not files. */
@@ -25,14 +32,7 @@ export function importTarget(model: Model, entity: Entity, principal: Principal)
         !access.readOnly.has(field.name),
     )
     .map((field) => ({ name: field.name, label: fieldLabel(field) }));
-  const uniqueNames = new Set<string>(entity.key ? [entity.key] : []);
-  if (model.validation.shown) {
-    for (const constraint of model.validation.fields) {
-      if (constraint.entity === entity.name && constraint.unique && constraint.field.length === 1) {
-        uniqueNames.add(constraint.field[0] as string);
-      }
-    }
-  }
+  const uniqueNames = new Set(uniqueFields(model, entity));
   const unique = entity.fields
     .filter((field) => uniqueNames.has(field.name) && !access.hidden.has(field.name))
     .map((field) => ({ name: field.name, label: fieldLabel(field) }));
