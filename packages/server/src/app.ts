@@ -177,16 +177,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     );
   }
   registerAuthRoutes(app, api, authenticator);
+  const context: Context = {
+    model,
+    store,
+    now,
+    transitions,
+    limits,
+    afterCommit: options.afterCommit,
+    onServerError: options.onServerError,
+  };
   if (api.import) {
-    const context = {
-      model,
-      store,
-      now,
-      transitions,
-      limits,
-      afterCommit: options.afterCommit,
-      onServerError: options.onServerError,
-    };
     const base = `${api.base}${api.import}`;
     // CSV is read here only: every other call answers text with a 415, as documented.
     await app.register(async (scope) => {
@@ -207,15 +207,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // Sign-in and sign-out calls are the session routes above.
     if (call.purpose === 'sign-in' || call.purpose === 'sign-out') continue;
     const url = `${api.base}${call.path.replace(/\{([^}]+)\}/g, ':$1')}`;
-    const handler = handlerFor(call, {
-      model,
-      store,
-      now,
-      transitions,
-      limits,
-      afterCommit: options.afterCommit,
-      onServerError: options.onServerError,
-    });
+    const handler = handlerFor(call, context);
     app.route({ method: call.method, url, handler });
   }
   return app;
