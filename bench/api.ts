@@ -14,7 +14,14 @@ import { createRequire } from 'node:module';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort, signInAsOwner, startChild, stopChild, waitFor } from './support/child-servers';
+import {
+  freePort,
+  freshPostgres,
+  signInAsOwner,
+  startChild,
+  stopChild,
+  waitFor,
+} from './support/child-servers';
 import { cleanUp, cleanups } from './support/clean-up';
 import { median, RESULTS_DIR } from './support/figures';
 import { fillProducts } from './support/fill-products';
@@ -84,12 +91,6 @@ type Autocannon = (options: {
   duration: number;
   requests: AutocannonRequest[];
 }) => PromiseLike<AutocannonResult>;
-
-interface PgClient {
-  connect(): Promise<void>;
-  query(text: string): Promise<unknown>;
-  end(): Promise<void>;
-}
 
 const autocannon = require('autocannon') as Autocannon;
 
@@ -340,28 +341,7 @@ async function main(): Promise<void> {
   }
 
   // A fresh PostgreSQL database, dropped at the end whatever happens.
-  let pgUrl: string | undefined;
-  if (!skipPostgres) {
-    const { Client } = require('pg') as { Client: new (config: { connectionString: string }) => PgClient };
-    const name = `ninefold_bench_${process.pid}_${Date.now()}`;
-    const admin = async (text: string) => {
-      const client = new Client({ connectionString: PG_ADMIN_URL });
-      await client.connect();
-      try {
-        await client.query(text);
-      } finally {
-        await client.end();
-      }
-    };
-    await admin(`CREATE DATABASE "${name}"`);
-    cleanups.push({
-      name: `drop database ${name}`,
-      run: () => admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
-    });
-    const url = new URL(PG_ADMIN_URL);
-    url.pathname = `/${name}`;
-    pgUrl = url.toString();
-  }
+  const pgUrl = skipPostgres ? undefined : await freshPostgres(PG_ADMIN_URL, 'bench');
 
   console.log(`starting servers (seeding ${SEED} records per entity)…`);
   const [sqlite, postgres] = await Promise.all([

@@ -84,18 +84,10 @@ async function exportOurs(url: string, headers: Record<string, string>, pid: num
   return { ms: performance.now() - started, peakMb, growthMb, rows };
 }
 
-async function exportSqlite(file: string): Promise<Run> {
+/** The peer's export: a command-line tool writing the CSV to its standard output, counted as it comes. */
+async function exportByCommand(command: string, args: string[]): Promise<Run> {
   const started = performance.now();
-  const child: ChildProcess = spawn(
-    'sqlite3',
-    [
-      '-csv',
-      '-header',
-      file,
-      `SELECT ${COLUMNS.map((c) => `"${c}"`).join(', ')} FROM "Product" ORDER BY "name", "id"`,
-    ],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+  const child: ChildProcess = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   const {
     value: rows,
     peakMb,
@@ -108,38 +100,26 @@ async function exportSqlite(file: string): Promise<Run> {
     });
     for await (const chunk of child.stdout ?? []) lines += countLines(chunk as Buffer);
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-    if (code !== 0) throw new Error(`sqlite3 exited ${code}: ${errors}`);
+    if (code !== 0) throw new Error(`${command} exited ${code}: ${errors}`);
     return lines - 1;
   });
   return { ms: performance.now() - started, peakMb, growthMb, rows };
 }
 
-async function exportPsql(url: string): Promise<Run> {
-  const started = performance.now();
-  const select = `SELECT ${COLUMNS.map((c) => `"${c}"`).join(', ')} FROM "Product" ORDER BY "name", "id"`;
-  const child: ChildProcess = spawn(
-    'psql',
-    [url, '-X', '-q', '-c', `\\copy (${select}) TO STDOUT WITH (FORMAT csv, HEADER)`],
-    {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  const {
-    value: rows,
-    peakMb,
-    growthMb,
-  } = await withPeakRss(child.pid ?? 0, async () => {
-    let lines = 0;
-    let errors = '';
-    child.stderr?.on('data', (chunk: Buffer) => {
-      errors += chunk;
-    });
-    for await (const chunk of child.stdout ?? []) lines += countLines(chunk as Buffer);
-    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-    if (code !== 0) throw new Error(`psql exited ${code}: ${errors}`);
-    return lines - 1;
-  });
-  return { ms: performance.now() - started, peakMb, growthMb, rows };
+const SELECT = `SELECT ${COLUMNS.map((c) => `"${c}"`).join(', ')} FROM "Product" ORDER BY "name", "id"`;
+
+function exportSqlite(file: string): Promise<Run> {
+  return exportByCommand('sqlite3', ['-csv', '-header', file, SELECT]);
+}
+
+function exportPsql(url: string): Promise<Run> {
+  return exportByCommand('psql', [
+    url,
+    '-X',
+    '-q',
+    '-c',
+    `\\copy (${SELECT}) TO STDOUT WITH (FORMAT csv, HEADER)`,
+  ]);
 }
 
 /** Both sides' runs, alternating, each checked to have every row. */
