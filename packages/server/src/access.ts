@@ -182,7 +182,7 @@ export async function readableList(
 }
 
 /** The role's read condition on an entity as data for SQL, or undefined when only CEL can decide it. */
-function permissionAsSql(model: Model, principal: Principal, entity: Entity) {
+export function permissionAsSql(model: Model, principal: Principal, entity: Entity) {
   if (principal.role === undefined) return undefined;
   const grant = grantFor(model, principal.role, entity.name);
   if (!grant?.where) return undefined;

@@ -27,6 +27,13 @@ export interface ApiDescription {
   csv?: true;
   /** Where the prototype API takes a CSV import, relative to the base: `POST {import}/{Entity}`. */
   import?: string;
+  /**
+   * Where the prototype API names records for a role that may not read them, relative to the base:
+   * `GET {names}/{Entity}?id=…` gives `{ items: [{ id, name }] }` (docs/prototype-api.md).
+   */
+  names?: string;
+  /** Where it names the people that person fields (`user.id` set on create) hold: `GET {people}?id=…`. */
+  people?: string;
 }
 
 /** Paths relative to the base: who the credentials are, a fresh token, and signing out. */
@@ -44,6 +51,9 @@ export const SIGN_IN_PATH = '/auth/sign-in';
 export const HISTORY_PATH = '/_history';
 /** The prototype API's CSV import (docs/prototype-api.md), beside the history and clear of call paths. */
 export const IMPORT_PATH = '/_import';
+/** The prototype API's names of referenced records and of people (docs/prototype-api.md). */
+export const NAMES_PATH = '/_names';
+export const PEOPLE_PATH = '/_people';
 
 /**
  * The calls the prototype API serves: those of `describeApi`, and when point 6 names a sign-in its own
@@ -58,7 +68,13 @@ export const IMPORT_PATH = '/_import';
  * ```
  */
 export function prototypeApi(model: Model): ApiDescription {
-  const api = { ...withSession(model, describeApi(model)), csv: true as const, import: IMPORT_PATH };
+  const api = {
+    ...withSession(model, describeApi(model)),
+    csv: true as const,
+    import: IMPORT_PATH,
+    names: NAMES_PATH,
+    people: PEOPLE_PATH,
+  };
   return keepsHistory(model) ? { ...api, history: HISTORY_PATH } : api;
 }
 
@@ -257,6 +273,8 @@ export function specPayload(model: Model, api: ApiDescription): { model: Model; 
           ...(api.history ? { history: api.history } : {}),
           ...(api.csv ? { csv: api.csv } : {}),
           ...(api.import ? { import: api.import } : {}),
+          ...(api.names ? { names: api.names } : {}),
+          ...(api.people ? { people: api.people } : {}),
         },
   };
 }

@@ -19,6 +19,7 @@ import { encodedBody, preferredCoding } from './encoded-body';
 import { IdempotentReplay, registerIdempotency, sendReplay } from './idempotency';
 import { registerJsonBody } from './json-body';
 import { list } from './list-handler';
+import { peopleNames, recordNames } from './names';
 import { presenterFor } from './present';
 import { clip, PROBLEM_CONTENT_TYPE, type Problem, ProblemError, problem } from './problem';
 import type { Context, Handler } from './record-context';
@@ -203,6 +204,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       );
     });
   }
+  if (api.names) app.get(`${api.base}${api.names}/:entity`, (request) => recordNames(request, context));
+  if (api.people) app.get(`${api.base}${api.people}`, (request) => peopleNames(request, context));
   for (const call of api.calls) {
     // Sign-in and sign-out calls are the session routes above.
     if (call.purpose === 'sign-in' || call.purpose === 'sign-out') continue;

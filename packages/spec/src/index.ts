@@ -23,6 +23,7 @@ export {
   MAX_NESTING,
 } from './markdown/text-limits';
 export * from './model';
+export * from './names';
 export { normalize, toAmount, toFieldType } from './normalize';
 export { readMarkdown } from './read-markdown';
 export { MAX_ALIAS_COUNT, MAX_YAML_DEPTH, readYaml } from './read-yaml';

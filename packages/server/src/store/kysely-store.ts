@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { AggregateQuery, JsonValue } from '@ninefold/spec';
+import type { AggregateQuery, JsonValue, RecordCondition } from '@ninefold/spec';
 import { type RawBuilder, sql } from 'kysely';
 import { type ConstraintViolation, constraintViolation } from './constraint-violation';
 import { ensureCounterTable, takeNumber } from './counter-table';
@@ -241,6 +241,32 @@ export class KyselyStore implements Store {
       const chunk = values.slice(start, start + KEYS_PER_QUERY);
       const result = await sql<Row>`
         SELECT ${sql.id(column.name)} AS "key" FROM ${this.ref(table)} WHERE ${sql.id(column.name)} IN (${sql.join(chunk)})
+      `.execute(this.kysely);
+      for (const row of result.rows) found.add(String(this.codec.readValue(column, row.key)));
+    }
+    return found;
+  }
+
+  async referenced(
+    entity: string,
+    field: string,
+    keys: RecordKey[],
+    where?: RecordCondition,
+  ): Promise<Set<string>> {
+    const table = this.table(entity);
+    const column = table.columns.find((candidate) => candidate.name === field);
+    if (!column || column.type === 'json')
+      throw new Error(`"${entity}"."${field}" is no column of one value`);
+    const values = [
+      ...new Set(keys.map((key) => this.codec.key(column, key)).filter((key) => key !== undefined)),
+    ];
+    const condition = where ? sql` AND ${conditionSql(this.codec, table, where)}` : sql``;
+    const found = new Set<string>();
+    for (let start = 0; start < values.length; start += KEYS_PER_QUERY) {
+      const chunk = values.slice(start, start + KEYS_PER_QUERY);
+      const result = await sql<Row>`
+        SELECT DISTINCT ${sql.id(column.name)} AS "key" FROM ${this.ref(table)}
+        WHERE ${sql.id(column.name)} IN (${sql.join(chunk)})${condition}
       `.execute(this.kysely);
       for (const row of result.rows) found.add(String(this.codec.readValue(column, row.key)));
     }

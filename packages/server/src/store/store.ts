@@ -78,6 +78,11 @@ export interface Store {
   getVersioned(entity: string, key: RecordKey): Promise<VersionedRecord | undefined>;
   /** Which of these keys exist (for reference checks), in one query. */
   existing(entity: string, keys: RecordKey[]): Promise<Set<string>>;
+  /**
+   * Which of these values some record of `entity` holds in `field`, a reference or a person's id (and
+   * meets `where`, a role's condition): whose names a role may be told. One query per chunk of values.
+   */
+  referenced(entity: string, field: string, keys: RecordKey[], where?: RecordCondition): Promise<Set<string>>;
   create(entity: string, values: StoredRecord): Promise<WriteResult<StoredRecord>>;
   /** Partial update; with `expectedVersion`, fails with `version-mismatch` if the record changed since. */
   update(
