@@ -12,7 +12,7 @@ import { type ProxyTarget, registerDevProxy } from './dev-proxy';
 import { type EncodedBody, encodedBody, preferredCoding } from './encoded-body';
 import { listenProblem } from './listen-problem';
 import { PROBLEM_CONTENT_TYPE, type Problem, problem } from './problem';
-import { openPrototypeStore, serverErrorLogger } from './serve';
+import { openPrototypeStore, seedDemoPeople, serverErrorLogger } from './serve';
 import type { Store } from './store/store';
 
 /** Where open pages listen for `reload` events (server-sent events); the client opens it in dev. */
@@ -167,6 +167,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
           await opened.store.close();
           return provisioned;
         }
+        if (opened.seeded) await seedDemoPeople(opened.store, next, provisioned);
         users = provisioned;
       }
       const app = await buildApp({

@@ -7,9 +7,10 @@ import { type ProvisionResult, provisionUsers } from './auth/provision';
 import type { UserRequest } from './auth/users';
 import { registerClient, signInOption } from './client';
 import { listenProblem } from './listen-problem';
+import { seedPeople } from './seed/seed-people';
 import { seed } from './seed/seed-store';
 import { openStore } from './store/open-store';
-import type { MigrationStep, Store } from './store/store';
+import type { MigrationStep, Store, StoredUser } from './store/store';
 
 export interface ServeOptions {
   model: Model;
@@ -77,6 +78,7 @@ export async function serve(options: ServeOptions): Promise<ServeResult> {
       await store.close();
       return users;
     }
+    if (opened.seeded) await seedDemoPeople(store, options.model, users);
     const app = await buildApp({
       model: options.model,
       store,
@@ -115,6 +117,17 @@ export async function serve(options: ServeOptions): Promise<ServeResult> {
   }
 }
 
+/** The demo users just made enter the records just seeded (see `seedPeople`). */
+export async function seedDemoPeople(store: Store, model: Model, users: ProvisionResult): Promise<void> {
+  if (!users.ok) return;
+  const demo: StoredUser[] = [];
+  for (const user of users.users.filter((candidate) => candidate.demo)) {
+    const found = await store.findUser({ email: user.email });
+    if (found) demo.push(found);
+  }
+  await seedPeople(store, model, demo);
+}
+
 export interface PrototypeStoreOptions {
   model: Model;
   /** A database URL as {@link databaseUrl} gives it. */
@@ -124,7 +137,9 @@ export interface PrototypeStoreOptions {
   log: (line: string) => void;
 }
 
-export type PrototypeStoreResult = { ok: true; store: Store } | { ok: false; message: string };
+export type PrototypeStoreResult =
+  /** `seeded`: the database was empty and `seed` filled it (then `seedDemoPeople` gives it its people). */
+  { ok: true; store: Store; seeded: boolean } | { ok: false; message: string };
 
 /**
  * Opens the database for a model, brings its tables in line (refusing, without changing anything, a
@@ -152,8 +167,11 @@ export async function openPrototypeStore(options: PrototypeStoreOptions): Promis
     // Claims left by a process that stopped mid-request: none of them wrote anything (an answer is stored
     // with its write), so their retries may run now rather than after the lease.
     await store.releaseUnansweredIdempotencyKeys();
-    if (options.seed && options.seed > 0) await seed(store, options.model, options.seed, options.log);
-    return { ok: true, store };
+    const seeded =
+      options.seed !== undefined && options.seed > 0
+        ? await seed(store, options.model, options.seed, options.log)
+        : false;
+    return { ok: true, store, seeded };
   } catch (error) {
     await store.close().catch(() => undefined);
     return { ok: false, message: (error as Error).message };

@@ -17,23 +17,24 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * generated records, which hold only when every table is filled from scratch together. Records are
  * numbered as creates are, a record in a later state gets the history that leads there, and the rules
  * of point 5 the generated records still break are said, rule by rule, rather than kept quiet.
+ * Answers whether it seeded.
  */
 export async function seed(
   store: Store,
   model: Model,
   count: number,
   log: (line: string) => void,
-): Promise<void> {
+): Promise<boolean> {
   // Loaded only when seeding: the data generator is the slowest module to load.
   const { generateRecords } = await import('./generate-records');
   const records = generateRecords(model, count, { seed: count });
   const now = Date.now();
-  await store.transaction(async (tx) => {
+  return store.transaction(async (tx) => {
     for (const entity of records.keys()) {
       const existing = await tx.list(entity, { filters: [], sort: [], limit: 1, withTotal: false });
       if (existing.items.length > 0) {
         log(`  not seeded: ${entity} already has records (--seed fills only an empty database)`);
-        return;
+        return false;
       }
     }
     const referenced = referencedEntities(model);
@@ -81,6 +82,7 @@ export async function seed(
       }
     }
     for (const line of await brokenRules(model, tx, [...records.keys()], new Date(now))) log(line);
+    return true;
   });
 }
 
