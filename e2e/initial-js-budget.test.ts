@@ -13,12 +13,16 @@ import { signInAs } from './support/sign-in';
  * what it measures now, with a little room under the goal: a change that adds to a first load fails
  * here, and one that takes from it lowers the budget. What a later feature adds to a page must be loaded
  * when it is used, not with the page.
+ *
+ * The orders list went from 141 to 142 kB once (issue 20): choosing how each reference and person column
+ * is named (read, asked of the API's names call, or left an id) is decided as the list first renders;
+ * the names call and its reader load only when a name is asked for that way.
  */
 const GOAL_KIB = 150;
 const BUDGET_KIB = {
   'examples/empty.md at /': 123,
   'the demo at /, signed in as the owner': 129,
-  'the demo at /orders, signed in as the owner': 141,
+  'the demo at /orders, signed in as the owner': 142,
 } as const;
 
 let browser: Browser;

@@ -139,6 +139,62 @@ describe('two roles of the rich example, each seeing and doing exactly its own p
     await page.close();
   });
 
+  it('the warehouse and a trade customer see customers and people by name, and filter orders by a name', async () => {
+    const paid = (await (await owner('/orders?limit=1')).json()).items[0];
+    const customer = (await (await owner(`/customers/${paid.customer}`)).json()).name as string;
+    const people = await (await owner(`/_people?id=${encodeURIComponent(paid.ownerId)}`)).json();
+    const enteredBy = people.items[0]?.name as string;
+    expect(enteredBy).toMatch(/@demo\.test$/);
+
+    const { page, problems } = await browser.newPage();
+    await signInAs(page, server, 'warehouse');
+    await page.goto(`${server.url}orders/${paid.id}`);
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    // The customer by name, though the warehouse may not open customers (so no link), and who entered it.
+    await page.getByText(customer, { exact: true }).waitFor();
+    expect(await page.getByRole('link', { name: customer }).count()).toBe(0);
+    await page.getByText(enteredBy, { exact: true }).waitFor();
+    expect(await page.getByText(paid.ownerId).count()).toBe(0);
+
+    // The list's Customer filter offers the names the warehouse sees, and filters by the one picked.
+    await page.goto(`${server.url}orders`);
+    await page.getByRole('table').waitFor();
+    const filter = page
+      .getByRole('textbox', { name: 'Customer' })
+      .or(page.getByRole('combobox', { name: 'Customer' }));
+    await filter.click();
+    await filter.pressSequentially(customer.slice(0, 4), { delay: 30 });
+    await expect
+      .poll(() =>
+        page
+          .locator('datalist option')
+          .evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value)),
+      )
+      .toContain(customer);
+    await filter.fill(customer);
+    await page.waitForURL(new RegExp(`customer=${paid.customer}(&|$)`));
+    await expect.poll(() => page.locator('tbody tr').count()).toBeGreaterThan(0);
+    // Each row names the customer once the names arrive (the id shows, busy, until then).
+    await expect
+      .poll(async () => [...new Set(await page.locator('tbody tr td:nth-child(2)').allTextContents())])
+      .toEqual([customer]);
+    await screenshot(page, 'warehouse-orders-by-customer-name');
+    expect(problems).toEqual([]);
+    await page.close();
+
+    // A trade customer may not read customers either, yet reads their own company's name on their orders.
+    const trade = await browser.newPage();
+    await signInAs(trade.page, server, 'customer');
+    await trade.page.goto(`${server.url}orders`);
+    await trade.page.getByRole('table').waitFor();
+    const theirs = () => trade.page.locator('tbody tr td:nth-child(2)').allTextContents();
+    await expect.poll(async () => (await theirs()).length).toBeGreaterThan(0);
+    await expect.poll(async () => (await theirs()).filter((name) => /^\d+$/.test(name))).toEqual([]);
+    expect(new Set(await theirs()).size).toBe(1);
+    expect(trade.problems).toEqual([]);
+    await trade.page.close();
+  });
+
   it('keeps everything typed in a form through a session that ends in the middle, and saves it after signing in again', async () => {
     const { page } = await browser.newPage();
     await signInAs(page, server, 'clerk');

@@ -18,6 +18,10 @@ export interface ApiDescription {
   csv?: true;
   /** Where Ninefold's prototype API takes a CSV import, relative to `base`: `POST {import}/{Entity}`. */
   import?: string;
+  /** Where Ninefold's prototype API names records a role may not open: `GET {names}/{Entity}?id=…`. */
+  names?: string;
+  /** Where it names the people person fields hold (`user.id` set on create): `GET {people}?id=…`. */
+  people?: string;
 }
 
 /**
@@ -46,6 +50,8 @@ export function apiOf(model: Model, wire: ApiWire): ApiDescription {
     ...(wire.history ? { history: wire.history } : {}),
     ...(wire.csv ? { csv: wire.csv } : {}),
     ...(wire.import ? { import: wire.import } : {}),
+    ...(wire.names ? { names: wire.names } : {}),
+    ...(wire.people ? { people: wire.people } : {}),
   };
 }
 

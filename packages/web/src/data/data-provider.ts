@@ -139,6 +139,21 @@ export interface ImportParams {
   signal?: AbortSignal;
 }
 
+/** Whose names a names call reads: records of an entity, or the people that person fields hold. */
+export type NamesOf = { kind: 'records'; entity: string } | { kind: 'people' };
+
+export interface NamesParams {
+  of: NamesOf;
+  /** At most `MAX_NAMES_ASKED` a request. */
+  ids?: string[];
+  /** Instead of ids, the text the names hold (a filter by name): the API answers its first matches. */
+  search?: string;
+  signal?: AbortSignal;
+}
+
+/** The most ids one names request carries (the prototype API's limit). */
+export const MAX_NAMES_ASKED = 100;
+
 /** What an import did, or (a dry run) would do. */
 export type ImportReport = CsvImportReport;
 
@@ -166,6 +181,13 @@ export interface DataProvider {
    * what the role may read only. Absent where the API makes none (a real API, in-memory data).
    */
   exportCsv?(params: ListParams): Promise<Blob>;
+  /**
+   * Names of the records (or people) behind ids the role sees but may not open: a customer's name on an
+   * order the warehouse reads, who entered it. Ninefold's prototype API answers them (`GET {names}/…`,
+   * `GET {people}`) for the ids the role already sees, and leaves the others out. Absent elsewhere: a
+   * real API says nothing of the kind, so those ids stay ids.
+   */
+  names?(params: NamesParams): Promise<ReadonlyMap<string, JsonValue>>;
   /** Whether the API answered lately, as this provider's requests found it: the shell's offline banner. */
   readonly network?: NetworkStatus;
   /** Values the API asks for with its calls that the person gives once (see `askedParameters`). */

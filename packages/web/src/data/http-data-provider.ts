@@ -9,6 +9,7 @@ import {
   type ImportParams,
   type ListParams,
   type ListResult,
+  type NamesParams,
   NetworkError,
   type VersionedRecord,
 } from './data-provider';
@@ -314,6 +315,14 @@ export function createHttpDataProvider(
     },
 
     download: (url) => fetchBlob(url, {}),
+
+    ...(api.names || api.people
+      ? {
+          // Its code comes with the first name asked for: most roles read the records they name.
+          names: async (params: NamesParams) =>
+            (await import('./names-call')).readNames(api, base, send, params),
+        }
+      : {}),
 
     // Their code comes when a file is first exported or imported, not with every page.
     ...(api.import

@@ -1,6 +1,6 @@
 import { Anchor, Text, VisuallyHidden } from '@mantine/core';
-import type { Field, FieldKind, JsonValue, Model } from '@ninefold/spec';
-import type { ComponentType, ReactNode } from 'react';
+import { type Field, type FieldKind, isPersonField, type JsonValue, type Model } from '@ninefold/spec';
+import { type ComponentType, lazy, type ReactNode, Suspense } from 'react';
 import { linkTarget, visibleControls } from '../app/link-policy';
 import { SafeMarkdown } from '../app/SafeMarkdown';
 import { useSpec } from '../app/SpecContext';
@@ -20,6 +20,8 @@ import { StatusBadge } from './StatusBadge';
 import { machineFor } from './state-tone';
 
 addEnglish('form', formMessages);
+
+const PersonDisplay = lazy(() => import('./PersonDisplay'));
 
 export interface FieldDisplayProps {
   field: Field;
@@ -95,6 +97,14 @@ function isEmpty(value: JsonValue | undefined): value is undefined | null {
 function TextDisplay({ field, value }: DisplayProps<'text'>) {
   const { t } = useI18n();
   const raw = textOf(value);
+  if (isPersonField(field)) {
+    // Its code comes with the first person shown (a detail's "Entered by"), the id until then.
+    return (
+      <Suspense fallback={<Text span>{visibleControls(raw)}</Text>}>
+        <PersonDisplay id={raw} />
+      </Suspense>
+    );
+  }
   // Shown, not obeyed: a right-to-left override in data must not reorder what a person reads.
   const text = visibleControls(raw);
   if (

@@ -27,3 +27,32 @@ export function openableDetailRoute(model: Model, session: SessionValue, entity:
     ? detail.route
     : undefined;
 }
+
+/**
+ * How the records of `entity` get their names in a reference:
+ * - `record`: the role may read them, so each is read (`nameField`), with a link where it may open it;
+ * - `names`: it may not, but the API names the ids the role sees (the prototype API's names call);
+ * - none: the entity has no display field, or nothing names its records for this role; the id is shown.
+ */
+export type NameSource = { kind: 'record'; display: string } | { kind: 'names'; display: string };
+
+export function nameSource(
+  model: Model,
+  data: DataProvider,
+  session: SessionValue,
+  entity: string,
+): NameSource | undefined {
+  const readable = nameField(model, data, session, entity);
+  if (readable !== undefined) return { kind: 'record', display: readable };
+  const display = findEntity(model, entity)?.display;
+  return display !== undefined && data.names ? { kind: 'names', display } : undefined;
+}
+
+/** The signed-in person's own name (else email) for their own id, which needs no call to tell. */
+export function ownName(session: SessionValue, id: string): string | undefined {
+  if (session.state.status !== 'signed-in') return undefined;
+  const { user } = session.state;
+  if (user.id === undefined || user.id !== id) return undefined;
+  const name = user.attributes.name;
+  return typeof name === 'string' && name.trim() !== '' ? name : user.email;
+}

@@ -12,6 +12,12 @@ export const recordKey = (entity: string, id: string) => [entity, 'record', id] 
  */
 export const referenceKey = (entity: string, id: string) => [entity, 'reference', id] as const;
 
+/** A referenced record's name alone, as the API's names call tells it to a role that may not read it. */
+export const nameKey = (entity: string, id: string) => [entity, 'name', id] as const;
+
+/** Where people's names are kept: no entity is named with an `@`. */
+export const PEOPLE = '@people';
+
 /** The choices a reference input offers for a search text. */
 export const optionsKey = (entity: string, search: string) => [entity, 'options', search] as const;
 

@@ -3,7 +3,7 @@ import { useDebouncedCallback } from '@mantine/hooks';
 import { entityLabel, exhaustiveSwitchError, fieldLabel, findEntity, type Model } from '@ninefold/spec';
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { useSpec } from '../app/SpecContext';
-import { nameField } from '../fields/reference-access';
+import { nameSource } from '../fields/reference-access';
 import { type I18n, useI18n } from '../i18n/I18nProvider';
 import { useSession } from '../session/SessionContext';
 import { SelectField, TextField } from './FilterField';
@@ -143,16 +143,22 @@ function FilterWidget({ filter, value, onChange }: FilterWidgetProps) {
     case 'text':
     case 'reference': {
       // A reference by name where the role may list and read the records referred to; else by id.
-      const display =
-        op === 'eq' && field.kind === 'reference' && data.calls(field.entity).list !== undefined
-          ? nameField(model, data, session, field.entity)
+      const source =
+        op === 'eq' && field.kind === 'reference'
+          ? nameSource(model, data, session, field.entity)
           : undefined;
-      if (field.kind === 'reference' && display !== undefined) {
+      // By its own list where the role may list it; else by the names the API tells the role.
+      const byName =
+        field.kind === 'reference' &&
+        (source?.kind === 'names' ||
+          (source?.kind === 'record' && data.calls(field.entity).list !== undefined));
+      if (field.kind === 'reference' && source !== undefined && byName) {
         return (
           <ReferenceFilterOnUse
             label={label}
             entity={field.entity}
-            display={display}
+            display={source.display}
+            source={source.kind}
             value={single === '' ? undefined : single}
             onChange={onChange}
           />
@@ -195,6 +201,7 @@ function ReferenceFilterOnUse(props: {
   label: string;
   entity: string;
   display: string;
+  source: 'record' | 'names';
   value: string | undefined;
   onChange(id: string | undefined): void;
 }) {

@@ -3,10 +3,11 @@ import { findEntity, type JsonValue } from '@ninefold/spec';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
 import { useSpec } from '../app/SpecContext';
+import { namesReaderFor } from '../data/names-reader';
 import { displayFilter } from '../fields/display-filter';
 import { labelOf } from '../fields/display-props';
 import { firstPage } from '../form/first-page';
-import { optionsKey } from '../form/query-keys';
+import { nameKey, optionsKey } from '../form/query-keys';
 import { useRecord } from '../form/useRecord';
 import { useI18n } from '../i18n/I18nProvider';
 import { TextField } from './FilterField';
@@ -21,6 +22,11 @@ export interface ReferenceFilterProps {
   /** The referenced entity, and its field that names a record (`Customer`, `name`). */
   entity: string;
   display: string;
+  /**
+   * Where names come from: the entity's own calls (`record`, the default), or the API's names call
+   * (`names`) for a role that may not list the entity but sees its ids (`nameSource`).
+   */
+  source?: 'record' | 'names';
   /** The id the list is filtered by, from the address. */
   value: string | undefined;
   onChange(id: string | undefined): void;
@@ -37,7 +43,8 @@ interface Choice {
 
 /**
  * A filter on a reference by the referenced record's name: what is typed is looked up through the
- * entity's list call (its filter on the display field when point 7 names one, else its first page) and
+ * entity's list call (its filter on the display field when point 7 names one, else its first page), or
+ * for a role that may not list the entity, through the API's names call (the names it may be told), and
  * offered as suggestions (a native datalist: no picker library in a list's code). Picking one filters the
  * list by its id; a name that matches no suggestion filters nothing, and says so.
  */
@@ -45,6 +52,7 @@ export default function ReferenceFilter({
   label,
   entity,
   display,
+  source = 'record',
   value,
   onChange,
   initialText = '',
@@ -69,14 +77,21 @@ export default function ReferenceFilter({
   }, []);
   const [debounced] = useDebouncedValue(text, SEARCH_DELAY_MS);
   // The name of the record an address names (a reload, a shared link), shown in the box.
-  const named = useRecord(entity, value, { enabled: value !== undefined && text === '' });
+  const byName = source === 'names';
+  const record = useRecord(entity, value, { enabled: !byName && value !== undefined && text === '' });
+  const told = useQuery({
+    queryKey: nameKey(entity, value ?? ''),
+    queryFn: async () => (await namesReaderFor(data)?.read({ kind: 'records', entity }, value ?? '')) ?? null,
+    enabled: byName && value !== undefined && text === '',
+  });
+  const namedValue = byName ? told.data : record.data?.record[display];
   const shownFor = useRef<string | undefined>(undefined);
   useEffect(() => {
-    const name = named.data?.record[display];
+    const name = namedValue;
     if (value === undefined || shownFor.current === value || name === undefined || name === null) return;
     shownFor.current = value;
     setText(labelOf(name));
-  }, [named.data, display, value]);
+  }, [namedValue, value]);
   // Filters cleared elsewhere (the "Clear filters" button, going back): the box empties too.
   const previous = useRef(value);
   useEffect(() => {
@@ -86,19 +101,25 @@ export default function ReferenceFilter({
 
   const term = debounced.trim();
   const suggestions = useQuery({
-    queryKey: optionsKey(entity, apiFilter ? term : ''),
-    queryFn: ({ signal }) =>
-      data.list({
-        entity,
-        page: firstPage(listCall?.pagination, SUGGESTIONS),
-        sort: [],
-        filters: apiFilter && term ? [{ field: display, op: apiFilter.op, value: term }] : [],
-        signal,
-      }),
-    enabled: listCall !== undefined && term !== '',
+    queryKey: [...optionsKey(entity, apiFilter || byName ? term : ''), source],
+    queryFn: async ({ signal }) =>
+      byName
+        ? [...((await data.names?.({ of: { kind: 'records', entity }, search: term, signal })) ?? [])].map(
+            ([id, name]) => ({ [key]: id, [display]: name }),
+          )
+        : (
+            await data.list({
+              entity,
+              page: firstPage(listCall?.pagination, SUGGESTIONS),
+              sort: [],
+              filters: apiFilter && term ? [{ field: display, op: apiFilter.op, value: term }] : [],
+              signal,
+            })
+          ).items,
+    enabled: (byName || listCall !== undefined) && term !== '',
     staleTime: 30_000,
   });
-  const choices = choicesOf(suggestions.data?.items ?? [], key, display, apiFilter ? '' : term);
+  const choices = choicesOf(suggestions.data ?? [], key, display, apiFilter || byName ? '' : term);
   const picked = choices.find((choice) => choice.label === text.trim());
   const unmatched = term !== '' && !suggestions.isFetching && picked === undefined && value === undefined;
   // A suggestion picked, or a name typed in full: the list is filtered by that record.

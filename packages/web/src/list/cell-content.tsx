@@ -1,9 +1,10 @@
-import type { Field, JsonValue } from '@ninefold/spec';
+import { type Field, isPersonField, type JsonValue } from '@ninefold/spec';
 import type { ComponentType, ReactNode } from 'react';
 import type { PlainLinks } from '../app/router';
 import { OverrideBoundary, originalOf } from '../extension/OverrideBoundary';
 import type { FieldDisplayOverrideProps } from '../extension/types';
 import { labelOf, textOf } from '../fields/display-props';
+import { PEOPLE } from '../form/query-keys';
 import { recordPath } from '../form/record-path';
 import { type CellTextContext, cellText } from './cell-text';
 import type { ReferenceNames } from './useReferenceNames';
@@ -116,6 +117,11 @@ function builtInCellContent(
         {text}
       </span>
     );
+  }
+  if (isPersonField(field) && typeof value === 'string') {
+    // Who entered the record, by name where the API tells it; else their id, as stored.
+    const busy = context.names.pending(PEOPLE, value) || undefined;
+    return <span aria-busy={busy}>{context.names.name(PEOPLE, value) ?? text}</span>;
   }
   const reference = field.kind === 'reference' ? context.references.get(field.name) : undefined;
   if (field.kind === 'reference' && reference !== undefined && value !== undefined && value !== null) {

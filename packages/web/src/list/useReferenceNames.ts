@@ -1,14 +1,14 @@
-import type { Field, Model } from '@ninefold/spec';
+import { exhaustiveSwitchError, type Field, isPersonField, type JsonValue, type Model } from '@ninefold/spec';
 import { type QueryClient, useQueries, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo } from 'react';
 import { useAfterFirstPaint } from '../app/first-paint';
 import { useSpec } from '../app/SpecContext';
-import type { ApiRecord } from '../data/data-provider';
+import type { ApiRecord, DataProvider } from '../data/data-provider';
 import { type ReferenceReader, referenceReaderFor } from '../data/reference-reader';
 import { labelOf, textOf } from '../fields/display-props';
-import { nameField } from '../fields/reference-access';
-import { referenceKey } from '../form/query-keys';
-import { useSession } from '../session/SessionContext';
+import { type NameSource, nameSource, ownName } from '../fields/reference-access';
+import { PEOPLE, referenceKey } from '../form/query-keys';
+import { type SessionValue, useSession } from '../session/SessionContext';
 
 /** The names behind a page's references, as far as they have been read. */
 export interface ReferenceNames {
@@ -18,10 +18,10 @@ export interface ReferenceNames {
   pending(entity: string, id: string): boolean;
 }
 
-/** The ids of one referenced entity that a page names, in the order first met. */
+/** The ids of one referenced entity (or of people, under `PEOPLE`) that a page names, in order first met. */
 interface Wanted {
-  entity: string;
-  display: string;
+  key: string;
+  source: NameSource | { kind: 'people' };
   ids: string[];
 }
 
@@ -35,8 +35,12 @@ interface Wanted {
  * reference, the next page) finds it; records already there are not asked for again. The reads go
  * through `referenceReaderFor`, which batches them into one list call where point 7 allows it.
  *
+ * A role that may not read the referenced entity gets the names from the API's names call, where there
+ * is one (`nameSource`); so do person columns ("Entered by", `user.id` set on create), under `PEOPLE`,
+ * with the signed-in person's own name known without asking.
+ *
  * A reference the API answered expanded (`{ id, name }`) needs no read; nor does one whose entity has no
- * display field or get call, or that the role may not read: its id is all the cell shows.
+ * display field, or that nothing names for the role: its id is all the cell shows.
  */
 export function useReferenceNames(model: Model, columns: Field[], records: ApiRecord[]): ReferenceNames {
   const { data } = useSpec();
@@ -45,15 +49,21 @@ export function useReferenceNames(model: Model, columns: Field[], records: ApiRe
   const painted = useAfterFirstPaint();
 
   const wanted = useMemo(() => {
-    const byEntity = new Map<string, Wanted>();
+    const byKey = new Map<string, Wanted>();
     for (const field of columns) {
-      if (field.kind !== 'reference') continue;
-      let entry = byEntity.get(field.entity);
+      const key = field.kind === 'reference' ? field.entity : isPersonField(field) ? PEOPLE : undefined;
+      if (key === undefined) continue;
+      let entry = byKey.get(key);
       if (!entry) {
-        const display = nameField(model, data, session, field.entity);
-        if (display === undefined) continue;
-        entry = { entity: field.entity, display, ids: [] };
-        byEntity.set(field.entity, entry);
+        const source =
+          field.kind === 'reference'
+            ? nameSource(model, data, session, field.entity)
+            : data.names || session.state.status === 'signed-in'
+              ? ({ kind: 'people' } as const)
+              : undefined;
+        if (source === undefined) continue;
+        entry = { key, source, ids: [] };
+        byKey.set(key, entry);
       }
       const ids = new Set(entry.ids);
       for (const record of records) {
@@ -63,23 +73,17 @@ export function useReferenceNames(model: Model, columns: Field[], records: ApiRe
       }
       entry.ids = [...ids];
     }
-    return [...byEntity.values()];
+    return [...byKey.values()];
   }, [model, columns, records, data, session]);
 
-  const reader = referenceReaderFor(data, model);
   const combine = useCallback(
-    (results: Array<{ data?: ReadonlyMap<string, ApiRecord> | undefined; isLoading: boolean }>) => {
-      const names = new Map<string, Map<string, string>>();
+    (results: Array<{ data?: ReadonlyMap<string, string> | undefined; isLoading: boolean }>) => {
+      const names = new Map<string, ReadonlyMap<string, string>>();
       const loading = new Set<string>();
-      wanted.forEach(({ entity, display }, index) => {
+      wanted.forEach(({ key }, index) => {
         const result = painted ? results[index] : undefined;
-        if (!painted || result?.isLoading) loading.add(entity);
-        const byId = new Map<string, string>();
-        for (const [id, record] of result?.data ?? []) {
-          const shown = record[display];
-          if (shown !== undefined && shown !== null && shown !== '') byId.set(id, labelOf(shown));
-        }
-        names.set(entity, byId);
+        if (!painted || result?.isLoading) loading.add(key);
+        names.set(key, result?.data ?? new Map());
       });
       return {
         name: (entity: string, id: string) => names.get(entity)?.get(id),
@@ -89,15 +93,56 @@ export function useReferenceNames(model: Model, columns: Field[], records: ApiRe
     [wanted, painted],
   );
   return useQueries({
-    queries: (painted ? wanted : []).map(({ entity, ids }) => ({
-      queryKey: ['reference-names', entity, ids] as const,
-      queryFn: ({ signal }: { signal: AbortSignal }) => readAll(queryClient, reader, entity, ids, signal),
+    queries: (painted ? wanted : []).map(({ key, source, ids }) => ({
+      queryKey: ['reference-names', key, ids] as const,
+      queryFn: ({ signal }: { signal: AbortSignal }) =>
+        namesOf(queryClient, { data, model, session }, key, source, ids, signal),
       // Each record answers alone (a refusal or a missing record leaves its id shown), so the query as
       // a whole does not fail, and is not retried.
       retry: false,
     })),
     combine,
   });
+}
+
+interface Readers {
+  data: DataProvider;
+  model: Model;
+  session: SessionValue;
+}
+
+/** The names behind `ids`, by their source; an id nothing names is left out (its cell shows the id). */
+async function namesOf(
+  queryClient: QueryClient,
+  { data, model, session }: Readers,
+  key: string,
+  source: Wanted['source'],
+  ids: string[],
+  signal: AbortSignal,
+): Promise<ReadonlyMap<string, string>> {
+  const found = new Map<string, string>();
+  const keep = (id: string, value: JsonValue | undefined) => {
+    if (value !== undefined && value !== null && value !== '') found.set(id, labelOf(value));
+  };
+  switch (source.kind) {
+    case 'record': {
+      const records = await readAll(queryClient, referenceReaderFor(data, model), key, ids, signal);
+      for (const [id, record] of records) keep(id, record[source.display]);
+      return found;
+    }
+    case 'names':
+    case 'people': {
+      // Loaded when a name is first asked for this way: most lists name what the role reads.
+      const { readNames } = await import('../data/names-reader');
+      const of =
+        source.kind === 'people' ? ({ kind: 'people' } as const) : { kind: 'records' as const, entity: key };
+      const own = source.kind === 'people' ? (id: string) => ownName(session, id) : () => undefined;
+      for (const [id, name] of await readNames(queryClient, data, of, ids, own)) keep(id, name);
+      return found;
+    }
+    default:
+      return exhaustiveSwitchError(source);
+  }
 }
 
 /** The records behind `ids`, from the cache where they are there, else read; one that fails is left out. */
