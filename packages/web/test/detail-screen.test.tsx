@@ -79,8 +79,9 @@ describe('detail screen', () => {
     renderAt('/orders/1');
     expect(await screen.findByRole('heading', { name: 'SO-1001' })).toBeTruthy();
     expect(document.title).toBe('SO-1001 · Harbor Supply');
-    // The state of point 4, with its label: next to the title, in the fields, and in the diagram.
-    expect(screen.getAllByText('Placed').length).toBe(3);
+    // The state of point 4, with its label: next to the title and in the diagram, not again in the fields.
+    expect(screen.getAllByText('Placed').length).toBe(2);
+    expect(screen.queryAllByText('Status').filter((term) => term.tagName === 'DT')).toEqual([]);
 
     const customer = await within(shownFor('Customer')).findByRole('link');
     expect(customer.textContent).toBe('Anna Berg');
@@ -107,13 +108,22 @@ describe('detail screen', () => {
     expect(shownFor('Street', address).textContent).toBe('1 Quay Road');
     expect(shownFor('Postcode', address).textContent).toBe('0150');
 
-    const lines = shownFor('Lines');
-    expect(within(lines).getByText('Order line 1')).toBeTruthy();
-    const product = await within(shownFor('Product', lines)).findByRole('link');
+    // Lines of short fields are a table: a header of their labels, a row per line.
+    const lines = within(shownFor('Lines')).getByRole('table', { name: 'Lines' });
+    const [head, first] = within(lines).getAllByRole('row');
+    expect(
+      within(head as HTMLElement)
+        .getAllByRole('columnheader')
+        .map((cell) => cell.textContent),
+    ).toEqual(['Product', 'Quantity', 'Unit price']);
+    const product = await within(first as HTMLElement).findByRole('link');
     expect(product.textContent).toBe('Rope');
     expect(product.getAttribute('href')).toBe('/products/1');
-    expect(shownFor('Quantity', lines).textContent).toBe('2');
-    expect(shownFor('Unit price', lines).textContent).toBe('€24.50');
+    expect(
+      within(first as HTMLElement)
+        .getAllByRole('cell')
+        .map((cell) => cell.textContent),
+    ).toEqual(['Rope', '2', '€24.50']);
   });
 
   it('shows a customer: email as a mail link, yes/no, lists, amounts', async () => {
@@ -136,6 +146,36 @@ describe('detail screen', () => {
     expect(shownFor('Category').textContent).toBe('rigging');
     await waitFor(() => expect(within(shownFor('Description')).getByText('braided').tagName).toBe('EM'));
     expect(data.log.filter((entry) => entry.method === 'get')).toHaveLength(1);
+  });
+
+  it('lists the records that point at this one, and starts a new one pointing here', async () => {
+    const { data, user } = renderAt('/customers/1');
+    const orders = await screen.findByRole('region', { name: 'Orders' });
+    const table = await within(orders).findByRole('table', { name: 'Orders' });
+    const [head, first] = within(table).getAllByRole('row');
+    // The list screen's columns, but the customer's own: every row is this customer's.
+    const headers = within(head as HTMLElement)
+      .getAllByRole('columnheader')
+      .map((cell) => cell.textContent);
+    expect(headers).toEqual(['Order number', 'Placed on', 'Total', 'Status']);
+    const order = within(first as HTMLElement).getByRole('link', { name: 'SO-1001' });
+    expect(order.getAttribute('href')).toBe('/orders/1');
+    const lists = data.log.filter(
+      (entry) => entry.method === 'list' && (entry.params as { entity: string }).entity === 'Order',
+    );
+    expect(lists.map((entry) => (entry.params as { filters: unknown }).filters)).toEqual([
+      [{ field: 'customer', op: 'eq', value: '1' }],
+    ]);
+    expect(within(orders).getByRole('link', { name: 'See all' }).getAttribute('href')).toBe(
+      '/orders?customer=1',
+    );
+
+    await user.click(within(orders).getByRole('link', { name: 'New order' }));
+    expect(await screen.findByRole('heading', { name: 'New order' })).toBeTruthy();
+    // The new order points at the customer already.
+    await waitFor(() =>
+      expect(screen.getByRole('combobox', { name: /Customer/ })).toHaveProperty('value', 'Anna Berg'),
+    );
   });
 
   it('links to the edit screen when there is one and an update call', async () => {

@@ -65,7 +65,9 @@ describe('form layout', () => {
       ['login', true],
       ['password', true],
     ]);
-    expect(names(detailFields(account, undefined))).toEqual(['id', 'login']);
+    // Unlisted, the key the API makes is left out: it is in the address already.
+    expect(names(detailFields(account, undefined))).toEqual(['login']);
+    expect(names(detailFields(account, ['id', 'login']))).toEqual(['id', 'login']);
   });
 });
 

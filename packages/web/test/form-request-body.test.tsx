@@ -106,8 +106,9 @@ describe('a create form built from the request body', () => {
       url: '/api/tokens',
       body: { token_label: 'ci', note: 'for the build' },
     });
-    // The answer is the record: the screen goes to it.
-    expect(await screen.findByText('tk-1')).toBeTruthy();
+    // The answer is the record: the screen goes to it (named by its key, which is not repeated below).
+    expect(await screen.findByRole('heading', { name: /tk-1/ })).toBeTruthy();
+    expect(screen.getByText('ci')).toBeTruthy();
   });
 
   it('reads a record whose read is documented as an array as its first record', async () => {

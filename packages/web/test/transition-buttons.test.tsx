@@ -49,10 +49,35 @@ function transitions(): HTMLElement {
   return screen.getByRole('group', { name: 'Change the state' });
 }
 
+/** The transitions possible now: the buttons beside the menu of the others. */
 function names(group: HTMLElement): string[] {
   return within(group)
     .getAllByRole('button')
-    .map((button) => button.textContent ?? '');
+    .map((button) => button.textContent ?? '')
+    .filter((name) => !name.startsWith('More'));
+}
+
+/** The menu's transitions that are not possible now, each with its reason, read as a person opens it. */
+async function notPossible(user: ReturnType<typeof userEvent.setup>): Promise<Record<string, string>> {
+  const more = within(transitions()).getByRole('button', { name: /^More/ });
+  // Told with the button as well, for whoever does not open the menu.
+  const told = describedBy(more);
+  await user.click(more);
+  // jsdom lays nothing out, so the menu's positioning keeps it `visibility: hidden` there (the e2e tests
+  // open it in Chromium): it is found as it is, its items as a screen reader would get them.
+  const menu = await screen.findByRole('menu', { hidden: true });
+  const items = within(menu).getAllByRole('menuitem', { hidden: true });
+  const found = Object.fromEntries(
+    items.map((item) => {
+      expect(item.getAttribute('aria-disabled')).toBe('true');
+      const [label, reason] = [...item.querySelectorAll('span')].map((span) => span.textContent ?? '');
+      expect(told).toContain(`${label}: ${reason}`);
+      return [label, reason];
+    }),
+  );
+  await user.click(more);
+  await waitFor(() => expect(screen.queryByRole('menu', { hidden: true })).toBeNull());
+  return found as Record<string, string>;
 }
 
 function describedBy(element: HTMLElement): string {
@@ -71,30 +96,21 @@ describe('transition buttons', () => {
   it('shows the warehouse Ship on a paid order, enabled, and never the transitions of other roles', async () => {
     const { data, user } = renderAs(warehouse, '/orders/1');
     expect(await screen.findByRole('heading', { name: 'SO-1' })).toBeTruthy();
-    expect(names(transitions())).toEqual(['Ship', 'Confirm delivery']);
+    expect(names(transitions())).toEqual(['Ship']);
     expect(screen.queryByRole('button', { name: 'Place order' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Mark as paid' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Cancel order' })).toBeNull();
-
     const ship = within(transitions()).getByRole('button', { name: 'Ship' });
     expect(ship).toHaveProperty('disabled', false);
-    const deliver = within(transitions()).getByRole('button', { name: 'Confirm delivery' });
-    expect(deliver).toHaveProperty('disabled', true);
-    expect(describedBy(deliver)).toBe('Confirm delivery: Possible only from Shipped.');
-    expect(screen.getByText('Confirm delivery: Possible only from Shipped.')).toBeTruthy();
-
+    // The one not possible now is in the menu, with its reason; no other role's transition is anywhere.
+    expect(await notPossible(user)).toEqual({ 'Confirm delivery': 'Possible only from Shipped.' });
     await user.click(ship);
     // Taken with the version the record was read at, then the record is read again.
     await waitFor(() =>
       expect(taken(data)).toEqual([{ entity: 'Order', id: '1', transition: 'ship', version: '"1"' }]),
     );
-    await waitFor(() =>
-      expect(within(transitions()).getByRole('button', { name: 'Confirm delivery' })).toHaveProperty(
-        'disabled',
-        false,
-      ),
-    );
-    expect(within(transitions()).getByRole('button', { name: 'Ship' })).toHaveProperty('disabled', true);
+    await waitFor(() => expect(names(transitions())).toEqual(['Confirm delivery']));
+    expect(await notPossible(user)).toEqual({ Ship: 'Possible only from Paid.' });
     expect(screen.getAllByText('Shipped').length).toBeGreaterThan(0);
     const reads = data.log.filter(
       (entry) => entry.method === 'get' && (entry.params as { entity: string }).entity === 'Order',
@@ -103,36 +119,34 @@ describe('transition buttons', () => {
   });
 
   it('disables Ship on an order that is not paid yet, saying from which state it is possible', async () => {
-    renderAs(warehouse, '/orders/2');
+    const { user } = renderAs(warehouse, '/orders/2');
     expect(await screen.findByRole('heading', { name: 'SO-2' })).toBeTruthy();
-    const ship = within(transitions()).getByRole('button', { name: 'Ship' });
-    expect(ship).toHaveProperty('disabled', true);
-    expect(describedBy(ship)).toBe('Ship: Possible only from Paid.');
+    expect(names(transitions())).toEqual([]);
+    expect(await notPossible(user)).toEqual({
+      Ship: 'Possible only from Paid.',
+      'Confirm delivery': 'Possible only from Shipped.',
+    });
   });
 
   it('disables Ship when its guard fails, with the specification’s message', async () => {
-    renderAs(warehouse, '/orders/3');
+    const { user } = renderAs(warehouse, '/orders/3');
     expect(await screen.findByRole('heading', { name: 'SO-3' })).toBeTruthy();
-    const ship = within(transitions()).getByRole('button', { name: 'Ship' });
-    expect(ship).toHaveProperty('disabled', true);
-    expect(describedBy(ship)).toBe('Ship: The order needs a shipping address.');
+    expect((await notPossible(user)).Ship).toBe('The order needs a shipping address.');
   });
 
   it('gives a clerk the clerk’s transitions, and words states a transition leaves from as alternatives', async () => {
-    renderAs(clerk, '/orders/5');
+    const { user } = renderAs(clerk, '/orders/5');
     expect(await screen.findByRole('heading', { name: 'SO-5' })).toBeTruthy();
-    expect(names(transitions())).toEqual(['Place order', 'Mark as paid', 'Cancel order']);
+    expect(names(transitions())).toEqual(['Cancel order']);
     expect(screen.queryByRole('button', { name: 'Ship' })).toBeNull();
-    const place = within(transitions()).getByRole('button', { name: 'Place order' });
-    expect(describedBy(place)).toBe('Place order: Add at least one line before placing the order.');
-    expect(within(transitions()).getByRole('button', { name: 'Cancel order' })).toHaveProperty(
-      'disabled',
-      false,
-    );
+    expect(await notPossible(user)).toEqual({
+      'Place order': 'Add at least one line before placing the order.',
+      'Mark as paid': 'Possible only from Placed.',
+    });
     document.body.innerHTML = '';
-    renderAs(clerk, '/orders/1');
-    const cancel = await screen.findByRole('button', { name: 'Cancel order' });
-    expect(describedBy(cancel)).toBe('Cancel order: Possible only from Draft or Placed.');
+    const again = renderAs(clerk, '/orders/1');
+    expect(await screen.findByRole('heading', { name: 'SO-1' })).toBeTruthy();
+    expect((await notPossible(again.user))['Cancel order']).toBe('Possible only from Draft or Placed.');
   });
 
   it('asks before a transition whose specification asks for confirmation, and takes it only when confirmed', async () => {

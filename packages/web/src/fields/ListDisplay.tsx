@@ -1,5 +1,5 @@
-import { List, Text } from '@mantine/core';
-import { entityLabel, type Field, findEntity } from '@ninefold/spec';
+import { List, Table, Text } from '@mantine/core';
+import { type Entity, entityLabel, type Field, fieldLabel, findEntity, type JsonValue } from '@ninefold/spec';
 import { addEnglish } from '../i18n/catalogue';
 import { form as formMessages } from '../i18n/en/form';
 import { useI18n } from '../i18n/I18nProvider';
@@ -8,13 +8,34 @@ import { FieldDisplay } from './FieldDisplay';
 
 addEnglish('form', formMessages);
 
-/** A list's items, each with its item type's display; items of embedded objects are numbered groups. */
+/** Kinds that read in a table cell; an item with another (an address, a list) is drawn as a group. */
+const CELL_KINDS = new Set<Field['kind']>([
+  'text',
+  'number',
+  'integer',
+  'money',
+  'boolean',
+  'date',
+  'datetime',
+  'enum',
+  'reference',
+  'file',
+]);
+const NUMERIC = new Set<Field['kind']>(['number', 'integer', 'money']);
+
+/**
+ * A list's items, each with its item type's display. Embedded objects of short fields (order lines) are
+ * a table, a row each, numbers to the right; other embedded objects are numbered groups.
+ */
 export function ListDisplay({ field, value, model }: DisplayProps<'list'>) {
   const { t } = useI18n();
   if (!Array.isArray(value)) return <Text span>{textOf(value)}</Text>;
   // Items have a type but no name of their own; they borrow the list's.
   const item = { ...field.of, name: field.name } as Field;
   const itemEntity = field.of.kind === 'object' ? findEntity(model, field.of.entity) : undefined;
+  if (itemEntity?.fields.every((column) => CELL_KINDS.has(column.kind))) {
+    return <ItemTable entity={itemEntity} items={value} label={fieldLabel(field)} model={model} />;
+  }
   return (
     <List
       type={itemEntity ? 'ordered' : 'unordered'}
@@ -34,5 +55,56 @@ export function ListDisplay({ field, value, model }: DisplayProps<'list'>) {
         </List.Item>
       ))}
     </List>
+  );
+}
+
+function ItemTable({
+  entity,
+  items,
+  label,
+  model,
+}: {
+  entity: Entity;
+  items: JsonValue[];
+  label: string;
+  model: DisplayProps<'list'>['model'];
+}) {
+  const columns = entity.fields.filter((column) => !column.writeOnly);
+  return (
+    <Table.ScrollContainer minWidth={columns.length * 120} type="native">
+      <Table withTableBorder verticalSpacing="xs" fz="md" aria-label={label}>
+        <Table.Thead>
+          <Table.Tr>
+            {columns.map((column) => (
+              <Table.Th
+                key={column.name}
+                ta={NUMERIC.has(column.kind) ? 'right' : undefined}
+                style={{ whiteSpace: 'nowrap' }}
+              >
+                {fieldLabel(column)}
+              </Table.Th>
+            ))}
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {items.map((entry, index) => {
+            const row =
+              typeof entry === 'object' && entry !== null && !Array.isArray(entry)
+                ? (entry as Record<string, JsonValue>)
+                : {};
+            return (
+              // biome-ignore lint/suspicious/noArrayIndexKey: items have no identity; the list is read-only
+              <Table.Tr key={index}>
+                {columns.map((column) => (
+                  <Table.Td key={column.name} ta={NUMERIC.has(column.kind) ? 'right' : undefined}>
+                    <FieldDisplay field={column} value={row[column.name]} model={model} place="cell" />
+                  </Table.Td>
+                ))}
+              </Table.Tr>
+            );
+          })}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
   );
 }

@@ -1,4 +1,4 @@
-import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { Button, Group, Menu, Modal, Stack, Text, VisuallyHidden } from '@mantine/core';
 import {
   type Entity,
   exhaustiveSwitchError,
@@ -17,11 +17,18 @@ import { form as formMessages } from '../i18n/en/form';
 import { useI18n } from '../i18n/I18nProvider';
 import { refusalText, transitionRefusalText } from '../screens/access-text';
 import { useSession } from '../session/SessionContext';
-import { type ActionReason, ActionReasons } from './ActionReasons';
 import { invalidateEntity, recordKey } from './query-keys';
 import { type TransitionBlock, transitionChoices } from './transition-choices';
 
 addEnglish('form', formMessages);
+
+/** Transitions shown as buttons; more that are possible now, and those that are not, sit in a menu. */
+const MAX_BUTTONS = 3;
+
+/** A transition into a state of point 4's `danger` tone (cancelled, rejected) looks like what it does. */
+function destructive(machine: StateMachine, transition: Transition): boolean {
+  return machine.states.find((state) => state.name === transition.to)?.tone === 'danger';
+}
 
 export interface TransitionActionsProps {
   entity: Entity;
@@ -35,9 +42,11 @@ export interface TransitionActionsProps {
 }
 
 /**
- * The buttons of point 4 on a record: one per transition the role may take, disabled with the reason
- * when it is not possible now, asking first where the specification says so. After a transition the
- * record is read again; a refusal from the API is shown beside the buttons.
+ * The transitions of point 4 on a record that the role may take: those possible now as buttons (the
+ * first three; any more in a menu), and those not possible now in the menu with the reason for each,
+ * asking first where the specification says so. A transition into a `danger` state, and its
+ * confirmation, are red. After a transition the record is read again; a refusal from the API is shown
+ * beside the buttons.
  */
 export function TransitionActions({ entity, machine, id, record, version, parents }: TransitionActionsProps) {
   const { model, data } = useSpec();
@@ -46,8 +55,8 @@ export function TransitionActions({ entity, machine, id, record, version, parent
   const i18n = useI18n();
   const { t } = i18n;
   const queryClient = useQueryClient();
-  const baseId = useId();
   const [asking, setAsking] = useState<Transition | undefined>();
+  const reasonsId = useId();
   const mutation = useMutation({
     mutationFn: (transition: Transition) =>
       data.transition({
@@ -68,7 +77,6 @@ export function TransitionActions({ entity, machine, id, record, version, parent
   if (choices.length === 0) return null;
 
   const labelOf = (transition: Transition) => transition.label ?? humanize(transition.name);
-  const reasonId = (transition: Transition) => `${baseId}-${transition.name}`;
   const blockText = (transition: Transition, block: TransitionBlock): string => {
     switch (block.kind) {
       case 'transition':
@@ -79,30 +87,83 @@ export function TransitionActions({ entity, machine, id, record, version, parent
         return exhaustiveSwitchError(block);
     }
   };
-  const reasons: ActionReason[] = choices.flatMap(({ transition, block }) =>
-    block
-      ? [{ id: reasonId(transition), action: labelOf(transition), text: blockText(transition, block) }]
-      : [],
-  );
   const failed = mutation.error && mutation.variables ? mutation.variables : undefined;
+  const take = (transition: Transition) =>
+    transition.confirm ? setAsking(transition) : mutation.mutate(transition);
+  const possible = choices.filter((choice) => choice.block === undefined);
+  const shown = possible.slice(0, MAX_BUTTONS);
+  const more = possible.slice(MAX_BUTTONS);
+  const blocked = choices.filter((choice) => choice.block !== undefined);
 
   return (
     <Stack gap="xs">
       <Group gap="xs" role="group" aria-label={t('access.transitions')}>
-        {choices.map(({ transition, block }) => (
+        {shown.map(({ transition }) => (
           <Button
             key={transition.name}
             variant="light"
-            disabled={block !== undefined || mutation.isPending}
+            color={destructive(machine, transition) ? 'red' : undefined}
+            disabled={mutation.isPending}
             loading={mutation.isPending && mutation.variables?.name === transition.name}
-            aria-describedby={block ? reasonId(transition) : undefined}
-            onClick={() => (transition.confirm ? setAsking(transition) : mutation.mutate(transition))}
+            onClick={() => take(transition)}
           >
             {labelOf(transition)}
           </Button>
         ))}
+        {more.length + blocked.length > 0 ? (
+          <Menu position="bottom-start" withinPortal withInitialFocusPlaceholder={false}>
+            <Menu.Target>
+              <Button
+                variant="default"
+                rightSection={<span aria-hidden="true">▾</span>}
+                aria-describedby={blocked.length > 0 ? reasonsId : undefined}
+              >
+                {t('access.moreSteps', { count: more.length + blocked.length })}
+              </Button>
+            </Menu.Target>
+            <Menu.Dropdown maw={360}>
+              {more.map(({ transition }) => (
+                <Menu.Item
+                  key={transition.name}
+                  color={destructive(machine, transition) ? 'red' : undefined}
+                  disabled={mutation.isPending}
+                  onClick={() => take(transition)}
+                >
+                  {labelOf(transition)}
+                </Menu.Item>
+              ))}
+              {blocked.length > 0 ? (
+                // A group with its label: a menu may hold items and groups, not loose text.
+                <div role="group" aria-labelledby={`${reasonsId}-label`}>
+                  <Menu.Label id={`${reasonsId}-label`}>{t('access.notPossibleNow')}</Menu.Label>
+                  {blocked.map(({ transition, block }) => (
+                    // Disabled (aria-disabled), with its reason right under its name.
+                    <Menu.Item key={transition.name} data-disabled closeMenuOnClick={false}>
+                      <Text span size="sm" fw={600} display="block">
+                        {labelOf(transition)}
+                      </Text>
+                      <Text span size="xs" display="block">
+                        {block ? blockText(transition, block) : null}
+                      </Text>
+                    </Menu.Item>
+                  ))}
+                </div>
+              ) : null}
+            </Menu.Dropdown>
+          </Menu>
+        ) : null}
       </Group>
-      <ActionReasons reasons={reasons} />
+      {blocked.length > 0 ? (
+        // What the menu says of each step not possible now, also told with the button that opens it.
+        <VisuallyHidden id={reasonsId}>
+          {blocked
+            .map(
+              ({ transition, block }) =>
+                `${labelOf(transition)}: ${block ? blockText(transition, block) : ''}`,
+            )
+            .join(' ')}
+        </VisuallyHidden>
+      ) : null}
       {failed ? (
         <ErrorNotice
           error={mutation.error}
@@ -131,6 +192,7 @@ export function TransitionActions({ entity, machine, id, record, version, parent
               {t('access.goBack')}
             </Button>
             <Button
+              color={asking && destructive(machine, asking) ? 'red' : undefined}
               onClick={() => {
                 if (!asking) return;
                 setAsking(undefined);

@@ -65,8 +65,9 @@ export function detailFields(
   names: readonly string[] | undefined,
   hidden: ReadonlySet<string> = NO_LIMITS.hidden,
 ): Field[] {
+  // Unlisted, a key the API makes (`id`) is left out: it is in the address, and means nothing to read.
   const listed = names
     ? names.flatMap((name) => entity.fields.filter((field) => field.name === name))
-    : entity.fields;
+    : entity.fields.filter((field) => !(field.name === entity.key && field.readOnly));
   return listed.filter((field) => !field.writeOnly && !hidden.has(field.name));
 }

@@ -253,3 +253,16 @@ export function toLocalDateTime(iso: string): string {
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value) && !isFile(value);
 }
+
+/**
+ * The reference inputs that the address names (`?customer=21`), as form values: how a record's page
+ * starts a new record that points at it. Other fields are never taken from an address.
+ */
+export function referencesFrom(fields: readonly Field[], search: URLSearchParams): FormValues {
+  const values: FormValues = {};
+  for (const field of fields) {
+    const id = field.kind === 'reference' ? search.get(field.name) : null;
+    if (id !== null && id.trim() !== '' && id.length <= 200) values[field.name] = id.trim();
+  }
+  return values;
+}

@@ -38,6 +38,7 @@ import { useSession } from '../session/SessionContext';
 import { StatesSection } from '../states/StatesSection';
 import { settle } from './access-policy';
 import { refusalText } from './access-text';
+import { RelatedRecords } from './RelatedRecords';
 import type { ScreenProps } from './screen-props';
 
 addEnglish('form', formMessages);
@@ -94,7 +95,10 @@ export default function DetailScreen({ screen }: ScreenProps<'detail'>) {
   const reasonId = (action: string) => `${actionsId}-${action}`;
   const fields = (
     <FieldList
-      fields={detailFields(entity, screen.fields, hidden)}
+      // The state is the badge by the title; unless the screen lists it, it is not said twice.
+      fields={detailFields(entity, screen.fields, hidden).filter(
+        (field) => screen.fields !== undefined || field.name !== machine?.field,
+      )}
       record={record}
       model={model}
       entity={entity.name}
@@ -192,6 +196,7 @@ export default function DetailScreen({ screen }: ScreenProps<'detail'>) {
       ) : (
         fields
       )}
+      <RelatedRecords entity={entity} id={id} />
       <StatesSection entity={entity} id={id} record={record} version={query.data?.version} />
     </Stack>
   );

@@ -16,7 +16,7 @@ import {
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, type ReactNode, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { FormProvider, useForm } from 'react-hook-form';
-import { Link, useNavigate } from '../app/router';
+import { Link, useNavigate, useSearchParams } from '../app/router';
 import { screenFor } from '../app/routes';
 import { useParentPath, useScreenParams } from '../app/ScreenParams';
 import { useSpec } from '../app/SpecContext';
@@ -55,6 +55,7 @@ import {
   forValidation,
   fromFormValues,
   type OutgoingRecord,
+  referencesFrom,
   toFormValues,
 } from '../form/form-values';
 import { LoadFailure } from '../form/LoadFailure';
@@ -255,7 +256,12 @@ function RecordForm({ screen, entity, id, loaded, restored, drafts, notice }: Re
     [model, data, entity, editing, path],
   );
   const layout = useMemo(() => formLayout(form, screen, limits), [form, screen, limits]);
-  const [startValues] = useState(() => toFormValues(model, layout.inputs, stored, { defaults: !editing }));
+  const [search] = useSearchParams();
+  // A new record started from another one's page (a customer's "New order") points at it already.
+  const [startValues] = useState(() => ({
+    ...toFormValues(model, layout.inputs, stored, { defaults: !editing }),
+    ...(editing ? {} : referencesFrom(layout.inputs, search)),
+  }));
   /** The values of the record the form is based on: a draft equal to them is no draft. */
   const baseline = useRef<FormValues>(startValues);
   const [defaultValues] = useState(() =>

@@ -26,4 +26,6 @@ export const access = {
   transitionUnknownFailure: 'Something went wrong; nothing was changed.',
   confirmTitle: '{name}?',
   goBack: 'Go back',
+  moreSteps: 'More ({count})',
+  notPossibleNow: 'Not possible now',
 };

@@ -26,4 +26,6 @@ export const access: Messages<'access'> = {
   transitionUnknownFailure: 'Un problème est survenu ; rien n’a été changé.',
   confirmTitle: '{name} ?',
   goBack: 'Revenir',
+  moreSteps: 'Plus ({count})',
+  notPossibleNow: 'Impossible pour le moment',
 };
