@@ -104,4 +104,47 @@ describe('an order of the rich example: references, nested lines, an address and
     expect(problems).toEqual([]);
     await page.close();
   });
+
+  it('is listed on its customer’s page, where a new order starts for that customer', async () => {
+    const order = (await (await api('/orders?limit=1')).json()).items[0] as {
+      customer: number;
+      number: string;
+    };
+    const customer = (await (await api(`/customers/${order.customer}`)).json()) as {
+      id: number;
+      name: string;
+    };
+    const theirs = (await (await api(`/orders?customer=${customer.id}&limit=100`)).json()).total as number;
+
+    for (const width of [1280, 360]) {
+      const { page, problems } = await browser.newPage({ width, height: 900 });
+      await signInAs(page, server, 'clerk');
+      await page.goto(`${server.url}customers/${customer.id}`);
+      await page.getByRole('heading', { level: 1, name: customer.name }).waitFor();
+      const orders = page.getByRole('region', { name: 'Orders' });
+      const table = orders.getByRole('table', { name: 'Orders' });
+      await table.waitFor();
+      // The customer's orders, at most five, each linking to its page; the rest are one link away.
+      const rows = await table.getByRole('row').count();
+      expect(rows - 1).toBe(Math.min(theirs, 5));
+      await orders.getByText(`${Math.min(theirs, 5)} of ${theirs}`).waitFor();
+      expect(await seriousViolations(page)).toEqual([]);
+      await screenshot(page, `customer-related-orders-${width}`);
+
+      if (width === 1280) {
+        await orders.getByRole('link', { name: 'See all' }).click();
+        await page.waitForURL(new RegExp(`/orders\\?customer=${customer.id}$`));
+        await page.getByRole('table').waitFor();
+        await page.goBack();
+        await orders.getByRole('link', { name: 'New order' }).click();
+        await page.waitForURL(new RegExp(`/orders/new\\?customer=${customer.id}$`));
+        // The new order is already this customer's.
+        await expect
+          .poll(() => page.getByRole('combobox', { name: /^Customer/ }).inputValue())
+          .toBe(customer.name);
+      }
+      expect(problems).toEqual([]);
+      await page.close();
+    }
+  });
 });
