@@ -1,10 +1,11 @@
-import { configure, render, screen, waitFor, within } from '@testing-library/react';
+import { act, configure, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { App } from '../src/app/App';
 import type { ApiDescription } from '../src/data/api-description';
 import { NetworkError } from '../src/data/data-provider';
 import { createMemoryDataProvider } from '../src/data/memory-data-provider';
+import { DELETE_DELAY_MS } from '../src/feedback/delete-later';
 import { apiOf, loadExample } from './support/load-example';
 
 // Screens load lazily, and the suite shares two cores with others: allow more than the default second.
@@ -195,18 +196,48 @@ describe('detail screen', () => {
     expect(screen.queryByRole('button', { name: 'Delete' })).toBeNull();
   });
 
-  it('deletes after confirmation, then goes to the list', async () => {
+  it('deletes after confirmation and a delay that Undo cuts short, from the list it went back to', async () => {
     const { data, user } = renderAt('/customers/1');
     await user.click(await screen.findByRole('button', { name: 'Delete' }));
     const dialog = await screen.findByRole('dialog', { name: 'Delete Anna Berg?' });
-    expect(within(dialog).getByText('This Customer will be deleted. This cannot be undone.')).toBeTruthy();
-    expect(data.log.filter((entry) => entry.method === 'delete')).toEqual([]);
-    await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
-    await waitFor(() => expect(screen.queryByRole('heading', { name: 'Anna Berg' })).toBeNull());
-    expect(data.log.filter((entry) => entry.method === 'delete')).toEqual([
-      { method: 'delete', params: { entity: 'Customer', id: '1' } },
-    ]);
-    expect(data.records('Customer')).toEqual([]);
+    expect(
+      within(dialog).getByText('This Customer will be deleted. You can still undo it for a few seconds.'),
+    ).toBeTruthy();
+    const deletes = () => data.log.filter((entry) => entry.method === 'delete');
+    expect(deletes()).toEqual([]);
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+      // Back on the list at once, told what will happen, and nothing sent yet.
+      expect(await screen.findByRole('heading', { name: 'Customers' })).toBeTruthy();
+      expect(await screen.findByText('“Anna Berg” will be deleted in 5 seconds.')).toBeTruthy();
+      expect(deletes()).toEqual([]);
+      await act(() => vi.advanceTimersByTimeAsync(DELETE_DELAY_MS + 10));
+      await waitFor(() =>
+        expect(deletes()).toEqual([{ method: 'delete', params: { entity: 'Customer', id: '1' } }]),
+      );
+      expect(await screen.findByText('“Anna Berg” was deleted.')).toBeTruthy();
+      expect(data.records('Customer')).toEqual([]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('keeps the record when Undo is pressed in time, and never sends the delete', async () => {
+    const { data, user } = renderAt('/customers/1');
+    await user.click(await screen.findByRole('button', { name: 'Delete' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete Anna Berg?' });
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+      await user.click(await screen.findByRole('button', { name: 'Undo' }));
+      expect(await screen.findByText('“Anna Berg” was not deleted.')).toBeTruthy();
+      await act(() => vi.advanceTimersByTimeAsync(DELETE_DELAY_MS * 2));
+      expect(data.log.filter((entry) => entry.method === 'delete')).toEqual([]);
+      expect(data.records('Customer')).toHaveLength(1);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('keeps the record when the person does not confirm', async () => {

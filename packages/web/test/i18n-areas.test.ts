@@ -8,7 +8,7 @@ import { english } from '../src/i18n/catalogue';
 import { french } from '../src/i18n/fr';
 
 const SOURCE = `${resolve(import.meta.dirname, '../src')}/`;
-const LATER = ['form', 'importer', 'drafts', 'search', 'bulk', 'importCsv', 'views'] as const;
+const LATER = ['form', 'importer', 'drafts', 'search', 'bulk', 'importCsv', 'views', 'feedback'] as const;
 
 function sources(directory: string): string[] {
   return readdirSync(directory).flatMap((name) => {

@@ -1,6 +1,7 @@
 import { cleanup } from '@testing-library/react';
 import { afterEach } from 'vitest';
 import { skipLaterStyles } from '../src/app/later-styles';
+import { dismissAll } from '../src/feedback/feedback-store';
 import { loadLocale } from '../src/i18n/catalogue';
 
 // The test DOM loads no stylesheet and never says so: screens must not wait for one.
@@ -33,6 +34,8 @@ if (!('ResizeObserver' in window)) {
 
 afterEach(() => {
   cleanup();
+  // Notices are kept outside React, for the whole page: one test's must not be in the next.
+  dismissAll();
   // A session kept in the tab's storage (the rich example allows it) must not sign in the next test,
   // nor a form draft one test leaves be offered to the next.
   window.sessionStorage.clear();

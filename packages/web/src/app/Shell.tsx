@@ -14,6 +14,7 @@ import { OfflineBanner } from '../errors/OfflineBanner';
 import { useExtension } from '../extension/ExtensionContext';
 import { ExtensionFailure } from '../extension/ExtensionFailure';
 import { Slot } from '../extension/Slot';
+import { FeedbackHost } from '../feedback/FeedbackHost';
 import { LOCALE_NAMES, LOCALES, type Locale } from '../i18n/catalogue';
 import { useI18n } from '../i18n/I18nProvider';
 import { signInRedirect } from '../session/return-path';
@@ -106,6 +107,7 @@ export function Shell({ children }: { children: ReactNode }) {
         </Suspense>
       </main>
       <SessionExpiredDialog />
+      <FeedbackHost />
     </div>
   );
 }

@@ -12,7 +12,9 @@ import { useId, useState } from 'react';
 import { useSpec } from '../app/SpecContext';
 import type { PathValues } from '../data/data-provider';
 import { ErrorNotice } from '../errors/ErrorNotice';
+import { notify } from '../feedback/feedback-store';
 import { addEnglish } from '../i18n/catalogue';
+import { feedback } from '../i18n/en/feedback';
 import { form as formMessages } from '../i18n/en/form';
 import { useI18n } from '../i18n/I18nProvider';
 import { refusalText, transitionRefusalText } from '../screens/access-text';
@@ -21,9 +23,15 @@ import { invalidateEntity, recordKey } from './query-keys';
 import { type TransitionBlock, transitionChoices } from './transition-choices';
 
 addEnglish('form', formMessages);
+addEnglish('feedback', feedback);
 
 /** Transitions shown as buttons; more that are possible now, and those that are not, sit in a menu. */
 const MAX_BUTTONS = 3;
+
+/** A transition's name as a person reads it. */
+function labelOf(transition: Transition): string {
+  return transition.label ?? humanize(transition.name);
+}
 
 /** A transition into a state of point 4's `danger` tone (cancelled, rejected) looks like what it does. */
 function destructive(machine: StateMachine, transition: Transition): boolean {
@@ -66,8 +74,35 @@ export function TransitionActions({ entity, machine, id, record, version, parent
         transition: transition.name,
         ...(version === undefined ? {} : { version }),
       }),
-    onSuccess: () => {
+    onSuccess: (taken, transition) => {
       invalidateEntity(queryClient, entity.name);
+      const name = labelOf(transition);
+      // Undone only by a transition of point 4 back to where the record was, that the role may take now.
+      const before = record[machine.field];
+      const reverse = transitionChoices(
+        model,
+        machine,
+        data.calls(entity.name),
+        taken.record,
+        session,
+        new Date(),
+      ).find((choice) => choice.block === undefined && choice.transition.to === before)?.transition;
+      notify({
+        tone: 'done',
+        message: t('feedback.transitioned', { transition: name }),
+        ...(reverse
+          ? {
+              action: {
+                label: t('feedback.undo'),
+                run: () =>
+                  mutation.mutate(reverse, {
+                    onSuccess: () =>
+                      notify({ tone: 'done', message: t('feedback.undone', { transition: name }) }),
+                  }),
+              },
+            }
+          : {}),
+      });
       // The record on screen is read again: its new state, the transition's effects and its new version.
       return queryClient.invalidateQueries({ queryKey: recordKey(entity.name, id) });
     },
@@ -76,7 +111,6 @@ export function TransitionActions({ entity, machine, id, record, version, parent
   const choices = transitionChoices(model, machine, data.calls(entity.name), record, session, new Date());
   if (choices.length === 0) return null;
 
-  const labelOf = (transition: Transition) => transition.label ?? humanize(transition.name);
   const blockText = (transition: Transition, block: TransitionBlock): string => {
     switch (block.kind) {
       case 'transition':
@@ -134,6 +168,7 @@ export function TransitionActions({ entity, machine, id, record, version, parent
               ))}
               {blocked.length > 0 ? (
                 // A group with its label: a menu may hold items and groups, not loose text.
+                // biome-ignore lint/a11y/useSemanticElements: a fieldset is a form's group, not a menu's
                 <div role="group" aria-labelledby={`${reasonsId}-label`}>
                   <Menu.Label id={`${reasonsId}-label`}>{t('access.notPossibleNow')}</Menu.Label>
                   {blocked.map(({ transition, block }) => (

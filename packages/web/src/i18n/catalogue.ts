@@ -4,6 +4,7 @@ import type { bulk as enBulk } from './en/bulk';
 import type { drafts as enDrafts } from './en/drafts';
 import { errors as enErrors } from './en/errors';
 import { extension as enExtension } from './en/extension';
+import type { feedback as enFeedback } from './en/feedback';
 import type { form as enForm } from './en/form';
 import type { importCsv as enImportCsv } from './en/importCsv';
 import type { importer as enImporter } from './en/importer';
@@ -24,7 +25,7 @@ const firstEnglish = {
 };
 
 /**
- * Areas no first screen shows (records' fields and forms, the import page, drafts, the state diagram, the search across the client, bulk changes and CSV imports): their English comes with
+ * Areas no first screen shows (records' fields and forms, the import page, drafts, the state diagram, the search across the client, bulk changes, CSV imports and what is said after a write): their English comes with
  * the code that shows them, which adds it with `addEnglish` when it loads, instead of with every page.
  */
 interface LaterEnglish {
@@ -35,6 +36,7 @@ interface LaterEnglish {
   bulk: typeof enBulk;
   importCsv: typeof enImportCsv;
   views: typeof enViews;
+  feedback: typeof enFeedback;
 }
 
 /**

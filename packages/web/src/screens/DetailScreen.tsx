@@ -8,7 +8,7 @@ import {
   findEntity,
   type JsonValue,
 } from '@ninefold/spec';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { Link, useNavigate } from '../app/router';
 import { nestedLists, routeByPosition, screenFor } from '../app/routes';
@@ -19,6 +19,7 @@ import { ApiError, NetworkError, type PathValues } from '../data/data-provider';
 import { useHasDetailActions } from '../extension/action-places';
 import { DetailActions } from '../extension/RecordExtras';
 import { Slot, useSlotFilled } from '../extension/Slot';
+import { DELETE_DELAY_MS, deleteLater } from '../feedback/delete-later';
 import { labelOf } from '../fields/display-props';
 import { FieldList } from '../fields/FieldList';
 import { StatusBadge } from '../fields/StatusBadge';
@@ -32,6 +33,7 @@ import { recordIdFrom, recordPath } from '../form/record-path';
 import { TransitionActions } from '../form/TransitionActions';
 import { useRecord } from '../form/useRecord';
 import { addEnglish } from '../i18n/catalogue';
+import { feedback } from '../i18n/en/feedback';
 import { form as formMessages } from '../i18n/en/form';
 import { useI18n } from '../i18n/I18nProvider';
 import { useSession } from '../session/SessionContext';
@@ -42,6 +44,7 @@ import { RelatedRecords } from './RelatedRecords';
 import type { ScreenProps } from './screen-props';
 
 addEnglish('form', formMessages);
+addEnglish('feedback', feedback);
 
 /**
  * One record (point 2's detail screen): its fields as a description list, its state as a badge, and
@@ -244,7 +247,10 @@ function recordTitle(
     : labelOf(shown);
 }
 
-/** Delete, after the person confirms; then back to the list, since the record is gone. */
+/**
+ * Delete, after the person confirms: back to the list at once, with a notice whose Undo keeps the record
+ * for a few seconds before the delete is sent.
+ */
 function DeleteAction({
   entity,
   id,
@@ -261,14 +267,33 @@ function DeleteAction({
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [opened, setOpened] = useState(false);
-  const mutation = useMutation({
-    mutationFn: () => data.delete({ entity: entity.name, id, ...(parents ? { path: parents } : {}) }),
-    onSuccess: () => {
-      invalidateEntity(queryClient, entity.name);
-      void navigate(screenFor(model, 'list', entity.name)?.route ?? '/');
-    },
-  });
-  const failure = mutation.error;
+  // The delete waits for Undo (see `deleteLater`); the record's page is left at once, for the list.
+  const confirm = () => {
+    setOpened(false);
+    deleteLater({
+      run: () => data.delete({ entity: entity.name, id, ...(parents ? { path: parents } : {}) }),
+      waiting: t('feedback.deleting', { name, seconds: DELETE_DELAY_MS / 1000 }),
+      undo: t('feedback.undo'),
+      kept: t('feedback.kept', { name }),
+      done: t('feedback.deleted', { name }),
+      failed: (error) =>
+        t('feedback.deleteFailed', {
+          name,
+          reason:
+            error instanceof NetworkError
+              ? t('form.deleteNetworkFailed')
+              : error instanceof ApiError
+                ? (error.detail ?? error.title)
+                : t('access.transitionUnknownFailure'),
+        }),
+      onDeleted: () => {
+        invalidateEntity(queryClient, entity.name);
+        // The list on screen now: read again at once, so that the record leaves it.
+        void queryClient.invalidateQueries({ queryKey: ['list', entity.name] });
+      },
+    });
+    void navigate(screenFor(model, 'list', entity.name)?.route ?? '/');
+  };
   return (
     <>
       <Button color="red" variant="light" onClick={() => setOpened(true)}>
@@ -276,34 +301,17 @@ function DeleteAction({
       </Button>
       <Modal
         opened={opened}
-        onClose={() => {
-          setOpened(false);
-          mutation.reset();
-        }}
+        onClose={() => setOpened(false)}
         title={t('form.deleteTitle', { name })}
         closeButtonProps={{ 'aria-label': t('form.closeDialog') }}
       >
         <Stack gap="md">
           <Text>{t('form.deleteText', { entity: entityLabel(entity) })}</Text>
-          {failure ? (
-            <Alert color="red" title={t('form.deleteFailed')}>
-              {failure instanceof NetworkError
-                ? t('form.deleteNetworkFailed')
-                : failure instanceof ApiError
-                  ? (failure.detail ?? failure.title)
-                  : null}
-            </Alert>
-          ) : null}
           <Group justify="flex-end" gap="sm">
             <Button variant="default" onClick={() => setOpened(false)} data-autofocus>
               {t('form.keep')}
             </Button>
-            <Button
-              color="red"
-              loading={mutation.isPending}
-              disabled={mutation.isPending}
-              onClick={() => mutation.mutate()}
-            >
+            <Button color="red" onClick={confirm}>
               {t('form.delete')}
             </Button>
           </Group>

@@ -10,6 +10,7 @@ import {
   findEntity,
   type JsonValue,
   type Model,
+  recordName,
   recordToCreate,
   validateRecord,
 } from '@ninefold/spec';
@@ -43,6 +44,7 @@ import { useDraftKeeper } from '../drafts/useDraftKeeper';
 import { ErrorNotice, errorMessage } from '../errors/ErrorNotice';
 import { errorView } from '../errors/error-view';
 import { useErrorView } from '../errors/useErrorView';
+import { notify } from '../feedback/feedback-store';
 import { labelOf } from '../fields/display-props';
 import { FieldInput } from '../fields/FieldInput';
 import { ConflictPanel } from '../form/ConflictPanel';
@@ -67,6 +69,7 @@ import { recordIdFrom, recordPath } from '../form/record-path';
 import { useRecord } from '../form/useRecord';
 import { addEnglish } from '../i18n/catalogue';
 import { drafts } from '../i18n/en/drafts';
+import { feedback as feedbackMessages } from '../i18n/en/feedback';
 import { form as formMessages } from '../i18n/en/form';
 import { useI18n } from '../i18n/I18nProvider';
 import { useSession } from '../session/SessionContext';
@@ -76,6 +79,7 @@ import { refusalText } from './access-text';
 import { NotAllowed } from './NotAllowed';
 
 addEnglish('form', formMessages);
+addEnglish('feedback', feedbackMessages);
 
 addEnglish('drafts', drafts);
 
@@ -416,6 +420,13 @@ function RecordForm({ screen, entity, id, loaded, restored, drafts, notice }: Re
       // Lists and choices of this entity are stale now; the saved record itself is known.
       invalidateEntity(queryClient, entity.name);
       if (savedId !== undefined) queryClient.setQueryData(recordKey(entity.name, savedId), saved);
+      const savedName = recordName(entity, saved.record) ?? savedId ?? entityLabel(entity);
+      notify({
+        tone: 'done',
+        message: editing
+          ? t('feedback.saved', { name: savedName })
+          : t('feedback.created', { entity: entityLabel(entity), name: savedName }),
+      });
       void navigate(detailOf(savedId) ?? list?.route ?? '/');
     },
     onError: (error) => {

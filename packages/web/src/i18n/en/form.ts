@@ -72,7 +72,7 @@ export const form = {
   edit: 'Edit',
   delete: 'Delete',
   deleteTitle: 'Delete {name}?',
-  deleteText: 'This {entity} will be deleted. This cannot be undone.',
+  deleteText: 'This {entity} will be deleted. You can still undo it for a few seconds.',
   deleteFailed: 'The record could not be deleted',
   deleteNetworkFailed: 'The network failed and nothing was deleted. Check your connection and try again.',
   keep: 'Keep it',

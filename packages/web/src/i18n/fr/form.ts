@@ -68,7 +68,7 @@ export const form: Messages<'form'> = {
   edit: 'Modifier',
   delete: 'Supprimer',
   deleteTitle: 'Supprimer {name} ?',
-  deleteText: 'Cet élément ({entity}) sera supprimé. Cette action est définitive.',
+  deleteText: 'Cet élément ({entity}) sera supprimé. Vous pourrez encore annuler pendant quelques secondes.',
   deleteFailed: 'La suppression a échoué',
   deleteNetworkFailed: 'Le réseau a échoué et rien n’a été supprimé. Vérifiez votre connexion et réessayez.',
   keep: 'Conserver',

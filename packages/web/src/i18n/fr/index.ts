@@ -4,6 +4,7 @@ import { bulk } from './bulk';
 import { drafts } from './drafts';
 import { errors } from './errors';
 import { extension } from './extension';
+import { feedback } from './feedback';
 import { form } from './form';
 import { importCsv } from './importCsv';
 import { importer } from './importer';
@@ -28,4 +29,5 @@ export const french: Catalogue = {
   bulk,
   importCsv,
   views,
+  feedback,
 };
