@@ -51,8 +51,18 @@ export function signInRedirect(
 ): string | undefined {
   if (state.status !== 'signed-out' || state.expired || screen === undefined) return undefined;
   const verdict = checkScreen(model, principal, screen);
-  if (verdict.allowed || verdict.reason !== 'not-signed-in') return undefined;
-  return signInAddress(model, here);
+  if (!verdict.allowed) return verdict.reason === 'not-signed-in' ? signInAddress(model, here) : undefined;
+  // A dashboard anyone may open, whose every tile needs a sign-in, would be an empty page: the person is
+  // asked to sign in instead, and comes back to it.
+  if (screen.kind !== 'dashboard') return undefined;
+  const tiles = screen.tiles.flatMap((name) =>
+    screensOf(model).filter((candidate) => candidate.name === name),
+  );
+  const closed = tiles.every((tile) => {
+    const seen = checkScreen(model, principal, tile);
+    return !seen.allowed && seen.reason === 'not-signed-in';
+  });
+  return tiles.length > 0 && closed ? signInAddress(model, here) : undefined;
 }
 
 /**
