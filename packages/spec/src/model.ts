@@ -295,6 +295,12 @@ export type Field = FieldType & {
    * have no gaps and no repeats. Only for read-only text fields.
    */
   numbering?: string;
+  /**
+   * `product.price`: a value the form copies from the record a reference of the same record points at,
+   * when that reference is chosen (an order line's unit price from its product). The person may still
+   * change it; the API checks it as any value. Only for fields a person writes.
+   */
+  copyFrom?: string;
 };
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };

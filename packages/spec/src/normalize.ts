@@ -205,6 +205,7 @@ interface FieldLike extends TypeDocument {
   default?: Field['default'];
   setOnCreate?: string;
   numbering?: string;
+  copyFrom?: string;
 }
 
 function toField(name: string, doc: FieldLike): Field {
@@ -221,6 +222,7 @@ function toField(name: string, doc: FieldLike): Field {
     ...optional('default', doc.default),
     ...optional('setOnCreate', doc.setOnCreate),
     ...optional('numbering', doc.numbering),
+    ...optional('copyFrom', doc.copyFrom),
   };
 }
 

@@ -168,6 +168,7 @@ function fromField(field: Field): TypeDocument {
     ...optional('default', field.default),
     ...optional('setOnCreate', field.setOnCreate),
     ...optional('numbering', field.numbering),
+    ...optional('copyFrom', field.copyFrom),
   } as TypeDocument;
 }
 

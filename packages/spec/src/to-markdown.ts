@@ -274,6 +274,7 @@ function writeEntity(entity: Entity): string[] {
       Default: defaultValue(field.default),
       'Set on create': code(field.setOnCreate),
       Numbering: code(field.numbering),
+      'Copy from': code(field.copyFrom),
     }));
     blocks.push(
       table(
@@ -290,6 +291,7 @@ function writeEntity(entity: Entity): string[] {
           'Default',
           'Set on create',
           'Numbering',
+          'Copy from',
         ],
         ['Field', 'Kind'],
         rows,

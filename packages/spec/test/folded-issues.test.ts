@@ -53,7 +53,7 @@ describe('issues that follow from one cause', () => {
     ]);
     expect(errors[1]?.message).toMatch(/^This row has 1 cell and the table's header has 4/);
     expect(errors[1]?.hint).toBe(
-      'give the row one cell per column, leaving the ones that do not apply empty ("| |"); until it is, entities.Product.fields.price needs a "kind"; 4 references to it fail until it is read (at 30:65, 30:107, 161:3, 223:100)',
+      'give the row one cell per column, leaving the ones that do not apply empty ("| |"); until it is, entities.Product.fields.price needs a "kind"; 5 references to it fail until it is read (at 30:65, 30:107, 71:42, 161:3, 223:100)',
     );
     // The rest of the document is still read and checked.
     expect(result.coverage?.shown).toHaveLength(9);

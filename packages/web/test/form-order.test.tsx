@@ -50,7 +50,11 @@ async function addLine(user: User, index: number, product: string, quantity: str
   await choose(user, within(line).getByRole('combobox', { name: /^Product/ }), product.slice(0, 3), product);
   await user.clear(within(line).getByLabelText(/^Quantity/));
   await user.type(within(line).getByLabelText(/^Quantity/), quantity);
-  await user.type(within(line).getByLabelText(/^Unit price/), unitPrice);
+  // The product's price is copied in (point 3's copyFrom); the line's own price is typed over it.
+  const price = within(line).getByLabelText(/^Unit price/);
+  await waitFor(() => expect((price as HTMLInputElement).value).not.toBe(''));
+  await user.clear(price);
+  await user.type(price, unitPrice);
   return line;
 }
 
@@ -98,6 +102,21 @@ describe('order form', () => {
     expect(
       within(screen.getByRole('group', { name: 'Order line 1' })).getByLabelText(/^Unit price/),
     ).toHaveProperty('value', '10');
+  });
+
+  it('fills a line’s unit price from the product chosen, and keeps what the person types over it', async () => {
+    const { user } = renderAt('/orders/new');
+    await user.click(await screen.findByRole('button', { name: 'Add Order line' }));
+    const line = screen.getByRole('group', { name: 'Order line 1' });
+    const price = within(line).getByLabelText(/^Unit price/) as HTMLInputElement;
+    await choose(user, within(line).getByRole('combobox', { name: /^Product/ }), 'Rop', 'Rope');
+    await waitFor(() => expect(price.value).toBe('24.5'));
+    await user.clear(price);
+    await user.type(price, '20');
+    expect(price.value).toBe('20');
+    // Another product chosen: its price is the line's now.
+    await choose(user, within(line).getByRole('combobox', { name: /^Product/ }), 'Eng', 'Engine oil');
+    await waitFor(() => expect(price.value).toBe('10'));
   });
 
   it('moves a line up and down with the keyboard-operable buttons', async () => {

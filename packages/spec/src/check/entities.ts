@@ -1,6 +1,6 @@
 import { exhaustiveSwitchError } from '../exhaustive';
 import type { PathSegment } from '../issues';
-import { type Entity, FIELD_KINDS } from '../model';
+import { type Entity, FIELD_KINDS, type Field } from '../model';
 import { didYouMean } from '../suggest';
 import {
   type Context,
@@ -83,6 +83,8 @@ export function checkEntities(context: Context): void {
             `${fieldOwner} is set on create by the API, so it must be read only. Add "Read only: yes".`,
           );
       }
+      if (field.copyFrom !== undefined)
+        checkCopyFrom(context, typed, field as unknown as Field, [...fieldBase, 'copyFrom'], fieldOwner);
     }
   }
 }
@@ -155,5 +157,59 @@ export function checkFieldType(
       return;
     default:
       exhaustiveSwitchError(kind);
+  }
+}
+
+const NUMERIC: ReadonlySet<string> = new Set(['number', 'integer', 'money']);
+
+/**
+ * `product.price`: a reference of the same entity, and a field of the entity it points at whose value
+ * fits this one (the same kind, or numbers of any kind); and this field is one a person writes, since
+ * the form fills it in for them to keep or change.
+ */
+function checkCopyFrom(context: Context, entity: Entity, field: Field, path: PathSegment[], owner: string) {
+  const source = `the copy from of ${owner}`;
+  const [reference, from, ...rest] = (field.copyFrom ?? '').split('.').map((part) => part.trim());
+  if (!reference || !from || rest.length > 0) {
+    report(
+      context,
+      'invalid-value',
+      path,
+      `${source} must be a reference and a field, such as "product.price".`,
+    );
+    return;
+  }
+  if (field.readOnly === true || field.derived !== undefined) {
+    report(
+      context,
+      'invalid-value',
+      path,
+      `${owner} is copied into the form for the person to keep or change, so it cannot be read only or derived.`,
+    );
+  }
+  const via = referField(context, entity, reference, path, source);
+  if (via === undefined) return;
+  if (via.kind !== 'reference') {
+    report(
+      context,
+      'invalid-value',
+      path,
+      `${source} names "${reference}", which is no reference: it points at nothing to copy from.`,
+    );
+    return;
+  }
+  const target = shownList(context.model.entities, 'items')?.find(
+    (candidate) => isRecord(candidate) && candidate.name === via.entity,
+  ) as Entity | undefined;
+  const copied = referField(context, target, from, path, source);
+  if (copied === undefined) return;
+  const fits = copied.kind === field.kind || (NUMERIC.has(copied.kind) && NUMERIC.has(field.kind));
+  if (!fits) {
+    report(
+      context,
+      'invalid-value',
+      path,
+      `${source} copies "${via.entity}.${from}" (${copied.kind}) into a ${field.kind} field; copy a field of the same kind.`,
+    );
   }
 }

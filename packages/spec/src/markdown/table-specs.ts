@@ -148,6 +148,7 @@ export const TABLES = {
       col('default', 'custom'),
       col('setOnCreate', 'text'),
       col('numbering', 'text', { aliases: ['numbered', 'number pattern'] }),
+      col('copyFrom', 'text', { aliases: ['copied from'] }),
     ],
   },
   states: {

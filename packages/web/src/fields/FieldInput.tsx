@@ -24,6 +24,7 @@ import { addEnglish } from '../i18n/catalogue';
 import { form as formMessages } from '../i18n/en/form';
 import { useI18n } from '../i18n/I18nProvider';
 import { boundHint } from './bound-hint';
+import { CopyFrom } from './CopyFrom';
 import { currencyStep } from './currency-step';
 import { FilePicker } from './FilePicker';
 import { ListInput } from './ListInput';
@@ -102,15 +103,29 @@ export function FieldInput({ field, name, scope, label }: FieldInputProps) {
     scope,
   };
   const found = fieldOverride(useExtension(), scope?.owner, field, 'input');
-  if (!found) return <Input {...props} />;
   const owner = scope?.owner;
+  const copy =
+    field.copyFrom !== undefined && owner !== undefined ? (
+      <CopyFrom field={field} name={name} owner={owner} />
+    ) : null;
+  if (!found) {
+    return (
+      <>
+        <Input {...props} />
+        {copy}
+      </>
+    );
+  }
   return (
-    <OverriddenInput
-      Override={found.override}
-      what={`input of ${owner === undefined ? field.name : `${owner}.${field.name}`}`}
-      builtIn={<Input {...props} />}
-      props={props}
-    />
+    <>
+      <OverriddenInput
+        Override={found.override}
+        what={`input of ${owner === undefined ? field.name : `${owner}.${field.name}`}`}
+        builtIn={<Input {...props} />}
+        props={props}
+      />
+      {copy}
+    </>
   );
 }
 
