@@ -178,6 +178,9 @@ const fieldCommon = {
   numbering: z.string().optional().meta({
     description: 'Numbers new records: ORD-{seq:6} gives ORD-000123 (read-only text fields).',
   }),
+  internal: z.boolean().optional().meta({
+    description: 'Not shown on details and forms unless a screen lists it (an external id, a sync token).',
+  }),
   copyFrom: z.string().optional().meta({
     description:
       'reference.field: the form copies the value from the record that reference (of the same record) points at, when it is chosen, e.g. product.price.',

@@ -301,6 +301,11 @@ export type Field = FieldType & {
    * change it; the API checks it as any value. Only for fields a person writes.
    */
   copyFrom?: string;
+  /**
+   * Kept and sent like any value, but not shown unless a screen lists it: an external system's id, a
+   * sync token, a field only machines read.
+   */
+  internal?: boolean;
 };
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };

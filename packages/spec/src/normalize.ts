@@ -206,6 +206,7 @@ interface FieldLike extends TypeDocument {
   setOnCreate?: string;
   numbering?: string;
   copyFrom?: string;
+  internal?: boolean;
 }
 
 function toField(name: string, doc: FieldLike): Field {
@@ -223,6 +224,7 @@ function toField(name: string, doc: FieldLike): Field {
     ...optional('setOnCreate', doc.setOnCreate),
     ...optional('numbering', doc.numbering),
     ...optional('copyFrom', doc.copyFrom),
+    ...optional('internal', doc.internal),
   };
 }
 

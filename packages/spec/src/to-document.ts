@@ -169,6 +169,7 @@ function fromField(field: Field): TypeDocument {
     ...optional('setOnCreate', field.setOnCreate),
     ...optional('numbering', field.numbering),
     ...optional('copyFrom', field.copyFrom),
+    ...optional('internal', field.internal),
   } as TypeDocument;
 }
 

@@ -275,6 +275,7 @@ function writeEntity(entity: Entity): string[] {
       'Set on create': code(field.setOnCreate),
       Numbering: code(field.numbering),
       'Copy from': code(field.copyFrom),
+      Internal: yesNo(field.internal),
     }));
     blocks.push(
       table(
@@ -292,6 +293,7 @@ function writeEntity(entity: Entity): string[] {
           'Set on create',
           'Numbering',
           'Copy from',
+          'Internal',
         ],
         ['Field', 'Kind'],
         rows,

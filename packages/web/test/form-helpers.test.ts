@@ -69,6 +69,27 @@ describe('form layout', () => {
     expect(names(detailFields(account, undefined))).toEqual(['login']);
     expect(names(detailFields(account, ['id', 'login']))).toEqual(['id', 'login']);
   });
+
+  it('leaves out the fields point 3 marks internal unless a screen lists them', () => {
+    const rider: Entity = {
+      name: 'Rider',
+      key: 'id',
+      fields: [
+        { name: 'id', kind: 'integer', readOnly: true },
+        { name: 'name', kind: 'text' },
+        { name: 'stravaId', kind: 'text', internal: true },
+        { name: 'syncedAt', kind: 'datetime', readOnly: true, internal: true },
+      ],
+    };
+    expect(names(detailFields(rider, undefined))).toEqual(['name']);
+    expect(names(detailFields(rider, ['name', 'syncedAt']))).toEqual(['name', 'syncedAt']);
+    const entries = (fields?: string[]) =>
+      formLayout(rider, { kind: 'create', ...(fields ? { fields } : {}) }).entries.map(
+        (entry) => entry.field.name,
+      );
+    expect(entries()).toEqual(['name']);
+    expect(entries(['name', 'stravaId'])).toEqual(['name', 'stravaId']);
+  });
 });
 
 describe('derived inputs', () => {

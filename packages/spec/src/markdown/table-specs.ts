@@ -149,6 +149,7 @@ export const TABLES = {
       col('setOnCreate', 'text'),
       col('numbering', 'text', { aliases: ['numbered', 'number pattern'] }),
       col('copyFrom', 'text', { aliases: ['copied from'] }),
+      col('internal', 'yesno'),
     ],
   },
   states: {

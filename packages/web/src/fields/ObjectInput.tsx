@@ -31,18 +31,20 @@ export function ObjectInput({ field, name, label, description, required, scope }
             {description}
           </Text>
         ) : null}
-        {entity.fields.filter(isWritable).map((nested) => (
-          <FieldInput
-            key={nested.name}
-            field={nested}
-            name={`${name}.${nested.name}`}
-            scope={{
-              root: scope?.root ?? entity.name,
-              path: [...(scope?.path ?? []), nested.name],
-              owner: entity.name,
-            }}
-          />
-        ))}
+        {entity.fields
+          .filter((nested) => isWritable(nested) && !nested.internal)
+          .map((nested) => (
+            <FieldInput
+              key={nested.name}
+              field={nested}
+              name={`${name}.${nested.name}`}
+              scope={{
+                root: scope?.root ?? entity.name,
+                path: [...(scope?.path ?? []), nested.name],
+                owner: entity.name,
+              }}
+            />
+          ))}
         {error ? (
           <Text id={ids.error} size="sm" c="red">
             {error}

@@ -43,7 +43,7 @@ export function formLayout(
   const writable = (field: Field) => isWritable(field) && !limits.readOnly.has(field.name);
   const listed = screen.fields
     ? screen.fields.flatMap((name) => fields.filter((field) => field.name === name))
-    : fields.filter((field) => isWritable(field) || field.derived !== undefined);
+    : fields.filter((field) => !field.internal && (isWritable(field) || field.derived !== undefined));
   const entries: FormEntry[] = listed
     .filter(
       (field) =>
@@ -51,7 +51,8 @@ export function formLayout(
     )
     .map((field) => ({ field, editable: writable(field) }));
   for (const field of fields) {
-    if (field.derived !== undefined && !listed.includes(field)) entries.push({ field, editable: false });
+    if (field.derived !== undefined && !field.internal && !listed.includes(field))
+      entries.push({ field, editable: false });
   }
   return { entries, inputs: entries.filter((entry) => entry.editable).map((entry) => entry.field) };
 }
@@ -65,9 +66,10 @@ export function detailFields(
   names: readonly string[] | undefined,
   hidden: ReadonlySet<string> = NO_LIMITS.hidden,
 ): Field[] {
-  // Unlisted, a key the API makes (`id`) is left out: it is in the address, and means nothing to read.
+  // Unlisted, a key the API makes (`id`) is left out: it is in the address, and means nothing to read;
+  // so are the fields point 3 marks internal.
   const listed = names
     ? names.flatMap((name) => entity.fields.filter((field) => field.name === name))
-    : entity.fields.filter((field) => !(field.name === entity.key && field.readOnly));
+    : entity.fields.filter((field) => !(field.name === entity.key && field.readOnly) && !field.internal);
   return listed.filter((field) => !field.writeOnly && !hidden.has(field.name));
 }
