@@ -140,7 +140,9 @@ describe('records of the rich example, used as a person uses them', () => {
     await screenshot(page, 'delete-confirm');
     await dialog.getByRole('button', { name: 'Delete' }).click();
     await page.waitForURL(/\/customers(\?.*)?$/);
-    expect((await api(`/customers/${id}`)).status).toBe(404);
+    // Sent once the few seconds for Undo have passed.
+    await page.getByText('will be deleted in 5 seconds').waitFor();
+    await expect.poll(async () => (await api(`/customers/${id}`)).status, { timeout: 15_000 }).toBe(404);
   });
 
   it('keeps the list state in the address: a reloaded deep link shows the same page, order and filter', async () => {
