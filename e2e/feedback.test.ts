@@ -116,4 +116,40 @@ describe('what the client says after a write, and a delete that can be undone', 
     expect(problems).toEqual([]);
     await page.close();
   });
+
+  it('answers the keyboard: ? for the help, / to search a list, n for a new record, e to edit one', async () => {
+    const { page, problems } = await browser.newPage();
+    await signInAs(page, server, 'owner');
+    await page.goto(`${server.url}customers`);
+    await page.getByRole('table').waitFor();
+    await page.keyboard.press('?');
+    const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    await help.waitFor();
+    await page.waitForFunction(
+      () => getComputedStyle(document.querySelector('[role="dialog"]') as Element).opacity === '1',
+    );
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'shortcuts-help');
+    await page.keyboard.press('Escape');
+    await help.waitFor({ state: 'hidden' });
+
+    await page.keyboard.press('/');
+    const search = page.getByRole('searchbox', { name: 'Search customers' });
+    await expect.poll(() => search.evaluate((box) => box === document.activeElement)).toBe(true);
+    // Typed into the box, a key is a letter, not a shortcut.
+    await page.keyboard.type('new');
+    expect(await search.inputValue()).toBe('new');
+    expect(new URL(page.url()).pathname).toBe('/customers');
+    await page.locator('body').click({ position: { x: 5, y: 300 } });
+    await page.keyboard.press('n');
+    await page.waitForURL(`${server.url}customers/new`);
+
+    const customer = (await (await owner('/customers?limit=1')).json()).items[0] as { id: number };
+    await page.goto(`${server.url}customers/${customer.id}`);
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    await page.keyboard.press('e');
+    await page.waitForURL(`${server.url}customers/${customer.id}/edit`);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
 });

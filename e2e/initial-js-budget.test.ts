@@ -16,13 +16,15 @@ import { signInAs } from './support/sign-in';
  *
  * The orders list went from 141 to 142 kB once (issue 20): choosing how each reference and person column
  * is named (read, asked of the API's names call, or left an id) is decided as the list first renders;
- * the names call and its reader load only when a name is asked for that way.
+ * the names call and its reader load only when a name is asked for that way. Then to 143 kB (issue 21):
+ * the live region notices appear in, and the listener of the shortcut keys, must be on the page before
+ * the first notice or key; the notices, the help and what each key does load when first used.
  */
 const GOAL_KIB = 150;
 const BUDGET_KIB = {
   'examples/empty.md at /': 123,
   'the demo at /, signed in as the owner': 129,
-  'the demo at /orders, signed in as the owner': 142,
+  'the demo at /orders, signed in as the owner': 143,
 } as const;
 
 let browser: Browser;

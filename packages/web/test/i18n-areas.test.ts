@@ -8,7 +8,17 @@ import { english } from '../src/i18n/catalogue';
 import { french } from '../src/i18n/fr';
 
 const SOURCE = `${resolve(import.meta.dirname, '../src')}/`;
-const LATER = ['form', 'importer', 'drafts', 'search', 'bulk', 'importCsv', 'views', 'feedback'] as const;
+const LATER = [
+  'form',
+  'importer',
+  'drafts',
+  'search',
+  'bulk',
+  'importCsv',
+  'views',
+  'feedback',
+  'shortcuts',
+] as const;
 
 function sources(directory: string): string[] {
   return readdirSync(directory).flatMap((name) => {
@@ -47,6 +57,7 @@ describe('the later areas of the English catalogue', () => {
     await import('../src/list/BulkSelect');
     await import('../src/list/csv-import/ImportDialog');
     await import('../src/list/ColumnPanel');
+    await import('../src/app/ShortcutsHelp');
     for (const area of LATER) {
       expect(Object.keys(catalogue[area] as object).sort(), area).toEqual(Object.keys(french[area]).sort());
     }

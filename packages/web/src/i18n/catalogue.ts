@@ -12,6 +12,7 @@ import { list as enList } from './en/list';
 import type { search as enSearch } from './en/search';
 import { session as enSession } from './en/session';
 import { shell as enShell } from './en/shell';
+import type { shortcuts as enShortcuts } from './en/shortcuts';
 import type { views as enViews } from './en/views';
 import type { Catalogue } from './types';
 
@@ -37,6 +38,7 @@ interface LaterEnglish {
   importCsv: typeof enImportCsv;
   views: typeof enViews;
   feedback: typeof enFeedback;
+  shortcuts: typeof enShortcuts;
 }
 
 /**

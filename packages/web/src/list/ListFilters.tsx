@@ -52,6 +52,7 @@ export function ListFilters({ filters, values, onChange, onClear, search }: List
               value={search.value}
               normalize={trim}
               onChange={(text) => search.onChange(text.trim())}
+              shortcut="/"
             />
           </div>
         ) : null}
@@ -269,6 +270,8 @@ interface DebouncedTextFilterProps {
   /** What the address will hold for a text, so that the echo of what was typed is recognized as such. */
   normalize(text: string): string;
   onChange(value: string): void;
+  /** The key that takes a person to this box from anywhere on the page (`aria-keyshortcuts`). */
+  shortcut?: string;
 }
 
 /**
@@ -282,6 +285,7 @@ function DebouncedTextFilter({
   value,
   normalize,
   onChange,
+  shortcut,
 }: DebouncedTextFilterProps) {
   const [text, setText] = useState(value);
   const sent = useRef(value);
@@ -303,6 +307,7 @@ function DebouncedTextFilter({
       label={label}
       hint={description}
       value={text}
+      aria-keyshortcuts={shortcut}
       onChange={(event) => {
         const next = event.currentTarget.value;
         setText(next);

@@ -142,7 +142,7 @@ export default function DetailScreen({ screen }: ScreenProps<'detail'>) {
           {editOffer.kind !== 'hidden' || deleteOffer.kind !== 'hidden' || extraActions ? (
             <Group gap="xs" role="group" aria-label={t('form.actions')} align="flex-start">
               {editTo && editOffer.kind === 'enabled' ? (
-                <Button component={Link} to={editTo} variant="default">
+                <Button component={Link} to={editTo} variant="default" aria-keyshortcuts="e">
                   {t('form.edit')}
                 </Button>
               ) : editOffer.kind === 'disabled' ? (

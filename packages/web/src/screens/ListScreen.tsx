@@ -205,7 +205,7 @@ export default function ListScreen({ screen }: ScreenProps<'list'>) {
           />
         ) : null}
         {createHref !== undefined && !createHref.includes('/:') ? (
-          <Link className="nf-button" to={createHref}>
+          <Link className="nf-button" to={createHref} aria-keyshortcuts="n">
             {createScreen?.title ?? t('list.newRecord', { entity: entity ? entityLabel(entity) : '' })}
           </Link>
         ) : null}

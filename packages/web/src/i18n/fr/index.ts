@@ -12,6 +12,7 @@ import { list } from './list';
 import { search } from './search';
 import { session } from './session';
 import { shell } from './shell';
+import { shortcuts } from './shortcuts';
 import { views } from './views';
 
 /** French, loaded only by those who read it (see `loadLocale`). */
@@ -30,4 +31,5 @@ export const french: Catalogue = {
   importCsv,
   views,
   feedback,
+  shortcuts,
 };
