@@ -1,10 +1,11 @@
-import { List, Table, Text } from '@mantine/core';
+import { List, Text } from '@mantine/core';
 import { type Entity, entityLabel, type Field, fieldLabel, findEntity, type JsonValue } from '@ninefold/spec';
 import { addEnglish } from '../i18n/catalogue';
 import { form as formMessages } from '../i18n/en/form';
 import { useI18n } from '../i18n/I18nProvider';
 import { type DisplayProps, textOf } from './display-props';
 import { FieldDisplay } from './FieldDisplay';
+import { FieldTable } from './FieldTable';
 
 addEnglish('form', formMessages);
 
@@ -21,7 +22,6 @@ const CELL_KINDS = new Set<Field['kind']>([
   'reference',
   'file',
 ]);
-const NUMERIC = new Set<Field['kind']>(['number', 'integer', 'money']);
 
 /**
  * A list's items, each with its item type's display. Embedded objects of short fields (order lines) are
@@ -69,42 +69,22 @@ function ItemTable({
   label: string;
   model: DisplayProps<'list'>['model'];
 }) {
-  const columns = entity.fields.filter((column) => !column.writeOnly);
+  const rows = items.map((entry, index) => ({
+    // Items have no identity of their own; the list is read-only, so their order is stable.
+    key: String(index),
+    values:
+      typeof entry === 'object' && entry !== null && !Array.isArray(entry)
+        ? (entry as Record<string, JsonValue>)
+        : {},
+  }));
   return (
-    <Table.ScrollContainer minWidth={columns.length * 120} type="native">
-      <Table withTableBorder verticalSpacing="xs" fz="md" aria-label={label}>
-        <Table.Thead>
-          <Table.Tr>
-            {columns.map((column) => (
-              <Table.Th
-                key={column.name}
-                ta={NUMERIC.has(column.kind) ? 'right' : undefined}
-                style={{ whiteSpace: 'nowrap' }}
-              >
-                {fieldLabel(column)}
-              </Table.Th>
-            ))}
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {items.map((entry, index) => {
-            const row =
-              typeof entry === 'object' && entry !== null && !Array.isArray(entry)
-                ? (entry as Record<string, JsonValue>)
-                : {};
-            return (
-              // biome-ignore lint/suspicious/noArrayIndexKey: items have no identity; the list is read-only
-              <Table.Tr key={index}>
-                {columns.map((column) => (
-                  <Table.Td key={column.name} ta={NUMERIC.has(column.kind) ? 'right' : undefined}>
-                    <FieldDisplay field={column} value={row[column.name]} model={model} place="cell" />
-                  </Table.Td>
-                ))}
-              </Table.Tr>
-            );
-          })}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+    <FieldTable
+      columns={entity.fields.filter((column) => !column.writeOnly)}
+      rows={rows}
+      label={{ text: label }}
+      cell={(column, values) => (
+        <FieldDisplay field={column} value={values[column.name]} model={model} place="cell" />
+      )}
+    />
   );
 }

@@ -1,4 +1,4 @@
-import { Anchor, Button, Group, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Button, Group, Stack, Text, Title } from '@mantine/core';
 import {
   type Call,
   checkScreen,
@@ -17,6 +17,7 @@ import { rowDetail, screenFor, screensOf } from '../app/routes';
 import { useSpec } from '../app/SpecContext';
 import type { DataProvider } from '../data/data-provider';
 import { FieldDisplay } from '../fields/FieldDisplay';
+import { FieldTable } from '../fields/FieldTable';
 import { firstPage } from '../form/first-page';
 import { recordPath } from '../form/record-path';
 import { addEnglish } from '../i18n/catalogue';
@@ -26,10 +27,6 @@ import { type SessionValue, useSession } from '../session/SessionContext';
 import { settle } from './access-policy';
 
 addEnglish('form', formMessages);
-
-/** Amounts and counts line up on the right, as in the list itself. */
-const numeric = (field: Field) =>
-  field.kind === 'number' || field.kind === 'integer' || field.kind === 'money';
 
 /** Records shown under a record per related list; the rest are one link away. */
 const SHOWN = 5;
@@ -167,58 +164,32 @@ function RelatedTable({ list, id }: { list: RelatedList; id: string }) {
           {t('form.relatedNone')}
         </Text>
       ) : (
-        <Table.ScrollContainer minWidth={columns.length * 120} type="native">
-          <Table withTableBorder verticalSpacing="xs" fz="md" aria-labelledby={headingId}>
-            <Table.Thead>
-              <Table.Tr>
-                {columns.map((column) => (
-                  <Table.Th
-                    key={column.name}
-                    ta={numeric(column) ? 'right' : undefined}
-                    style={{ whiteSpace: 'nowrap' }}
-                  >
-                    {fieldLabel(column)}
-                  </Table.Th>
-                ))}
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {items.map((record, index) => {
-                const recordId = record[key];
-                const to =
-                  opens && detail && (typeof recordId === 'string' || typeof recordId === 'number')
-                    ? recordPath(detail.route, String(recordId))
-                    : undefined;
-                return (
-                  <Table.Tr key={String(recordId ?? index)}>
-                    {columns.map((column, position) => (
-                      <Table.Td key={column.name} ta={numeric(column) ? 'right' : undefined}>
-                        {position === 0 && to && column.kind !== 'reference' ? (
-                          <Anchor component={Link} to={to} inherit>
-                            <FieldDisplay
-                              field={column}
-                              value={record[column.name]}
-                              model={model}
-                              place="cell"
-                            />
-                          </Anchor>
-                        ) : (
-                          <FieldDisplay
-                            field={column}
-                            value={record[column.name]}
-                            model={model}
-                            entity={entity.name}
-                            place="cell"
-                          />
-                        )}
-                      </Table.Td>
-                    ))}
-                  </Table.Tr>
-                );
-              })}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        <FieldTable
+          columns={columns}
+          rows={items.map((record, index) => ({ key: String(record[key] ?? index), values: record }))}
+          label={{ by: headingId }}
+          cell={(column, record) => {
+            const recordId = record[key];
+            const to =
+              opens && detail && (typeof recordId === 'string' || typeof recordId === 'number')
+                ? recordPath(detail.route, String(recordId))
+                : undefined;
+            // The first column leads to the record, unless it is itself a reference (a link of its own).
+            return column === columns[0] && to && column.kind !== 'reference' ? (
+              <Anchor component={Link} to={to} inherit>
+                <FieldDisplay field={column} value={record[column.name]} model={model} place="cell" />
+              </Anchor>
+            ) : (
+              <FieldDisplay
+                field={column}
+                value={record[column.name]}
+                model={model}
+                entity={entity.name}
+                place="cell"
+              />
+            );
+          }}
+        />
       )}
       {items.length > 0 && (total === undefined || total > items.length || filtered) ? (
         <Group gap="sm">

@@ -1,0 +1,53 @@
+import { Table } from '@mantine/core';
+import { type Field, fieldLabel, type JsonValue } from '@ninefold/spec';
+import type { ReactNode } from 'react';
+
+const NUMERIC = new Set<Field['kind']>(['number', 'integer', 'money']);
+
+export interface FieldTableProps {
+  columns: readonly Field[];
+  rows: ReadonlyArray<{ key: string; values: Readonly<Record<string, JsonValue>> }>;
+  /** The table's name: its own text, or the id of a heading that names it. */
+  label: { text: string } | { by: string };
+  /** A cell's content; a value's own display unless the caller draws it otherwise (a link). */
+  cell(column: Field, values: Readonly<Record<string, JsonValue>>): ReactNode;
+}
+
+/**
+ * Records, or a record's lines, as a small table: a header of the fields' labels, a row each, amounts
+ * and counts to the right. It scrolls sideways on a phone rather than squeezing its columns.
+ */
+export function FieldTable({ columns, rows, label, cell }: FieldTableProps) {
+  const align = (column: Field) => (NUMERIC.has(column.kind) ? 'right' : undefined);
+  return (
+    <Table.ScrollContainer minWidth={columns.length * 120} type="native">
+      <Table
+        withTableBorder
+        verticalSpacing="xs"
+        fz="md"
+        {...('text' in label ? { 'aria-label': label.text } : { 'aria-labelledby': label.by })}
+      >
+        <Table.Thead>
+          <Table.Tr>
+            {columns.map((column) => (
+              <Table.Th key={column.name} ta={align(column)} style={{ whiteSpace: 'nowrap' }}>
+                {fieldLabel(column)}
+              </Table.Th>
+            ))}
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {rows.map((row) => (
+            <Table.Tr key={row.key}>
+              {columns.map((column) => (
+                <Table.Td key={column.name} ta={align(column)}>
+                  {cell(column, row.values)}
+                </Table.Td>
+              ))}
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
