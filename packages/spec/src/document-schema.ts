@@ -178,6 +178,9 @@ const fieldCommon = {
   numbering: z.string().optional().meta({
     description: 'Numbers new records: ORD-{seq:6} gives ORD-000123 (read-only text fields).',
   }),
+  group: z.string().min(1).optional().meta({
+    description: "The section the field is shown in on a record's page and in its forms, e.g. Contact.",
+  }),
   internal: z.boolean().optional().meta({
     description: 'Not shown on details and forms unless a screen lists it (an external id, a sync token).',
   }),

@@ -306,6 +306,11 @@ export type Field = FieldType & {
    * sync token, a field only machines read.
    */
   internal?: boolean;
+  /**
+   * The section the field is shown in, on a record's page and in its forms ("Contact", "Payment"):
+   * fields of one group are drawn together under its name, in the order the groups first appear.
+   */
+  group?: string;
 };
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };

@@ -207,6 +207,7 @@ interface FieldLike extends TypeDocument {
   numbering?: string;
   copyFrom?: string;
   internal?: boolean;
+  group?: string;
 }
 
 function toField(name: string, doc: FieldLike): Field {
@@ -225,6 +226,7 @@ function toField(name: string, doc: FieldLike): Field {
     ...optional('numbering', doc.numbering),
     ...optional('copyFrom', doc.copyFrom),
     ...optional('internal', doc.internal),
+    ...optional('group', doc.group),
   };
 }
 

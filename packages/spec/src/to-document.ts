@@ -170,6 +170,7 @@ function fromField(field: Field): TypeDocument {
     ...optional('numbering', field.numbering),
     ...optional('copyFrom', field.copyFrom),
     ...optional('internal', field.internal),
+    ...optional('group', field.group),
   } as TypeDocument;
 }
 

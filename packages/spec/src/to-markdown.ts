@@ -276,6 +276,7 @@ function writeEntity(entity: Entity): string[] {
       Numbering: code(field.numbering),
       'Copy from': code(field.copyFrom),
       Internal: yesNo(field.internal),
+      Group: text(field.group),
     }));
     blocks.push(
       table(
@@ -294,6 +295,7 @@ function writeEntity(entity: Entity): string[] {
           'Numbering',
           'Copy from',
           'Internal',
+          'Group',
         ],
         ['Field', 'Kind'],
         rows,

@@ -44,9 +44,14 @@ function issuesOf(repairLine: string): string[] {
   return loaded.issues.filter((issue) => issue.severity === 'error').map((issue) => issue.message);
 }
 
-describe('a value copied from a referenced record', () => {
+describe('a value copied from a referenced record (and the other layout words of point 3)', () => {
   it('is read from YAML and Markdown alike, and written back', () => {
-    const loaded = loadSpec(workshop('      charged: { kind: money, currency: EUR, copyFrom: part.price }'), {
+    // With a group and an internal field beside it: point 3's other layout words travel the same way.
+    const lines = [
+      '      charged: { kind: money, currency: EUR, copyFrom: part.price, group: Billing }',
+      '      syncId: { kind: text, internal: true }',
+    ].join('\n');
+    const loaded = loadSpec(workshop(lines), {
       file: 'workshop.yaml',
     });
     expect(loaded.issues.filter((issue) => issue.severity === 'error')).toEqual([]);
@@ -62,6 +67,8 @@ describe('a value copied from a referenced record', () => {
       ? again.model.entities.items.find((e) => e.name === 'RepairLine')
       : undefined;
     expect(lineAgain?.fields.find((field) => field.name === 'charged')?.copyFrom).toBe('part.price');
+    expect(lineAgain?.fields.find((field) => field.name === 'charged')?.group).toBe('Billing');
+    expect(lineAgain?.fields.find((field) => field.name === 'syncId')?.internal).toBe(true);
   });
 
   it('takes numbers of any kind into a number, and the same kind otherwise', () => {

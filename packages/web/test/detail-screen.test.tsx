@@ -149,6 +149,28 @@ describe('detail screen', () => {
     expect(data.log.filter((entry) => entry.method === 'get')).toHaveLength(1);
   });
 
+  it('draws the groups of point 3 as sections, on the page and in the form alike', async () => {
+    const { user } = renderAt('/customers/1');
+    const contact = await screen.findByRole('region', { name: 'Contact' });
+    expect(
+      within(contact)
+        .getAllByRole('term')
+        .map((term) => term.textContent),
+    ).toEqual(['Email', 'Phone', 'Country']);
+    const account = screen.getByRole('region', { name: 'Account' });
+    expect(
+      within(account)
+        .getAllByRole('term')
+        .map((term) => term.textContent),
+    ).toEqual(['Credit limit', 'Active', 'Tags']);
+    // The name belongs to no group: it comes first, outside the sections.
+    expect(within(contact).queryByText('Name')).toBeNull();
+    await user.click(screen.getByRole('link', { name: 'Edit' }));
+    const inForm = await screen.findByRole('group', { name: 'Account' });
+    expect(within(inForm).getByLabelText(/^Credit limit/)).toBeTruthy();
+    expect(within(screen.getByRole('group', { name: 'Contact' })).getByLabelText(/^Email/)).toBeTruthy();
+  });
+
   it('lists the records that point at this one, and starts a new one pointing here', async () => {
     const { data, user } = renderAt('/customers/1');
     const orders = await screen.findByRole('region', { name: 'Orders' });

@@ -150,6 +150,7 @@ export const TABLES = {
       col('numbering', 'text', { aliases: ['numbered', 'number pattern'] }),
       col('copyFrom', 'text', { aliases: ['copied from'] }),
       col('internal', 'yesno'),
+      col('group', 'text', { aliases: ['section'] }),
     ],
   },
   states: {

@@ -1,6 +1,7 @@
-import { Box, Text } from '@mantine/core';
+import { Box, Stack, Text, Title } from '@mantine/core';
 import { type Field, fieldLabel, type JsonValue, type Model } from '@ninefold/spec';
 import { FieldDisplay } from './FieldDisplay';
+import { fieldGroups } from './field-groups';
 
 export interface FieldListProps {
   fields: readonly Field[];
@@ -18,12 +19,14 @@ function isWide(field: Field): boolean {
 /**
  * Fields of a record as a description list: each label above its value, keeping labels and values
  * paired for screen readers. Short values sit side by side in as many columns as the width holds (one on
- * a phone's 360 px); a text, an embedded object or a list takes a row of its own.
+ * a phone's 360 px); a text, an embedded object or a list takes a row of its own. Fields point 3 puts in
+ * groups are sections, each under its name.
  */
 export function FieldList({ fields, record, model, entity }: FieldListProps) {
-  return (
+  const groups = fieldGroups(fields, (field) => field);
+  const list = (shown: readonly Field[]) => (
     <Box component="dl" m={0} className="nf-field-list">
-      {fields.map((field) => (
+      {shown.map((field) => (
         <div key={field.name} data-wide={isWide(field) || undefined}>
           <Text component="dt" size="sm" fw={600} c="dimmed">
             {fieldLabel(field)}
@@ -39,5 +42,23 @@ export function FieldList({ fields, record, model, entity }: FieldListProps) {
         </div>
       ))}
     </Box>
+  );
+  if (groups.length === 1 && groups[0]?.name === undefined) return list(fields);
+  // Sections of point 3's groups, each under its name.
+  return (
+    <Stack gap="lg">
+      {groups.map((group) =>
+        group.name === undefined ? (
+          <div key="">{list(group.items)}</div>
+        ) : (
+          <section key={group.name} aria-label={group.name} className="nf-field-group">
+            <Title order={2} size="h5" mb="xs">
+              {group.name}
+            </Title>
+            {list(group.items)}
+          </section>
+        ),
+      )}
+    </Stack>
   );
 }

@@ -1,4 +1,4 @@
-import { Alert, Button, Group, List, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Fieldset, Group, List, Stack, Text, Title } from '@mantine/core';
 import {
   type Call,
   catalogueWords,
@@ -47,11 +47,12 @@ import { useErrorView } from '../errors/useErrorView';
 import { notify } from '../feedback/feedback-store';
 import { labelOf } from '../fields/display-props';
 import { FieldInput } from '../fields/FieldInput';
+import { fieldGroups } from '../fields/field-groups';
 import { ConflictPanel } from '../form/ConflictPanel';
 import { changedFields, sameValue } from '../form/changed-fields';
 import { type ConflictChoice, type ConflictRow, conflictRows, mergedValues } from '../form/conflict-rows';
 import { DerivedValue } from '../form/DerivedValue';
-import { formLayout } from '../form/form-fields';
+import { type FormEntry, formLayout } from '../form/form-fields';
 import {
   type FormValues,
   forValidation,
@@ -510,6 +511,24 @@ function RecordForm({ screen, entity, id, loaded, restored, drafts, notice }: Re
     if (then === 'save') save(conflict.theirs);
   };
 
+  const entryInput = ({ field, editable }: FormEntry) =>
+    editable ? (
+      <FieldInput
+        key={field.name}
+        field={field}
+        name={field.name}
+        scope={{ root: form.name, path: [field.name], owner: form.name }}
+      />
+    ) : field.derived !== undefined ? (
+      <DerivedValue key={field.name} field={field} entity={form} inputs={layout.inputs} stored={stored} />
+    ) : (
+      <ReadOnlyValue
+        key={field.name}
+        field={field}
+        value={stored?.[field.name] as JsonValue | undefined}
+        entity={form.name}
+      />
+    );
   const anyRequired = useMemo(
     () =>
       model.validation.shown &&
@@ -578,29 +597,14 @@ function RecordForm({ screen, entity, id, loaded, restored, drafts, notice }: Re
                 {t('form.requiredNote')}
               </Text>
             ) : null}
-            {layout.entries.map(({ field, editable }) =>
-              editable ? (
-                <FieldInput
-                  key={field.name}
-                  field={field}
-                  name={field.name}
-                  scope={{ root: form.name, path: [field.name], owner: form.name }}
-                />
-              ) : field.derived !== undefined ? (
-                <DerivedValue
-                  key={field.name}
-                  field={field}
-                  entity={form}
-                  inputs={layout.inputs}
-                  stored={stored}
-                />
+            {fieldGroups(layout.entries, (entry) => entry.field).map((group) =>
+              group.name === undefined ? (
+                group.items.map(entryInput)
               ) : (
-                <ReadOnlyValue
-                  key={field.name}
-                  field={field}
-                  value={stored?.[field.name] as JsonValue | undefined}
-                  entity={form.name}
-                />
+                // Point 3's groups: a fieldset each, named by its legend.
+                <Fieldset key={group.name} legend={group.name} variant="unstyled" className="nf-form-group">
+                  <Stack gap="md">{group.items.map(entryInput)}</Stack>
+                </Fieldset>
               ),
             )}
             {keeper.outcome === 'too-large' || keeper.outcome === 'unavailable' ? (
