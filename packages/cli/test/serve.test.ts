@@ -170,7 +170,9 @@ describe('ninefold serve (real process)', () => {
     await second.exited;
 
     // Destructive: removing Customer.phone would drop stored phone numbers.
-    writeFileSync(spec, shopYaml.replace('      phone: { kind: text, format: phone }\n', ''));
+    const withoutPhone = shopYaml.replace(/^ {6}phone: \{[^\n]*\}\n/m, '');
+    expect(withoutPhone).not.toBe(shopYaml);
+    writeFileSync(spec, withoutPhone);
     const refused = await start([spec]);
     expect('failed' in refused && refused.failed).toBe(1);
     const message = 'failed' in refused ? refused.stderr : '';
