@@ -132,8 +132,11 @@ export async function serveForBench(
   };
 }
 
-/** A new PostgreSQL database for one run, dropped at the end whatever happens: its URL. */
-export async function freshPostgres(adminUrl: string, label: string): Promise<string> {
+/** Runs `work` on one connection to the PostgreSQL at `url`, closed after it whatever happens. */
+export async function withPostgres<T>(
+  url: string,
+  work: (query: (text: string) => Promise<unknown>) => Promise<T>,
+): Promise<T> {
   const { Client } = createRequire(import.meta.url)('pg') as {
     Client: new (config: {
       connectionString: string;
@@ -143,16 +146,22 @@ export async function freshPostgres(adminUrl: string, label: string): Promise<st
       end(): Promise<void>;
     };
   };
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await work((text) => client.query(text));
+  } finally {
+    await client.end();
+  }
+}
+
+/** A new PostgreSQL database for one run, dropped at the end whatever happens: its URL. */
+export async function freshPostgres(adminUrl: string, label: string): Promise<string> {
   const name = `ninefold_${label}_${process.pid}_${Date.now()}`;
-  const admin = async (text: string) => {
-    const client = new Client({ connectionString: adminUrl });
-    await client.connect();
-    try {
-      await client.query(text);
-    } finally {
-      await client.end();
-    }
-  };
+  const admin = (text: string) =>
+    withPostgres(adminUrl, async (query) => {
+      await query(text);
+    });
   await admin(`CREATE DATABASE "${name}"`);
   cleanups.push({
     name: `drop database ${name}`,

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { loadSpec } from '@ninefold/spec';
 import { openStore } from '../../packages/server/src/store/open-store';
+import { withPostgres } from './child-servers';
 
 const require = createRequire(import.meta.url);
 const CATEGORIES = ['rigging', 'engine', 'electrics', 'safety', 'paint'] as const;
@@ -148,35 +149,22 @@ export async function fillPostgresProducts(
   } finally {
     await store.close();
   }
-  const { Client } = require('pg') as {
-    Client: new (config: {
-      connectionString: string;
-    }) => {
-      connect(): Promise<void>;
-      query(text: string): Promise<unknown>;
-      end(): Promise<void>;
-    };
-  };
-  const client = new Client({ connectionString: url });
-  await client.connect();
-  const started = performance.now();
-  try {
+  return withPostgres(url, async (query) => {
+    const started = performance.now();
     const { first, second } = NAME_WORDS;
     const array = (words: string[]) => `ARRAY[${words.map((word) => `'${word}'`).join(', ')}]`;
     const name =
       names === 'worded'
         ? `(${array(first)})[1 + i % ${first.length}] || ' ' || (${array(second)})[1 + (i / ${first.length}) % ${second.length}] || ' ' || i`
         : `'Part ' || i`;
-    await client.query(`
+    await query(`
       INSERT INTO "Product" ("id", "sku", "name", "category", "price", "stock", "_version", "_created_at", "_updated_at")
       SELECT i, 'MX-' || lpad((i - 1)::text, 6, '0'), ${name},
         (${array([...CATEGORIES])})[1 + i % ${CATEGORIES.length}],
         ((i * 7919) % 100000) / 100.0, (i * 31) % 500, 1, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z'
       FROM generate_series(1::bigint, ${rows}) AS i`);
-    await client.query(`SELECT setval(pg_get_serial_sequence('"Product"', 'id'), ${Math.max(rows, 1)})`);
-    await client.query('ANALYZE "Product"');
-  } finally {
-    await client.end();
-  }
-  return (performance.now() - started) / 1000;
+    await query(`SELECT setval(pg_get_serial_sequence('"Product"', 'id'), ${Math.max(rows, 1)})`);
+    await query('ANALYZE "Product"');
+    return (performance.now() - started) / 1000;
+  });
 }
