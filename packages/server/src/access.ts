@@ -12,6 +12,7 @@ import {
   type Model,
   type Principal,
   permissionsApply,
+  type RecordCondition,
   writeViolations,
 } from '@ninefold/spec';
 import type { FastifyRequest } from 'fastify';
@@ -137,16 +138,9 @@ export async function readableList(
   query: ListQuery,
 ): Promise<ListResult> {
   const principal = principalOf(request);
-  const conditional =
-    permissionsApply(model) &&
-    principal.role !== undefined &&
-    model.roles.shown &&
-    model.roles.grants.some(
-      (grant) => grant.role === principal.role && grant.entity === entity.name && grant.where,
-    );
-  if (!conditional) return store.list(entity.name, query);
-  const where = permissionAsSql(model, principal, entity);
-  if (where) return store.list(entity.name, { ...query, where });
+  const narrowing = readNarrowing(model, principal, entity);
+  if (narrowing.kind === 'none') return store.list(entity.name, query);
+  if (narrowing.kind === 'sql') return store.list(entity.name, { ...query, where: narrowing.where });
   const readable = (record: StoredRecord) =>
     checkAction(model, principal, entity.name, 'read', record).allowed;
   if (query.cursor !== undefined || query.offset === undefined) {
@@ -181,8 +175,21 @@ export async function readableList(
   }
 }
 
+/**
+ * How a role's grant narrows the records of an entity it reads: not at all (no condition, or no
+ * permissions), by a condition the database runs, or by one only CEL can decide, asked of each record.
+ */
+export type ReadNarrowing = { kind: 'none' } | { kind: 'sql'; where: RecordCondition } | { kind: 'cel' };
+
+export function readNarrowing(model: Model, principal: Principal, entity: Entity): ReadNarrowing {
+  if (!permissionsApply(model) || principal.role === undefined) return { kind: 'none' };
+  if (!grantFor(model, principal.role, entity.name)?.where) return { kind: 'none' };
+  const where = permissionAsSql(model, principal, entity);
+  return where ? { kind: 'sql', where } : { kind: 'cel' };
+}
+
 /** The role's read condition on an entity as data for SQL, or undefined when only CEL can decide it. */
-export function permissionAsSql(model: Model, principal: Principal, entity: Entity) {
+function permissionAsSql(model: Model, principal: Principal, entity: Entity) {
   if (principal.role === undefined) return undefined;
   const grant = grantFor(model, principal.role, entity.name);
   if (!grant?.where) return undefined;

@@ -4,16 +4,16 @@ import {
   type Entity,
   fieldAccess,
   findEntity,
-  grantFor,
   type JsonValue,
   type Model,
   type Principal,
   permissionsApply,
   personFields,
+  personName,
   referringFields,
 } from '@ninefold/spec';
 import type { FastifyRequest } from 'fastify';
-import { permissionAsSql, principalOf } from './access';
+import { principalOf, readNarrowing } from './access';
 import { clip, ProblemError, problem } from './problem';
 import type { Context } from './record-context';
 import { coerceKey } from './record-helpers';
@@ -156,8 +156,7 @@ export async function peopleNames(request: FastifyRequest, context: Context): Pr
     if (!told.has(id)) continue;
     const user = await store.findUser({ id });
     if (!user) continue;
-    const name = user.attributes.name;
-    items.push({ id, name: typeof name === 'string' && name.trim() !== '' ? name : user.email });
+    items.push({ id, name: personName({ ...user.attributes, email: user.email }) ?? id });
   }
   return { items };
 }
@@ -183,12 +182,9 @@ async function heldBy(
     if (rest.length === 0) break;
     if (!checkGrant(model, principal, entity.name, 'read').allowed) continue;
     if (fieldAccess(model, principal, entity.name).hidden.has(field)) continue;
-    const conditional =
-      permissionsApply(model) &&
-      principal.role !== undefined &&
-      grantFor(model, principal.role, entity.name)?.where !== undefined;
-    const where = conditional ? permissionAsSql(model, principal, entity) : undefined;
-    if (!conditional || where) {
+    const narrowing = readNarrowing(model, principal, entity);
+    if (narrowing.kind !== 'cel') {
+      const where = narrowing.kind === 'sql' ? narrowing.where : undefined;
       for (const id of await store.referenced(entity.name, field, rest, where)) found.add(id);
     } else {
       for (let offset = 0; ; offset += SCAN_BATCH) {
