@@ -47,3 +47,19 @@ export function personFields(entity: Entity): Field[] {
 export function isPersonField(field: Field): boolean {
   return field.kind === 'text' && field.setOnCreate !== undefined && USER_ID.test(field.setOnCreate);
 }
+
+/**
+ * How a person is named to others ("Entered by"): their `name` attribute, else their email. The API's
+ * people call and the client's own name for the signed-in person say it alike.
+ *
+ * @example
+ * ```ts
+ * personName({ name: 'Dana Desk', email: 'desk@clinic.test' }); // 'Dana Desk'
+ * personName({ email: 'vet@clinic.test' }); // 'vet@clinic.test'
+ * ```
+ */
+export function personName(person: Readonly<Record<string, unknown>>): string | undefined {
+  const { name, email } = person;
+  if (typeof name === 'string' && name.trim() !== '') return name;
+  return typeof email === 'string' && email !== '' ? email : undefined;
+}

@@ -1,4 +1,4 @@
-import { checkGrant, checkScreen, findEntity, type Model } from '@ninefold/spec';
+import { checkGrant, checkScreen, findEntity, type Model, personName } from '@ninefold/spec';
 import { screenFor } from '../app/routes';
 import type { DataProvider } from '../data/data-provider';
 import { settle } from '../screens/access-policy';
@@ -53,6 +53,5 @@ export function ownName(session: SessionValue, id: string): string | undefined {
   if (session.state.status !== 'signed-in') return undefined;
   const { user } = session.state;
   if (user.id === undefined || user.id !== id) return undefined;
-  const name = user.attributes.name;
-  return typeof name === 'string' && name.trim() !== '' ? name : user.email;
+  return personName({ ...user.attributes, email: user.email });
 }
