@@ -1,5 +1,6 @@
 import { Box, Stack, Text, Title } from '@mantine/core';
 import { type Field, fieldLabel, type JsonValue, type Model } from '@ninefold/spec';
+import { readsAsBlock } from './display-props';
 import { FieldDisplay } from './FieldDisplay';
 import { fieldGroups } from './field-groups';
 
@@ -9,11 +10,6 @@ export interface FieldListProps {
   model: Model;
   /** The entity the record belongs to, so that a state field shows as a badge. */
   entity?: string;
-}
-
-/** Values that read as a block (a text, an address, lines) take the whole width; the rest share rows. */
-function isWide(field: Field): boolean {
-  return field.kind === 'markdown' || field.kind === 'object' || field.kind === 'list';
 }
 
 /**
@@ -27,7 +23,7 @@ export function FieldList({ fields, record, model, entity }: FieldListProps) {
   const list = (shown: readonly Field[]) => (
     <Box component="dl" m={0} className="nf-field-list">
       {shown.map((field) => (
-        <div key={field.name} data-wide={isWide(field) || undefined}>
+        <div key={field.name} data-wide={readsAsBlock(field) || undefined}>
           <Text component="dt" size="sm" fw={600} c="dimmed">
             {fieldLabel(field)}
           </Text>

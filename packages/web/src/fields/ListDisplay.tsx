@@ -3,25 +3,11 @@ import { type Entity, entityLabel, type Field, fieldLabel, findEntity, type Json
 import { addEnglish } from '../i18n/catalogue';
 import { form as formMessages } from '../i18n/en/form';
 import { useI18n } from '../i18n/I18nProvider';
-import { type DisplayProps, textOf } from './display-props';
+import { type DisplayProps, readsAsBlock, textOf } from './display-props';
 import { FieldDisplay } from './FieldDisplay';
 import { FieldTable } from './FieldTable';
 
 addEnglish('form', formMessages);
-
-/** Kinds that read in a table cell; an item with another (an address, a list) is drawn as a group. */
-const CELL_KINDS = new Set<Field['kind']>([
-  'text',
-  'number',
-  'integer',
-  'money',
-  'boolean',
-  'date',
-  'datetime',
-  'enum',
-  'reference',
-  'file',
-]);
 
 /**
  * A list's items, each with its item type's display. Embedded objects of short fields (order lines) are
@@ -33,7 +19,8 @@ export function ListDisplay({ field, value, model }: DisplayProps<'list'>) {
   // Items have a type but no name of their own; they borrow the list's.
   const item = { ...field.of, name: field.name } as Field;
   const itemEntity = field.of.kind === 'object' ? findEntity(model, field.of.entity) : undefined;
-  if (itemEntity?.fields.every((column) => CELL_KINDS.has(column.kind))) {
+  // Items of short fields (order lines) are a table; an item with a block (an address) is a group.
+  if (itemEntity?.fields.every((column) => !readsAsBlock(column))) {
     return <ItemTable entity={itemEntity} items={value} label={fieldLabel(field)} model={model} />;
   }
   return (

@@ -21,3 +21,8 @@ export function textOf(value: JsonValue): string {
 export function labelOf(value: JsonValue): string {
   return visibleControls(textOf(value));
 }
+
+/** A value that reads as a block (a text, an address, lines): it takes a row of its own, never a cell. */
+export function readsAsBlock(field: Pick<Field, 'kind'>): boolean {
+  return field.kind === 'markdown' || field.kind === 'object' || field.kind === 'list';
+}

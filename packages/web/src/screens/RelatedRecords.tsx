@@ -8,6 +8,7 @@ import {
   fieldAccess,
   fieldLabel,
   findEntity,
+  type Model,
   referringFields,
   type Screen,
 } from '@ninefold/spec';
@@ -52,7 +53,7 @@ export interface RelatedList {
  * reference by `eq`. Nothing is invented: without such a call or screen, there is no list to show.
  */
 export function relatedLists(
-  model: Parameters<typeof referringFields>[0],
+  model: Model,
   data: DataProvider,
   session: SessionValue,
   entity: string,
