@@ -281,7 +281,12 @@ export default function ImportDialog({ entity, onClose, read = workerReader }: I
               </Radio.Group>
             </Group>
             <Group>
-              <Button onClick={() => void runCheck()} loading={check?.status === 'running'}>
+              {/* A file still being read would be checked as the one before it: wait for it. */}
+              <Button
+                onClick={() => void runCheck()}
+                loading={check?.status === 'running'}
+                disabled={reading}
+              >
                 {t('importCsv.check')}
               </Button>
             </Group>
