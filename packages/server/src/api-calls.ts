@@ -34,6 +34,8 @@ export interface ApiDescription {
   names?: string;
   /** Where it names the people that person fields (`user.id` set on create) hold: `GET {people}?id=…`. */
   people?: string;
+  /** Where it answers a dashboard's figures of point 2: `GET {figures}/{screen}/{figure}`. */
+  figures?: string;
 }
 
 /** Paths relative to the base: who the credentials are, a fresh token, and signing out. */
@@ -54,6 +56,8 @@ export const IMPORT_PATH = '/_import';
 /** The prototype API's names of referenced records and of people (docs/prototype-api.md). */
 export const NAMES_PATH = '/_names';
 export const PEOPLE_PATH = '/_people';
+/** The prototype API's dashboard figures of point 2, computed in SQL (docs/prototype-api.md). */
+export const FIGURES_PATH = '/_figures';
 
 /**
  * The calls the prototype API serves: those of `describeApi`, and when point 6 names a sign-in its own
@@ -74,8 +78,16 @@ export function prototypeApi(model: Model): ApiDescription {
     import: IMPORT_PATH,
     names: NAMES_PATH,
     people: PEOPLE_PATH,
+    ...(hasFigures(model) ? { figures: FIGURES_PATH } : {}),
   };
   return keepsHistory(model) ? { ...api, history: HISTORY_PATH } : api;
+}
+
+/** Whether a dashboard of point 2 has figures, which the prototype API then answers. */
+function hasFigures(model: Model): boolean {
+  return (
+    model.screens.shown && model.screens.items.some((s) => s.kind === 'dashboard' && s.figures.length > 0)
+  );
 }
 
 /**
@@ -275,6 +287,7 @@ export function specPayload(model: Model, api: ApiDescription): { model: Model; 
           ...(api.import ? { import: api.import } : {}),
           ...(api.names ? { names: api.names } : {}),
           ...(api.people ? { people: api.people } : {}),
+          ...(api.figures ? { figures: api.figures } : {}),
         },
   };
 }

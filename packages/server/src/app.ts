@@ -16,6 +16,7 @@ import { type Authenticator, type AuthOptions, createAuthenticator } from './aut
 import { refuseDeepBody } from './body-depth';
 import { importRows } from './csv-import';
 import { encodedBody, preferredCoding } from './encoded-body';
+import { figureAnswer } from './figures';
 import { IdempotentReplay, registerIdempotency, sendReplay } from './idempotency';
 import { registerJsonBody } from './json-body';
 import { list } from './list-handler';
@@ -206,6 +207,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   }
   if (api.names) app.get(`${api.base}${api.names}/:entity`, (request) => recordNames(request, context));
   if (api.people) app.get(`${api.base}${api.people}`, (request) => peopleNames(request, context));
+  if (api.figures) {
+    app.get(`${api.base}${api.figures}/:screen/:figure`, (request) => figureAnswer(request, context));
+  }
   for (const call of api.calls) {
     // Sign-in and sign-out calls are the session routes above.
     if (call.purpose === 'sign-in' || call.purpose === 'sign-out') continue;

@@ -89,6 +89,8 @@ for (const database of databases) {
         // The names behind ids a role sees but may not open (names.test.ts).
         names: '/_names',
         people: '/_people',
+        // The dashboard's figures, computed in SQL (figures.test.ts).
+        figures: '/_figures',
       });
       expect(spec.model.calls.items.map((call: { name: string }) => call.name)).toContain('listOrders');
     });

@@ -3,6 +3,9 @@ import {
   CALL_PURPOSES,
   CRUD_ACTIONS,
   ERROR_ACTIONS,
+  FIGURE_CHARTS,
+  FIGURE_MEASURES,
+  FIGURE_PERIODS,
   HTTP_METHODS,
   PAGINATION_STYLES,
   POINT_KEYS,
@@ -89,6 +92,33 @@ const product = z
 
 // ------------------------------------------------------------------------------------- 2. screens
 
+const figure = z
+  .strictObject({
+    title: z.string().optional(),
+    description: z.string().optional(),
+    entity: identifier.meta({ description: 'The entity whose records are counted, summed or averaged.' }),
+    measure: z.enum(FIGURE_MEASURES).meta({ description: 'count, sum or average.' }),
+    field: identifier.optional().meta({ description: 'sum, average: the number or money field.' }),
+    by: identifier.optional().meta({
+      description: 'Grouped by this field: an enum, a boolean, a reference, or a date (with per).',
+    }),
+    per: z
+      .enum(FIGURE_PERIODS)
+      .optional()
+      .meta({ description: 'Groups a date field by day, week or month.' }),
+    where: z.string().optional().meta({
+      description: 'Only records that meet this condition on record (CEL), e.g. record.status == "paid".',
+    }),
+    chart: z
+      .enum(FIGURE_CHARTS)
+      .optional()
+      .meta({ description: 'figure, bar, line or donut; by default a figure, or a bar (line per period).' }),
+    call: identifier.optional().meta({
+      description: 'A GET call of point 7 that answers it, for an API other than the prototype one.',
+    }),
+  })
+  .meta({ title: 'Figure' });
+
 const screen = z
   .strictObject({
     kind: z.enum(SCREEN_KINDS),
@@ -112,6 +142,10 @@ const screen = z
     pageSize: amount.optional(),
     fields: identifierList.optional().meta({ description: 'detail, create, edit: the fields, in order.' }),
     tiles: identifierList.optional().meta({ description: 'dashboard: list screens shown as tiles.' }),
+    figures: z
+      .record(identifier, figure)
+      .optional()
+      .meta({ description: 'dashboard: aggregates drawn as figures or charts, by name.' }),
     component: z.string().optional().meta({ description: 'custom: the registered component.' }),
   })
   .meta({ title: 'Screen' });
@@ -527,6 +561,7 @@ export const documentSchema = z
 export type DocumentInput = z.infer<typeof documentSchema>;
 export type ProductDocument = z.infer<typeof product>;
 export type ScreenDocument = z.infer<typeof screen>;
+export type FigureDocument = z.infer<typeof figure>;
 export type EntityDocument = z.infer<typeof entity>;
 export type FieldDocument = z.infer<typeof field>;
 export type StateMachineDocument = z.infer<typeof stateMachine>;

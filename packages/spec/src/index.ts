@@ -13,6 +13,8 @@ export {
 } from './document-schema';
 export * from './exhaustive';
 export * from './extension-check';
+export * from './figure-condition';
+export * from './figures';
 export * from './issues';
 export * from './load';
 export * from './lookup';

@@ -192,6 +192,37 @@ export interface DashboardScreen extends ScreenBase {
   kind: 'dashboard';
   /** Names of list screens summarized as tiles (a count and a link). */
   tiles: string[];
+  /** Aggregates drawn as a figure or a chart, after the tiles, in order. */
+  figures: Figure[];
+}
+
+export type FigureMeasure = 'count' | 'sum' | 'average';
+export const FIGURE_MEASURES: readonly FigureMeasure[] = ['count', 'sum', 'average'];
+export type FigurePeriod = 'day' | 'week' | 'month';
+export const FIGURE_PERIODS: readonly FigurePeriod[] = ['day', 'week', 'month'];
+export type FigureChart = 'figure' | 'bar' | 'line' | 'donut';
+export const FIGURE_CHARTS: readonly FigureChart[] = ['figure', 'bar', 'line', 'donut'];
+
+/**
+ * One aggregate of a dashboard: a count, sum or average over an entity's records that meet `where`,
+ * optionally grouped by a field or by the day, week or month of a date field.
+ */
+export interface Figure {
+  name: string;
+  title?: string;
+  description?: string;
+  entity: string;
+  measure: FigureMeasure;
+  /** The number or money field summed or averaged. */
+  field?: string;
+  /** The field grouped by: an enum, a boolean, a reference, or a date with `per`. */
+  by?: string;
+  per?: FigurePeriod;
+  /** A condition on `record` (CEL) that the database can run: fields compared with values. */
+  where?: string;
+  chart: FigureChart;
+  /** A call of point 7 that answers the aggregate on an API other than the prototype's. */
+  call?: string;
 }
 
 export interface SignInScreen extends ScreenBase {

@@ -4,6 +4,7 @@ import type {
   DocumentInput,
   EntityDocument,
   ErrorEntryDocument,
+  FigureDocument,
   GrantDocument,
   RolesDocument,
   ScreenDocument,
@@ -26,6 +27,7 @@ import {
   type ErrorMatch,
   type Field,
   type FieldType,
+  type Figure,
   type Grant,
   type Model,
   type Pagination,
@@ -169,7 +171,12 @@ function toScreen(name: string, doc: ScreenDocument): Screen {
     case 'edit':
       return { ...base, kind, entity: doc.entity ?? '', ...optional('fields', doc.fields) };
     case 'dashboard':
-      return { ...base, kind, tiles: doc.tiles ?? [] };
+      return {
+        ...base,
+        kind,
+        tiles: doc.tiles ?? [],
+        figures: Object.entries(doc.figures ?? {}).map(([name, figure]) => toFigure(name, figure)),
+      };
     case 'sign-in':
       return { ...base, kind };
     case 'custom':
@@ -177,6 +184,23 @@ function toScreen(name: string, doc: ScreenDocument): Screen {
     default:
       return exhaustiveSwitchError(kind);
   }
+}
+
+/** A figure's chart by default: a number alone, bars for groups, a line over periods. */
+function toFigure(name: string, doc: FigureDocument): Figure {
+  return {
+    name,
+    ...optional('title', doc.title),
+    ...optional('description', doc.description),
+    entity: doc.entity,
+    measure: doc.measure,
+    ...optional('field', doc.field),
+    ...optional('by', doc.by),
+    ...optional('per', doc.per),
+    ...optional('where', doc.where),
+    chart: doc.chart ?? (doc.per ? 'line' : doc.by ? 'bar' : 'figure'),
+    ...optional('call', doc.call),
+  };
 }
 
 // ------------------------------------------------------------------------------------- entities

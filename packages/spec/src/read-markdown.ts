@@ -517,15 +517,54 @@ class Reader extends TableReader {
 
   private readScreens(input: readonly RootContent[]): Obj {
     const screens: Obj = {};
+    const figures: Row[] = [];
     this.readBlocks(this.flatten('screens', input), {
       table: (table) => {
-        if (this.tableSpec(table, [TABLES.screens], 'screens')) {
-          this.readNamedRows(table, TABLES.screens, screens, ['screens'], 'screens');
-        }
+        const spec = this.tableSpec(table, [TABLES.screens, TABLES.figures], 'screens');
+        if (spec === TABLES.screens) this.readNamedRows(table, spec, screens, ['screens'], 'screens');
+        else if (spec === TABLES.figures) figures.push(...this.readTable(table, spec, ['screens']));
       },
       other: (block) => this.note('screens', block),
     });
+    // Read after every table, so that a figures table may come before the screens it names.
+    for (const row of figures) this.readFigure(row, screens);
     return screens;
+  }
+
+  /** A row of the figures table goes to its dashboard: the one it names, or the only one there is. */
+  private readFigure(row: Row, screens: Obj): void {
+    if (!row.name) return;
+    const dashboards = Object.entries(screens).filter(
+      ([, screen]) => (screen as Obj | undefined)?.kind === 'dashboard',
+    );
+    const named = row.cells.get('dashboard');
+    const at = named ?? row.name;
+    const name = named?.value ?? (dashboards.length === 1 ? dashboards[0]?.[0] : undefined);
+    const dashboard = name === undefined ? undefined : dashboards.find(([candidate]) => candidate === name);
+    if (!dashboard || name === undefined) {
+      const known = dashboards.map(([candidate]) => `"${candidate}"`).join(', ');
+      this.issue(
+        'unknown-reference',
+        'error',
+        named
+          ? `Figure "${row.name.value}" is on dashboard "${named.value}", which is not a dashboard screen of point 2; the figure is ignored.`
+          : `Figure "${row.name.value}" does not say on which dashboard it is, and there are ${dashboards.length} dashboards; the figure is ignored.`,
+        ['screens'],
+        at,
+        dashboards.length > 0 ? `Name one of: ${known}.` : 'Add a dashboard screen to the screens table.',
+      );
+      return;
+    }
+    const screen = dashboard[1] as Obj;
+    const path = ['screens', name, 'figures'];
+    screen.figures ??= {};
+    const items = screen.figures as Obj;
+    const item: Obj = {};
+    if (!this.addNamed(items, row.name, item, path, 'figures')) return;
+    const itemPath = [...path, row.name.value];
+    this.recordNamed(itemPath, row.name);
+    this.fillRow(item, row, TABLES.figures, itemPath);
+    delete item.dashboard;
   }
 
   // ---------------------------------------------------------------------------------------- 3. entities

@@ -133,7 +133,13 @@ function fromScreen(screen: Screen): ScreenDocument {
     case 'edit':
       return { ...base, entity: screen.entity, ...optional('fields', screen.fields) } as ScreenDocument;
     case 'dashboard':
-      return { ...base, tiles: screen.tiles } as ScreenDocument;
+      return {
+        ...base,
+        tiles: screen.tiles,
+        ...(screen.figures.length > 0
+          ? { figures: Object.fromEntries(screen.figures.map(({ name, ...figure }) => [name, figure])) }
+          : {}),
+      } as ScreenDocument;
     case 'sign-in':
       return base as ScreenDocument;
     case 'custom':

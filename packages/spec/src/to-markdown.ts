@@ -223,7 +223,7 @@ function writeScreens(screens: Screen[]): string {
     }
     return cells;
   });
-  return table(
+  const screensTable = table(
     [
       'Screen',
       'Kind',
@@ -243,6 +243,49 @@ function writeScreens(screens: Screen[]): string {
       'Description',
     ],
     ['Screen', 'Kind', 'Route'],
+    rows,
+  );
+  const figures = writeFigures(screens);
+  return figures === undefined ? screensTable : `${screensTable}\n\n${figures}`;
+}
+
+/** The figures table: the figures of every dashboard, each naming its dashboard. */
+function writeFigures(screens: Screen[]): string | undefined {
+  const rows = screens.flatMap((screen) =>
+    screen.kind !== 'dashboard'
+      ? []
+      : screen.figures.map((figure) => ({
+          Figure: inline(figure.name),
+          Dashboard: inline(screen.name),
+          Title: text(figure.title),
+          Entity: inline(figure.entity),
+          Measure: figure.measure,
+          Field: text(figure.field),
+          By: text(figure.by),
+          Per: figure.per ?? '',
+          Where: code(figure.where),
+          Chart: figure.chart,
+          Call: text(figure.call),
+          Description: text(figure.description),
+        })),
+  );
+  if (rows.length === 0) return undefined;
+  return table(
+    [
+      'Figure',
+      'Dashboard',
+      'Title',
+      'Entity',
+      'Measure',
+      'Field',
+      'By',
+      'Per',
+      'Where',
+      'Chart',
+      'Call',
+      'Description',
+    ],
+    ['Figure', 'Dashboard', 'Entity', 'Measure'],
     rows,
   );
 }

@@ -106,7 +106,7 @@ const entities: Entities = {
 };
 
 const screens: Screen[] = [
-  { kind: 'dashboard', name: 'home', route: '/', tiles: ['orders', 'customers'] },
+  { kind: 'dashboard', name: 'home', route: '/', tiles: ['orders', 'customers'], figures: [] },
   {
     kind: 'list',
     name: 'orders',

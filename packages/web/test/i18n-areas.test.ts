@@ -18,6 +18,7 @@ const LATER = [
   'views',
   'feedback',
   'shortcuts',
+  'figures',
 ] as const;
 
 function sources(directory: string): string[] {
@@ -58,6 +59,7 @@ describe('the later areas of the English catalogue', () => {
     await import('../src/list/csv-import/ImportDialog');
     await import('../src/list/ColumnPanel');
     await import('../src/app/ShortcutsHelp');
+    await import('../src/dashboard/FigureCard');
     for (const area of LATER) {
       expect(Object.keys(catalogue[area] as object).sort(), area).toEqual(Object.keys(french[area]).sort());
     }

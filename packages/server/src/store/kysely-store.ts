@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { AggregateQuery, JsonValue, RecordCondition } from '@ninefold/spec';
+import type { AggregateQuery, FigureGroup, JsonValue, RecordCondition } from '@ninefold/spec';
 import { type RawBuilder, sql } from 'kysely';
 import { type ConstraintViolation, constraintViolation } from './constraint-violation';
 import { ensureCounterTable, takeNumber } from './counter-table';
 import type { DialectSql } from './dialect-sql';
+import { groupKeySql, measureSql } from './figure-sql';
 import { ensureFileTable, insertFile, removeFile, selectFile } from './file-table';
 import { deleteHistory, ensureHistoryTable, insertHistory, selectHistory } from './history-table';
 import {
@@ -16,9 +17,10 @@ import {
 } from './idempotency-table';
 import { planList } from './list-query';
 import { ReadCache } from './read-cache';
-import { aggregateSql, conditionSql } from './record-condition-sql';
+import { aggregateSql, columnOf, conditionSql } from './record-condition-sql';
 import { type DynamicKysely, syncSchema } from './schema-sync';
 import type {
+  FigureQuery,
   HistoryEntry,
   IdempotencyClaim,
   IdempotencyEntry,
@@ -463,6 +465,34 @@ export class KyselyStore implements Store {
         return column ? this.codec.readValue(column, value) : (value as JsonValue);
       }
     }
+  }
+
+  async figureGroups(query: FigureQuery): Promise<FigureGroup[]> {
+    const table = this.table(query.entity);
+    const cache = this.currentCache();
+    const key = JSON.stringify(query);
+    const remembered = cache?.figure(query.entity, key);
+    if (remembered) return remembered;
+    const generation = cache?.generation(query.entity) ?? 0;
+    const group = groupKeySql(this.dialect, table, query.by, query.per);
+    const result = await sql<{ key: unknown; value: unknown }>`
+      SELECT ${group} AS "key", ${measureSql(table, query.measure, query.field)} AS "value"
+      FROM ${this.ref(table)} WHERE ${conditionSql(this.codec, table, query.where)}
+      GROUP BY 1
+    `.execute(this.kysely);
+    const column = query.by === undefined || query.per !== undefined ? undefined : columnOf(table, query.by);
+    const groups = result.rows.map((row) => ({
+      key:
+        row.key === null || row.key === undefined
+          ? null
+          : column
+            ? this.codec.readValue(column, row.key)
+            : String(row.key),
+      // PostgreSQL answers COUNT as bigint text and SUM and AVG of reals as numeric text.
+      value: row.value === null || row.value === undefined ? null : Number(row.value),
+    }));
+    cache?.keepFigure(query.entity, key, groups, generation);
+    return groups;
   }
 
   change(

@@ -1,3 +1,4 @@
+import type { FigureGroup } from '@ninefold/spec';
 import type { ListResult, StoredUser } from './store';
 
 /**
@@ -14,6 +15,7 @@ import type { ListResult, StoredUser } from './store';
 export class ReadCache {
   private readonly totals = new Map<string, Map<string, number>>();
   private readonly pages = new Map<string, Map<string, ListResult>>();
+  private readonly figures = new Map<string, Map<string, readonly FigureGroup[]>>();
   private readonly generations = new Map<string, number>();
   private readonly users = new Map<string, StoredUser>();
   private usersGeneration = 0;
@@ -48,11 +50,22 @@ export class ReadCache {
     bounded(this.pages, entity).set(query, Object.freeze(page));
   }
 
+  /** A dashboard figure's groups, the more so worth keeping as they read every matching row. */
+  figure(entity: string, query: string): FigureGroup[] | undefined {
+    const groups = this.figures.get(entity)?.get(query);
+    return groups ? [...groups] : undefined;
+  }
+
+  keepFigure(entity: string, query: string, groups: readonly FigureGroup[], generation: number): void {
+    if (this.generation(entity) === generation) bounded(this.figures, entity).set(query, [...groups]);
+  }
+
   /** Something changed the entity's rows (or may have): nothing read of them holds. */
   invalidate(entity: string): void {
     this.generations.set(entity, this.generation(entity) + 1);
     this.totals.delete(entity);
     this.pages.delete(entity);
+    this.figures.delete(entity);
   }
 
   user(id: string): StoredUser | undefined {
@@ -77,8 +90,13 @@ export class ReadCache {
 
   /** Another connection wrote, the schema changed, or writes may have gone unseen: nothing is known. */
   clear(): void {
-    for (const entity of new Set([...this.totals.keys(), ...this.pages.keys(), ...this.generations.keys()]))
-      this.invalidate(entity);
+    const entities = [
+      ...this.totals.keys(),
+      ...this.pages.keys(),
+      ...this.figures.keys(),
+      ...this.generations.keys(),
+    ];
+    for (const entity of new Set(entities)) this.invalidate(entity);
     this.forgetUsers();
   }
 }

@@ -1,4 +1,13 @@
-import type { AggregateQuery, JsonValue, Model, RecordCondition, SortKey } from '@ninefold/spec';
+import type {
+  AggregateQuery,
+  FigureGroup,
+  FigureMeasure,
+  FigurePeriod,
+  JsonValue,
+  Model,
+  RecordCondition,
+  SortKey,
+} from '@ninefold/spec';
 
 /** A record as stored and served: field values by name, plus the key. */
 export type StoredRecord = Record<string, JsonValue>;
@@ -142,6 +151,11 @@ export interface Store {
    */
   aggregate(query: AggregateQuery): Promise<JsonValue>;
   /**
+   * A dashboard figure's groups (one group, keyed null, when it has no `by`), computed by the database
+   * with one GROUP BY and remembered until the entity is written to.
+   */
+  figureGroups(query: FigureQuery): Promise<FigureGroup[]>;
+  /**
    * Makes the writers that check rules over these entities take turns until the transaction ends, so
    * that two creates cannot both count 2 of a limit of 3. Only inside a transaction. PostgreSQL takes
    * advisory locks; SQLite's write transaction already holds the whole database.
@@ -172,6 +186,16 @@ export interface Store {
    */
   savepoint<T>(work: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
+}
+
+/** A count, sum or average over the records that meet `where`, grouped by a field or its period. */
+export interface FigureQuery {
+  entity: string;
+  measure: FigureMeasure;
+  field?: string;
+  by?: string;
+  per?: FigurePeriod;
+  where: RecordCondition;
 }
 
 export interface VersionedRecord {

@@ -3,6 +3,7 @@ import type { PathSegment } from '../issues';
 import { type Entity, SCREEN_KINDS, type Screen, type ScreenKind } from '../model';
 import { didYouMean } from '../suggest';
 import { type Context, isRecord, list, refer, referField, report, shownList, text } from './context';
+import { checkFigures } from './figures';
 import { checkAmount } from './validation';
 
 // The checks of point 2 (screens and routes). check-model.ts runs them in point order over one shared Context.
@@ -96,6 +97,7 @@ export function checkScreenOfKind(
           );
         }
       });
+      checkFigures(context, raw, base);
       return;
     }
     case 'sign-in':

@@ -133,6 +133,23 @@ export const TABLES = {
       col('description', 'text'),
     ],
   },
+  figures: {
+    what: 'figures table',
+    name: { label: 'Figure' },
+    columns: [
+      col('dashboard', 'text'),
+      col('title', 'text'),
+      col('entity', 'text', { required: true }),
+      col('measure', 'word', { required: true }),
+      col('field', 'text'),
+      col('by', 'text', { aliases: ['grouped by', 'group by'] }),
+      col('per', 'word'),
+      col('where', 'text'),
+      col('chart', 'word'),
+      col('call', 'text'),
+      col('description', 'text'),
+    ],
+  },
   fields: {
     what: 'fields table',
     name: { label: 'Field' },

@@ -22,6 +22,8 @@ export interface ApiDescription {
   names?: string;
   /** Where it names the people person fields hold (`user.id` set on create): `GET {people}?id=…`. */
   people?: string;
+  /** Where it answers a dashboard's figures of point 2: `GET {figures}/{screen}/{figure}`. */
+  figures?: string;
 }
 
 /**
@@ -52,6 +54,7 @@ export function apiOf(model: Model, wire: ApiWire): ApiDescription {
     ...(wire.import ? { import: wire.import } : {}),
     ...(wire.names ? { names: wire.names } : {}),
     ...(wire.people ? { people: wire.people } : {}),
+    ...(wire.figures ? { figures: wire.figures } : {}),
   };
 }
 

@@ -1,4 +1,12 @@
-import type { Call, CsvImportReport, FilterParam, JsonValue, SortKey } from '@ninefold/spec';
+import type {
+  Call,
+  CsvImportReport,
+  Figure,
+  FigureAnswer,
+  FilterParam,
+  JsonValue,
+  SortKey,
+} from '@ninefold/spec';
 import type { ConnectionValues } from './connection-values';
 import type { NetworkStatus } from './network-status';
 
@@ -151,6 +159,14 @@ export interface NamesParams {
   signal?: AbortSignal;
 }
 
+/** A dashboard figure of point 2, asked of the API (`DataProvider.figure`). */
+export interface FigureParams {
+  /** The dashboard screen it is on. */
+  screen: string;
+  figure: Figure;
+  signal?: AbortSignal;
+}
+
 /** The most ids one names request carries (the prototype API's limit). */
 export const MAX_NAMES_ASKED = 100;
 
@@ -188,6 +204,13 @@ export interface DataProvider {
    * real API says nothing of the kind, so those ids stay ids.
    */
   names?(params: NamesParams): Promise<ReadonlyMap<string, JsonValue>>;
+  /**
+   * A dashboard figure, computed by the API: Ninefold's prototype API answers every figure in SQL
+   * (`GET {figures}/…`); another API answers one that names a call of point 7. Absent where neither is
+   * so for any figure; `answersFigure` tells which figures this provider answers.
+   */
+  figure?(params: FigureParams): Promise<FigureAnswer>;
+  answersFigure?(figure: Figure): boolean;
   /** Whether the API answered lately, as this provider's requests found it: the shell's offline banner. */
   readonly network?: NetworkStatus;
   /** Values the API asks for with its calls that the person gives once (see `askedParameters`). */

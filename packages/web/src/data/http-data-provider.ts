@@ -1,4 +1,4 @@
-import { type Call, findEntity, type Model } from '@ninefold/spec';
+import { type Call, type Figure, findEntity, type Model } from '@ninefold/spec';
 import type { ApiDescription } from './api-description';
 import { createBlobFetch, parseJson } from './blob-fetch';
 import { askedParameters, type ConnectionValues, createConnectionValues } from './connection-values';
@@ -6,6 +6,7 @@ import {
   ApiError,
   type ApiRecord,
   type DataProvider,
+  type FigureParams,
   type ImportParams,
   type ListParams,
   type ListResult,
@@ -323,6 +324,15 @@ export function createHttpDataProvider(
             (await import('./names-call')).readNames(api, base, send, params),
         }
       : {}),
+
+    // A figure the prototype API computes, or one whose own call of point 7 answers it.
+    answersFigure: (figure: Figure) =>
+      figure.call === undefined
+        ? api.figures !== undefined
+        : model.calls.shown &&
+          model.calls.items.some((call) => call.name === figure.call && call.method === 'GET'),
+    figure: async (params: FigureParams) =>
+      (await import('./figure-call')).readFigure(model, api, base, send, params),
 
     // Their code comes when a file is first exported or imported, not with every page.
     ...(api.import

@@ -3,7 +3,10 @@ import {
   derivedValues,
   type Entity,
   exhaustiveSwitchError,
+  type FigureAnswer,
+  figureCondition,
   findEntity,
+  groupRecords,
   hasNumericKey,
   type JsonValue,
   type Model,
@@ -11,6 +14,7 @@ import {
   type StateMachine,
   searchFields,
   searchTerms,
+  shapeFigure,
   transitionChange,
   transitionRefusal,
   validateRecord,
@@ -22,6 +26,7 @@ import {
   type CreateParams,
   type DataProvider,
   type DeleteParams,
+  type FigureParams,
   type FilterValue,
   type GetParams,
   type ListParams,
@@ -35,7 +40,7 @@ import {
 import { entityCallsLookup, requireCall, requireListCall, requireTransitionCall } from './entity-calls';
 import { createNetworkStatus, type NetworkStatus } from './network-status';
 
-export type DataMethod = 'list' | 'get' | 'create' | 'update' | 'delete' | 'transition';
+export type DataMethod = 'list' | 'get' | 'create' | 'update' | 'delete' | 'transition' | 'figure';
 
 /** One call a screen made, as a component test asserts it. */
 export interface LoggedCall {
@@ -279,6 +284,18 @@ export function createMemoryDataProvider(
       return table(entity).rows.map((row) => clone(row.record));
     },
     calls: callsOf,
+
+    // Figures are computed here as the prototype API computes them, with no role to narrow them.
+    answersFigure: () => true,
+    figure(params: FigureParams) {
+      return run('figure', params, (): FigureAnswer => {
+        const entity = entityOf(params.figure.entity);
+        const where = figureCondition(model, entity, params.figure);
+        if (!where) throw new Error(`Figure ${params.figure.name}'s condition cannot be computed.`);
+        const records = table(entity.name).rows.map((row) => row.record as Record<string, JsonValue>);
+        return shapeFigure(params.figure, groupRecords(records, params.figure, where));
+      });
+    },
 
     list(params: ListParams) {
       return run('list', params, (): ListResult => {

@@ -173,7 +173,7 @@ export function TransitionActions({ entity, machine, id, record, version, parent
                   <Menu.Label id={`${reasonsId}-label`}>{t('access.notPossibleNow')}</Menu.Label>
                   {blocked.map(({ transition, block }) => (
                     // Disabled (aria-disabled), with its reason right under its name.
-                    <Menu.Item key={transition.name} data-disabled closeMenuOnClick={false}>
+                    <Menu.Item key={transition.name} data-disabled aria-disabled closeMenuOnClick={false}>
                       <Text span size="sm" fw={600} display="block">
                         {labelOf(transition)}
                       </Text>

@@ -5,6 +5,7 @@ import type { drafts as enDrafts } from './en/drafts';
 import { errors as enErrors } from './en/errors';
 import { extension as enExtension } from './en/extension';
 import type { feedback as enFeedback } from './en/feedback';
+import type { figures as enFigures } from './en/figures';
 import type { form as enForm } from './en/form';
 import type { importCsv as enImportCsv } from './en/importCsv';
 import type { importer as enImporter } from './en/importer';
@@ -39,6 +40,7 @@ interface LaterEnglish {
   views: typeof enViews;
   feedback: typeof enFeedback;
   shortcuts: typeof enShortcuts;
+  figures: typeof enFigures;
 }
 
 /**

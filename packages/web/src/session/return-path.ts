@@ -1,4 +1,12 @@
-import { checkScreen, type Model, type Principal, type Screen, type SignIn } from '@ninefold/spec';
+import {
+  checkFigure,
+  checkScreen,
+  findEntity,
+  type Model,
+  type Principal,
+  type Screen,
+  type SignIn,
+} from '@ninefold/spec';
 import { OIDC_CALLBACK_PATH, SIGN_IN_PATH, screensOf } from '../app/routes';
 import type { SessionState } from './SessionContext';
 
@@ -58,11 +66,19 @@ export function signInRedirect(
   const tiles = screen.tiles.flatMap((name) =>
     screensOf(model).filter((candidate) => candidate.name === name),
   );
-  const closed = tiles.every((tile) => {
+  const closedTiles = tiles.every((tile) => {
     const seen = checkScreen(model, principal, tile);
     return !seen.allowed && seen.reason === 'not-signed-in';
   });
-  return tiles.length > 0 && closed ? signInAddress(model, here) : undefined;
+  const closedFigures = screen.figures.every((figure) => {
+    const entity = findEntity(model, figure.entity);
+    // A figure of no known entity is never drawn: it leaves nothing to see without signing in.
+    if (!entity) return true;
+    const seen = checkFigure(model, principal, entity, figure);
+    return !seen.allowed && seen.reason === 'not-signed-in';
+  });
+  const parts = tiles.length + screen.figures.length;
+  return parts > 0 && closedTiles && closedFigures ? signInAddress(model, here) : undefined;
 }
 
 /**

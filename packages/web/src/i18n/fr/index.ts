@@ -5,6 +5,7 @@ import { drafts } from './drafts';
 import { errors } from './errors';
 import { extension } from './extension';
 import { feedback } from './feedback';
+import { figures } from './figures';
 import { form } from './form';
 import { importCsv } from './importCsv';
 import { importer } from './importer';
@@ -32,4 +33,5 @@ export const french: Catalogue = {
   views,
   feedback,
   shortcuts,
+  figures,
 };

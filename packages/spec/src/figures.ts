@@ -1,0 +1,201 @@
+import { exhaustiveSwitchError } from './exhaustive';
+import type { Entity, Figure, FigurePeriod, JsonValue, Model } from './model';
+import { matchesCondition, type RecordCondition } from './records';
+import { type AccessVerdict, checkGrant, fieldAccess, type Principal } from './rules/grants';
+
+// A dashboard figure's aggregate (point 2), the same wherever it is computed: the prototype API asks the
+// database for its groups and shapes them here, and an in-memory store computes them here from records.
+
+/** One group of a figure: the value grouped by (an enum value, an id, the first day of a period). */
+export interface FigureGroup {
+  key: JsonValue;
+  /** The count, sum or average; null for the average of nothing. */
+  value: number | null;
+}
+
+/** What the figures call answers: one value, or its groups in the order they are drawn. */
+export type FigureAnswer =
+  | { value: number | null }
+  | {
+      groups: FigureGroup[];
+      /** How many groups are left out: the smallest categories, or the earliest periods. */
+      more: number;
+    };
+
+/** The most categories drawn; more would not be read on a bar or a donut. */
+export const FIGURE_MAX_GROUPS = 12;
+/** The most periods drawn, counted back from the latest one that has records. */
+export const FIGURE_MAX_PERIODS: Record<FigurePeriod, number> = { day: 31, week: 26, month: 24 };
+
+/**
+ * Whether a role may be told a figure: it must read the entity, and every field the figure reads (the
+ * one it adds up, the one it groups by, and with `condition` (see `figureCondition`) those of its
+ * condition). A figure over fields the role may not see would tell their values in sum; the prototype
+ * API refuses it, and the client does not ask. Without `condition`, no expression engine is needed,
+ * which a first screen cannot afford.
+ */
+export function checkFigure(
+  model: Model,
+  principal: Principal,
+  entity: Entity,
+  figure: Figure,
+  condition?: RecordCondition,
+): AccessVerdict {
+  const read = checkGrant(model, principal, entity.name, 'read');
+  if (!read.allowed) return read;
+  const { hidden } = fieldAccess(model, principal, entity.name);
+  const used = [figure.field, figure.by, ...(condition ? conditionFields(condition) : [])];
+  const refused = used.find((field) => field !== undefined && hidden.has(field));
+  return refused === undefined
+    ? { allowed: true }
+    : {
+        allowed: false,
+        reason: 'role',
+        message: `Your role may not read ${refused}, which this figure uses.`,
+      };
+}
+
+/** The fields a condition reads: a role must be able to read each of them to be told the figure. */
+export function conditionFields(condition: RecordCondition): string[] {
+  switch (condition.kind) {
+    case 'all':
+    case 'any':
+      return condition.of.flatMap(conditionFields);
+    case 'not':
+      return conditionFields(condition.of);
+    case 'compare':
+    case 'in':
+    case 'has':
+      return [condition.field];
+    case 'constant':
+      return [];
+    default:
+      return exhaustiveSwitchError(condition);
+  }
+}
+
+/**
+ * The first day of the period a date or datetime falls in, as `YYYY-MM-DD` (UTC; weeks start on
+ * Monday, as ISO 8601 has them), or null for no date. The prototype API's SQL computes the same.
+ *
+ * @example
+ * ```ts
+ * periodStart('2026-11-26T18:00:00.000Z', 'week'); // '2026-11-23'
+ * ```
+ */
+export function periodStart(value: JsonValue, per: FigurePeriod): string | null {
+  if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}/.test(value)) return null;
+  const day = value.slice(0, 10);
+  switch (per) {
+    case 'day':
+      return day;
+    case 'month':
+      return `${day.slice(0, 7)}-01`;
+    case 'week': {
+      const date = new Date(`${day}T00:00:00Z`);
+      if (Number.isNaN(date.getTime())) return null;
+      date.setUTCDate(date.getUTCDate() - ((date.getUTCDay() + 6) % 7));
+      return date.toISOString().slice(0, 10);
+    }
+    default:
+      return exhaustiveSwitchError(per);
+  }
+}
+
+/** The groups of a figure over records already read, each counted once: what SQL's GROUP BY gives. */
+export function groupRecords(
+  records: Iterable<Record<string, JsonValue>>,
+  figure: Figure,
+  where: RecordCondition,
+): FigureGroup[] {
+  const sums = new Map<string, { key: JsonValue; count: number; sum: number; values: number }>();
+  for (const record of records) {
+    if (!matchesCondition(record, where)) continue;
+    const raw = figure.by === undefined ? null : (record[figure.by] ?? null);
+    const key = figure.per && raw !== null ? periodStart(raw, figure.per) : raw;
+    const id = JSON.stringify(key);
+    const entry = sums.get(id) ?? { key, count: 0, sum: 0, values: 0 };
+    entry.count += 1;
+    const value = figure.field === undefined ? undefined : record[figure.field];
+    if (typeof value === 'number') {
+      entry.sum += value;
+      entry.values += 1;
+    }
+    sums.set(id, entry);
+  }
+  return [...sums.values()].map((entry) => ({
+    key: entry.key,
+    value: measured(figure, entry.count, entry.sum, entry.values),
+  }));
+}
+
+function measured(figure: Figure, count: number, sum: number, values: number): number | null {
+  switch (figure.measure) {
+    case 'count':
+      return count;
+    case 'sum':
+      return sum;
+    case 'average':
+      return values === 0 ? null : sum / values;
+    default:
+      return exhaustiveSwitchError(figure.measure);
+  }
+}
+
+/**
+ * A figure's answer from its groups: the one value of an ungrouped figure; the largest categories,
+ * largest first; or the latest periods in order, with a period that has no records shown as 0 (for a
+ * count or a sum) or as nothing (for an average), so that a line never skips a month.
+ */
+export function shapeFigure(figure: Figure, groups: readonly FigureGroup[]): FigureAnswer {
+  if (figure.by === undefined) {
+    const value = groups[0]?.value ?? null;
+    return { value: value === null && figure.measure !== 'average' ? 0 : value };
+  }
+  if (figure.per === undefined) {
+    const sorted = [...groups].sort(
+      (a, b) => (b.value ?? -Infinity) - (a.value ?? -Infinity) || String(a.key).localeCompare(String(b.key)),
+    );
+    return {
+      groups: sorted.slice(0, FIGURE_MAX_GROUPS),
+      more: Math.max(0, sorted.length - FIGURE_MAX_GROUPS),
+    };
+  }
+  const per = figure.per;
+  const dated = new Map<string, number | null>();
+  for (const group of groups) if (typeof group.key === 'string') dated.set(group.key, group.value);
+  const keys = [...dated.keys()].sort();
+  const last = keys.at(-1);
+  if (last === undefined) return { groups: [], more: 0 };
+  const first = keys[0] ?? last;
+  const wanted = FIGURE_MAX_PERIODS[per];
+  const periods: string[] = [last];
+  while (periods.length < wanted) {
+    const previous = stepBack(periods[0] ?? last, per);
+    if (previous < first) break;
+    periods.unshift(previous);
+  }
+  const empty = figure.measure === 'average' ? null : 0;
+  return {
+    groups: periods.map((key) => ({ key, value: dated.get(key) ?? empty })),
+    more: keys.filter((key) => key < (periods[0] ?? last)).length,
+  };
+}
+
+function stepBack(start: string, per: FigurePeriod): string {
+  const date = new Date(`${start}T00:00:00Z`);
+  switch (per) {
+    case 'day':
+      date.setUTCDate(date.getUTCDate() - 1);
+      break;
+    case 'week':
+      date.setUTCDate(date.getUTCDate() - 7);
+      break;
+    case 'month':
+      date.setUTCMonth(date.getUTCMonth() - 1);
+      break;
+    default:
+      return exhaustiveSwitchError(per);
+  }
+  return date.toISOString().slice(0, 10);
+}
