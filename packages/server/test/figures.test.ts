@@ -136,7 +136,7 @@ for (const database of databases) {
     afterAll(async () => {
       await app?.close();
       await store?.close();
-      if (schema) await dropSchema(database.url, schema);
+      if (schema) await dropSchema(schema);
     });
 
     const ask = (role: string, screen: string, figure: string) =>

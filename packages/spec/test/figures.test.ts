@@ -4,9 +4,9 @@
 
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { type Figure, groupRecords, periodStart, shapeFigure } from '../src/figures';
+import { groupRecords, periodStart, shapeFigure } from '../src/figures';
 import { loadSpec } from '../src/load';
-import type { DashboardScreen } from '../src/model';
+import type { DashboardScreen, Figure } from '../src/model';
 import { toMarkdown } from '../src/to-markdown';
 
 const GARDEN = readFileSync(new URL('../../server/test/fixtures/garden.yaml', import.meta.url), 'utf8');
