@@ -200,8 +200,8 @@ function FigureGroups({
         table
       ) : (
         <>
-          {/* The chart is for the eye; the table below says the same to a screen reader. */}
-          <div aria-hidden="true">
+          {/* The chart is for the eye (inert: neither read nor focused); the table below says the same to a screen reader. */}
+          <div inert>
             <Suspense fallback={<Skeleton height={220} />}>
               <FigureChart
                 chart={figure.chart}
