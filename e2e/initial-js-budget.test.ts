@@ -1,6 +1,7 @@
+import { ensureRuntime } from '@ninefold/web/runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Browser, launchBrowser } from './support/browser';
-import { type Fetched, scriptsOf } from './support/first-load';
+import { type Fetched, filesOnlyFor, scriptsOf } from './support/first-load';
 import { type NinefoldProcess, startNinefold } from './support/ninefold';
 import { signInAs } from './support/sign-in';
 
@@ -18,14 +19,24 @@ import { signInAs } from './support/sign-in';
  * is named (read, asked of the API's names call, or left an id) is decided as the list first renders;
  * the names call and its reader load only when a name is asked for that way. Then to 143 kB (issue 21):
  * the live region notices appear in, and the listener of the shortcut keys, must be on the page before
- * the first notice or key; the notices, the help and what each key does load when first used.
+ * the first notice or key; the notices, the help and what each key does load when first used. Then to
+ * 144 kB (issue 21 again): the reading of references' names, which the list shares with a dashboard's
+ * figures since then, went into small chunks of their own, each compressed on its own; with the data
+ * layer's figure call (0.4 kB) the list measured 143.4 kB.
+ *
+ * A dashboard's figures (issue 21) are its content, drawn after its first screen: their code (the
+ * figures, the expression engine that checks their conditions, and the chart library, Recharts under
+ * @mantine/charts, about 140 kB of it) loads only on a dashboard that has figures, once the page is up.
+ * It is measured apart, against a budget of its own, so that neither part grows unseen.
  */
 const GOAL_KIB = 150;
 const BUDGET_KIB = {
   'examples/empty.md at /': 123,
   'the demo at /, signed in as the owner': 129,
-  'the demo at /orders, signed in as the owner': 143,
+  'the demo at /orders, signed in as the owner': 144,
 } as const;
+/** The code of the home's figures and charts, on top of its first load: not a first load, so no goal. */
+const FIGURES_BUDGET_KIB = 200;
 
 let browser: Browser;
 beforeAll(async () => {
@@ -80,12 +91,31 @@ describe('the JavaScript of a first visit, in bytes', () => {
       // for, and the home's chunk was counted in the list's visit).
       await page.getByRole('heading', { level: 1 }).waitFor();
       await page.waitForLoadState('networkidle');
-      const fetched = await scriptsOf(page, `${server.url}${path}`, () =>
+      const all = await scriptsOf(page, `${server.url}${path}`, () =>
         usable === 'table'
           ? page.getByRole('row').nth(5).waitFor()
           : page.getByRole('heading', { level: 1 }).waitFor(),
       );
-      report(name, fetched);
+      // On the home, what only its figures bring; a list has none.
+      const figures =
+        path === ''
+          ? filesOnlyFor(
+              await ensureRuntime(),
+              ['src/dashboard/DashboardFigures.tsx'],
+              ['index.html', 'src/screens/DashboardScreen.tsx'],
+            )
+          : new Set<string>();
+      const first = all.files.filter((file) => !figures.has(file.url));
+      const later = all.files.filter((file) => figures.has(file.url));
+      const kib = (files: typeof first) =>
+        Math.round((files.reduce((sum, file) => sum + file.gzipBytes, 0) / 1024) * 10) / 10;
+      report(name, { kib: kib(first), files: first });
+      if (path === '') {
+        // The home's figures did load, charts included, and stay within their own budget.
+        expect(later.some((file) => file.url.includes('FigureChart'))).toBe(true);
+        console.log(`its figures and charts, after the first screen: ${kib(later)} kB`);
+        expect(kib(later)).toBeLessThanOrEqual(FIGURES_BUDGET_KIB);
+      }
       await page.close();
     }
   });

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Page, Request } from 'playwright-core';
 import { expect } from 'vitest';
@@ -35,4 +37,30 @@ export async function scriptsOf(page: Page, url: string, usable: () => Promise<u
   );
   const kib = files.reduce((sum, file) => sum + file.gzipBytes, 0) / 1024;
   return { kib: Math.round(kib * 10) / 10, files };
+}
+
+/**
+ * The built files that only these source modules bring (their static imports and their lazy ones, less
+ * what `besides` loads anyway), by path as the page fetches them (`/assets/…`): read from the runtime's
+ * Vite manifest, so that a page's parts that load after its first screen can be told by name.
+ */
+export function filesOnlyFor(runtimeDir: string, modules: string[], besides: string[]): Set<string> {
+  const manifest = JSON.parse(readFileSync(join(runtimeDir, '.vite/manifest.json'), 'utf8')) as Record<
+    string,
+    { file: string; imports?: string[]; dynamicImports?: string[] }
+  >;
+  const closure = (keys: string[], lazyToo: boolean): Set<string> => {
+    const seen = new Set<string>();
+    const visit = (key: string) => {
+      const chunk = manifest[key];
+      if (!chunk || seen.has(chunk.file)) return;
+      seen.add(chunk.file);
+      for (const next of [...(chunk.imports ?? []), ...(lazyToo ? (chunk.dynamicImports ?? []) : [])])
+        visit(next);
+    };
+    for (const key of keys) visit(key);
+    return seen;
+  };
+  const always = closure(besides, false);
+  return new Set([...closure(modules, true)].filter((file) => !always.has(file)).map((file) => `/${file}`));
 }

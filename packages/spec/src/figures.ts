@@ -1,7 +1,6 @@
 import { exhaustiveSwitchError } from './exhaustive';
-import type { Entity, Figure, FigurePeriod, JsonValue, Model } from './model';
+import type { Figure, FigurePeriod, JsonValue } from './model';
 import { matchesCondition, type RecordCondition } from './records';
-import { type AccessVerdict, checkGrant, fieldAccess, type Principal } from './rules/grants';
 
 // A dashboard figure's aggregate (point 2), the same wherever it is computed: the prototype API asks the
 // database for its groups and shapes them here, and an in-memory store computes them here from records.
@@ -26,53 +25,6 @@ export type FigureAnswer =
 export const FIGURE_MAX_GROUPS = 12;
 /** The most periods drawn, counted back from the latest one that has records. */
 export const FIGURE_MAX_PERIODS: Record<FigurePeriod, number> = { day: 31, week: 26, month: 24 };
-
-/**
- * Whether a role may be told a figure: it must read the entity, and every field the figure reads (the
- * one it adds up, the one it groups by, and with `condition` (see `figureCondition`) those of its
- * condition). A figure over fields the role may not see would tell their values in sum; the prototype
- * API refuses it, and the client does not ask. Without `condition`, no expression engine is needed,
- * which a first screen cannot afford.
- */
-export function checkFigure(
-  model: Model,
-  principal: Principal,
-  entity: Entity,
-  figure: Figure,
-  condition?: RecordCondition,
-): AccessVerdict {
-  const read = checkGrant(model, principal, entity.name, 'read');
-  if (!read.allowed) return read;
-  const { hidden } = fieldAccess(model, principal, entity.name);
-  const used = [figure.field, figure.by, ...(condition ? conditionFields(condition) : [])];
-  const refused = used.find((field) => field !== undefined && hidden.has(field));
-  return refused === undefined
-    ? { allowed: true }
-    : {
-        allowed: false,
-        reason: 'role',
-        message: `Your role may not read ${refused}, which this figure uses.`,
-      };
-}
-
-/** The fields a condition reads: a role must be able to read each of them to be told the figure. */
-export function conditionFields(condition: RecordCondition): string[] {
-  switch (condition.kind) {
-    case 'all':
-    case 'any':
-      return condition.of.flatMap(conditionFields);
-    case 'not':
-      return conditionFields(condition.of);
-    case 'compare':
-    case 'in':
-    case 'has':
-      return [condition.field];
-    case 'constant':
-      return [];
-    default:
-      return exhaustiveSwitchError(condition);
-  }
-}
 
 /**
  * The first day of the period a date or datetime falls in, as `YYYY-MM-DD` (UTC; weeks start on

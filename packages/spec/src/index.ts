@@ -13,6 +13,7 @@ export {
 } from './document-schema';
 export * from './exhaustive';
 export * from './extension-check';
+export * from './figure-access';
 export * from './figure-condition';
 export * from './figures';
 export * from './issues';

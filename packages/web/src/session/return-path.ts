@@ -1,7 +1,6 @@
 import {
-  checkFigure,
+  checkGrant,
   checkScreen,
-  findEntity,
   type Model,
   type Principal,
   type Screen,
@@ -71,10 +70,8 @@ export function signInRedirect(
     return !seen.allowed && seen.reason === 'not-signed-in';
   });
   const closedFigures = screen.figures.every((figure) => {
-    const entity = findEntity(model, figure.entity);
-    // A figure of no known entity is never drawn: it leaves nothing to see without signing in.
-    if (!entity) return true;
-    const seen = checkFigure(model, principal, entity, figure);
+    // Signed out, a figure is refused exactly when reading its entity is (its fields matter to roles).
+    const seen = checkGrant(model, principal, figure.entity, 'read');
     return !seen.allowed && seen.reason === 'not-signed-in';
   });
   const parts = tiles.length + screen.figures.length;
