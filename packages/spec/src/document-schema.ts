@@ -87,6 +87,18 @@ const product = z
       .enum(['compact', 'comfortable'])
       .optional()
       .meta({ description: 'The brand: space between things.' }),
+    translations: z
+      .record(
+        z
+          .string()
+          .regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'a language is a BCP 47 tag such as fr or pt-BR'),
+        z.record(z.string().min(1), z.string().min(1)),
+      )
+      .optional()
+      .meta({
+        description:
+          'The specification’s words in other languages: by language (fr), each text as written here and its translation.',
+      }),
   })
   .meta({ title: '1. What the product does and for whom' });
 

@@ -64,3 +64,4 @@ export type { SourceDocument, SpecFormat } from './source';
 export { didYouMean, suggest } from './suggest';
 export { toDocument } from './to-document';
 export { type MarkdownResult, toMarkdown } from './to-markdown';
+export * from './translate';

@@ -111,7 +111,15 @@ export interface Product {
   timeZone?: string;
   /** The brand the client is drawn in; the team's extension module may refine it (docs/extending.md). */
   theme?: BrandTheme;
+  /**
+   * The specification's words in other languages: by language (`fr`), each text as written in the
+   * specification (`Placed on`) and what it is in that language (`Passée le`). See `translateModel`.
+   */
+  translations?: Translations;
 }
+
+/** By BCP 47 language, each of the specification's texts and its translation. */
+export type Translations = Record<string, Record<string, string>>;
 
 /** A product's brand, as data. */
 export interface BrandTheme {

@@ -92,6 +92,7 @@ export function normalize(doc: DocumentInput): { model: Model; issues: Issue[] }
       ...optional('language', product.language),
       ...optional('timeZone', product.timeZone),
       ...brandOf(product),
+      ...optional('translations', product.translations),
     })),
     screens: point('screens', doc.screens, (screens) => ({
       items: Object.entries(screens).map(([name, screen]) => toScreen(name, screen)),

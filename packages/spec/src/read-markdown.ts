@@ -76,6 +76,9 @@ type Obj = Record<string, unknown>;
 
 // ------------------------------------------------------------------------------------------ sections
 
+/** The first column of point 1's table of words in other languages. */
+const TRANSLATION_HEADERS = new Set(['text', 'texts', 'words', 'wording']);
+
 const POINT_LABELS: Record<PointKey, string> = {
   product: 'product',
   screens: 'screens',
@@ -496,8 +499,17 @@ class Reader extends TableReader {
     const prose: RootContent[] = [];
     let summary: Text | undefined;
     this.readBlocks(input, {
-      table: (table) =>
-        this.unused('product', table, 'point 1 has no tables.', 'Use a list of "Key: value" items instead.'),
+      table: (table) => {
+        const first = norm(this.plain(table.children[0]?.children[0] ?? table));
+        if (TRANSLATION_HEADERS.has(first)) this.readTranslations(table, product);
+        else
+          this.unused(
+            'product',
+            table,
+            'point 1 has one table, of the words in other languages, whose first column is "Text".',
+            'Use a list of "Key: value" items for the rest.',
+          );
+      },
       other: (block) => {
         if (block.type === 'paragraph' && summary === undefined) {
           summary = this.inline(block).trim();
@@ -511,6 +523,47 @@ class Reader extends TableReader {
     });
     this.setDescription(product, ['product'], prose);
     return product;
+  }
+
+  /**
+   * The words in other languages: `| Text | fr | de |`, each row a text as the specification writes it
+   * and its translations; an empty cell leaves that text as written in that language.
+   */
+  private readTranslations(table: Table, product: Obj): void {
+    this.structured = true;
+    const [header, ...rows] = table.children;
+    const languages = (header?.children.slice(1) ?? []).map((cell) => this.inline(cell).trim());
+    product.translations ??= {};
+    const translations = product.translations as Obj;
+    this.record(['product', 'translations'], this.at(table));
+    for (const language of languages) {
+      if (language.value === '') continue;
+      translations[language.value] ??= {};
+      this.record(['product', 'translations', language.value], language);
+    }
+    for (const row of rows) {
+      const [sourceCell, ...cells] = row.children;
+      const source = sourceCell ? this.inline(sourceCell).trim() : undefined;
+      if (!source || source.value === '') continue;
+      cells.forEach((cell, index) => {
+        const language = languages[index];
+        const translated = this.inline(cell).trim();
+        if (!language || language.value === '' || translated.value === '') return;
+        const words = translations[language.value] as Obj;
+        if (Object.hasOwn(words, source.value)) {
+          this.issue(
+            'duplicate-name',
+            'error',
+            `"${source.value}" is translated twice into ${language.value}; the second is ignored.`,
+            ['product', 'translations', language.value, source.value],
+            source,
+          );
+          return;
+        }
+        setOwn(words, source.value, translated.value);
+        this.record(['product', 'translations', language.value, source.value], translated);
+      });
+    }
   }
 
   // ---------------------------------------------------------------------------------------- 2. screens

@@ -58,6 +58,7 @@ export function toDocument(model: Model): DocumentInput {
       ...optional('font', product.theme?.font),
       ...optional('radius', product.theme?.radius),
       ...optional('density', product.theme?.density),
+      ...optional('translations', product.translations),
     })),
     screens: point(model.screens, (screens) => byName(screens.items, fromScreen)),
     entities: point(model.entities, (entities) => byName(entities.items, fromEntity)),

@@ -15,6 +15,7 @@ import type {
   Screen,
   SignIn,
   StateMachine,
+  Translations,
   Validation,
 } from './model';
 import { CRUD_ACTIONS, POINT_KEYS } from './model';
@@ -170,7 +171,21 @@ function writeProduct(product: Model['product']): string[] {
   if (properties) blocks.push(properties);
   else if (product.summary === undefined && product.description === undefined) blocks.push('- For:');
   if (product.description !== undefined) blocks.push(...separated(properties, product.description));
+  const translations = writeTranslations(product.translations);
+  if (translations) blocks.push(translations);
   return blocks;
+}
+
+/** The words in other languages: a table of each text as written, and a column per language. */
+function writeTranslations(translations: Translations | undefined): string | undefined {
+  const languages = Object.keys(translations ?? {});
+  if (!translations || languages.length === 0) return undefined;
+  const texts = [...new Set(languages.flatMap((language) => Object.keys(translations[language] ?? {})))];
+  const rows = texts.map((source) => ({
+    Text: inline(source),
+    ...Object.fromEntries(languages.map((language) => [language, text(translations[language]?.[source])])),
+  }));
+  return table(['Text', ...languages], ['Text', ...languages], rows);
 }
 
 /**

@@ -2,6 +2,8 @@ import { isTimeZone } from '../cel';
 import type { PathSegment } from '../issues';
 import { BRAND_RADIUS_MAX, isBrandColor, isBrandFont, isBrandLogo, isBrandRadius } from '../rules/brand';
 import { parseNumbering } from '../rules/numbering';
+import { didYouMean } from '../suggest';
+import { specTexts } from '../translate';
 import { type Context, refer, report, shown, text } from './context';
 
 // The checks of point 1 (what the product does): its home screen, its time zone, its brand. check-model.ts runs them in point order over one shared Context.
@@ -20,6 +22,29 @@ export function checkProduct(context: Context): void {
     );
   }
   checkBrand(context, product.theme);
+  checkTranslations(context, product.translations);
+}
+
+/**
+ * Words in other languages: each must translate a text the specification shows, or it would never be
+ * seen; a misspelt one is found here rather than by a person who reads the client in French.
+ */
+function checkTranslations(context: Context, translations: unknown): void {
+  if (typeof translations !== 'object' || translations === null) return;
+  const texts = specTexts(context.model);
+  for (const [language, words] of Object.entries(translations as Record<string, unknown>)) {
+    if (typeof words !== 'object' || words === null) continue;
+    for (const source of Object.keys(words)) {
+      if (texts.has(source)) continue;
+      report(
+        context,
+        'unknown-reference',
+        ['product', 'translations', language, source],
+        `"${source}" is translated into ${language}, but the specification shows no such text, so the translation would never be seen. Write the text exactly as the client shows it.`,
+        { severity: 'warning', hint: didYouMean(source, [...texts]) },
+      );
+    }
+  }
 }
 
 /**

@@ -50,7 +50,7 @@ export interface AppProps {
 /** The whole client for one specification: providers, then the routes built from point 2. */
 export function App({ spec, initialPath, locale, queryClient, session }: AppProps) {
   const client = useMemo(() => queryClient ?? createQueryClient(), [queryClient]);
-  const pages = <Pages model={spec.model} />;
+  const pages = <Pages />;
   const router = initialPath ? (
     <MemoryRouter entries={[initialPath]}>{pages}</MemoryRouter>
   ) : (
@@ -69,8 +69,12 @@ export function App({ spec, initialPath, locale, queryClient, session }: AppProp
   );
 }
 
-/** The page at the address, in the shell; a page that throws is caught inside it, so navigation keeps working. */
-function Pages({ model }: { model: Model }) {
+/**
+ * The page at the address, in the shell; a page that throws is caught inside it, so navigation keeps
+ * working. Its screen is the model's in the person's language (see `SpecProvider`).
+ */
+function Pages() {
+  const { model } = useSpec();
   const { pathname } = useLocation();
   return (
     <Shell>

@@ -1,8 +1,10 @@
 import type { Model } from '@ninefold/spec';
-import { createContext, type ReactNode, useContext } from 'react';
+import { createContext, type ReactNode, useContext, useEffect, useMemo, useState } from 'react';
 import type { SpecPayload } from '../data/api-description';
 import type { DataProvider } from '../data/data-provider';
 import type { LoadedExtension } from '../extension/loaded';
+import { useI18n } from '../i18n/I18nProvider';
+import { hasSpecWords, loadSpecWords, specWordsTranslator } from './spec-words';
 
 export interface SpecContextValue extends SpecPayload {
   data: DataProvider;
@@ -28,8 +30,29 @@ export interface PreviewInfo {
 
 const SpecContext = createContext<SpecContextValue | null>(null);
 
+/**
+ * Gives the screens the model in the person's language: point 1's translations replace the
+ * specification's labels, help and messages when it has words in that language.
+ */
 export function SpecProvider({ value, children }: { value: SpecContextValue; children: ReactNode }) {
-  return <SpecContext.Provider value={value}>{children}</SpecContext.Provider>;
+  const { locale } = useI18n();
+  const wanted = hasSpecWords(value.model, locale);
+  const [loaded, setLoaded] = useState(() => specWordsTranslator() !== undefined);
+  useEffect(() => {
+    if (!wanted || loaded) return;
+    let current = true;
+    loadSpecWords()
+      .then(() => current && setLoaded(true))
+      .catch(() => {});
+    return () => {
+      current = false;
+    };
+  }, [wanted, loaded]);
+  const shown = useMemo(() => {
+    const translate = specWordsTranslator();
+    return wanted && loaded && translate ? { ...value, model: translate(value.model, locale) } : value;
+  }, [value, locale, wanted, loaded]);
+  return <SpecContext.Provider value={shown}>{children}</SpecContext.Provider>;
 }
 
 /** The checked model, the calls and the data interface built from them. */

@@ -1,4 +1,5 @@
 import { exhaustiveSwitchError } from '@ninefold/spec';
+import { loadSpecWords } from '../app/spec-words';
 import { access as enAccess } from './en/access';
 import type { bulk as enBulk } from './en/bulk';
 import type { drafts as enDrafts } from './en/drafts';
@@ -80,9 +81,13 @@ export async function loadLocale(locale: Locale): Promise<void> {
   switch (locale) {
     case 'en':
       return;
-    case 'fr':
-      loaded.set('fr', (await import('./fr')).french);
+    case 'fr': {
+      // The specification's own words in French come with the client's, so that a page is never half
+      // in each (see app/spec-words.ts).
+      const [french] = await Promise.all([import('./fr'), loadSpecWords()]);
+      loaded.set('fr', french.french);
       return;
+    }
     default:
       return exhaustiveSwitchError(locale);
   }

@@ -36,16 +36,30 @@ export function SessionHeader() {
           <Badge variant="light" tt="none" data-testid="session-role" visibleFrom="sm">
             {role}
           </Badge>
+          {/* On a phone the button is its icon, so that a longer language ("Se déconnecter") still
+              leaves the header room; its name stays the words. */}
           <Button
             size="xs"
             variant="default"
+            className="nf-sign-out"
+            aria-label={t('session.signOut')}
             loading={leaving}
             onClick={() => {
               setLeaving(true);
               void signOut().finally(() => setLeaving(false));
             }}
           >
-            {t('session.signOut')}
+            <svg className="nf-sign-out-icon" viewBox="0 0 16 16" width="16" height="16" aria-hidden="true">
+              <path
+                d="M6 2H3v12h3M10 4.5 13.5 8 10 11.5M13.5 8H6"
+                fill="none"
+                stroke="currentColor"
+                strokeWidth="1.5"
+                strokeLinecap="round"
+                strokeLinejoin="round"
+              />
+            </svg>
+            <span className="nf-sign-out-text">{t('session.signOut')}</span>
           </Button>
         </Group>
       );

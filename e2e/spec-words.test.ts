@@ -1,0 +1,90 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { screenshot } from './support/artifacts';
+import { seriousViolations } from './support/axe';
+import { type Browser, launchBrowser } from './support/browser';
+import { type NinefoldProcess, startNinefold } from './support/ninefold';
+import { signInAs } from './support/sign-in';
+
+// The specification's own words in French (point 1's translations, issue 21): a person who picks
+// French reads the shop's labels, states, transitions and figures in French, not only the client's.
+
+let browser: Browser;
+let server: NinefoldProcess;
+
+beforeAll(async () => {
+  [browser, server] = await Promise.all([
+    launchBrowser(),
+    startNinefold('serve', 'examples/shop.md', ['--seed', '12']),
+  ]);
+});
+afterAll(async () => {
+  await browser?.close();
+  expect(await server?.stop()).toBe(0);
+});
+
+describe('the specification’s words in the person’s language', () => {
+  it('shows the shop in French once French is chosen, and in English again after', async () => {
+    for (const width of [1280, 360]) {
+      const { page, problems } = await browser.newPage({ width, height: 900 });
+      await signInAs(page, server, 'owner');
+      await page.goto(`${server.url}orders`);
+      await page.getByRole('heading', { name: 'Orders', level: 1 }).waitFor();
+      await page.getByLabel('Language').selectOption('fr');
+      // The list: its title, its columns and its states, as point 1's table gives them.
+      await page.getByRole('heading', { name: 'Commandes', level: 1 }).waitFor();
+      const table = page.getByRole('table', { name: 'Commandes' });
+      await table.getByRole('row').nth(1).waitFor();
+      const headers = await table.getByRole('columnheader').allTextContents();
+      expect(headers.join(' | ')).toMatch(/Numéro de comm.*Client.*Passée le.*Total.*État/);
+      const states = await table.locator('tbody').textContent();
+      expect(states).toMatch(/Brouillon|Passée|Payée|Expédiée|Livrée|Annulée/);
+      expect(states).not.toMatch(/\b(Draft|Delivered|Shipped)\b/);
+      // At a phone's width the header's controls, in French's longer words, are on screen and apart.
+      if (width === 360) {
+        const boxes = [];
+        for (const control of [
+          page.getByRole('button', { name: 'Ouvrir la navigation' }),
+          page.getByRole('button', { name: 'Rechercher' }),
+          page.getByRole('button', { name: 'Se déconnecter' }),
+          page.getByLabel('Langue'),
+          page.getByRole('button', { name: /thème/ }),
+        ]) {
+          const box = await control.boundingBox();
+          expect(box, 'a header control is not drawn').not.toBeNull();
+          boxes.push(box ?? { x: -1, y: 0, width: 0, height: 0 });
+        }
+        for (const [index, box] of boxes.entries()) {
+          expect(box.x >= 0 && box.x + box.width <= 360, `control ${index} is off screen`).toBe(true);
+          const next = boxes[index + 1];
+          if (next)
+            expect(box.x + box.width, `control ${index} runs into the next`).toBeLessThanOrEqual(next.x);
+        }
+      }
+      // The navigation and the role.
+      if (width === 1280) {
+        const navigation = page.getByRole('navigation', { name: /Navigation/ });
+        await navigation.getByRole('link', { name: 'Nouvelle commande' }).waitFor();
+        await page.getByText('Gérant').first().waitFor();
+      }
+      // A record: its fields' labels and the transitions' words.
+      await table.getByRole('row').nth(1).getByRole('link').first().click();
+      await page.getByText('Passée le').first().waitFor();
+      expect(await seriousViolations(page)).toEqual([]);
+      await screenshot(page, `spec-words-fr-order-${width}`);
+      // The home's figures.
+      await page.goto(server.url);
+      await page
+        .getByRole('region', { name: 'Chiffre d’affaires par mois' })
+        .locator('.recharts-line')
+        .first()
+        .waitFor();
+      await page.getByRole('table', { name: 'Commandes par état' }).waitFor({ state: 'attached' });
+      await screenshot(page, `spec-words-fr-home-${width}`);
+      // Back to English: the spec's own words again.
+      await page.getByLabel('Langue').selectOption('en');
+      await page.getByRole('region', { name: 'Revenue by month' }).waitFor();
+      expect(problems).toEqual([]);
+      await page.close();
+    }
+  });
+});
