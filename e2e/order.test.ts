@@ -85,6 +85,10 @@ describe('an order of the rich example: references, nested lines, an address and
     expect(requests).toHaveLength(1);
     expect(requests[0]).toMatch(/^multipart\/form-data; boundary=/);
     await page.getByRole('link', { name: 'po-17.pdf', exact: false }).first().waitFor();
+    // The order's total of its lines (a derived field that reads them) stands under their table.
+    const footer = page.getByRole('table', { name: 'Lines' }).locator('tfoot');
+    await footer.getByRole('rowheader', { name: 'Total' }).waitFor();
+    expect(await footer.textContent()).toContain('€37.50');
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, 'order-detail');
 

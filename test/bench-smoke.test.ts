@@ -102,6 +102,19 @@ describe('the benchmarks, at tiny sizes', () => {
     }
   }, 180_000);
 
+  it('bench/figures.ts: the dashboard figures against the same GROUP BY through the driver', async () => {
+    const dir = await bench('figures.ts', {
+      BENCH_FIGURES_ROWS: '2000',
+      BENCH_FIGURES_ROUNDS: '1',
+      ...(noPostgres ? { BENCH_SKIP_POSTGRES: '1' } : {}),
+    });
+    for (const side of noPostgres ? ['sqlite'] : ['sqlite', 'postgres']) {
+      const figure = result(dir, `figures-${side}`);
+      expect(figure.ours, side).toBeGreaterThan(0);
+      expect(figure.peer, side).toBeGreaterThan(0);
+    }
+  }, 180_000);
+
   it('bench/import.ts: a CSV import against a plain batched INSERT', async () => {
     const dir = await bench('import.ts', { BENCH_IMPORT_ROWS: '1500', BENCH_ROUNDS: '1' });
     // The benchmark itself refuses a batch that did not make every one of its rows.

@@ -11,7 +11,7 @@ import type { FieldDisplayOverrideProps } from '../extension/types';
 import { addEnglish } from '../i18n/catalogue';
 import { form as formMessages } from '../i18n/en/form';
 import { useI18n } from '../i18n/I18nProvider';
-import { type DisplayProps, textOf } from './display-props';
+import { type DisplayProps, type TotalRow, textOf } from './display-props';
 import { FileDisplay } from './FileDisplay';
 import { ListDisplay } from './ListDisplay';
 import { ObjectDisplay } from './ObjectDisplay';
@@ -32,6 +32,8 @@ export interface FieldDisplayProps {
   entity?: string;
   /** Where the value is shown, for an extension's display of the field. Default: a record's details. */
   place?: 'cell' | 'details';
+  /** A list's totals, shown under its table. */
+  totals?: readonly TotalRow[];
 }
 
 /**
@@ -39,14 +41,20 @@ export interface FieldDisplayProps {
  * language, references by the name of the record they point at, Markdown rendered safely. Usable on its
  * own (a table cell) as well as in a record's details. An empty value reads "not set".
  */
-export function FieldDisplay({ field, value, model, entity, place = 'details' }: FieldDisplayProps) {
+export function FieldDisplay({ field, value, model, entity, place = 'details', totals }: FieldDisplayProps) {
   const spec = useSpec();
   const extension = useExtension();
   if (isEmpty(value)) return <EmptyValue />;
   // The registry is keyed by kind, so this field's display takes this field's type.
   const Display = fieldDisplays[field.kind] as ComponentType<DisplayProps<FieldKind>>;
   const builtIn = (
-    <Display field={field} value={value} model={model ?? spec.model} {...(entity ? { entity } : {})} />
+    <Display
+      field={field}
+      value={value}
+      model={model ?? spec.model}
+      {...(entity ? { entity } : {})}
+      {...(totals ? { totals } : {})}
+    />
   );
   const found = fieldOverride(extension, entity, field, 'display');
   if (!found) return builtIn;

@@ -1,8 +1,10 @@
 import { Box, Stack, Text, Title } from '@mantine/core';
-import { type Field, fieldLabel, type JsonValue, type Model } from '@ninefold/spec';
+import { type Field, fieldLabel, findEntity, type JsonValue, type Model } from '@ninefold/spec';
 import { readsAsBlock } from './display-props';
 import { FieldDisplay } from './FieldDisplay';
 import { fieldGroups } from './field-groups';
+import { readsAsTable } from './ListDisplay';
+import { listTotals } from './list-totals';
 
 export interface FieldListProps {
   fields: readonly Field[];
@@ -18,8 +20,24 @@ export interface FieldListProps {
  * a phone's 360 px); a text, an embedded object or a list takes a row of its own. Fields point 3 puts in
  * groups are sections, each under its name.
  */
-export function FieldList({ fields, record, model, entity }: FieldListProps) {
+export function FieldList({ fields: given, record, model, entity }: FieldListProps) {
+  // A list's totals (an order's total of its lines) sit under its table, not again among the fields.
+  // Only under a table that is drawn: a list of items, each of short fields.
+  const totals = new Map(
+    [...listTotals(entity ? findEntity(model, entity) : undefined, given)].filter(([name]) => {
+      const list = given.find((field) => field.name === name);
+      const items = record[name];
+      return list !== undefined && Array.isArray(items) && items.length > 0 && readsAsTable(model, list);
+    }),
+  );
+  const underTables = new Set([...totals.values()].flat().map((field) => field.name));
+  const fields = given.filter((field) => !underTables.has(field.name));
   const groups = fieldGroups(fields, (field) => field);
+  const totalsOf = (field: Field) =>
+    totals.get(field.name)?.map((total) => ({
+      label: fieldLabel(total),
+      value: <FieldDisplay field={total} value={record[total.name]} model={model} />,
+    }));
   const list = (shown: readonly Field[]) => (
     <Box component="dl" m={0} className="nf-field-list">
       {shown.map((field) => (
@@ -33,6 +51,7 @@ export function FieldList({ fields, record, model, entity }: FieldListProps) {
               value={record[field.name]}
               model={model}
               {...(entity ? { entity } : {})}
+              {...(totals.has(field.name) ? { totals: totalsOf(field) ?? [] } : {})}
             />
           </Box>
         </div>

@@ -11,13 +11,15 @@ export interface FieldTableProps {
   label: { text: string } | { by: string };
   /** A cell's content; a value's own display unless the caller draws it otherwise (a link). */
   cell(column: Field, values: Readonly<Record<string, JsonValue>>): ReactNode;
+  /** Rows under the table: totals, each named in the columns before the last and shown in the last. */
+  footer?: ReadonlyArray<{ label: string; value: ReactNode }>;
 }
 
 /**
  * Records, or a record's lines, as a small table: a header of the fields' labels, a row each, amounts
  * and counts to the right. It scrolls sideways on a phone rather than squeezing its columns.
  */
-export function FieldTable({ columns, rows, label, cell }: FieldTableProps) {
+export function FieldTable({ columns, rows, label, cell, footer }: FieldTableProps) {
   const align = (column: Field) => (NUMERIC.has(column.kind) ? 'right' : undefined);
   return (
     <Table.ScrollContainer minWidth={columns.length * 120} type="native">
@@ -47,6 +49,20 @@ export function FieldTable({ columns, rows, label, cell }: FieldTableProps) {
             </Table.Tr>
           ))}
         </Table.Tbody>
+        {footer && footer.length > 0 ? (
+          <Table.Tfoot>
+            {footer.map((total) => (
+              <Table.Tr key={total.label}>
+                <Table.Th scope="row" colSpan={Math.max(1, columns.length - 1)} ta="right">
+                  {total.label}
+                </Table.Th>
+                <Table.Td ta="right" fw={700}>
+                  {total.value}
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tfoot>
+        ) : null}
       </Table>
     </Table.ScrollContainer>
   );

@@ -3,7 +3,7 @@ import { type Entity, entityLabel, type Field, fieldLabel, findEntity, type Json
 import { addEnglish } from '../i18n/catalogue';
 import { form as formMessages } from '../i18n/en/form';
 import { useI18n } from '../i18n/I18nProvider';
-import { type DisplayProps, readsAsBlock, textOf } from './display-props';
+import { type DisplayProps, readsAsBlock, type TotalRow, textOf } from './display-props';
 import { FieldDisplay } from './FieldDisplay';
 import { FieldTable } from './FieldTable';
 
@@ -13,15 +13,22 @@ addEnglish('form', formMessages);
  * A list's items, each with its item type's display. Embedded objects of short fields (order lines) are
  * a table, a row each, numbers to the right; other embedded objects are numbered groups.
  */
-export function ListDisplay({ field, value, model }: DisplayProps<'list'>) {
+export function ListDisplay({ field, value, model, totals }: DisplayProps<'list'>) {
   const { t } = useI18n();
   if (!Array.isArray(value)) return <Text span>{textOf(value)}</Text>;
   // Items have a type but no name of their own; they borrow the list's.
   const item = { ...field.of, name: field.name } as Field;
   const itemEntity = field.of.kind === 'object' ? findEntity(model, field.of.entity) : undefined;
-  // Items of short fields (order lines) are a table; an item with a block (an address) is a group.
-  if (itemEntity?.fields.every((column) => !readsAsBlock(column))) {
-    return <ItemTable entity={itemEntity} items={value} label={fieldLabel(field)} model={model} />;
+  if (itemEntity && readsAsTable(model, field)) {
+    return (
+      <ItemTable
+        entity={itemEntity}
+        items={value}
+        label={fieldLabel(field)}
+        model={model}
+        {...(totals ? { totals } : {})}
+      />
+    );
   }
   return (
     <List
@@ -45,16 +52,25 @@ export function ListDisplay({ field, value, model }: DisplayProps<'list'>) {
   );
 }
 
+/** Whether a list's items are a table: objects of short fields (order lines), not blocks (addresses). */
+export function readsAsTable(model: DisplayProps<'list'>['model'], field: Field): boolean {
+  if (field.kind !== 'list' || field.of.kind !== 'object') return false;
+  const itemEntity = findEntity(model, field.of.entity);
+  return itemEntity?.fields.every((column) => !readsAsBlock(column)) === true;
+}
+
 function ItemTable({
   entity,
   items,
   label,
   model,
+  totals,
 }: {
   entity: Entity;
   items: JsonValue[];
   label: string;
   model: DisplayProps<'list'>['model'];
+  totals?: readonly TotalRow[];
 }) {
   const rows = items.map((entry, index) => ({
     // Items have no identity of their own; the list is read-only, so their order is stable.
@@ -69,6 +85,7 @@ function ItemTable({
       columns={entity.fields.filter((column) => !column.writeOnly)}
       rows={rows}
       label={{ text: label }}
+      {...(totals ? { footer: totals } : {})}
       cell={(column, values) => (
         <FieldDisplay field={column} value={values[column.name]} model={model} place="cell" />
       )}

@@ -1,4 +1,5 @@
 import type { Field, FieldKind, JsonValue, Model } from '@ninefold/spec';
+import type { ReactNode } from 'react';
 import { visibleControls } from '../app/link-policy';
 
 /** What each kind's display receives: its own field type, a value that is not empty, and the model. */
@@ -7,6 +8,14 @@ export interface DisplayProps<K extends FieldKind> {
   value: JsonValue;
   model: Model;
   entity?: string;
+  /** Under a list's table: the record's totals of that list (see `listTotals`). */
+  totals?: readonly TotalRow[];
+}
+
+/** One total under a table: its label, and its value as the record's own field shows it. */
+export interface TotalRow {
+  label: string;
+  value: ReactNode;
 }
 
 /** Text of any value, for a display that receives a value of another type than its field says. */
