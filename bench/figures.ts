@@ -7,7 +7,8 @@
 // figures-postgres.json.
 //
 //   npx tsx bench/figures.ts   BENCH_FIGURES_ROWS (default 1,000,000), BENCH_FIGURES_ROUNDS (default 20 a figure),
-//                              BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432/postgres), BENCH_SKIP_POSTGRES=1
+//                              BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432/postgres), BENCH_SKIP_POSTGRES=1,
+//                              BENCH_SKIP_SQLITE=1
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -134,7 +135,12 @@ async function measure(
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'ninefold-figures-bench-'));
   cleanups.push({ name: 'remove the database', run: () => rmSync(dir, { recursive: true, force: true }) });
-  const file = join(dir, 'figures.db');
+  if (process.env.BENCH_SKIP_SQLITE !== '1') await onSqlite(join(dir, 'figures.db'));
+  if (process.env.BENCH_SKIP_POSTGRES !== '1')
+    await onPostgres(new URL(await freshPostgres(PG_ADMIN_URL, 'figures')));
+}
+
+async function onSqlite(file: string): Promise<void> {
   process.stdout.write(`filling ${ROWS.toLocaleString('en')} orders into SQLite… `);
   console.log(`${(await fillOrders(SPEC, file, ROWS, CUSTOMERS)).toFixed(1)} s`);
   const sqlite = await serveForBench(SPEC, file);
@@ -146,9 +152,9 @@ async function main(): Promise<void> {
   cleanups.push({ name: 'close the driver', run: () => db.close() });
   await measure('sqlite', sqlite, async (sql) => db.prepare(sql).all());
   await sqlite.stop();
+}
 
-  if (process.env.BENCH_SKIP_POSTGRES === '1') return;
-  const url = new URL(await freshPostgres(PG_ADMIN_URL, 'figures'));
+async function onPostgres(url: URL): Promise<void> {
   process.stdout.write(`filling ${ROWS.toLocaleString('en')} orders into PostgreSQL… `);
   console.log(`${(await fillPostgresOrders(SPEC, url.toString(), ROWS, CUSTOMERS)).toFixed(1)} s`);
   const postgres = await serveForBench(SPEC, url.toString());

@@ -122,7 +122,8 @@ describe('screens a role may not see', () => {
   it('says it in the person’s language', async () => {
     renderAs(warehouse, '/customers', shop, 'fr');
     expect(await screen.findByRole('heading', { name: 'Accès refusé' })).toBeTruthy();
-    expect(screen.getByText('Le rôle Warehouse ne peut pas voir cette page.')).toBeTruthy();
+    // The role's label is the specification's own, in French too (point 1's translations).
+    expect(screen.getByText('Le rôle Entrepôt ne peut pas voir cette page.')).toBeTruthy();
   });
 
   it('refuses a record screen of an entity the role has no grant to read, naming the action', async () => {

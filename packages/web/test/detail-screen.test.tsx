@@ -90,7 +90,11 @@ describe('detail screen', () => {
     expect(shownFor('Placed on').textContent).toBe('May 1, 2026');
     expect(shownFor('Placed on').querySelector('time')?.getAttribute('datetime')).toBe('2026-05-01');
     expect(shownFor('Paid at').querySelector('time')?.getAttribute('datetime')).toBe('2026-05-02T10:30:00Z');
-    expect(shownFor('Total').textContent).toBe('€49.00');
+    // The order's total of its lines stands under their table, not among the fields.
+    const linesTable = screen.getByRole('table', { name: 'Lines' });
+    expect(within(linesTable).getByRole('rowheader', { name: 'Total' })).toBeTruthy();
+    expect(linesTable.querySelector('tfoot')?.textContent).toContain('€49.00');
+    expect(screen.queryAllByText('Total').filter((term) => term.tagName === 'DT')).toEqual([]);
     expect(shownFor('Entered by').textContent).toBe('u-7');
 
     const notes = shownFor('Notes');

@@ -475,10 +475,11 @@ export class KyselyStore implements Store {
     if (remembered) return remembered;
     const generation = cache?.generation(query.entity) ?? 0;
     const group = groupKeySql(this.dialect, table, query.by, query.per);
+    // Without groups, no GROUP BY: SQLite sorted a million rows by a constant otherwise.
+    const grouped = query.by === undefined ? sql`` : sql` GROUP BY 1`;
     const result = await sql<{ key: unknown; value: unknown }>`
       SELECT ${group} AS "key", ${measureSql(table, query.measure, query.field)} AS "value"
-      FROM ${this.ref(table)} WHERE ${conditionSql(this.codec, table, query.where)}
-      GROUP BY 1
+      FROM ${this.ref(table)} WHERE ${conditionSql(this.codec, table, query.where)}${grouped}
     `.execute(this.kysely);
     const column = query.by === undefined || query.per !== undefined ? undefined : columnOf(table, query.by);
     const groups = result.rows.map((row) => ({

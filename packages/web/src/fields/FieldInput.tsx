@@ -10,8 +10,9 @@ import {
   TextInput,
 } from '@mantine/core';
 import { boundsOf, type Field, type FieldKind, fieldLabel, ruleHints } from '@ninefold/spec';
-import { type ComponentType, type ReactNode, useId, useMemo, useState } from 'react';
+import { type ComponentType, lazy, type ReactNode, Suspense, useId, useMemo, useState } from 'react';
 import { useController, useFormContext, useWatch } from 'react-hook-form';
+import { withLaterStyles } from '../app/later-styles';
 import { SafeMarkdown } from '../app/SafeMarkdown';
 import { useSpec } from '../app/SpecContext';
 import { useExtension } from '../extension/ExtensionContext';
@@ -32,6 +33,8 @@ import { ObjectInput } from './ObjectInput';
 import { ReferenceInput } from './ReferenceInput';
 
 addEnglish('form', formMessages);
+
+const LazyDateInput = lazy(withLaterStyles(() => import('./DateInput')));
 
 export type Bounds = ReturnType<typeof boundsOf>;
 
@@ -315,24 +318,60 @@ function BooleanFieldInput({ name, label, description, required }: InputProps<'b
   );
 }
 
-function DateFieldInput({
-  field,
-  name,
-  label,
-  description,
-  required,
-  bounds,
-}: InputProps<'date' | 'datetime'>) {
-  const registration = useRegister(name);
+function DateFieldInput(props: InputProps<'date' | 'datetime'>) {
+  return props.field.kind === 'date' ? <DayFieldInput {...props} /> : <DateTimeFieldInput {...props} />;
+}
+
+/**
+ * A day, typed in the person's language's order (Mantine's date input, loaded with the first one); the
+ * browser's own input stands in while it loads, bound to the same value.
+ */
+function DayFieldInput({ name, label, description, required, bounds }: InputProps<'date' | 'datetime'>) {
+  const { control, clearErrors, getFieldState } = useFormContext();
+  const { field: controller } = useController({ name, control });
   const error = useFieldError(name);
   const end = (which: 'min' | 'max') => {
     const value = bounds[which]?.value;
-    return typeof value === 'string' ? { [which]: value } : {};
+    return typeof value === 'string' ? value : undefined;
   };
+  const value =
+    typeof controller.value === 'string' && controller.value !== '' ? controller.value : undefined;
+  const change = (day: string | undefined) => {
+    if (getFieldState(name).error) clearErrors(name);
+    controller.onChange(day ?? '');
+  };
+  const common = { label, description, required, error };
+  return (
+    <Suspense
+      fallback={
+        <TextInput
+          type="date"
+          {...common}
+          value={value ?? ''}
+          onChange={(event) => change(event.currentTarget.value || undefined)}
+          onBlur={controller.onBlur}
+        />
+      }
+    >
+      <LazyDateInput
+        {...common}
+        value={value}
+        onChange={change}
+        onBlur={controller.onBlur}
+        name={name}
+        {...(end('min') ? { min: end('min') } : {})}
+        {...(end('max') ? { max: end('max') } : {})}
+      />
+    </Suspense>
+  );
+}
+
+function DateTimeFieldInput({ name, label, description, required }: InputProps<'date' | 'datetime'>) {
+  const registration = useRegister(name);
+  const error = useFieldError(name);
   return (
     <TextInput
-      type={field.kind === 'date' ? 'date' : 'datetime-local'}
-      {...(field.kind === 'date' ? { ...end('min'), ...end('max') } : {})}
+      type="datetime-local"
       label={label}
       description={description}
       required={required}

@@ -3,6 +3,7 @@ import { useDebouncedCallback } from '@mantine/hooks';
 import { entityLabel, exhaustiveSwitchError, fieldLabel, findEntity, type Model } from '@ninefold/spec';
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { useSpec } from '../app/SpecContext';
+import { dayPattern } from '../fields/date-format';
 import { nameSource } from '../fields/reference-access';
 import { type I18n, useI18n } from '../i18n/I18nProvider';
 import { useSession } from '../session/SessionContext';
@@ -131,10 +132,11 @@ function FilterWidget({ filter, value, onChange }: FilterWidgetProps) {
         />
       );
     case 'date':
+      return <DateFilterOnUse label={label} value={single || undefined} onChange={onChange} />;
     case 'datetime':
       return (
         <TextField
-          type={kind === 'date' ? 'date' : 'datetime-local'}
+          type="datetime-local"
           label={label}
           value={single}
           onChange={(event) => onChange(event.currentTarget.value || undefined)}
@@ -222,6 +224,59 @@ function ReferenceFilterOnUse(props: {
     <TextField
       label={props.label}
       placeholder={t('list.filterReferencePlaceholder')}
+      value={typed}
+      onFocus={() => {
+        focused.current = true;
+        use();
+      }}
+      onBlur={() => {
+        focused.current = false;
+      }}
+      onChange={(event) => setTyped(event.currentTarget.value)}
+    />
+  );
+}
+
+/** Mantine's date input, loaded with the styles it needs. */
+const loadDateInput = withLaterStyles(() => import('../fields/DateInput'));
+
+/**
+ * A date filter: a plain box until it is first used (or holds a day from the address), then Mantine's
+ * date input, typed in the language's order (DD/MM/YYYY in French). Its code is not part of a list's
+ * first load; what was typed before it came is read in that order, not lost.
+ */
+function DateFilterOnUse(props: {
+  label: string;
+  value: string | undefined;
+  onChange(day: string | undefined): void;
+}) {
+  const { locale } = useI18n();
+  const [Loaded, setLoaded] = useState<typeof import('../fields/DateInput')>();
+  const [typed, setTyped] = useState('');
+  const focused = useRef(false);
+  const pattern = dayPattern(locale);
+  const use = useCallback(() => {
+    loadDateInput().then((module) => setLoaded(() => module), console.error);
+  }, []);
+  useEffect(() => {
+    if (props.value !== undefined) use();
+  }, [props.value, use]);
+  useEffect(() => {
+    if (!Loaded || typed.trim() === '') return;
+    const day = Loaded.parseDay(typed, pattern);
+    if (day !== undefined) props.onChange(day);
+    setTyped('');
+  }, [Loaded, typed, pattern, props.onChange]);
+  if (Loaded) {
+    const Input = Loaded.default;
+    return (
+      <Input label={props.label} value={props.value} onChange={props.onChange} autoFocus={focused.current} />
+    );
+  }
+  return (
+    <TextField
+      label={props.label}
+      placeholder={locale === 'fr' ? pattern.replace(/D/g, 'J').replace(/Y/g, 'A') : pattern}
       value={typed}
       onFocus={() => {
         focused.current = true;
