@@ -37,6 +37,17 @@ if (noCorpus) console.warn(`the smoke run of bench/client-openapi.ts is skipped:
 beforeAll(() => installPeers(PEER_NAMES), 400_000);
 
 describe('the browser benchmarks, one round each', () => {
+  it('bench/client-detail.ts: an order’s first render against another checkout', async () => {
+    // This checkout as its own baseline: the benchmark's two sides run, one load each.
+    const dir = await bench(['bench/client-detail.ts'], {
+      BENCH_DETAIL_RUNS: '1',
+      BENCH_DETAIL_BASELINE: ROOT,
+    });
+    const figure = result(dir, 'client-detail-first-render');
+    expect(figure.ours).toBeGreaterThan(0);
+    expect(figure.peer).toBeGreaterThan(0);
+  }, 300_000);
+
   it('bench/client.ts: the first load’s size, the list’s first render and typing in a form, each beside its peer', async () => {
     const dir = await bench(['bench/client.ts', 'size', 'list', 'form'], {
       BENCH_LIST_RUNS: '1',
