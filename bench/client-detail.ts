@@ -3,7 +3,8 @@
 // another one (BENCH_DETAIL_BASELINE, e.g. a `git worktree` of the commit before a change, its
 // dependencies installed) in the same run. Written to bench/results/client-detail-first-render.json.
 //
-//   BENCH_DETAIL_BASELINE=/path/to/other/checkout npx tsx bench/client-detail.ts   BENCH_DETAIL_RUNS (default 21)
+//   BENCH_DETAIL_BASELINE=/path/to/other/checkout npx tsx bench/client-detail.ts   BENCH_DETAIL_RUNS (default 21),
+//                                                                                 BENCH_DETAIL_WARMUPS (default 2)
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Browser } from 'playwright-core';
@@ -24,6 +25,7 @@ import { median, percentile } from './support/figures';
 
 const BASELINE = process.env.BENCH_DETAIL_BASELINE ? resolve(process.env.BENCH_DETAIL_BASELINE) : undefined;
 const RUNS = Number(process.env.BENCH_DETAIL_RUNS ?? 21);
+const WARM_UPS = Number(process.env.BENCH_DETAIL_WARMUPS ?? 2);
 
 /** Before the page's scripts: the end of the first frame after the order's number heads the page and its lines are a table. */
 function detailProbe(number: string): string {
@@ -91,7 +93,7 @@ async function main(): Promise<void> {
     const order = await anOrder(sides[side].url);
     pages[side] = { url: `${origin.url}/orders/${order.id}`, number: order.number };
   }
-  for (let i = 0; i < 2; i++)
+  for (let i = 0; i < WARM_UPS; i++)
     for (const side of ['ours', 'baseline'] as const)
       await timeDetail(browser, pages[side].url, pages[side].number);
   const runs: Record<'ours' | 'baseline', number[]> = { ours: [], baseline: [] };

@@ -63,7 +63,10 @@ describe('the specification’s words in the person’s language', () => {
       // A day is typed in French order, day first, into Mantine's date input, not the browser's.
       if (width === 1280) {
         const placedOn = page.getByRole('textbox', { name: 'Passée le' });
-        await expect.poll(() => placedOn.getAttribute('placeholder')).toBe('JJ/MM/AAAA');
+        // The plain box that stands in first loads Mantine's input when it is first used.
+        await placedOn.focus();
+        await expect.poll(() => placedOn.evaluate((box) => box.classList.contains('nf-input'))).toBe(false);
+        expect(await placedOn.getAttribute('placeholder')).toBe('JJ/MM/AAAA');
         await placedOn.fill('01/05/2025');
         await placedOn.press('Enter');
         await page.waitForURL(/placedOn=2025-05-01/);
@@ -97,5 +100,24 @@ describe('the specification’s words in the person’s language', () => {
       expect(problems).toEqual([]);
       await page.close();
     }
+  });
+
+  it('keeps a day typed before Mantine’s date input has loaded, and shows it in French order', async () => {
+    const { page, problems } = await browser.newPage({ width: 1280, height: 900 });
+    await signInAs(page, server, 'owner');
+    await page.evaluate(() => localStorage.setItem('ninefold.locale', 'fr'));
+    // Its code is slow to come: the day is typed into the box that stands in for it.
+    await page.route(/\/DateInput-[^/]*\.js$/, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      await route.continue();
+    });
+    await page.goto(`${server.url}orders`);
+    const placedOn = page.getByRole('textbox', { name: 'Passée le' });
+    await placedOn.fill('01/05/2025');
+    await page.waitForURL(/placedOn=2025-05-01/);
+    await expect.poll(() => placedOn.inputValue()).toBe('01/05/2025');
+    expect(await placedOn.evaluate((box) => box.classList.contains('nf-input'))).toBe(false);
+    expect(problems).toEqual([]);
+    await page.close();
   });
 });

@@ -269,8 +269,15 @@ function DateFilterOnUse(props: {
   }, [Loaded, typed, pattern, props.onChange]);
   if (Loaded) {
     const Input = Loaded.default;
+    // Mantine's input shows a value given while it has the focus only once it loses it: a day typed before
+    // it came is applied (above), and shown, without it taking the focus.
     return (
-      <Input label={props.label} value={props.value} onChange={props.onChange} autoFocus={focused.current} />
+      <Input
+        label={props.label}
+        value={props.value}
+        onChange={props.onChange}
+        autoFocus={focused.current && typed.trim() === ''}
+      />
     );
   }
   return (
