@@ -57,7 +57,7 @@ export default function FigureChart({
           valueLabelProps={{ position: 'right', fontSize: 11 }}
           // Room on the right for the longest bar's value.
           barChartProps={{ margin: { right: 80 } }}
-          barProps={{ radius: 3 }}
+          barProps={{ radius: 3, maxBarSize: 26 }}
           withTooltip={false}
         />
       );
