@@ -22,27 +22,18 @@ import {
   write,
 } from './support/client-harness';
 import { median, percentile } from './support/figures';
+import { frameProbe } from './support/list-timing';
 
 const BASELINE = process.env.BENCH_DETAIL_BASELINE ? resolve(process.env.BENCH_DETAIL_BASELINE) : undefined;
 const RUNS = Number(process.env.BENCH_DETAIL_RUNS ?? 21);
 const WARM_UPS = Number(process.env.BENCH_DETAIL_WARMUPS ?? 2);
 
-/** Before the page's scripts: the end of the first frame after the order's number heads the page and its lines are a table. */
+/** Before the page's scripts: done when the order's number heads the page and its lines are a table. */
 function detailProbe(number: string): string {
-  return `(() => {
-    const state = (window.__bench = {});
-    const done = () => {
+  return frameProbe(`() => {
       const heading = document.querySelector('h1');
       return heading && heading.textContent.includes(${JSON.stringify(number)}) && document.querySelector('table tbody tr');
-    };
-    const observer = new MutationObserver(() => {
-      if (state.rowsAt !== undefined || !done()) return;
-      state.rowsAt = performance.now();
-      observer.disconnect();
-      requestAnimationFrame(() => setTimeout(() => { state.frameAt = performance.now(); }, 0));
-    });
-    observer.observe(document, { childList: true, subtree: true, characterData: true });
-  })()`;
+    }`);
 }
 
 async function timeDetail(browser: Browser, url: string, number: string): Promise<number> {

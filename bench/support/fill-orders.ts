@@ -1,10 +1,8 @@
 // A database of the shop (examples/shop.yaml) whose Order table holds many simple orders, filled straight
 // into the tables the store created (with their indexes): for the dashboard figures' benchmark.
-import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { loadSpec } from '@ninefold/spec';
-import { openStore } from '../../packages/server/src/store/open-store';
 import { withPostgres } from './child-servers';
+import { migrateSpec } from './fill-products';
 
 const require = createRequire(import.meta.url);
 const LINE = JSON.stringify([{ product: 1, quantity: 1, unitPrice: 10 }]);
@@ -15,17 +13,6 @@ interface SqliteDatabase {
   prepare(source: string): { run(...values: unknown[]): unknown };
   transaction(work: () => void): () => void;
   close(): void;
-}
-
-async function migrated(spec: string, url: string): Promise<void> {
-  const loaded = loadSpec(readFileSync(spec, 'utf8'), { file: spec });
-  if (!loaded.ok || !loaded.model) throw new Error(`${spec} must load`);
-  const store = await openStore({ model: loaded.model, url });
-  try {
-    if (!(await store.migrate({ allowDestructive: false })).ok) throw new Error('the migration was refused');
-  } finally {
-    await store.close();
-  }
 }
 
 /** Order `id`'s values: a state of six in turn, a day of three years, a total of 10 to 5,010 EUR. */
@@ -47,7 +34,7 @@ export async function fillOrders(
   rows: number,
   customers: number,
 ): Promise<number> {
-  await migrated(spec, `sqlite:${file}`);
+  await migrateSpec(spec, `sqlite:${file}`);
   const started = performance.now();
   const Database = require('better-sqlite3') as new (file: string) => SqliteDatabase;
   const db = new Database(file);
@@ -102,7 +89,7 @@ export async function fillPostgresOrders(
   rows: number,
   customers: number,
 ): Promise<number> {
-  await migrated(spec, url);
+  await migrateSpec(spec, url);
   return withPostgres(url, async (query) => {
     const started = performance.now();
     const stamp = `'2026-01-01T00:00:00.000Z'`;

@@ -62,6 +62,19 @@ export function wordedName(id: number): string {
   return `${first[id % first.length]} ${second[Math.floor(id / first.length) % second.length]} ${id}`;
 }
 
+/** Makes the tables and indexes of a specification in a new database through the store, as serve would. */
+export async function migrateSpec(spec: string, url: string): Promise<void> {
+  const loaded = loadSpec(readFileSync(spec, 'utf8'), { file: spec });
+  if (!loaded.ok || !loaded.model)
+    throw new Error(`${spec} must load: ${JSON.stringify(loaded.issues.slice(0, 3))}`);
+  const store = await openStore({ model: loaded.model, url });
+  try {
+    if (!(await store.migrate({ allowDestructive: false })).ok) throw new Error('the migration was refused');
+  } finally {
+    await store.close();
+  }
+}
+
 /** Creates the tables through the store, then fills Product with simple deterministic rows, fast. */
 export async function fillProducts(
   spec: string,
@@ -69,16 +82,7 @@ export async function fillProducts(
   rows: number,
   nameOf: (id: number) => string = (id) => `Part ${id}`,
 ): Promise<number> {
-  const loaded = loadSpec(readFileSync(spec, 'utf8'), { file: spec });
-  if (!loaded.ok || !loaded.model)
-    throw new Error(`${spec} must load: ${JSON.stringify(loaded.issues.slice(0, 3))}`);
-  const store = await openStore({ model: loaded.model, url: `sqlite:${file}` });
-  try {
-    const migration = await store.migrate({ allowDestructive: false });
-    if (!migration.ok) throw new Error('the migration of a new database was refused');
-  } finally {
-    await store.close();
-  }
+  await migrateSpec(spec, `sqlite:${file}`);
 
   const started = performance.now();
   const Database = require('better-sqlite3') as new (file: string) => SqliteDatabase;
@@ -141,14 +145,7 @@ export async function fillPostgresProducts(
   rows: number,
   names: 'worded' | 'parts',
 ): Promise<number> {
-  const loaded = loadSpec(readFileSync(spec, 'utf8'), { file: spec });
-  if (!loaded.ok || !loaded.model) throw new Error(`${spec} must load`);
-  const store = await openStore({ model: loaded.model, url });
-  try {
-    if (!(await store.migrate({ allowDestructive: false })).ok) throw new Error('the migration was refused');
-  } finally {
-    await store.close();
-  }
+  await migrateSpec(spec, url);
   return withPostgres(url, async (query) => {
     const started = performance.now();
     const { first, second } = NAME_WORDS;

@@ -17,24 +17,14 @@ export const COUNT_DATA_ROWS = `(() => {
 })()`;
 
 /**
- * Installed before the page's own scripts: notes when the expected rows are in the DOM, then the end of
- * the next frame (a rAF, then a task after it, i.e. after that frame was painted). Times are
- * performance.now(), which counts from navigation start.
+ * Installed before the page's own scripts: notes when `done` (the source of a function of no arguments
+ * run in the page) first holds as the DOM changes, then the end of the next frame (a rAF, then a task
+ * after it, i.e. after that frame was painted). Times are performance.now(), from navigation start.
  */
-function listProbe(expected: string[]): string {
+export function frameProbe(done: string): string {
   return `(() => {
-    const expected = ${JSON.stringify(expected)};
     const state = (window.__bench = {});
-    const done = () => {
-      const rows = [...document.querySelectorAll('tbody tr')];
-      const gridRows = [...document.querySelectorAll('[role="row"]')].filter(
-        (row) => !row.closest('thead') && !row.querySelector('[role="columnheader"]'),
-      );
-      const shown = rows.length >= gridRows.length ? rows : gridRows;
-      if (shown.length < expected.length) return false;
-      const text = shown.map((row) => row.textContent).join('\\n');
-      return expected.every((value) => text.includes(value));
-    };
+    const done = ${done};
     const observer = new MutationObserver(() => {
       if (state.rowsAt !== undefined || !done()) return;
       state.rowsAt = performance.now();
@@ -43,6 +33,21 @@ function listProbe(expected: string[]): string {
     });
     observer.observe(document, { childList: true, subtree: true, characterData: true });
   })()`;
+}
+
+/** The probe of a list: done when the expected rows (a table's or a grid's) are in the DOM. */
+function listProbe(expected: string[]): string {
+  return frameProbe(`() => {
+      const expected = ${JSON.stringify(expected)};
+      const rows = [...document.querySelectorAll('tbody tr')];
+      const gridRows = [...document.querySelectorAll('[role="row"]')].filter(
+        (row) => !row.closest('thead') && !row.querySelector('[role="columnheader"]'),
+      );
+      const shown = rows.length >= gridRows.length ? rows : gridRows;
+      if (shown.length < expected.length) return false;
+      const text = shown.map((row) => row.textContent).join('\\n');
+      return expected.every((value) => text.includes(value));
+    }`);
 }
 
 /** The pages the list benchmark loads: ours, the peer, the peer on our libraries, and a baseline checkout. */
