@@ -73,7 +73,7 @@ export function readYaml(
     keepSourceTokens: false,
   });
   const issues: Issue[] = [
-    ...doc.errors.map((error) => yamlIssue(error, 'error', position)),
+    ...syntaxIssues(doc.errors, position),
     ...doc.warnings.map((warning) => yamlIssue(warning, 'warning', position)),
   ];
 
@@ -160,6 +160,30 @@ function stringContentShift(node: Scalar): number | undefined {
     default:
       return undefined;
   }
+}
+
+/**
+ * The reader's errors, with the syntax errors after the first folded into it: once the structure is
+ * broken, the parser reports every token that follows as unexpected (one bracket in a flow map gave 323
+ * errors), and only the first says what to correct. A key given twice is a mistake of its own, kept.
+ */
+function syntaxIssues(errors: readonly YAMLError[], position: (offset: number) => SourcePosition): Issue[] {
+  const twice = errors.filter((error) => error.code === 'DUPLICATE_KEY');
+  const syntax = errors.filter((error) => error.code !== 'DUPLICATE_KEY');
+  const [first, ...following] = syntax;
+  const issues = twice.map((error) => yamlIssue(error, 'error', position));
+  if (first) {
+    const issue = yamlIssue(first, 'error', position);
+    if (following.length > 0) {
+      const last = position(following[following.length - 1]?.pos[0] ?? first.pos[0]);
+      issue.hint = `${following.length} more syntax error${following.length === 1 ? '' : 's'}, up to line ${last.line}, follow from this one: correct it and check again.`;
+    }
+    issues.push(issue);
+  }
+  return issues.sort(
+    (a, b) =>
+      (a.source?.line ?? 0) - (b.source?.line ?? 0) || (a.source?.column ?? 0) - (b.source?.column ?? 0),
+  );
 }
 
 function yamlIssue(
