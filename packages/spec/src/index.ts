@@ -65,3 +65,4 @@ export { didYouMean, suggest } from './suggest';
 export { toDocument } from './to-document';
 export { type MarkdownResult, toMarkdown } from './to-markdown';
 export * from './translate';
+export * from './translation-words';

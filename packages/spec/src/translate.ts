@@ -1,5 +1,6 @@
 import { entityLabel, entityPlural, fieldLabel, humanize } from './lookup';
-import type { Entity, Field, FieldType, Model, Translations } from './model';
+import type { Entity, Field, FieldType, Model } from './model';
+import { translationsFor } from './translation-words';
 
 // The specification's own words in the person's language (point 1's translations). A translation is
 // keyed by the text as the specification shows it, labels it leaves to their names included ("Placed
@@ -23,8 +24,8 @@ export function translatedLanguages(model: Model): string[] {
  * ```
  */
 export function translateModel(model: Model, language: string): Model {
-  const words = wordsFor(model.product.shown ? model.product.translations : undefined, language);
-  return words ? translateWith(model, words) : model;
+  const words = translationsFor(model, language);
+  return words ? translateWith(model, new Map(Object.entries(words))) : model;
 }
 
 /**
@@ -167,13 +168,6 @@ function translateType<T extends FieldType>(type: T, words: Words): Partial<T> {
     return { of: { ...type.of, ...translateType(type.of, words) } } as unknown as Partial<T>;
   }
   return {};
-}
-
-/** The words for a language: an exact tag first (`fr-CA`), then its base language (`fr`). */
-function wordsFor(translations: Translations | undefined, language: string): Map<string, string> | undefined {
-  if (!translations) return undefined;
-  const found = translations[language] ?? translations[language.split('-')[0] ?? ''];
-  return found ? new Map(Object.entries(found)) : undefined;
 }
 
 function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {

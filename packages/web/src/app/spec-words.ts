@@ -1,4 +1,4 @@
-import type { Model } from '@ninefold/spec';
+import { type Model, translationsFor } from '@ninefold/spec';
 
 // The specification's own words in the person's language (point 1's translations). The code that
 // translates a model comes with a language other than English, beside its catalogue (see `loadLocale`),
@@ -19,10 +19,7 @@ export function loadSpecWords(): Promise<void> {
 
 /** Whether the specification has words in this language (the only case that needs the code). */
 export function hasSpecWords(model: Model, language: string): boolean {
-  const translations = model.product.shown ? model.product.translations : undefined;
-  return (
-    translations !== undefined && (language in translations || (language.split('-')[0] ?? '') in translations)
-  );
+  return translationsFor(model, language) !== undefined;
 }
 
 /** The translating code, once loaded. */
