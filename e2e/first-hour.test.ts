@@ -40,7 +40,7 @@ describe("the README's npm start", () => {
     started = await startWatched(process.execPath, [...args, '--port', '0'], {
       cwd: clone,
       env: { ...process.env, NO_COLOR: '1' },
-      ready: /password for this start: (\S+)/,
+      ready: /demo password: (\S+)/,
       name: 'npm start',
       timeoutMs: BUDGET_MS,
     });

@@ -80,9 +80,7 @@ export async function signInAsOwner(
   url: string,
   output: () => string,
 ): Promise<Record<string, string>> {
-  const password = /(?:password for this start|owner@demo\.test \(owner\), password): (\S+)/.exec(
-    output(),
-  )?.[1];
+  const password = /(?:demo password|owner@demo\.test \(owner\), password): (\S+)/.exec(output())?.[1];
   if (!password) throw new Error(`${name} printed no demo password:\n${output()}`);
   const answer = await fetch(`${url}/api/auth/sign-in`, {
     method: 'POST',

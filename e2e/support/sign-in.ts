@@ -6,7 +6,7 @@ import type { NinefoldProcess } from './ninefold';
  * once, on the terminal, which is where a person would read it too.
  */
 export function demoPassword(server: NinefoldProcess): string {
-  const found = /password for this start: (\S+)/.exec(server.output())?.[1];
+  const found = /demo password: (\S+)/.exec(server.output())?.[1];
   if (!found) throw new Error(`serve printed no demo password:\n${server.output()}`);
   return found;
 }

@@ -1,4 +1,4 @@
-import type { ProvisionResult } from '@ninefold/server';
+import type { ProvisionedUser, ProvisionResult } from '@ninefold/server';
 import type { Model } from '@ninefold/spec';
 
 const SECRET_WORDS = { password: 'password', 'api-key': 'API key', token: 'access token' } as const;
@@ -19,14 +19,47 @@ export function usersBanner(result: Extract<ProvisionResult, { ok: true }>, mode
         : `  ${user.email} (${user.role}), ${what}: ${user.secret}`,
     );
   }
-  if (demo.length > 0 && result.secretKind !== 'password') {
-    lines.push(`  demo users, one per role, with ${what}s for this start:`);
-    for (const user of demo) lines.push(`    ${user.email} (${user.role}): ${user.secret}`);
-  } else if (demo.length > 0) {
-    lines.push(`  ${demo.map((user) => user.email).join(', ')}`);
-    lines.push(`  demo users, one per role; password for this start: ${demo[0]?.secret}`);
-  }
+  if (demo.length > 0) lines.push(...demoLines(result, demo, what));
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * The demo users: never changed once made, so their secret is shown only when this start knows it (new,
+ * from NINEFOLD_DEMO_PASSWORD, or from the owner's file); otherwise the banner says how to learn it.
+ */
+function demoLines(
+  result: Extract<ProvisionResult, { ok: true }>,
+  demo: ProvisionedUser[],
+  what: string,
+): string[] {
+  const lines: string[] = [];
+  const known = demo.filter((user) => user.secret !== undefined);
+  const from = demo.find((user) => user.secretFrom !== undefined)?.secretFrom;
+  const where =
+    from === 'environment'
+      ? ' (from NINEFOLD_DEMO_PASSWORD)'
+      : result.demoPasswordFile
+        ? ` (kept in ${result.demoPasswordFile}, readable only by you)`
+        : from === 'new'
+          ? ' (new: the database is in memory)'
+          : '';
+  if (result.secretKind === 'password') {
+    lines.push(`  ${demo.map((user) => user.email).join(', ')}`);
+    if (known.length > 0)
+      lines.push(`  demo users, one per role; demo password: ${known[0]?.secret}${where}`);
+  } else if (known.length > 0) {
+    lines.push(`  demo users, one per role, with ${what}s${where}:`);
+    for (const user of known) lines.push(`    ${user.email} (${user.role}): ${user.secret}`);
+  }
+  if (known.length < demo.length) {
+    lines.push(
+      `  demo users that existed already keep the ${what} shown when they were made; set NINEFOLD_DEMO_PASSWORD to it to see it here`,
+    );
+  }
+  if (result.demoPasswordIgnored) {
+    lines.push("  NINEFOLD_DEMO_PASSWORD is not the existing demo users' password: they were left unchanged");
+  }
+  return lines;
 }
 
 /**

@@ -1,98 +1,14 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { postgresUnavailable, withTemporaryDatabase } from '../../server/test/support/databases';
+import { getJson, printedPassword, root, signIn, start, tempSpec } from './support/serve-process';
 
-const root = fileURLToPath(new URL('../../../', import.meta.url));
-const bin = join(root, 'bin/ninefold.js');
 const pgReason = await postgresUnavailable();
 if (pgReason && process.env.CI === 'true')
   throw new Error(`CI must run the PostgreSQL serve test: ${pgReason}`);
 
-interface Running {
-  child: ChildProcess;
-  url: string;
-  stdout: () => string;
-  stderr: () => string;
-  exited: Promise<number | null>;
-}
-
-const running: ChildProcess[] = [];
-afterEach(() => {
-  for (const child of running.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
-});
-
-/** Starts `ninefold serve` as a real process and waits for the URL it prints when ready. */
-function start(args: string[]): Promise<Running | { failed: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [bin, 'serve', ...args, '--port', '0'], {
-    cwd: root,
-    env: { ...process.env, NO_COLOR: '1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  running.push(child);
-  let stdout = '';
-  let stderr = '';
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return new Promise((resolve) => {
-    child.stdout?.on('data', (chunk) => {
-      stdout += chunk;
-      const url = stdout.match(/(http:\/\/127\.0\.0\.1:\d+)\//)?.[1];
-      if (url) resolve({ child, url, stdout: () => stdout, stderr: () => stderr, exited });
-    });
-    child.stderr?.on('data', (chunk) => {
-      stderr += chunk;
-    });
-    exited.then((code) => resolve({ failed: code, stdout, stderr }));
-  });
-}
-
-function tempSpec(text: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'ninefold-serve-'));
-  const file = join(dir, 'shop.yaml');
-  writeFileSync(file, text);
-  return file;
-}
-
-/** What the tests read from the API's answers. */
-interface Answer {
-  total?: number;
-  items?: Array<Record<string, unknown>>;
-  [field: string]: unknown;
-}
-async function getJson(url: string, init?: RequestInit): Promise<Answer> {
-  return (await (await fetch(url, init)).json()) as Answer;
-}
-
 const shopYaml = readFileSync(join(root, 'examples/shop.yaml'), 'utf8');
-
-/** The password `serve` printed for a user it made at start (it prints it once, on standard output). */
-async function printedPassword(server: Running, email: string): Promise<string> {
-  for (let waited = 0; waited < 10_000; waited += 50) {
-    const own = new RegExp(`${email.replace('.', '\\.')} \\([a-z]+\\), password: (\\S+)`).exec(
-      server.stdout(),
-    );
-    const demo = /password for this start: (\S+)/.exec(server.stdout());
-    const found = email.endsWith('@demo.test') ? demo?.[1] : own?.[1];
-    if (found) return found;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`no password printed for ${email}: ${server.stdout()}`);
-}
-
-/** Signs in through the API's own sign-in call; answers the headers later calls carry. */
-async function signIn(server: Running, email: string, password: string): Promise<Record<string, string>> {
-  const answer = await fetch(`${server.url}/api/auth/sign-in`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password }),
-  });
-  if (answer.status !== 200) throw new Error(`sign-in answered ${answer.status}`);
-  const { token } = (await answer.json()) as { token: string };
-  return { authorization: `Bearer ${token}` };
-}
 
 describe('ninefold serve (real process)', () => {
   it('serves the rich example on SQLite next to the spec, seeded, and stops cleanly on SIGTERM', async () => {

@@ -27,7 +27,7 @@ describe('who to sign in as, printed at start', () => {
       } as Parameters<typeof usersBanner>[0],
       load('shop.md'),
     );
-    expect(made).toContain('password for this start: s3cret');
+    expect(made).toContain('demo password: s3cret');
     expect(made).not.toContain('No user was made');
   });
 });

@@ -36,6 +36,8 @@ export interface ApiDescription {
   people?: string;
   /** Where it answers a dashboard's figures of point 2: `GET {figures}/{screen}/{figure}`. */
   figures?: string;
+  /** Where it streams changes to records as server-sent events: `GET {events}` (live updates). */
+  events?: string;
 }
 
 /** Paths relative to the base: who the credentials are, a fresh token, and signing out. */
@@ -58,6 +60,8 @@ export const NAMES_PATH = '/_names';
 export const PEOPLE_PATH = '/_people';
 /** The prototype API's dashboard figures of point 2, computed in SQL (docs/prototype-api.md). */
 export const FIGURES_PATH = '/_figures';
+/** The prototype API's live updates: server-sent events of changes, for every node on one database. */
+export const EVENTS_PATH = '/_events';
 
 /**
  * The calls the prototype API serves: those of `describeApi`, and when point 6 names a sign-in its own
@@ -78,6 +82,7 @@ export function prototypeApi(model: Model): ApiDescription {
     import: IMPORT_PATH,
     names: NAMES_PATH,
     people: PEOPLE_PATH,
+    events: EVENTS_PATH,
     ...(hasFigures(model) ? { figures: FIGURES_PATH } : {}),
   };
   return keepsHistory(model) ? { ...api, history: HISTORY_PATH } : api;
@@ -288,6 +293,7 @@ export function specPayload(model: Model, api: ApiDescription): { model: Model; 
           ...(api.names ? { names: api.names } : {}),
           ...(api.people ? { people: api.people } : {}),
           ...(api.figures ? { figures: api.figures } : {}),
+          ...(api.events ? { events: api.events } : {}),
         },
   };
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import cors from '@fastify/cors';
 import multipart from '@fastify/multipart';
 import {
   type Call,
@@ -20,6 +21,7 @@ import { figureAnswer } from './figures';
 import { IdempotentReplay, registerIdempotency, sendReplay } from './idempotency';
 import { registerJsonBody } from './json-body';
 import { list } from './list-handler';
+import { publishChange, registerEvents } from './live-events';
 import { peopleNames, recordNames } from './names';
 import { presenterFor } from './present';
 import { clip, PROBLEM_CONTENT_TYPE, type Problem, ProblemError, problem } from './problem';
@@ -58,6 +60,11 @@ export interface AppOptions {
   onServerError?: (reference: string, error: unknown) => void;
   /** Point 6's sign-in: the token secret and lifetime, an OpenID Connect verifier. */
   auth?: AuthOptions;
+  /**
+   * Origins (`https://admin.example.com`) whose pages may call the API from the browser (CORS). None by
+   * default: the served client is on the API's own origin.
+   */
+  allowedOrigins?: string[];
   /**
    * Test-only: runs after a write and the answer to its idempotency key have committed, before the answer
    * is sent. A test throws here to stand for a process killed at the worst moment.
@@ -100,6 +107,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Calls encoded as form or multipart take those bodies (JSON is taken by every call). The multipart
   // parser only marks the request: each handler reads the parts itself, with its entity's limits.
   await app.register(multipart, { throwFileSizeLimit: false });
+  if (options.allowedOrigins?.length) {
+    await app.register(cors, {
+      origin: options.allowedOrigins,
+      // Credentials travel in the Authorization header, never in cookies: none are allowed.
+      credentials: false,
+      allowedHeaders: ['authorization', 'content-type', 'if-match', 'idempotency-key', 'last-event-id'],
+      exposedHeaders: ['etag', 'location', 'retry-after', 'link', 'x-total-count'],
+      methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+      maxAge: 600,
+    });
+  }
   app.addContentTypeParser(
     'application/x-www-form-urlencoded',
     { parseAs: 'string' },
@@ -205,6 +223,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       );
     });
   }
+  if (api.events) registerEvents(app, { path: `${api.base}${api.events}`, context, authenticator });
   if (api.names) app.get(`${api.base}${api.names}/:entity`, (request) => recordNames(request, context));
   if (api.people) app.get(`${api.base}${api.people}`, (request) => peopleNames(request, context));
   if (api.figures) {
@@ -272,12 +291,17 @@ function recordHandler(
       return async (request, reply) => {
         requireAction(context.model, request, entity, 'delete');
         const key = keyOf(call, request);
-        if (permissionsApply(context.model)) {
-          const { record } = await load(entity, context, key);
-          requireAction(context.model, request, entity, 'delete', record);
-        }
+        // Read first also for live updates: who may see that it went depends on what it was.
+        const { record } = await load(entity, context, key);
+        requireAction(context.model, request, entity, 'delete', record);
         const result = await context.store.delete(entity.name, coerceKey(entity, key));
         if (!result.ok) throw new ProblemError(writeProblem(context.model, result.failure, entity, key));
+        await publishChange(context, request, {
+          entity: entity.name,
+          key: String(keyValue(entity, record)),
+          kind: 'deleted',
+          before: record,
+        });
         return reply.code(204).send();
       };
     case 'transition':

@@ -17,6 +17,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { principalOf, requireAction } from './access';
 import { columnPlan, type ImportOptions, importOptions, MAX_CELL_CHARS, rowsOf } from './csv-import-input';
 import { claimIdempotency, sendAnswer, writeAnswered } from './idempotency';
+import { publishChange } from './live-events';
 import { ProblemError } from './problem';
 import type { Context } from './record-context';
 import { coerceKey, keyValue, writeProblem } from './record-helpers';
@@ -106,6 +107,9 @@ export async function importRows(
     () => context.afterCommit?.(request),
   );
   if (!done.ok) throw new Error('an import reports its refusals row by row');
+  if (done.value.created + done.value.updated > 0) {
+    await publishChange(context, request, { entity: entity.name, kind: 'changed' });
+  }
   return sendAnswer(reply, done.answer);
 }
 

@@ -1,7 +1,8 @@
 export { API_BASE, type ApiDescription, type ApiWire, describeApi, specPayload } from './api-calls';
 export { type AppOptions, buildApp, DEFAULT_BODY_LIMIT } from './app';
 export { createOidcVerifier, oidcVerifierFor } from './auth/oidc';
-export { DEMO_DOMAIN, type ProvisionResult, provisionUsers } from './auth/provision';
+export { DEMO_DOMAIN, type ProvisionedUser, type ProvisionResult, provisionUsers } from './auth/provision';
+export { type ConfiguredSecrets, type SecretSource, signingSecrets } from './auth/signing-secrets';
 export { parseUserOption, type UserRequest } from './auth/users';
 export {
   apiOrigin,

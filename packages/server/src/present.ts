@@ -1,4 +1,11 @@
-import { derivedValues, type Entity, type Field, fieldAccess, type Model } from '@ninefold/spec';
+import {
+  derivedValues,
+  type Entity,
+  type Field,
+  fieldAccess,
+  type Model,
+  type Principal,
+} from '@ninefold/spec';
 import type { FastifyRequest } from 'fastify';
 import { principalOf } from './access';
 import type { StoredRecord } from './store/store';
@@ -18,7 +25,12 @@ export type Presenter = (record: StoredRecord) => StoredRecord;
  * ```
  */
 export function presenterFor(model: Model, request: FastifyRequest, entity: Entity): Presenter {
-  const { fields, hidden, storeId } = shownFields(model, request, entity);
+  return presenterOf(model, principalOf(request), entity);
+}
+
+/** The same for a principal rather than a request: a live update is shown to each stream's person. */
+export function presenterOf(model: Model, principal: Principal, entity: Entity): Presenter {
+  const { fields, hidden, storeId } = fieldsShownTo(model, principal, entity);
   const stored = fields.filter((field) => field.derived === undefined).map((field) => field.name);
   const derived = entity.fields.some((field) => field.derived !== undefined);
   return (record) => {
@@ -47,7 +59,15 @@ export function shownFields(
   request: FastifyRequest,
   entity: Entity,
 ): { fields: Field[]; hidden: ReadonlySet<string>; storeId: boolean } {
-  const { hidden } = fieldAccess(model, principalOf(request), entity.name);
+  return fieldsShownTo(model, principalOf(request), entity);
+}
+
+function fieldsShownTo(
+  model: Model,
+  principal: Principal,
+  entity: Entity,
+): { fields: Field[]; hidden: ReadonlySet<string>; storeId: boolean } {
+  const { hidden } = fieldAccess(model, principal, entity.name);
   return {
     fields: entity.fields.filter((field) => !field.writeOnly && !hidden.has(field.name)),
     hidden,

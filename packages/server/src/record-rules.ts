@@ -129,6 +129,12 @@ function numbered(entity: Entity) {
  * was before the transition. A change that leaves a record breaking its own constraints (stock below
  * its minimum of 0) refuses the whole transition, with the record and the constraint named.
  */
+/** The entity a statement of point 4's updates changes, if it reads as one. */
+export function updatedEntity(statement: string): string | undefined {
+  const parsed = parseUpdate(statement);
+  return parsed.ok ? parsed.update.entity : undefined;
+}
+
 export async function applyUpdates(
   model: Model,
   tx: Store,

@@ -20,6 +20,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { enforce, principalOf, refuseForbiddenFields, requireAction } from './access';
 import { apiBase } from './api-calls';
 import { claimIdempotency, sendAnswer, writeAnswered } from './idempotency';
+import { publishChange } from './live-events';
 import { presenterFor } from './present';
 import { ProblemError, problem, validationProblem } from './problem';
 import type { Context } from './record-context';
@@ -38,7 +39,7 @@ import {
   writeFailure,
   writeProblem,
 } from './record-helpers';
-import { applyUpdates, beforeWrite, needsTransaction, readerOf } from './record-rules';
+import { applyUpdates, beforeWrite, needsTransaction, readerOf, updatedEntity } from './record-rules';
 import { checkReferences } from './references';
 import { forgetFiles, readRequestBody, saveFiles } from './request-body';
 import type { Store, StoredRecord } from './store/store';
@@ -104,6 +105,12 @@ export async function create(
     await forgetFiles(store, fileIds);
     throw new ProblemError(writeProblem(model, created.failure, entity, ''));
   }
+  await publishChange(context, request, {
+    entity: entity.name,
+    key: String(keyValue(entity, created.value)),
+    kind: 'created',
+    after: created.value,
+  });
   return sendAnswer(reply, created.answer);
 }
 
@@ -273,6 +280,13 @@ export async function update(
     await forgetFiles(store, fileIds);
     throw await writeFailure(updated.failure, entity, context, request, key);
   }
+  await publishChange(context, request, {
+    entity: entity.name,
+    key: String(keyValue(entity, updated.value)),
+    kind: 'updated',
+    before: old,
+    after: updated.value,
+  });
   // The update was made over `expected`, which it moved on by one.
   reply.header('etag', etag(expected + 1));
   return presenterFor(model, request, entity)(updated.value);
@@ -377,7 +391,21 @@ export async function transition(
       }),
       () => context.afterCommit?.(request),
     );
-    if (updated.ok) return sendAnswer(reply, updated.answer);
+    if (updated.ok) {
+      await publishChange(context, request, {
+        entity: entity.name,
+        key: String(keyValue(entity, updated.value)),
+        kind: 'updated',
+        before: record,
+        after: updated.value,
+      });
+      // Records the transition changed elsewhere (stock taken) are told as a change of their entity.
+      const touched = new Set((step.updates ?? []).map((statement) => updatedEntity(statement)));
+      for (const other of touched) {
+        if (other !== undefined) await publishChange(context, request, { entity: other, kind: 'changed' });
+      }
+      return sendAnswer(reply, updated.answer);
+    }
     // Changed between the read and the write. A client that named no version meant "from whatever state
     // it is in": the transition is checked again on the new version (a second `place` is then refused
     // as illegal, never taken twice).

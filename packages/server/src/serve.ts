@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp, DEFAULT_BODY_LIMIT } from './app';
 import type { AuthOptions } from './auth/authenticate';
 import { type ProvisionResult, provisionUsers } from './auth/provision';
+import { type ConfiguredSecrets, type SecretSource, signingSecrets } from './auth/signing-secrets';
 import type { UserRequest } from './auth/users';
 import { registerClient, signInOption } from './client';
 import { listenProblem } from './listen-problem';
@@ -34,6 +35,12 @@ export interface ServeOptions {
   users?: UserRequest[];
   /** Point 6's session tokens and OpenID Connect verifier. */
   auth?: AuthOptions;
+  /** The token secrets as configured (`NINEFOLD_SECRET`, `--secret-file`); see `signingSecrets`. */
+  secrets?: ConfiguredSecrets;
+  /** The demo users' password when `seed` makes them (`NINEFOLD_DEMO_PASSWORD`). */
+  demoPassword?: string;
+  /** Origins of other sites whose pages may call the API (CORS); none by default. */
+  allowedOrigins?: string[];
   /** Progress and errors, one line each; never request data, never a secret. */
   log: (line: string) => void;
 }
@@ -44,6 +51,8 @@ export interface RunningServer {
   store: Store;
   /** The users made at start, with their new secrets: for the terminal only, never for a log. */
   users: Extract<ProvisionResult, { ok: true }>;
+  /** Where the token secret came from: only a configured or shared one keeps sessions across restarts. */
+  secretSource: SecretSource;
   /** Stops taking requests, lets those in flight finish, then closes the database. */
   close(): Promise<void>;
 }
@@ -69,10 +78,18 @@ export async function serve(options: ServeOptions): Promise<ServeResult> {
   const opened = await openPrototypeStore({ ...options, url });
   if (!opened.ok) return opened;
   const { store } = opened;
+  const dialect = url.startsWith('postgres') ? 'postgres' : 'sqlite';
   try {
+    const secrets = await signingSecrets(store, dialect, options.secrets);
+    if (!secrets.ok) {
+      await store.close();
+      return secrets;
+    }
     const users = await provisionUsers(store, options.model, {
       users: options.users ?? [],
       demo: (options.seed ?? 0) > 0,
+      ...(options.demoPassword === undefined ? {} : { demoPassword: options.demoPassword }),
+      ...demoPasswordFile(url, options.specFile),
     });
     if (!users.ok) {
       await store.close();
@@ -84,7 +101,12 @@ export async function serve(options: ServeOptions): Promise<ServeResult> {
       store,
       bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
       onServerError: serverErrorLogger(options.log),
-      ...(options.auth ? { auth: options.auth } : {}),
+      auth: {
+        ...options.auth,
+        secret: options.auth?.secret ?? secrets.secret,
+        ...(secrets.previous ? { previousSecret: secrets.previous } : {}),
+      },
+      ...(options.allowedOrigins?.length ? { allowedOrigins: options.allowedOrigins } : {}),
     });
     if (options.clientDir !== undefined)
       registerClient(app, { dir: options.clientDir, model: options.model, ...signInOption(options.model) });
@@ -105,6 +127,7 @@ export async function serve(options: ServeOptions): Promise<ServeResult> {
         app,
         store,
         users,
+        secretSource: options.auth?.secret ? 'configured' : secrets.source,
         close: () => {
           closing ??= app.close().then(() => store.close());
           return closing;
@@ -115,6 +138,20 @@ export async function serve(options: ServeOptions): Promise<ServeResult> {
     await store.close().catch(() => undefined);
     return { ok: false, message: (error as Error).message };
   }
+}
+
+/**
+ * Where a new demo password is kept for later starts: next to a SQLite file, or next to the specification
+ * for PostgreSQL (nodes on one machine then agree). A database in memory starts empty each time: none.
+ */
+function demoPasswordFile(url: string, specFile: string): { demoPasswordFile?: string } {
+  if (url === 'sqlite::memory:') return {};
+  if (url.startsWith('sqlite:')) {
+    const path = url.slice('sqlite:'.length);
+    return { demoPasswordFile: `${path.startsWith('//') ? path.slice(2) : path}.demo-password` };
+  }
+  const name = basename(specFile, extname(specFile));
+  return { demoPasswordFile: join(dirname(specFile), `${name}.ninefold.demo-password`) };
 }
 
 /** The demo users just made enter the records just seeded (see `seedPeople`). */
@@ -165,8 +202,9 @@ export async function openPrototypeStore(options: PrototypeStoreOptions): Promis
     }
     for (const line of migrationSummary(migration.applied)) options.log(line);
     // Claims left by a process that stopped mid-request: none of them wrote anything (an answer is stored
-    // with its write), so their retries may run now rather than after the lease.
-    await store.releaseUnansweredIdempotencyKeys();
+    // with its write), so their retries may run now rather than after the lease. On PostgreSQL another
+    // node may be handling its claims right now: there only the lease frees a claim.
+    if (!url.startsWith('postgres')) await store.releaseUnansweredIdempotencyKeys();
     const seeded =
       options.seed !== undefined && options.seed > 0
         ? await seed(store, options.model, options.seed, options.log)

@@ -91,6 +91,7 @@ for (const database of databases) {
         people: '/_people',
         // The dashboard's figures, computed in SQL (figures.test.ts).
         figures: '/_figures',
+        events: '/_events',
       });
       expect(spec.model.calls.items.map((call: { name: string }) => call.name)).toContain('listOrders');
     });

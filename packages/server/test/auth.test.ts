@@ -75,25 +75,25 @@ describe('session tokens', () => {
 });
 
 describe('sign-in throttling', () => {
-  it('makes the attempt after three failures wait, doubles the wait with each further one, and forgets on success', () => {
+  it('makes the attempt after three failures wait, doubles the wait with each further one, and forgets on success', async () => {
     let clock = 0;
     const throttle = createSignInThrottle({ free: 3, baseSeconds: 1, maxSeconds: 8, now: () => clock });
     const key = 'ann@example.com|127.0.0.1';
     const waits: number[] = [];
     for (let attempt = 0; attempt < 8; attempt++) {
-      throttle.failed(key);
-      const check = throttle.check(key);
+      await throttle.failed(key);
+      const check = await throttle.check(key);
       waits.push(check.allowed ? 0 : check.retryAfterSeconds);
     }
     expect(waits).toEqual([0, 0, 1, 2, 4, 8, 8, 8]);
     clock += 7_000;
-    expect(throttle.check(key)).toEqual({ allowed: false, retryAfterSeconds: 1 });
+    expect(await throttle.check(key)).toEqual({ allowed: false, retryAfterSeconds: 1 });
     clock += 1_000;
-    expect(throttle.check(key)).toEqual({ allowed: true });
+    expect(await throttle.check(key)).toEqual({ allowed: true });
     // Another account from the same address is not slowed down.
-    expect(throttle.check('bob@example.com|127.0.0.1')).toEqual({ allowed: true });
-    throttle.succeeded(key);
-    throttle.failed(key);
-    expect(throttle.check(key)).toEqual({ allowed: true });
+    expect(await throttle.check('bob@example.com|127.0.0.1')).toEqual({ allowed: true });
+    await throttle.succeeded(key);
+    await throttle.failed(key);
+    expect(await throttle.check(key)).toEqual({ allowed: true });
   });
 });

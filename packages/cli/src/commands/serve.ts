@@ -4,14 +4,17 @@ import {
   databaseUrl,
   describeDatabase,
   parseUserOption,
+  type SecretSource,
   serve as startServer,
   type UserRequest,
 } from '@ninefold/server';
+import { exhaustiveSwitchError, type Model } from '@ninefold/spec';
 
 import { ensureRuntime } from '@ninefold/web/runtime';
 import { parseCommandArgs } from '../args';
 import { extensionFile, UI_OPTION_HELP } from '../extension-file';
 import { loadSpecFile } from '../load-spec-file';
+import { serveConfig } from '../serve-config';
 import { listenForStop } from '../stop-signals';
 import { paint, type Terminal } from '../terminal';
 import { usersBanner } from '../users-banner';
@@ -23,17 +26,28 @@ to SPEC by default, or PostgreSQL. The API validates with the specification's ru
 as RFC 9457 problem details; the client is served under a strict Content-Security-Policy (the first run
 builds it). Prints its URL when ready; Ctrl-C (SIGINT) or SIGTERM stops it cleanly.
 
-Options:
+Options (each setting in brackets may come from the environment instead; a flag wins):
   --db URL              postgres://user@host:port/db, sqlite:FILE, FILE, or :memory:
-  --port P              port to listen on (default ${DEFAULT_PORT}; 0 picks a free one)
-  --host H              address to listen on (default 127.0.0.1)
+                        [NINEFOLD_DATABASE_URL]
+  --port P              port to listen on (default ${DEFAULT_PORT}; 0 picks a free one) [NINEFOLD_PORT]
+  --host H              address to listen on (default 127.0.0.1) [NINEFOLD_HOST]
   --seed N              fill each empty entity with N generated records (the same N gives the same data),
-                        and make a demo user per role of point 6 with a new password at each start
+                        and make a demo user per role of point 6 when missing; they are never changed
+                        after. Their password is [NINEFOLD_DEMO_PASSWORD], or a new one kept in a file
+                        only you can read (next to a SQLite file, or to SPEC for PostgreSQL)
   --user EMAIL:ROLE[:NAME=VALUE,...]
                         create a user of point 6's sign-in if missing (repeatable); its password (or API
                         key) is printed once. NAME=VALUE sets what conditions read as user.NAME
   --allow-destructive   apply schema changes that drop or narrow stored data
-  --body-limit BYTES    largest request body accepted (default 1048576)
+  --body-limit BYTES    largest request body accepted (default 1048576) [NINEFOLD_BODY_LIMIT]
+  --secret-file FILE    the secret that signs session tokens, at least 32 bytes [NINEFOLD_SECRET].
+                        Without one, PostgreSQL keeps a generated secret that every node shares; on
+                        SQLite, sessions end when the process stops
+  --previous-secret-file FILE
+                        the secret before a rotation: its tokens still verify until they expire (at
+                        most 15 minutes; clients refresh onto the new one) [NINEFOLD_SECRET_PREVIOUS]
+  --allow-origin URL    a site whose pages may call the API from the browser, such as
+                        https://admin.example.com (repeatable) [NINEFOLD_ALLOWED_ORIGINS, with commas]
   --no-client           serve only the API, the model and the health check
   --root DIR            an OpenAPI document's $refs may read files in DIR only (default: its own folder)
   --client-id ID        the OAuth2 or OpenID Connect client id to sign in with (documents never name it)
@@ -49,6 +63,7 @@ export async function serve(
   args: string[],
   terminal: Terminal,
   signals: NodeJS.EventEmitter = process,
+  env: NodeJS.ProcessEnv = process.env,
 ): Promise<number> {
   let parsed: ReturnType<typeof parseServeArgs>;
   try {
@@ -66,9 +81,15 @@ export async function serve(
     terminal.err(`ninefold serve: give exactly one SPEC file.\n\n${SERVE_HELP}`);
     return 2;
   }
+  const configured = await serveConfig(parsed.values, env);
+  if (!configured.ok) {
+    terminal.err(`ninefold serve: ${configured.message}\n`);
+    return 2;
+  }
+  const config = configured.config;
   const numbers: Record<string, number | undefined> = {};
-  for (const name of ['port', 'seed', 'body-limit'] as const) {
-    const text = parsed.values[name];
+  const numberTexts = { port: config.port, seed: parsed.values.seed, 'body-limit': config.bodyLimit };
+  for (const [name, text] of Object.entries(numberTexts)) {
     if (text === undefined) continue;
     if (!/^\d{1,10}$/.test(text)) {
       terminal.err(`ninefold serve: --${name} must be a whole number, not "${text}".\n`);
@@ -80,7 +101,7 @@ export async function serve(
     terminal.err(`ninefold serve: --port must be at most 65535.\n`);
     return 2;
   }
-  const dbProblem = databaseProblem(parsed.values.db);
+  const dbProblem = databaseProblem(config.db);
   if (dbProblem) {
     terminal.err(`ninefold serve: ${dbProblem}\n`);
     return 2;
@@ -106,10 +127,11 @@ export async function serve(
     }
     users.push(user.user);
   }
-  const database = databaseUrl(parsed.values.db, file);
+  const database = databaseUrl(config.db, file);
   const withClient = !parsed.values['no-client'];
   const stop = listenForStop(signals);
   const log = (line: string) => terminal.err(`${line}\n`);
+  for (const warning of config.warnings) log(`warning: ${warning}`);
   try {
     let clientDir: string | undefined;
     if (withClient) {
@@ -125,7 +147,7 @@ export async function serve(
       model,
       specFile: file,
       db: database,
-      host: parsed.values.host,
+      host: config.host,
       port: numbers.port,
       seed: numbers.seed,
       allowDestructive: parsed.values['allow-destructive'],
@@ -133,6 +155,12 @@ export async function serve(
       clientDir,
       users,
       log,
+      secrets: {
+        ...(config.secret === undefined ? {} : { current: config.secret }),
+        ...(config.previousSecret === undefined ? {} : { previous: config.previousSecret }),
+      },
+      ...(config.demoPassword === undefined ? {} : { demoPassword: config.demoPassword }),
+      allowedOrigins: config.allowedOrigins,
     });
     if (!started.ok) {
       terminal.err(`ninefold serve: ${started.message}\n`);
@@ -145,7 +173,7 @@ export async function serve(
       : `  ${server.url}  (calls under /api, the model at /spec.json)\n`;
     // One write, so that whoever waits for the URL (a test, a script) also has the users and secrets.
     terminal.out(
-      `${paint(terminal, 'bold', `Ninefold prototype API for ${title}`)} on ${describeDatabase(database)}\n${where}${usersBanner(server.users, model)}`,
+      `${paint(terminal, 'bold', `Ninefold prototype API for ${title}`)} on ${describeDatabase(database)}\n${where}${sessionsLine(server.secretSource, model)}${usersBanner(server.users, model)}`,
     );
     const signal = await stop.wait();
     terminal.err(`\n${signal}: finishing requests in flight and closing the database…\n`);
@@ -154,6 +182,22 @@ export async function serve(
     return 0;
   } finally {
     stop.dispose();
+  }
+}
+
+/** How long sessions last, for a specification whose people sign in with tokens this API signs. */
+function sessionsLine(source: SecretSource, model: Model): string {
+  const kind = model.roles.shown ? model.roles.signIn.kind : 'none';
+  if (kind !== 'password') return '';
+  switch (source) {
+    case 'configured':
+      return '  sessions are signed with the configured secret: they survive restarts, on every node\n';
+    case 'database':
+      return '  sessions are signed with a secret kept in the database: every node and restart accepts them\n';
+    case 'process':
+      return '  sessions end when this process stops: set NINEFOLD_SECRET (or --secret-file) to keep them\n';
+    default:
+      return exhaustiveSwitchError(source);
   }
 }
 
@@ -175,6 +219,9 @@ function parseServeArgs(args: string[]) {
       root: { type: 'string' },
       'client-id': { type: 'string' },
       ui: { type: 'string' },
+      'secret-file': { type: 'string' },
+      'previous-secret-file': { type: 'string' },
+      'allow-origin': { type: 'string', multiple: true },
     },
   });
 }

@@ -51,7 +51,7 @@ export function registerAuthRoutes(app: FastifyInstance, api: ApiDescription, au
   }
   const signOut = async (request: FastifyRequest, reply: FastifyReply) => {
     const who = authenticationOf(request);
-    if (who.kind === 'user' && who.session) auth.revoke(who.session);
+    if (who.kind === 'user' && who.session) await auth.revoke(who.session);
     return reply.code(204).send();
   };
   const signOutPaths = new Set([api.auth.signOut, ...signOutCalls.map((call) => call.path)]);

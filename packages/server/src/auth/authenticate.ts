@@ -40,8 +40,13 @@ export interface TokenVerifier {
 }
 
 export interface AuthOptions {
-  /** Signs the session tokens; a fresh random one by default, so tokens end with the process. */
+  /**
+   * Signs the session tokens (see `signingSecrets`); a fresh random one by default, so tokens end with
+   * the process.
+   */
   secret?: Uint8Array;
+  /** The secret before the last rotation: its tokens still verify until they expire. */
+  previousSecret?: Uint8Array;
   /** How long a session token is good for, in seconds; the client refreshes it while in use. */
   tokenSeconds?: number;
   /** The clock, in milliseconds. */
@@ -51,6 +56,10 @@ export interface AuthOptions {
 }
 
 export const DEFAULT_TOKEN_SECONDS = 15 * 60;
+/** How long an events ticket may wait before it is used. */
+export const TICKET_SECONDS = 30;
+/** Tickets name another issuer than session tokens: neither is accepted as the other. */
+const TICKET_ISSUER = 'ninefold-events-ticket';
 
 /** What a request carries that identifies it: its headers and the address it comes from. */
 export interface Credentials {
@@ -76,8 +85,15 @@ export interface Authenticator {
     user: Record<string, JsonValue> & { id: string; role: string },
     session: { tokenId: string; expiresAt: number },
   ): Promise<{ token: string; expiresAt: number }>;
-  /** Ends a session: its token is refused from now on. */
-  revoke(session: { tokenId: string; expiresAt: number }): void;
+  /** Ends a session: its token is refused from now on, by every node of the database. */
+  revoke(session: { tokenId: string; expiresAt: number }): Promise<void>;
+  /**
+   * A one-use ticket (30 s) that opens the events stream for a user whose browser cannot send headers
+   * there (`EventSource`): it is not a session token, so one seen in an address or a log is worth nothing.
+   */
+  issueTicket(user: { id: string; role: string }): Promise<{ ticket: string; expiresAt: number }>;
+  /** Who a ticket was issued to, once: a second use is refused. */
+  redeemTicket(ticket: string): Promise<Authentication>;
 }
 
 /**
@@ -96,15 +112,22 @@ export interface Authenticator {
 export function createAuthenticator(model: Model, store: Store, options: AuthOptions = {}): Authenticator {
   const signIn: SignIn = model.roles.shown ? model.roles.signIn : { kind: 'none' };
   const now = options.now ?? Date.now;
+  const secret = options.secret ?? randomBytes(32);
   const tokens: TokenIssuer = createTokenIssuer({
-    secret: options.secret ?? randomBytes(32),
+    secret,
+    ...(options.previousSecret ? { previous: options.previousSecret } : {}),
     ttlSeconds: options.tokenSeconds ?? DEFAULT_TOKEN_SECONDS,
     now,
   });
-  const throttle: SignInThrottle = createSignInThrottle({ now });
+  const tickets: TokenIssuer = createTokenIssuer({
+    secret,
+    ...(options.previousSecret ? { previous: options.previousSecret } : {}),
+    ttlSeconds: TICKET_SECONDS,
+    issuer: TICKET_ISSUER,
+    now,
+  });
+  const throttle: SignInThrottle = createSignInThrottle({ now, counts: store.shared });
   const oidc = options.oidc ?? oidcVerifierFor(model);
-  /** Revoked token ids, until the moment they would have expired anyway. */
-  const revoked = new Map<string, number>();
 
   const principalOf = (user: StoredUser) => {
     const view = userView(user);
@@ -113,7 +136,7 @@ export function createAuthenticator(model: Model, store: Store, options: AuthOpt
 
   const checkPassword = async (email: string, password: string, ip: string) => {
     const key = `${email.toLowerCase()}|${ip}`;
-    const allowed = throttle.check(key);
+    const allowed = await throttle.check(key);
     if (!allowed.allowed) {
       return {
         ok: false as const,
@@ -126,14 +149,14 @@ export function createAuthenticator(model: Model, store: Store, options: AuthOpt
     // A missing user costs a hash too, so that timing does not tell which emails have accounts.
     const good = await verifyPassword(password, user?.passwordHash ?? DUMMY_HASH);
     if (!user || !good) {
-      throttle.failed(key);
+      await throttle.failed(key);
       return {
         ok: false as const,
         code: 'SIGN_IN_FAILED' as const,
         message: 'The email or the password is not right.',
       };
     }
-    throttle.succeeded(key);
+    await throttle.succeeded(key);
     return { ok: true as const, user };
   };
 
@@ -145,7 +168,7 @@ export function createAuthenticator(model: Model, store: Store, options: AuthOpt
         : { kind: 'refused', code: 'INVALID_TOKEN', message: 'The session token is not one this API gave.' };
     }
     const { claims } = checked;
-    if (revoked.has(claims.tokenId)) {
+    if (await store.shared.isRevoked(claims.tokenId)) {
       return {
         kind: 'refused',
         code: 'SESSION_EXPIRED',
@@ -166,6 +189,30 @@ export function createAuthenticator(model: Model, store: Store, options: AuthOpt
 
   return {
     kind: signIn.kind,
+
+    async issueTicket(user) {
+      const issued = await tickets.issue(user);
+      return { ticket: issued.token, expiresAt: issued.expiresAt };
+    },
+
+    async redeemTicket(ticket) {
+      const checked = await tickets.verify(ticket);
+      if (!checked.ok) {
+        return {
+          kind: 'refused',
+          code: 'INVALID_TOKEN',
+          message: 'The ticket is not one this API gave, or it expired.',
+        };
+      }
+      const { claims } = checked;
+      const first = await store.shared.revoke(claims.tokenId, claims.expiresAt, Math.floor(now() / 1000));
+      if (!first) return { kind: 'refused', code: 'INVALID_TOKEN', message: 'This ticket was used already.' };
+      const user = await store.findUser({ id: claims.userId });
+      if (!user || user.role !== claims.role) {
+        return { kind: 'refused', code: 'SESSION_EXPIRED', message: 'Your account changed. Sign in again.' };
+      }
+      return { kind: 'user', principal: principalOf(user) };
+    },
 
     async authenticate({ headers, ip }) {
       const authorization = single(headers.authorization);
@@ -256,14 +303,12 @@ export function createAuthenticator(model: Model, store: Store, options: AuthOpt
 
     async refresh(user, session) {
       const issued = await tokens.issue({ id: user.id, role: user.role });
-      this.revoke(session);
+      await this.revoke(session);
       return { token: issued.token, expiresAt: issued.expiresAt };
     },
 
-    revoke(session) {
-      const seconds = Math.floor(now() / 1000);
-      for (const [id, expiresAt] of revoked) if (expiresAt < seconds) revoked.delete(id);
-      revoked.set(session.tokenId, session.expiresAt);
+    async revoke(session) {
+      await store.shared.revoke(session.tokenId, session.expiresAt, Math.floor(now() / 1000));
     },
   };
 }

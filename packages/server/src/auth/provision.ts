@@ -1,26 +1,46 @@
 import { findEntity, type JsonValue, type Model } from '@ninefold/spec';
-import type { Store } from '../store/store';
-import { hashPassword } from './passwords';
+import type { Store, StoredUser } from '../store/store';
+import { USERS_TABLE } from '../store/table-plan';
+import { type DemoPasswordFile, readDemoPassword, writeDemoPassword } from './demo-password';
+import { verifyPassword } from './passwords';
 import { addUser, apiKeyHash, generateSecret, type UserRequest } from './users';
 
 export interface ProvisionOptions {
   /** Users named with `--user`: created when missing, kept as they are when they exist. */
   users: UserRequest[];
-  /** With `--seed`: one demo user per role, given a new password at every start. */
+  /** With `--seed`: one demo user per role, made when missing and never changed after. */
   demo: boolean;
+  /** The demo users' password when they are made (`NINEFOLD_DEMO_PASSWORD`); a new one otherwise. */
+  demoPassword?: string;
+  /** Where a new demo password is kept for later starts, readable by its owner only. */
+  demoPasswordFile?: string;
 }
 
 /** What the person starting the server needs to know to sign in: shown once, on the terminal. */
 export interface ProvisionedUser {
   email: string;
   role: string;
-  /** The new password or API key; absent for a user who existed already (its secret is unchanged). */
+  /**
+   * The password or API key: a new user's, or a demo user's that this start could confirm (from
+   * `demoPassword` or the file); absent for a user who existed already otherwise (it is unchanged).
+   */
   secret?: string;
   demo: boolean;
+  /** For demo users: whether they were made now, and where their secret was learnt. */
+  made?: boolean;
+  secretFrom?: 'new' | 'environment' | 'file';
 }
 
 export type ProvisionResult =
-  | { ok: true; secretKind: 'password' | 'api-key' | 'token'; users: ProvisionedUser[] }
+  | {
+      ok: true;
+      secretKind: 'password' | 'api-key' | 'token';
+      users: ProvisionedUser[];
+      /** Where the demo password is kept, when it is. */
+      demoPasswordFile?: string;
+      /** A `demoPassword` given that the existing demo users do not have (they were left unchanged). */
+      demoPasswordIgnored?: boolean;
+    }
   | { ok: false; message: string };
 
 /** The domain of demo users: reserved for documentation (RFC 2606), so never somebody's real address. */
@@ -65,34 +85,103 @@ export async function provisionUsers(
         : { email: request.email.toLowerCase(), role: request.role, demo: false },
     );
   }
-  if (options.demo && model.roles.shown) {
-    // One secret for every demo user of this start: there is one thing to remember.
-    const secret = generateSecret();
-    const passwordHash = await hashPassword(secret);
-    for (const role of model.roles.roles) {
-      const email = `${role.name}@${DEMO_DOMAIN}`;
-      // API keys are unique per user: each demo user's key is the start's secret with its role.
-      const apiKey = `${role.name}.${secret}`;
-      const existing = await store.findUser({ email });
-      if (existing) {
-        await store.setUserSecrets(existing.id, { passwordHash, apiKeyHash: apiKeyHash(apiKey) });
-      } else {
-        const attributes = await demoAttributes(store, model, role.name);
-        const added = await addUser(
-          store,
-          { email, role: role.name, attributes },
-          { password: secret, apiKey },
-        );
-        if (!added.ok) continue;
-      }
-      made.push({ email, role: role.name, secret: secretKind === 'password' ? secret : apiKey, demo: true });
-    }
-  }
-  return { ok: true, secretKind, users: made };
+  if (!options.demo || !model.roles.shown) return { ok: true, secretKind, users: made };
+  // The users table is made (and watched by the write listener) outside the transaction, where it lasts.
+  await store.countUsers();
+  // Two nodes starting together take turns, so that they agree on one password.
+  return store.transaction(async (tx) => {
+    await tx.lockForRules([USERS_TABLE]);
+    const demo = await provisionDemo(tx, model, secretKind, options);
+    return { ok: true as const, secretKind, ...demo, users: [...made, ...demo.users] };
+  });
 
   function secretOf(added: { password: string; apiKey: string }): string {
     return secretKind === 'password' ? added.password : added.apiKey;
   }
+}
+
+/**
+ * One demo user per role, made when missing with one password for all (an API key per role built from
+ * it), and never changed afterwards: a second node, or a restart, must not sign anybody out. The
+ * password is shown when it is known: new, given in the environment, or read from the owner's file.
+ */
+async function provisionDemo(
+  store: Store,
+  model: Model,
+  secretKind: 'password' | 'api-key' | 'token',
+  options: ProvisionOptions,
+): Promise<{ users: ProvisionedUser[]; demoPasswordFile?: string; demoPasswordIgnored?: boolean }> {
+  if (!model.roles.shown) return { users: [] };
+  const roles = model.roles.roles.map((role) => role.name);
+  const existing = new Map<string, StoredUser>();
+  for (const role of roles) {
+    const found = await store.findUser({ email: `${role}@${DEMO_DOMAIN}` });
+    if (found) existing.set(role, found);
+  }
+  const first = [...existing.values()][0];
+  const holds = async (secret: string | undefined) =>
+    secret !== undefined && (first === undefined || (await demoSecretHolds(first, secret, secretKind)));
+  const fromFile = options.demoPasswordFile ? await readDemoPassword(options.demoPasswordFile) : undefined;
+  let secret: string | undefined;
+  let from: ProvisionedUser['secretFrom'];
+  if (await holds(options.demoPassword)) [secret, from] = [options.demoPassword, 'environment'];
+  else if (await holds(fromFile)) [secret, from] = [fromFile, 'file'];
+  else if (first === undefined) [secret, from] = [generateSecret(), 'new'];
+  const file: DemoPasswordFile | undefined =
+    secret !== undefined && from === 'new' && options.demoPasswordFile
+      ? await writeDemoPassword(options.demoPasswordFile, secret)
+      : undefined;
+  const users: ProvisionedUser[] = [];
+  for (const role of roles) {
+    const email = `${role}@${DEMO_DOMAIN}`;
+    const apiKey = (value: string) => `${role}.${value}`;
+    let made = false;
+    if (!existing.has(role)) {
+      // A role added to the specification since the others were made: it gets their password if known.
+      const password = secret ?? generateSecret();
+      const attributes = await demoAttributes(store, model, role);
+      const added = await addUser(store, { email, role, attributes }, { password, apiKey: apiKey(password) });
+      if (!added.ok) continue;
+      made = true;
+      if (secret === undefined) {
+        users.push({
+          email,
+          role,
+          secret: secretKind === 'password' ? password : apiKey(password),
+          demo: true,
+          made,
+          secretFrom: 'new',
+        });
+        continue;
+      }
+    }
+    users.push({
+      email,
+      role,
+      demo: true,
+      made,
+      ...(secret === undefined ? {} : { secret: secretKind === 'password' ? secret : apiKey(secret) }),
+      ...(from === undefined ? {} : { secretFrom: from }),
+    });
+  }
+  return {
+    users,
+    ...(file?.ok ? { demoPasswordFile: file.path } : {}),
+    ...(from !== 'environment' && options.demoPassword !== undefined && first !== undefined
+      ? { demoPasswordIgnored: true }
+      : {}),
+  };
+}
+
+/** Whether an existing demo user's password (or API key) is this one. */
+async function demoSecretHolds(
+  user: StoredUser,
+  secret: string,
+  kind: 'password' | 'api-key' | 'token',
+): Promise<boolean> {
+  if (kind === 'password')
+    return user.passwordHash !== undefined && verifyPassword(secret, user.passwordHash);
+  return user.apiKeyHash === apiKeyHash(`${user.role}.${secret}`);
 }
 
 /**

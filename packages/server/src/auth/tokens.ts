@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
-import { errors, jwtVerify, SignJWT } from 'jose';
+import { randomUUID, type webcrypto } from 'node:crypto';
+import { errors, type JWTPayload, jwtVerify, SignJWT } from 'jose';
 
 /** What a session token says: who, in which role, until when. */
 export interface SessionClaims {
@@ -17,6 +17,11 @@ export type TokenCheck = { ok: true; claims: SessionClaims } | { ok: false; reas
 export interface TokenIssuerOptions {
   /** At least 32 bytes of secret, kept by the server only. */
   secret: Uint8Array;
+  /**
+   * The secret signing before the last rotation: tokens it signed still verify, until they expire (a
+   * token lives `ttlSeconds`, and the client's refresh gets one signed with `secret`).
+   */
+  previous?: Uint8Array;
   /** How long a token is good for. */
   ttlSeconds: number;
   /** Names the prototype API in `iss` and `aud`, so a token of another service is refused. */
@@ -51,20 +56,39 @@ const VERIFIED_TOKENS = 4096;
  * await tokens.verify(token); // { ok: true, claims: { userId: '7', role: 'clerk', expiresAt, tokenId } }
  * ```
  */
+/** Verifies with the current key, then with the previous one when only the signature failed. */
+async function verifyWith(
+  keys: Promise<webcrypto.CryptoKey>[],
+  token: string,
+  options: Parameters<typeof jwtVerify>[2],
+): Promise<JWTPayload> {
+  for (const [index, key] of keys.entries()) {
+    try {
+      return (await jwtVerify(token, await key, options)).payload;
+    } catch (error) {
+      const last = index === keys.length - 1;
+      if (last || !(error instanceof errors.JWSSignatureVerificationFailed)) throw error;
+    }
+  }
+  throw new errors.JWSSignatureVerificationFailed();
+}
+
 export function createTokenIssuer(options: TokenIssuerOptions): TokenIssuer {
   if (options.secret.length < 32) throw new Error('the token secret must be at least 32 bytes');
+  if (options.previous !== undefined && options.previous.length < 32)
+    throw new Error('the previous token secret must be at least 32 bytes');
   if (!(options.ttlSeconds > 0)) throw new Error('the token lifetime must be positive');
   const issuer = options.issuer ?? DEFAULT_ISSUER;
   const now = options.now ?? Date.now;
   const seconds = () => Math.floor(now() / 1000);
   // Imported once: jose would import raw key bytes again at every call.
-  const key = crypto.subtle.importKey(
-    'raw',
-    new Uint8Array(options.secret),
-    { name: 'HMAC', hash: 'SHA-256' },
-    false,
-    ['sign', 'verify'],
-  );
+  const importKey = (secret: Uint8Array) =>
+    crypto.subtle.importKey('raw', new Uint8Array(secret), { name: 'HMAC', hash: 'SHA-256' }, false, [
+      'sign',
+      'verify',
+    ]);
+  const key = importKey(options.secret);
+  const keys = options.previous === undefined ? [key] : [key, importKey(options.previous)];
   const verified = new Map<string, SessionClaims>();
   const remember = (token: string, claims: SessionClaims) => {
     if (verified.size >= VERIFIED_TOKENS) {
@@ -98,7 +122,7 @@ export function createTokenIssuer(options: TokenIssuerOptions): TokenIssuer {
         return { ok: false, reason: 'expired' };
       }
       try {
-        const { payload } = await jwtVerify(token, await key, {
+        const payload = await verifyWith(keys, token, {
           algorithms: [ALGORITHM],
           issuer,
           audience: issuer,

@@ -19,6 +19,9 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * of point 5 the generated records still break are said, rule by rule, rather than kept quiet.
  * Answers whether it seeded.
  */
+/** No entity is named with a colon: this lock is the seed's own. */
+const SEED_LOCK = 'ninefold:seed';
+
 export async function seed(
   store: Store,
   model: Model,
@@ -30,6 +33,8 @@ export async function seed(
   const records = generateRecords(model, count, { seed: count });
   const now = Date.now();
   return store.transaction(async (tx) => {
+    // Two nodes started together on an empty database: one seeds, the other then finds records.
+    await tx.lockForRules([SEED_LOCK]);
     for (const entity of records.keys()) {
       const existing = await tx.list(entity, { filters: [], sort: [], limit: 1, withTotal: false });
       if (existing.items.length > 0) {

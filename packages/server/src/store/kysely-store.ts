@@ -19,6 +19,7 @@ import { planList } from './list-query';
 import { ReadCache } from './read-cache';
 import { aggregateSql, columnOf, conditionSql } from './record-condition-sql';
 import { type DynamicKysely, syncSchema } from './schema-sync';
+import type { SharedState } from './shared-state';
 import type {
   FigureQuery,
   HistoryEntry,
@@ -64,6 +65,8 @@ export interface StoreContext {
   tablesChanged?: () => Promise<void>;
   /** Called when the store closes, before its database. */
   close?: () => Promise<void>;
+  /** What every node of this database shares (see `SharedState`). */
+  shared: SharedState;
 }
 
 type Row = Record<string, unknown>;
@@ -93,6 +96,11 @@ export class KyselyStore implements Store {
   private readonly written = new Set<string>();
   /** Serializes savepoint-guarded writes: savepoints of interleaved writes would undo each other. */
   private savepointQueue: Promise<unknown> = Promise.resolve();
+
+  /** What every node of this database shares: secrets, signed-out tokens, throttle counts, events. */
+  get shared(): SharedState {
+    return this.context.shared;
+  }
 
   constructor(
     private readonly context: StoreContext,

@@ -5,6 +5,7 @@ import { KyselyStore } from './kysely-store';
 import { LISTENER_NAME, type PgClient, startWriteListener } from './pg-listener';
 import { ReadCache } from './read-cache';
 import type { DynamicKysely } from './schema-sync';
+import { SharedState } from './shared-state';
 import { openSqliteDatabase } from './sqlite-database';
 import type { Store, StoreOptions } from './store';
 import { planTables } from './table-plan';
@@ -41,22 +42,19 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     const cache = new ReadCache();
     let dataVersion = database.dataVersion();
     const kysely: DynamicKysely = new Kysely({ dialect: new SqliteDialect({ database }) });
+    const dialect = new DialectSql('sqlite', undefined);
+    // SQLite's data_version changes when another connection commits; then nothing remembered holds.
+    const cacheCurrent = () => {
+      const version = database.dataVersion();
+      if (version !== dataVersion) {
+        cache.clear();
+        dataVersion = version;
+      }
+      return true;
+    };
+    const shared = new SharedState(kysely, dialect, { cache: () => (cacheCurrent() ? cache : undefined) });
     return new KyselyStore(
-      {
-        sql: new DialectSql('sqlite', undefined),
-        plan,
-        schemaChanged: () => database.clearStatements(),
-        cache,
-        // SQLite's data_version changes when another connection commits; then nothing remembered holds.
-        cacheCurrent: () => {
-          const version = database.dataVersion();
-          if (version !== dataVersion) {
-            cache.clear();
-            dataVersion = version;
-          }
-          return true;
-        },
-      },
+      { sql: dialect, plan, schemaChanged: () => database.clearStatements(), cache, cacheCurrent, shared },
       kysely,
     );
   }
@@ -87,12 +85,18 @@ export async function openStore(options: StoreOptions): Promise<Store> {
       }
       const dialect = new DialectSql('postgres', schema);
       const cache = new ReadCache();
+      let shared: SharedState | undefined;
       const listener = startWriteListener({
+        events: (id) => shared?.signal(id),
         // Named, so that an operator sees in pg_stat_activity what the one idle connection per node is.
         connect: () => new pg.Client({ connectionString: url, application_name: LISTENER_NAME }),
         dialect,
         tables: plan.tables.map((table) => table.name),
         cache,
+      });
+      shared = new SharedState(kysely, dialect, {
+        cache: () => (listener.current() ? cache : undefined),
+        tablesChanged: listener.tablesChanged,
       });
       return new KyselyStore(
         {
@@ -103,6 +107,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
           cacheCurrent: listener.current,
           tablesChanged: listener.tablesChanged,
           close: listener.close,
+          shared,
         },
         kysely,
       );

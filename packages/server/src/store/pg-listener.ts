@@ -1,6 +1,7 @@
 import type { DialectSql } from './dialect-sql';
 import type { ReadCache } from './read-cache';
-import { fnv1a, USERS_TABLE } from './table-plan';
+import { EVENTS_CHANNEL, type EventSignal } from './shared-state';
+import { fnv1a, REVOKED_TABLE, USERS_TABLE } from './table-plan';
 
 /** The channel every Ninefold table's trigger notifies, with `schema.table` as the payload. */
 export const WRITES_CHANNEL = 'ninefold_writes';
@@ -43,10 +44,12 @@ export function startWriteListener(options: {
   dialect: DialectSql;
   tables: string[];
   cache: ReadCache;
+  /** Told of each event appended by any node, and told to read again after a lost connection. */
+  events?: EventSignal;
 }): WriteListener {
   const { dialect, cache } = options;
   const schema = dialect.schema ?? 'public';
-  const tables = [...options.tables, USERS_TABLE];
+  const tables = [...options.tables, USERS_TABLE, REVOKED_TABLE];
   let client: PgClient | undefined;
   let listening = false;
   let armed = false;
@@ -121,12 +124,17 @@ export function startWriteListener(options: {
     const next = options.connect();
     next.on('notification', (message) => {
       if (message.channel === WRITES_CHANNEL) forget(message.payload);
+      else if (message.channel === EVENTS_CHANNEL) {
+        const id = Number(message.payload);
+        options.events?.(Number.isSafeInteger(id) ? id : undefined);
+      }
     });
     next.on('error', lost);
     next.on('end', lost);
     try {
       await next.connect();
       await next.query(`LISTEN ${WRITES_CHANNEL}`);
+      await next.query(`LISTEN ${EVENTS_CHANNEL}`);
     } catch {
       lost();
       return;
@@ -135,6 +143,8 @@ export function startWriteListener(options: {
     // Anything written while nobody listened is unknown.
     cache.clear();
     listening = true;
+    // Events appended meanwhile were not announced: the streams read what follows what they have.
+    if (attempt > 0) options.events?.(undefined);
     // At the first start the store arms the triggers once its tables are made (`tablesChanged` after the
     // migration): arming here too cost every store opened a second round of DDL. After a lost
     // connection, the tables are there and only this arms them again.

@@ -17,6 +17,8 @@ export class ReadCache {
   private readonly pages = new Map<string, Map<string, ListResult>>();
   private readonly figures = new Map<string, Map<string, readonly FigureGroup[]>>();
   private readonly generations = new Map<string, number>();
+  /** Small tables read whole and asked on every call (signed-out tokens), by table name. */
+  private readonly sets = new Map<string, ReadonlySet<string>>();
   private readonly users = new Map<string, StoredUser>();
   private usersGeneration = 0;
 
@@ -60,9 +62,18 @@ export class ReadCache {
     if (this.generation(entity) === generation) bounded(this.figures, entity).set(query, [...groups]);
   }
 
+  tableSet(table: string): ReadonlySet<string> | undefined {
+    return this.sets.get(table);
+  }
+
+  keepTableSet(table: string, values: ReadonlySet<string>, generation: number): void {
+    if (this.generation(table) === generation) this.sets.set(table, values);
+  }
+
   /** Something changed the entity's rows (or may have): nothing read of them holds. */
   invalidate(entity: string): void {
     this.generations.set(entity, this.generation(entity) + 1);
+    this.sets.delete(entity);
     this.totals.delete(entity);
     this.pages.delete(entity);
     this.figures.delete(entity);
@@ -94,6 +105,7 @@ export class ReadCache {
       ...this.totals.keys(),
       ...this.pages.keys(),
       ...this.figures.keys(),
+      ...this.sets.keys(),
       ...this.generations.keys(),
     ];
     for (const entity of new Set(entities)) this.invalidate(entity);

@@ -8,6 +8,7 @@ import type {
   RecordCondition,
   SortKey,
 } from '@ninefold/spec';
+import type { SharedState } from './shared-state';
 
 /** A record as stored and served: field values by name, plus the key. */
 export type StoredRecord = Record<string, JsonValue>;
@@ -78,6 +79,8 @@ export type MigrationResult =
  * the fields screens and calls sort and filter on. One implementation serves SQLite and PostgreSQL.
  */
 export interface Store {
+  /** What every node of this database shares: secrets, signed-out tokens, throttle counts, events. */
+  readonly shared: SharedState;
   readonly dialect: 'sqlite' | 'postgres';
   /** Brings the database in line with the model. Additive changes apply; destructive ones need consent. */
   migrate(options: { allowDestructive: boolean }): Promise<MigrationResult>;

@@ -76,6 +76,14 @@ export const IDEMPOTENCY_TABLE = '_ninefold_idempotency';
 export const HISTORY_TABLE = '_ninefold_history';
 /** The counters that number records (point 3's numbering). */
 export const COUNTERS_TABLE = '_ninefold_counters';
+/** Values every node of one database shares, such as the generated token secret. */
+export const SETTINGS_TABLE = '_ninefold_settings';
+/** Session tokens signed out before they expire, so that every node refuses them. */
+export const REVOKED_TABLE = '_ninefold_revoked';
+/** Failed sign-ins per account and address, so that the throttle holds on every node. */
+export const SIGN_IN_FAILURES_TABLE = '_ninefold_sign_in_failures';
+/** Recent changes to records, for live updates and their resumption after a dropped stream. */
+export const EVENTS_TABLE = '_ninefold_events';
 /** The tables the store keeps for itself: no entity may be named like one. */
 const RESERVED_TABLES: readonly string[] = [
   SCHEMA_TABLE,
@@ -84,6 +92,10 @@ const RESERVED_TABLES: readonly string[] = [
   IDEMPOTENCY_TABLE,
   HISTORY_TABLE,
   COUNTERS_TABLE,
+  SETTINGS_TABLE,
+  REVOKED_TABLE,
+  SIGN_IN_FAILURES_TABLE,
+  EVENTS_TABLE,
 ];
 /** The column of the key the store adds to an entity that names none. */
 export const HIDDEN_KEY = 'id';

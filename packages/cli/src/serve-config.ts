@@ -1,0 +1,147 @@
+import { readFile, stat } from 'node:fs/promises';
+
+/**
+ * `serve`'s production settings, each from its flag or else from the environment (12-factor): one node
+ * or many, the same variables configure them all. Only `NINEFOLD_`-prefixed variables are read, so that
+ * a `PORT` or `DATABASE_URL` meant for another program on the machine is never taken for ours.
+ */
+export const SERVE_ENVIRONMENT = {
+  db: 'NINEFOLD_DATABASE_URL',
+  port: 'NINEFOLD_PORT',
+  host: 'NINEFOLD_HOST',
+  bodyLimit: 'NINEFOLD_BODY_LIMIT',
+  allowedOrigins: 'NINEFOLD_ALLOWED_ORIGINS',
+  secret: 'NINEFOLD_SECRET',
+  previousSecret: 'NINEFOLD_SECRET_PREVIOUS',
+  demoPassword: 'NINEFOLD_DEMO_PASSWORD',
+} as const;
+
+export interface ServeFlags {
+  db?: string | undefined;
+  port?: string | undefined;
+  host?: string | undefined;
+  'body-limit'?: string | undefined;
+  'allow-origin'?: string[] | undefined;
+  'secret-file'?: string | undefined;
+  'previous-secret-file'?: string | undefined;
+}
+
+export interface ServeConfig {
+  db?: string;
+  port?: string;
+  host?: string;
+  bodyLimit?: string;
+  allowedOrigins: string[];
+  secret?: string;
+  previousSecret?: string;
+  demoPassword?: string;
+  /** Said once at start: a secret file others may read, say. */
+  warnings: string[];
+}
+
+/**
+ * Merges flags over the environment, reads the secret files, and checks the origins. Values stay text
+ * where the command checks them itself (numbers); nothing secret is ever put in a message.
+ *
+ * @example
+ * ```ts
+ * await serveConfig({ port: '8080' }, { NINEFOLD_SECRET: '…' }); // { ok: true, config: { port: '8080', secret: '…', … } }
+ * ```
+ */
+export async function serveConfig(
+  flags: ServeFlags,
+  env: NodeJS.ProcessEnv,
+): Promise<{ ok: true; config: ServeConfig } | { ok: false; message: string }> {
+  const from = (flag: string | undefined, name: keyof typeof SERVE_ENVIRONMENT) => {
+    if (flag !== undefined) return flag;
+    const value = env[SERVE_ENVIRONMENT[name]];
+    return value === undefined || value === '' ? undefined : value;
+  };
+  const warnings: string[] = [];
+  const secret = await secretFrom(
+    flags['secret-file'],
+    env[SERVE_ENVIRONMENT.secret],
+    '--secret-file',
+    warnings,
+  );
+  if (!secret.ok) return secret;
+  const previous = await secretFrom(
+    flags['previous-secret-file'],
+    env[SERVE_ENVIRONMENT.previousSecret],
+    '--previous-secret-file',
+    warnings,
+  );
+  if (!previous.ok) return previous;
+  const origins = flags['allow-origin'] ?? splitList(env[SERVE_ENVIRONMENT.allowedOrigins]);
+  const allowedOrigins: string[] = [];
+  for (const origin of origins) {
+    const checked = originOf(origin);
+    if (!checked.ok) return checked;
+    allowedOrigins.push(checked.origin);
+  }
+  const config: ServeConfig = { allowedOrigins, warnings };
+  const set = <K extends keyof ServeConfig>(key: K, value: ServeConfig[K] | undefined) => {
+    if (value !== undefined) config[key] = value;
+  };
+  set('db', from(flags.db, 'db'));
+  set('port', from(flags.port, 'port'));
+  set('host', from(flags.host, 'host'));
+  set('bodyLimit', from(flags['body-limit'], 'bodyLimit'));
+  set('secret', secret.value);
+  set('previousSecret', previous.value);
+  const demo = env[SERVE_ENVIRONMENT.demoPassword];
+  if (demo !== undefined && demo !== '') {
+    if (demo.length < 8 || /\s/.test(demo)) {
+      return {
+        ok: false,
+        message: `${SERVE_ENVIRONMENT.demoPassword} must be at least 8 characters, without spaces.`,
+      };
+    }
+    config.demoPassword = demo;
+  }
+  return { ok: true, config };
+}
+
+async function secretFrom(
+  file: string | undefined,
+  variable: string | undefined,
+  flag: string,
+  warnings: string[],
+): Promise<{ ok: true; value?: string } | { ok: false; message: string }> {
+  if (file === undefined) return { ok: true, ...(variable ? { value: variable } : {}) };
+  try {
+    const text = await readFile(file, 'utf8');
+    const mode = (await stat(file)).mode;
+    if ((mode & 0o077) !== 0) {
+      warnings.push(`${file} (${flag}) can be read by others than its owner: chmod 600 ${file}`);
+    }
+    return { ok: true, value: text.replace(/\r?\n$/, '') };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return {
+      ok: false,
+      message: `${flag} ${file} could not be read${code === 'ENOENT' ? ': there is no such file' : ` (${code ?? 'error'})`}.`,
+    };
+  }
+}
+
+function splitList(text: string | undefined): string[] {
+  return (text ?? '')
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
+}
+
+function originOf(text: string): { ok: true; origin: string } | { ok: false; message: string } {
+  const refusal = {
+    ok: false as const,
+    message: `An allowed origin is a scheme and a host, like https://admin.example.com; "${text.slice(0, 80)}" is not one.`,
+  };
+  try {
+    const url = new URL(text);
+    if (!/^https?:$/.test(url.protocol) || url.origin !== text.replace(/\/$/, '')) return refusal;
+    return { ok: true, origin: url.origin };
+  } catch {
+    return refusal;
+  }
+}
