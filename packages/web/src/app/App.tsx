@@ -9,6 +9,7 @@ import { SessionProvider } from '../session/SessionProvider';
 import type { SessionStore } from '../session/session-store';
 import { AboutPage } from './AboutPage';
 import { basename } from './base-path';
+import { LiveUpdates } from './LiveUpdates';
 import { withLaterStyles } from './later-styles';
 import { NotFound } from './NotFound';
 import { BrowserRouter, MemoryRouter, Navigate, useLocation } from './router';
@@ -61,7 +62,9 @@ export function App({ spec, initialPath, locale, queryClient, session }: AppProp
       <I18nProvider locale={locale}>
         <QueryClientProvider client={client}>
           <SpecProvider value={spec}>
-            <SessionProvider {...(session ? { session } : {})}>{router}</SessionProvider>
+            <SessionProvider {...(session ? { session } : {})}>
+              <LiveUpdates>{router}</LiveUpdates>
+            </SessionProvider>
           </SpecProvider>
         </QueryClientProvider>
       </I18nProvider>

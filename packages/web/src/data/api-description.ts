@@ -24,6 +24,8 @@ export interface ApiDescription {
   people?: string;
   /** Where it answers a dashboard's figures of point 2: `GET {figures}/{screen}/{figure}`. */
   figures?: string;
+  /** Where Ninefold's prototype API streams changes to records (server-sent events): `GET {events}`. */
+  events?: string;
 }
 
 /**
@@ -55,6 +57,7 @@ export function apiOf(model: Model, wire: ApiWire): ApiDescription {
     ...(wire.names ? { names: wire.names } : {}),
     ...(wire.people ? { people: wire.people } : {}),
     ...(wire.figures ? { figures: wire.figures } : {}),
+    ...(wire.events ? { events: wire.events } : {}),
   };
 }
 

@@ -8,6 +8,7 @@ import type {
   SortKey,
 } from '@ninefold/spec';
 import type { ConnectionValues } from './connection-values';
+import type { LiveHandlers } from './live-events';
 import type { NetworkStatus } from './network-status';
 
 /** A stored record as the API answers it: field name -> value. */
@@ -211,6 +212,12 @@ export interface DataProvider {
    */
   figure?(params: FigureParams): Promise<FigureAnswer>;
   answersFigure?(figure: Figure): boolean;
+  /**
+   * Follows changes to records made by anyone, as they happen (Ninefold's prototype API streams them,
+   * `GET {events}`); answers a function that stops. Absent where the API has no such stream: then
+   * screens show what they read, as before.
+   */
+  follow?(handlers: LiveHandlers): () => void;
   /** Whether the API answered lately, as this provider's requests found it: the shell's offline banner. */
   readonly network?: NetworkStatus;
   /** Values the API asks for with its calls that the person gives once (see `askedParameters`). */

@@ -18,6 +18,7 @@ import { entityCallsLookup, requireCall, requireListCall, requireTransitionCall 
 import type { FileCallsContext } from './file-calls';
 import { parseLinkHeader } from './link-header';
 import { fillPath, listSearchParams } from './list-request';
+import type { LiveHandlers } from './live-events';
 import { createNetworkStatus, type NetworkStatus } from './network-status';
 import { apiErrorFrom, clipText } from './problem-reader';
 import { encodeBody } from './request-body';
@@ -345,6 +346,37 @@ export function createHttpDataProvider(
       ? {
           exportCsv: async (params: ListParams) =>
             (await import('./file-calls')).exportCsv(fileContext(), params),
+        }
+      : {}),
+    ...(api.events
+      ? {
+          follow(handlers: LiveHandlers) {
+            // The stream's code loads after the first screen: a page that is never left open pays nothing.
+            let stop: (() => void) | undefined;
+            let stopped = false;
+            void import('./live-events').then(({ followEvents }) => {
+              if (stopped) return;
+              stop = followEvents(
+                {
+                  url: `${base}${api.events}`,
+                  fetch: doFetch,
+                  ...(options.authHeaders ? { authHeaders: options.authHeaders } : {}),
+                },
+                {
+                  ...handlers,
+                  onState(state) {
+                    network.liveState(state);
+                    handlers.onState?.(state);
+                  },
+                },
+              );
+            });
+            return () => {
+              stopped = true;
+              stop?.();
+              network.liveState(undefined);
+            };
+          },
         }
       : {}),
 

@@ -1,7 +1,11 @@
+import type { LiveState } from './live-events';
+
 /** Whether the API has been reachable, as the requests found it. */
 export interface NetworkSnapshot {
   /** False from a request that got no answer until one that gets any answer, success or not. */
   reachable: boolean;
+  /** The events stream's state, when the API has one and it is followed (see `followEvents`). */
+  live?: LiveState;
 }
 
 /**
@@ -15,6 +19,8 @@ export interface NetworkStatus {
   answered(): void;
   /** A request got no answer: offline, refused, timed out. */
   unanswered(): void;
+  /** The events stream's state changed; undefined once it is no longer followed. */
+  liveState(state: LiveState | undefined): void;
 }
 
 /**
@@ -30,11 +36,13 @@ export interface NetworkStatus {
 export function createNetworkStatus(): NetworkStatus {
   let snapshot: NetworkSnapshot = { reachable: true };
   const listeners = new Set<() => void>();
-  const publish = (reachable: boolean) => {
-    if (snapshot.reachable === reachable) return;
-    snapshot = { reachable };
+  const publish = (next: NetworkSnapshot) => {
+    if (snapshot.reachable === next.reachable && snapshot.live === next.live) return;
+    snapshot = next;
     for (const listener of [...listeners]) listener();
   };
+  const withLive = (reachable: boolean, live: LiveState | undefined): NetworkSnapshot =>
+    live === undefined ? { reachable } : { reachable, live };
   return {
     getSnapshot: () => snapshot,
     subscribe(listener) {
@@ -43,7 +51,8 @@ export function createNetworkStatus(): NetworkStatus {
         listeners.delete(listener);
       };
     },
-    answered: () => publish(true),
-    unanswered: () => publish(false),
+    answered: () => publish(withLive(true, snapshot.live)),
+    unanswered: () => publish(withLive(false, snapshot.live)),
+    liveState: (live) => publish(withLive(snapshot.reachable, live)),
   };
 }

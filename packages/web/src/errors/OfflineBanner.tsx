@@ -9,8 +9,9 @@ import { useOnline } from './useOnline';
 const noStatus = () => () => {};
 
 /**
- * Says, on every screen, that the device is offline (`navigator.onLine`) or that requests get no answer
- * (the data layer's own finding), and offers to try the failed reads again. It sits in a polite live
+ * Says, on every screen, that the device is offline (`navigator.onLine`), that requests get no answer
+ * (the data layer's own finding), and offers to try the failed reads again; or that live updates are
+ * paused because their stream dropped (it reconnects by itself). It sits in a polite live
  * region that is always there, so that a screen reader announces it appearing and the connection coming
  * back without taking the person's focus.
  */
@@ -19,8 +20,9 @@ export function OfflineBanner() {
   const { t } = useI18n();
   const online = useOnline();
   const reachable = useReachable(data.network);
+  const live = useLive(data.network);
   const queryClient = useQueryClient();
-  const state = !online ? 'offline' : !reachable ? 'unreachable' : 'ok';
+  const state = !online ? 'offline' : !reachable ? 'unreachable' : live === 'lost' ? 'live-lost' : 'ok';
   const [recovered, setRecovered] = useState(false);
   const previous = useRef(state);
   useEffect(() => {
@@ -35,6 +37,15 @@ export function OfflineBanner() {
         recovered ? (
           <VisuallyHidden>{t('errors.backOnline')}</VisuallyHidden>
         ) : null
+      ) : state === 'live-lost' ? (
+        <Paper withBorder p="sm" mb="md" bg="var(--mantine-color-yellow-light)">
+          <Stack gap={2}>
+            <Text fw={600} size="sm">
+              {t('errors.liveLostTitle')}
+            </Text>
+            <Text size="sm">{t('errors.liveLost')}</Text>
+          </Stack>
+        </Paper>
       ) : (
         <Paper withBorder p="sm" mb="md" bg="var(--mantine-color-yellow-light)">
           <Group justify="space-between" gap="sm" wrap="wrap">
@@ -56,6 +67,15 @@ export function OfflineBanner() {
         </Paper>
       )}
     </div>
+  );
+}
+
+/** The events stream's state, when one is followed: a dropped one is said, like a lost server. */
+function useLive(network: NetworkStatus | undefined) {
+  return useSyncExternalStore(
+    network?.subscribe ?? noStatus,
+    () => network?.getSnapshot().live,
+    () => undefined,
   );
 }
 

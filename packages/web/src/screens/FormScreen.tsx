@@ -61,6 +61,7 @@ import {
   referencesFrom,
   toFormValues,
 } from '../form/form-values';
+import { LiveChangeNotice } from '../form/LiveChangeNotice';
 import { LoadFailure } from '../form/LoadFailure';
 import { pointerToFormPath } from '../form/pointer-path';
 import { invalidateEntity, recordKey } from '../form/query-keys';
@@ -543,6 +544,9 @@ function RecordForm({ screen, entity, id, loaded, restored, drafts, notice }: Re
       </Title>
       {screen.description ? <Text c="dimmed">{screen.description}</Text> : null}
       {notice}
+      {editing && id !== undefined ? (
+        <LiveChangeNotice entity={entity.name} id={id} base={stored ?? {}} inputs={layout.inputs} />
+      ) : null}
       {!canSave ? (
         <Alert color="yellow">{t('form.noSaveCall', { entity: entityLabel(entity) })}</Alert>
       ) : null}

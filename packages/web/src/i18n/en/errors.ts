@@ -32,4 +32,6 @@ export const errors = {
     'Requests get no answer. What you see may be out of date, and nothing can be saved until the server answers.',
   checkAgain: 'Check again',
   backOnline: 'The connection is back.',
+  liveLostTitle: 'Live updates paused',
+  liveLost: 'Changes by others are not shown as they happen until the connection is back. Trying again…',
 } as const;

@@ -82,4 +82,9 @@ export const form = {
   actions: 'Actions',
   more: 'More about this record',
   status: 'Status',
+  liveChangedBy: 'Changed by {name} just now',
+  liveChangedBySomeone: 'Changed by someone else just now',
+  liveChangedFields: 'Changed: {fields}. Saving will show both versions, for you to choose.',
+  liveDeleted: '{name} deleted this record just now. Saving will not bring it back.',
+  liveHidden: 'This record changed and is no longer one you may see. Saving will be refused.',
 } as const;

@@ -30,4 +30,7 @@ export const errors: Messages<'errors'> = {
     'Les requêtes restent sans réponse. Ce que vous voyez peut être périmé, et rien ne peut être enregistré avant que le serveur réponde.',
   checkAgain: 'Vérifier à nouveau',
   backOnline: 'La connexion est revenue.',
+  liveLostTitle: 'Mises à jour en direct suspendues',
+  liveLost:
+    'Les modifications des autres ne s’affichent plus en direct jusqu’au retour de la connexion. Nouvelle tentative…',
 };

@@ -80,4 +80,10 @@ export const form: Messages<'form'> = {
   actions: 'Actions',
   more: 'Plus sur cet enregistrement',
   status: 'Statut',
+  liveChangedBy: 'Modifié par {name} à l’instant',
+  liveChangedBySomeone: 'Modifié par quelqu’un d’autre à l’instant',
+  liveChangedFields:
+    'Modifié : {fields}. L’enregistrement montrera les deux versions, pour que vous choisissiez.',
+  liveDeleted: '{name} vient de supprimer cet enregistrement. L’enregistrer ne le fera pas revenir.',
+  liveHidden: 'Cet enregistrement a changé et ne vous est plus visible. L’enregistrement sera refusé.',
 } as const;
