@@ -75,7 +75,7 @@ describe.skipIf(pgReason !== undefined)(
       const customer = customers[0] as { id: number; name: string };
 
       // The clerk works on node B: the customers list in one tab, the customer's form in another.
-      const list = await browser.newPage({ width: 1280, height: 900 });
+      const list = await browser.newPage({ width: 1280, height: 900, live: true });
       await signInAs(list.page, b, 'clerk');
       const urls: string[] = [];
       const tokens = new Set<string>();
@@ -88,7 +88,7 @@ describe.skipIf(pgReason !== undefined)(
       await list.page.getByRole('link', { name: customer.name }).first().waitFor();
       await markPage(list.page);
 
-      const form = await browser.newPage({ width: 1280, height: 900 });
+      const form = await browser.newPage({ width: 1280, height: 900, live: true });
       await signInAs(form.page, b, 'clerk');
       await form.page.goto(`${b.url}customers/${customer.id}/edit`);
       const name = form.page.getByRole('textbox', { name: /^Name/ });
@@ -97,7 +97,7 @@ describe.skipIf(pgReason !== undefined)(
       await markPage(form.page);
 
       // The owner, on node A, renames the customer through the client.
-      const owners = await browser.newPage({ width: 1280, height: 900 });
+      const owners = await browser.newPage({ width: 1280, height: 900, live: true });
       await signInAs(owners.page, a, 'owner');
       await owners.page.goto(`${a.url}customers/${customer.id}/edit`);
       const ownerName = owners.page.getByRole('textbox', { name: /^Name/ });

@@ -115,6 +115,24 @@ describe('the benchmarks, at tiny sizes', () => {
     }
   }, 180_000);
 
+  it.skipIf(noPostgres !== undefined)(
+    'bench/nodes.ts: two nodes on one PostgreSQL against one, and events across nodes',
+    async () => {
+      const dir = await bench('nodes.ts', {
+        BENCH_SECONDS: '1',
+        BENCH_ROUNDS: '1',
+        BENCH_STREAMS: '10',
+        BENCH_EVENTS: '3',
+      });
+      for (const name of ['nodes-list-postgres', 'nodes-create-postgres', 'events-fanout-postgres']) {
+        const figure = result(dir, name);
+        expect(figure.ours, name).toBeGreaterThan(0);
+        expect(figure.peer, name).toBeGreaterThan(0);
+      }
+    },
+    180_000,
+  );
+
   it('bench/import.ts: a CSV import against a plain batched INSERT', async () => {
     const dir = await bench('import.ts', { BENCH_IMPORT_ROWS: '1500', BENCH_ROUNDS: '1' });
     // The benchmark itself refuses a batch that did not make every one of its rows.

@@ -117,6 +117,9 @@ export async function freshPage(
 ): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
   const context = await browser.newContext({ viewport, locale: 'en-GB', timezoneId: 'UTC' });
   const page = await context.newPage();
+  // The events stream never ends, and the timings wait for the network to be idle: it is declined
+  // (204, "no stream here"), as for an API without one.
+  await page.route('**/_events', (route) => route.fulfill({ status: 204 }));
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
   // Console errors name no URL for failed loads: those are recorded from the responses instead.

@@ -5,7 +5,9 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { App } from '../src/app/App';
 import { NetworkError } from '../src/data/data-provider';
+import type { LiveHandlers } from '../src/data/live-events';
 import { createMemoryDataProvider } from '../src/data/memory-data-provider';
+import { createNetworkStatus } from '../src/data/network-status';
 import { apiOf, loadExample } from './support/load-example';
 
 // Screens load lazily, and the suite shares two cores with others: allow more than the default second.
@@ -91,5 +93,67 @@ describe('the offline banner', () => {
       />,
     );
     await waitFor(() => expect(region()?.textContent).toContain('The server cannot be reached'));
+  });
+});
+
+describe('live updates', () => {
+  /** The in-memory data with an events stream the test drives, as the prototype API's would be. */
+  function renderFollowed() {
+    const memory = createMemoryDataProvider(shop, api, { Customer: customers });
+    const network = createNetworkStatus();
+    let handlers: LiveHandlers | undefined;
+    let stopped = 0;
+    const data = {
+      ...memory,
+      network,
+      follow(next: LiveHandlers) {
+        handlers = next;
+        return () => {
+          stopped++;
+        };
+      },
+    };
+    const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    const view = render(
+      <App
+        spec={{ model: shop, api, data }}
+        initialPath="/customers"
+        locale="en"
+        queryClient={queryClient}
+      />,
+    );
+    return { memory, network, tell: () => handlers, stopped: () => stopped, view };
+  }
+
+  it('reads an open list again in place when someone else changes one of its records', async () => {
+    const { memory, tell } = renderFollowed();
+    await loaded();
+    // The follower's code loads after the first screen.
+    await waitFor(() => expect(tell()).toBeDefined());
+    expect(screen.getByText('Anna Berg')).toBeTruthy();
+    // Someone else renames the customer (the stream tells it; the list reads it again).
+    await memory.update({ entity: 'Customer', id: '1', values: { name: 'Berg & Co' } });
+    act(() => {
+      tell()?.onChange({ entity: 'Customer', key: '1', kind: 'updated', at: new Date().toISOString() });
+    });
+    await screen.findByText('Berg & Co');
+    expect(screen.queryByText('Anna Berg')).toBeNull();
+  });
+
+  it('says when its stream dropped, and stops saying so when it is back', async () => {
+    const { network } = renderFollowed();
+    await loaded();
+    act(() => network.liveState('lost'));
+    await waitFor(() => expect(region()?.textContent).toContain('Live updates paused'));
+    act(() => network.liveState('open'));
+    await waitFor(() => expect(region()?.textContent).not.toContain('Live updates paused'));
+  });
+
+  it('stops following when the client goes away', async () => {
+    const { stopped, view, tell } = renderFollowed();
+    await loaded();
+    await waitFor(() => expect(tell()).toBeDefined());
+    view.unmount();
+    expect(stopped()).toBe(1);
   });
 });

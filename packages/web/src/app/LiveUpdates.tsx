@@ -1,5 +1,5 @@
 import type { Model } from '@ninefold/spec';
-import { type Query, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { createContext, type ReactNode, useContext, useEffect, useState, useSyncExternalStore } from 'react';
 import type { LiveChange } from '../data/live-events';
 import { useSession } from '../session/SessionContext';
@@ -13,8 +13,6 @@ interface LiveRecords {
 }
 
 const LiveContext = createContext<LiveRecords | undefined>(undefined);
-/** Changes are gathered this long before the screens read again: an import's burst is one refresh. */
-const GATHER_MS = 150;
 /** Records whose last change is remembered; an edit form asks only about its own. */
 const REMEMBERED = 500;
 
@@ -38,28 +36,16 @@ export function LiveUpdates({ children }: { children: ReactNode }) {
         : undefined;
 
   useEffect(() => {
-    if (!data.follow || follower === undefined) return;
-    const pending = new Set<string>();
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const flush = () => {
-      timer = undefined;
-      const entities = new Set(pending);
-      pending.clear();
-      void client.invalidateQueries({ predicate: (query) => readsEntity(model, query, entities) });
-    };
-    const stop = data.follow({
-      onChange(change) {
-        records.tell(change);
-        pending.add(change.entity);
-        timer ??= setTimeout(flush, GATHER_MS);
-      },
-      onReset() {
-        void client.invalidateQueries();
-      },
+    if (!data.follow || follower === undefined || !storesRecords(model)) return;
+    // What to read again on a change loads with the stream's own code, after the first screen.
+    let stop: (() => void) | undefined;
+    let stopped = false;
+    void import('./live-queries').then(({ followQueries }) => {
+      if (!stopped) stop = followQueries(data, model, client, records.tell);
     });
     return () => {
-      stop();
-      if (timer) clearTimeout(timer);
+      stopped = true;
+      stop?.();
     };
   }, [data, model, client, records, follower]);
 
@@ -79,6 +65,11 @@ export function useLiveChange(entity: string, key: string | undefined): LiveChan
 }
 
 const noSubscription = () => () => {};
+
+/** A model without stored records has nothing to follow (the empty shell). */
+function storesRecords(model: Model): boolean {
+  return model.entities.shown && model.entities.items.some((entity) => !entity.embedded);
+}
 
 function createLiveRecords(): LiveRecords {
   const changes = new Map<string, LiveChange>();
@@ -101,21 +92,4 @@ function createLiveRecords(): LiveRecords {
       for (const listener of [...listeners]) listener();
     },
   };
-}
-
-/**
- * Whether a query reads records of these entities: a record and its names (`[entity, …]`), a list or a
- * dashboard count (`['list', entity, …]`), or a figure over the entity (`['figure', screen, name]`).
- */
-function readsEntity(model: Model, query: Query, entities: ReadonlySet<string>): boolean {
-  const [first, second, third] = query.queryKey;
-  if (typeof first === 'string' && entities.has(first)) return true;
-  if (first === 'list' && typeof second === 'string') return entities.has(second);
-  if (first === 'figure' && model.screens.shown) {
-    const screen = model.screens.items.find((item) => item.name === second);
-    const figure =
-      screen?.kind === 'dashboard' ? screen.figures.find((item) => item.name === third) : undefined;
-    return figure !== undefined && entities.has(figure.entity);
-  }
-  return false;
 }

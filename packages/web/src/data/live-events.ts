@@ -70,7 +70,8 @@ export function followEvents(options: FollowOptions, handlers: LiveHandlers): ()
     const headers: Record<string, string> = { accept: 'text/event-stream', ...options.authHeaders?.() };
     if (lastId !== undefined) headers['last-event-id'] = lastId;
     const response = await doFetch(options.url, { headers, signal: controller.signal, cache: 'no-store' });
-    if (response.status === 401 || response.status === 403 || response.status === 404) {
+    // 204 is how a server says "no stream here, do not come back" (as for EventSource).
+    if ([204, 401, 403, 404].includes(response.status)) {
       await response.body?.cancel().catch(() => undefined);
       return 'stop';
     }
