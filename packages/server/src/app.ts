@@ -296,7 +296,7 @@ function recordHandler(
         requireAction(context.model, request, entity, 'delete', record);
         const result = await context.store.delete(entity.name, coerceKey(entity, key));
         if (!result.ok) throw new ProblemError(writeProblem(context.model, result.failure, entity, key));
-        await publishChange(context, request, {
+        publishChange(context, request, {
           entity: entity.name,
           key: String(keyValue(entity, record)),
           kind: 'deleted',

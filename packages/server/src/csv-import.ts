@@ -108,7 +108,7 @@ export async function importRows(
   );
   if (!done.ok) throw new Error('an import reports its refusals row by row');
   if (done.value.created + done.value.updated > 0) {
-    await publishChange(context, request, { entity: entity.name, kind: 'changed' });
+    publishChange(context, request, { entity: entity.name, kind: 'changed' });
   }
   return sendAnswer(reply, done.answer);
 }

@@ -105,7 +105,7 @@ export async function create(
     await forgetFiles(store, fileIds);
     throw new ProblemError(writeProblem(model, created.failure, entity, ''));
   }
-  await publishChange(context, request, {
+  publishChange(context, request, {
     entity: entity.name,
     key: String(keyValue(entity, created.value)),
     kind: 'created',
@@ -280,7 +280,7 @@ export async function update(
     await forgetFiles(store, fileIds);
     throw await writeFailure(updated.failure, entity, context, request, key);
   }
-  await publishChange(context, request, {
+  publishChange(context, request, {
     entity: entity.name,
     key: String(keyValue(entity, updated.value)),
     kind: 'updated',
@@ -392,7 +392,7 @@ export async function transition(
       () => context.afterCommit?.(request),
     );
     if (updated.ok) {
-      await publishChange(context, request, {
+      publishChange(context, request, {
         entity: entity.name,
         key: String(keyValue(entity, updated.value)),
         kind: 'updated',
@@ -402,7 +402,7 @@ export async function transition(
       // Records the transition changed elsewhere (stock taken) are told as a change of their entity.
       const touched = new Set((step.updates ?? []).map((statement) => updatedEntity(statement)));
       for (const other of touched) {
-        if (other !== undefined) await publishChange(context, request, { entity: other, kind: 'changed' });
+        if (other !== undefined) publishChange(context, request, { entity: other, kind: 'changed' });
       }
       return sendAnswer(reply, updated.answer);
     }

@@ -2,7 +2,9 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { hashPassword, verifyPassword } from '../src/auth/passwords';
 import { createSignInThrottle } from '../src/auth/sign-in-throttle';
+import { signingSecrets } from '../src/auth/signing-secrets';
 import { createTokenIssuer } from '../src/auth/tokens';
+import type { Store } from '../src/store/store';
 
 describe('passwords', () => {
   it('are stored as salted scrypt hashes that verify only the same password', async () => {
@@ -71,6 +73,62 @@ describe('session tokens', () => {
 
   it('need a secret of at least 32 bytes', () => {
     expect(() => createTokenIssuer({ secret: randomBytes(16), ttlSeconds: 60 })).toThrow(/32 bytes/);
+  });
+
+  it('after a rotation, still verify the previous secret’s tokens until they expire, and sign with the new', async () => {
+    const before = createTokenIssuer({ secret, ttlSeconds: 900, now: () => clock });
+    const old = await before.issue({ id: '7', role: 'clerk' });
+    const next = randomBytes(32);
+    const rotated = createTokenIssuer({ secret: next, previous: secret, ttlSeconds: 900, now: () => clock });
+    expect((await rotated.verify(old.token)).ok).toBe(true);
+    const fresh = await rotated.issue({ id: '7', role: 'clerk' });
+    // New tokens are the new secret's: a node that has only the new one verifies them.
+    const onlyNew = createTokenIssuer({ secret: next, ttlSeconds: 900, now: () => clock });
+    expect((await onlyNew.verify(fresh.token)).ok).toBe(true);
+    expect(await onlyNew.verify(old.token)).toEqual({ ok: false, reason: 'invalid' });
+    // The previous secret's tokens end with their lifetime, like any other.
+    clock += 901_000;
+    expect(await rotated.verify(old.token)).toEqual({ ok: false, reason: 'expired' });
+    clock -= 901_000;
+    // A token of neither secret is refused by the rotated issuer too.
+    const stranger = createTokenIssuer({ secret: randomBytes(32), ttlSeconds: 900, now: () => clock });
+    expect(await rotated.verify((await stranger.issue({ id: '7', role: 'owner' })).token)).toEqual({
+      ok: false,
+      reason: 'invalid',
+    });
+  });
+});
+
+describe('the signing secret', () => {
+  const store = { shared: { setting: async () => 'k'.repeat(43) } } as unknown as Store;
+
+  it('is the configured one, checked for length, with the previous one for a rotation', async () => {
+    const configured = await signingSecrets(store, 'sqlite', {
+      current: `${'a'.repeat(32)}\n`,
+      previous: 'b'.repeat(40),
+    });
+    expect(configured).toMatchObject({ ok: true, source: 'configured' });
+    if (!configured.ok) return;
+    // A file's final newline is not part of it.
+    expect(Buffer.from(configured.secret).toString()).toBe('a'.repeat(32));
+    expect(Buffer.from(configured.previous ?? []).toString()).toBe('b'.repeat(40));
+    const short = await signingSecrets(store, 'postgres', { current: 'too short' });
+    expect(short).toEqual({
+      ok: false,
+      message: expect.stringMatching(/NINEFOLD_SECRET\) has 9 bytes; it needs at least 32/),
+    });
+    expect(short.ok ? '' : short.message).not.toContain('too short');
+    const alone = await signingSecrets(store, 'postgres', { previous: 'b'.repeat(40) });
+    expect(alone).toEqual({ ok: false, message: expect.stringMatching(/without a current one/) });
+  });
+
+  it('is kept in PostgreSQL when none is configured, and is this process’s own on SQLite', async () => {
+    expect(await signingSecrets(store, 'postgres')).toMatchObject({ ok: true, source: 'database' });
+    const first = await signingSecrets(store, 'sqlite');
+    const second = await signingSecrets(store, 'sqlite');
+    expect(first).toMatchObject({ ok: true, source: 'process' });
+    if (first.ok && second.ok)
+      expect(Buffer.from(first.secret).equals(Buffer.from(second.secret))).toBe(false);
   });
 });
 

@@ -1,6 +1,9 @@
 // The demo users `--seed` makes, one per role: a role whose grant reads `record.customer ==
 // user.customerId` gets the customer whose records there are most of, so that signing in as the demo
 // customer shows orders (the README's first tour), not an empty list.
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { provisionUsers } from '../src/auth/provision';
 import { openStore } from '../src/store/open-store';
@@ -50,4 +53,43 @@ it('links the demo customer to the customer with the most orders, not to the fir
   expect(demo?.attributes.customerId).not.toBe(none);
   // A role whose grants compare nothing with the user has no attributes to be linked by.
   expect((await store.findUser({ email: 'clerk@demo.test' }))?.attributes).toEqual({});
+});
+
+it('never changes demo users that exist: their password is learnt from the environment or the owner’s file', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ninefold-demo-'));
+  const file = join(dir, 'shop.ninefold.db.demo-password');
+  const fresh = await openStore({ model, url: 'sqlite::memory:' });
+  try {
+    expect((await fresh.migrate({ allowDestructive: false })).ok).toBe(true);
+    const first = await provisionUsers(fresh, model, { users: [], demo: true, demoPasswordFile: file });
+    if (!first.ok) throw new Error(first.message);
+    const password = first.users[0]?.secret as string;
+    expect(first.users.every((user) => user.made && user.secretFrom === 'new')).toBe(true);
+    expect(first.demoPasswordFile).toBe(file);
+    expect(readFileSync(file, 'utf8').trim()).toBe(password);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const hash = (await fresh.findUser({ email: 'owner@demo.test' }))?.passwordHash;
+
+    // A restart, or a second node: nothing is changed, the password is read from the file.
+    const again = await provisionUsers(fresh, model, { users: [], demo: true, demoPasswordFile: file });
+    if (!again.ok) throw new Error(again.message);
+    expect(again.users.map((user) => [user.made, user.secret, user.secretFrom])).toEqual(
+      again.users.map(() => [false, password, 'file']),
+    );
+    expect((await fresh.findUser({ email: 'owner@demo.test' }))?.passwordHash).toBe(hash);
+
+    // Another machine, without the file: the users are kept, and nobody's password is invented.
+    const elsewhere = await provisionUsers(fresh, model, { users: [], demo: true });
+    if (!elsewhere.ok) throw new Error(elsewhere.message);
+    expect(elsewhere.users.every((user) => user.secret === undefined && !user.made)).toBe(true);
+    // The environment's password, when it is theirs, is shown; when it is not, it is said and ignored.
+    const right = await provisionUsers(fresh, model, { users: [], demo: true, demoPassword: password });
+    expect(right.ok && right.users[0]?.secretFrom).toBe('environment');
+    const wrong = await provisionUsers(fresh, model, { users: [], demo: true, demoPassword: 'not-theirs-1' });
+    expect(wrong.ok && wrong.demoPasswordIgnored).toBe(true);
+    expect((await fresh.findUser({ email: 'owner@demo.test' }))?.passwordHash).toBe(hash);
+  } finally {
+    await fresh.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -743,6 +743,7 @@ export class KyselyStore implements Store {
   async close(): Promise<void> {
     if (this.inTransaction)
       throw new Error('close the store itself, not the store of one of its transactions');
+    await this.context.shared.settle();
     await this.context.close?.();
     await this.kysely.destroy();
   }

@@ -12,6 +12,8 @@ export const EVENTS_CHANNEL = 'ninefold_events';
 export const EVENT_RETENTION_MS = 10 * 60 * 1000;
 /** Old events are swept after this many appends by one node (and at its first append). */
 const PURGE_EVERY = 500;
+/** The most events written in one statement. */
+const APPEND_BATCH = 200;
 
 /** A change to records, as live updates tell it. */
 export interface NewEvent {
@@ -51,6 +53,12 @@ export class SharedState {
   private ready: Promise<void> | undefined;
   private appended = 0;
   private readonly listeners = new Set<EventSignal>();
+  private readonly queue: Array<{
+    event: NewEvent;
+    resolve(id: number): void;
+    reject(error: unknown): void;
+  }> = [];
+  private flushing: Promise<void> | undefined;
 
   constructor(
     private readonly db: DynamicKysely,
@@ -143,33 +151,79 @@ export class SharedState {
     );
   }
 
-  /** Keeps an event and tells every node's streams (this one's directly, others' by notification). */
-  async appendEvent(event: NewEvent): Promise<number> {
-    await this.tables();
-    const table = this.dialect.tableRef(EVENTS_TABLE);
-    if (this.appended++ % PURGE_EVERY === 0) {
-      await sql`DELETE FROM ${table} WHERE "at" < ${event.at - EVENT_RETENTION_MS}`.execute(this.db);
-    }
-    const json = (value: unknown) => (value === undefined ? null : JSON.stringify(value));
-    const inserted = await sql<{ id: number }>`
-      INSERT INTO ${table} ("at", "entity", "record_key", "kind", "by", "before", "after")
-      VALUES (${event.at}, ${event.entity}, ${event.key ?? null}, ${event.kind}, ${json(event.by)},
-        ${json(event.before)}, ${json(event.after)})
-      RETURNING "id"
-    `.execute(this.db);
-    const id = Number(inserted.rows[0]?.id);
-    if (this.dialect.name === 'postgres') {
-      await sql`SELECT pg_notify(${EVENTS_CHANNEL}, ${String(id)})`.execute(this.db);
-    } else {
-      this.signal(id);
-    }
-    return id;
+  /**
+   * Keeps an event and tells every node's streams (this one's directly, others' by notification). Events
+   * appended in the same turn of the event loop are written together, in one statement and one commit:
+   * under load, a write's event then costs a row, not a transaction.
+   */
+  appendEvent(event: NewEvent): Promise<number> {
+    return new Promise<number>((resolve, reject) => {
+      this.queue.push({ event, resolve, reject });
+      this.flushing ??= new Promise<void>((done) => setImmediate(() => void this.flush().finally(done)));
+    });
   }
 
-  /** Events after an id, oldest first: what a stream missed, or what a notification announced. */
+  /** Waits for the events being appended: the store closes only after them. */
+  async settle(): Promise<void> {
+    while (this.flushing) await this.flushing;
+  }
+
+  private async flush(): Promise<void> {
+    const batch = this.queue.splice(0, APPEND_BATCH);
+    try {
+      const ids = await this.insert(batch.map((item) => item.event));
+      batch.forEach((item, index) => item.resolve(ids[index] ?? 0));
+    } catch (error) {
+      for (const item of batch) item.reject(error);
+    } finally {
+      this.flushing = this.queue.length > 0 ? this.flush() : undefined;
+    }
+  }
+
+  private async insert(events: NewEvent[]): Promise<number[]> {
+    await this.tables();
+    const table = this.dialect.tableRef(EVENTS_TABLE);
+    const first = events[0];
+    if (!first) return [];
+    if (
+      this.appended === 0 ||
+      Math.floor(this.appended / PURGE_EVERY) !== Math.floor((this.appended + events.length) / PURGE_EVERY)
+    ) {
+      await sql`DELETE FROM ${table} WHERE "at" < ${first.at - EVENT_RETENTION_MS}`.execute(this.db);
+    }
+    this.appended += events.length;
+    const json = (value: unknown) => (value === undefined ? null : JSON.stringify(value));
+    const rows = events.map(
+      (event) =>
+        sql`(${event.at}, ${event.entity}, ${event.key ?? null}, ${event.kind}, ${json(event.by)}, ${json(event.before)}, ${json(event.after)})`,
+    );
+    const insert = sql`
+      INSERT INTO ${table} ("at", "entity", "record_key", "kind", "by", "before", "after")
+      VALUES ${sql.join(rows)} RETURNING "id"
+    `;
+    if (this.dialect.name === 'postgres') {
+      // One round trip: the notification (of the last id: a node reads every event after what it has)
+      // goes out when the insert commits, to every node's listener.
+      const inserted = await sql<{ id: number }>`
+        WITH "inserted" AS (${insert})
+        SELECT "id", CASE WHEN "id" = MAX("id") OVER () THEN pg_notify(${EVENTS_CHANNEL}, "id"::text) END
+        FROM "inserted" ORDER BY "id"
+      `.execute(this.db);
+      return inserted.rows.map((row) => Number(row.id));
+    }
+    const ids = (await sql<{ id: number }>`${insert}`.execute(this.db)).rows.map((row) => Number(row.id));
+    ids.sort((a, b) => a - b);
+    this.signal(ids.at(-1));
+    return ids;
+  }
+
+  /**
+   * Events after an id, oldest first: what a stream missed, or what a notification announced. `also`, an
+   * announced id at or below `id` (another node's batch that committed late), adds the batch it ends.
+   */
   async eventsAfter(id: number, limit: number, also?: number): Promise<StoredEvent[]> {
     await this.tables();
-    const extra = also === undefined ? sql`` : sql` OR "id" = ${also}`;
+    const extra = also === undefined ? sql`` : sql` OR ("id" > ${also - APPEND_BATCH} AND "id" <= ${also})`;
     const found = await sql<EventRow>`
       SELECT "id", "at", "entity", "record_key", "kind", "by", "before", "after"
       FROM ${this.dialect.tableRef(EVENTS_TABLE)} WHERE "id" > ${id}${extra} ORDER BY "id" LIMIT ${limit}
