@@ -32,6 +32,8 @@ const HEARTBEAT_MS = 25_000;
 const MAX_BUFFERED_BYTES = 1024 * 1024;
 /** Events read at once, when catching up or after a notification. */
 const BATCH = 500;
+/** A resumed stream's backlog is read in at most this many batches. */
+const MAX_BACKLOG_BATCHES = 40;
 /** Ids of events already sent, so that one announced twice (or out of order) is sent once. */
 const REMEMBERED_IDS = 10_000;
 
@@ -166,6 +168,10 @@ export function registerEvents(
     reply.hijack();
     const raw = reply.raw;
     raw.writeHead(200, {
+      // Headers set by hooks before the answer was taken over (CORS for an allowed origin).
+      ...(Object.fromEntries(
+        Object.entries(reply.getHeaders()).filter(([, value]) => value !== undefined),
+      ) as Record<string, string | number | string[]>),
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-cache, no-store',
       'x-accel-buffering': 'no',
@@ -192,10 +198,18 @@ export function registerEvents(
     raw.on('close', () => stream.close());
     raw.write(`retry: 3000\nid: ${start}\nevent: ${missed ? 'reset' : 'ready'}\ndata: {}\n\n`);
     try {
-      for (const event of await store.shared.eventsAfter(start, BATCH)) {
-        const shown = eventFor(model, principal, event);
-        send(stream, event.id, shown ? frame(event.id, shown) : undefined);
+      // What was missed since `start`, in batches; more than the window holds would not be asked for.
+      let complete = false;
+      for (let from = start, batches = 0; !complete && batches < MAX_BACKLOG_BATCHES; batches++) {
+        const backlog = await store.shared.eventsAfter(from, BATCH);
+        for (const event of backlog) {
+          const shown = eventFor(model, principal, event);
+          send(stream, event.id, shown ? frame(event.id, shown) : undefined);
+        }
+        complete = backlog.length < BATCH;
+        from = backlog.at(-1)?.id ?? from;
       }
+      if (!complete) raw.write('event: reset\ndata: {}\n\n');
     } catch {
       // The backlog could not be read: the client is told to read everything again.
       raw.write('event: reset\ndata: {}\n\n');

@@ -352,3 +352,38 @@ describe.each(databases)('live updates on $name', ({ url, postgres, skip }) => {
     expect(stream.frames.filter((frame) => frame.event === 'change')).toEqual([]);
   });
 });
+
+describe('allowed origins', () => {
+  it('let the pages of a named origin call the API and follow its changes, and no other', async () => {
+    const store = await openStore({ model: { ...model, roles: { shown: false } }, url: 'sqlite::memory:' });
+    expect((await store.migrate({ allowDestructive: false })).ok).toBe(true);
+    const app = await buildApp({
+      model: { ...model, roles: { shown: false } },
+      store,
+      allowedOrigins: ['https://admin.example.com'],
+    });
+    const base = await app.listen({ host: '127.0.0.1', port: 0 });
+    try {
+      const preflight = await fetch(`${base}/api/customers`, {
+        method: 'OPTIONS',
+        headers: {
+          origin: 'https://admin.example.com',
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'authorization, content-type, idempotency-key',
+        },
+      });
+      expect(preflight.headers.get('access-control-allow-origin')).toBe('https://admin.example.com');
+      expect(preflight.headers.get('access-control-allow-headers')).toContain('idempotency-key');
+      expect(preflight.headers.get('access-control-allow-credentials')).toBeNull();
+      const stream = await fetch(`${base}/api/_events`, { headers: { origin: 'https://admin.example.com' } });
+      expect(stream.status).toBe(200);
+      expect(stream.headers.get('access-control-allow-origin')).toBe('https://admin.example.com');
+      await stream.body?.cancel();
+      const other = await fetch(`${base}/api/customers`, { headers: { origin: 'https://evil.example' } });
+      expect(other.headers.get('access-control-allow-origin')).toBeNull();
+    } finally {
+      await app.close();
+      await store.close();
+    }
+  });
+});

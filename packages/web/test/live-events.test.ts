@@ -1,7 +1,9 @@
 // The client's side of live updates: the stream read with fetch (credentials in headers, never in the
 // address), hostile frames ignored, and a drop resumed from the last event it had.
 import { describe, expect, it } from 'vitest';
+import { createHttpDataProvider } from '../src/data/http-data-provider';
 import { changeOf, followEvents, type LiveChange, type LiveState } from '../src/data/live-events';
+import { apiOf, loadExample } from './support/load-example';
 
 const encoder = new TextEncoder();
 
@@ -105,6 +107,14 @@ describe('following the events stream', () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     stop();
     expect(resets).toBe(1);
+  });
+
+  it('is offered only by an API that streams changes: a real API without one changes nothing', () => {
+    const model = loadExample('shop.yaml');
+    const real = createHttpDataProvider({ ...apiOf(model), events: undefined }, model);
+    expect(real.follow).toBeUndefined();
+    const prototype = createHttpDataProvider({ ...apiOf(model), events: '/_events' }, model);
+    expect(typeof prototype.follow).toBe('function');
   });
 
   it('ignores frames that are not changes of ours', () => {
