@@ -172,7 +172,7 @@ export class SharedState {
     const batch = this.queue.splice(0, APPEND_BATCH);
     try {
       const ids = await this.insert(batch.map((item) => item.event));
-      batch.forEach((item, index) => item.resolve(ids[index] ?? 0));
+      for (const [index, item] of batch.entries()) item.resolve(ids[index] ?? 0);
     } catch (error) {
       for (const item of batch) item.reject(error);
     } finally {
