@@ -28,8 +28,9 @@ beforeAll(async () => {
   const ready = new Promise<void>((resolve, reject) => {
     done = withTemporaryDatabase('live_e2e', async (url) => {
       try {
-        const a = await startNinefold('serve', 'examples/shop.md', ['--db', url, '--seed', '8']);
-        const b = await startNinefold('serve', 'examples/shop.md', ['--db', url, '--seed', '8']);
+        const live = { live: true };
+        const a = await startNinefold('serve', 'examples/shop.md', ['--db', url, '--seed', '8'], live);
+        const b = await startNinefold('serve', 'examples/shop.md', ['--db', url, '--seed', '8'], live);
         nodes = [a, b];
         resolve();
       } catch (error) {
@@ -75,7 +76,7 @@ describe.skipIf(pgReason !== undefined)(
       const customer = customers[0] as { id: number; name: string };
 
       // The clerk works on node B: the customers list in one tab, the customer's form in another.
-      const list = await browser.newPage({ width: 1280, height: 900, live: true });
+      const list = await browser.newPage({ width: 1280, height: 900 });
       await signInAs(list.page, b, 'clerk');
       const urls: string[] = [];
       const tokens = new Set<string>();
@@ -88,7 +89,7 @@ describe.skipIf(pgReason !== undefined)(
       await list.page.getByRole('link', { name: customer.name }).first().waitFor();
       await markPage(list.page);
 
-      const form = await browser.newPage({ width: 1280, height: 900, live: true });
+      const form = await browser.newPage({ width: 1280, height: 900 });
       await signInAs(form.page, b, 'clerk');
       await form.page.goto(`${b.url}customers/${customer.id}/edit`);
       const name = form.page.getByRole('textbox', { name: /^Name/ });
@@ -97,7 +98,7 @@ describe.skipIf(pgReason !== undefined)(
       await markPage(form.page);
 
       // The owner, on node A, renames the customer through the client.
-      const owners = await browser.newPage({ width: 1280, height: 900, live: true });
+      const owners = await browser.newPage({ width: 1280, height: 900 });
       await signInAs(owners.page, a, 'owner');
       await owners.page.goto(`${a.url}customers/${customer.id}/edit`);
       const ownerName = owners.page.getByRole('textbox', { name: /^Name/ });

@@ -59,7 +59,13 @@ export async function startNinefold(
       String(seed),
       ...extra,
     ],
-    { cwd: root, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] },
+    // The events stream never ends, and the timings wait for the network to be idle; the checkouts
+    // compared against have none either.
+    {
+      cwd: root,
+      env: { ...process.env, NO_COLOR: '1', NINEFOLD_LIVE_UPDATES: 'off' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
   );
   children.add(child);
   child.once('exit', () => children.delete(child));
@@ -117,9 +123,6 @@ export async function freshPage(
 ): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
   const context = await browser.newContext({ viewport, locale: 'en-GB', timezoneId: 'UTC' });
   const page = await context.newPage();
-  // The events stream never ends, and the timings wait for the network to be idle: it is declined
-  // (204, "no stream here"), as for an API without one.
-  await page.route('**/_events', (route) => route.fulfill({ status: 204 }));
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
   // Console errors name no URL for failed loads: those are recorded from the responses instead.

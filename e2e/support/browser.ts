@@ -23,7 +23,7 @@ export interface Browser {
    * A new tab in a context of its own (no storage shared with other tabs) that records what went
    * wrong in it: console errors, page errors, CSP violations. Closing the page closes its context.
    */
-  newPage(options?: { width?: number; height?: number; live?: boolean }): Promise<WatchedPage>;
+  newPage(options?: { width?: number; height?: number }): Promise<WatchedPage>;
   close(): Promise<void>;
 }
 
@@ -45,9 +45,6 @@ export async function launchBrowser(): Promise<Browser> {
         timezoneId: 'UTC',
       });
       const page = await context.newPage();
-      // The events stream is a request that never ends, so Playwright's network idle, which many tests
-      // wait for, would never come: it is answered 204 ("no stream here"), unless a test asks for it.
-      if (!options?.live) await page.route('**/_events', (route) => route.fulfill({ status: 204 }));
       page.once('close', () => void context.close().catch(() => undefined));
       const problems: string[] = [];
       page.on('console', (message) => {

@@ -24,7 +24,7 @@ export async function startNinefold(
   command: 'serve' | 'dev',
   spec: string,
   extra: string[] = [],
-  { timeoutMs = 240_000 }: { timeoutMs?: number } = {},
+  { timeoutMs = 240_000, live = false }: { timeoutMs?: number; live?: boolean } = {},
 ): Promise<NinefoldProcess> {
   const dir = mkdtempSync(join(tmpdir(), 'ninefold-e2e-'));
   const args = [join(ROOT, 'bin/ninefold.js'), command, resolve(ROOT, spec), '--port', '0'];
@@ -32,7 +32,9 @@ export async function startNinefold(
   args.push(...extra);
   const watched = await startWatched(process.execPath, args, {
     cwd: ROOT,
-    env: { ...process.env, NO_COLOR: '1' },
+    // The events stream is a request that never ends, so Playwright's network idle, which many tests
+    // wait for, would never come: live updates are off unless a test follows them.
+    env: { ...process.env, NO_COLOR: '1', NINEFOLD_LIVE_UPDATES: live ? 'on' : 'off' },
     ready: /http:\/\/127\.0\.0\.1:\d+\//,
     name: `ninefold ${command}`,
     timeoutMs,

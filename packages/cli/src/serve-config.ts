@@ -14,6 +14,7 @@ export const SERVE_ENVIRONMENT = {
   secret: 'NINEFOLD_SECRET',
   previousSecret: 'NINEFOLD_SECRET_PREVIOUS',
   demoPassword: 'NINEFOLD_DEMO_PASSWORD',
+  liveUpdates: 'NINEFOLD_LIVE_UPDATES',
 } as const;
 
 export interface ServeFlags {
@@ -24,6 +25,7 @@ export interface ServeFlags {
   'allow-origin'?: string[] | undefined;
   'secret-file'?: string | undefined;
   'previous-secret-file'?: string | undefined;
+  'no-live-updates'?: boolean | undefined;
 }
 
 export interface ServeConfig {
@@ -35,6 +37,8 @@ export interface ServeConfig {
   secret?: string;
   previousSecret?: string;
   demoPassword?: string;
+  /** Whether changes are streamed to clients. */
+  liveUpdates: boolean;
   /** Said once at start: a secret file others may read, say. */
   warnings: string[];
 }
@@ -79,7 +83,15 @@ export async function serveConfig(
     if (!checked.ok) return checked;
     allowedOrigins.push(checked.origin);
   }
-  const config: ServeConfig = { allowedOrigins, warnings };
+  const live = env[SERVE_ENVIRONMENT.liveUpdates]?.trim().toLowerCase();
+  if (live !== undefined && live !== '' && !['on', 'off', 'true', 'false', '1', '0'].includes(live)) {
+    return {
+      ok: false,
+      message: `${SERVE_ENVIRONMENT.liveUpdates} is on or off, not "${live.slice(0, 20)}".`,
+    };
+  }
+  const liveUpdates = flags['no-live-updates'] ? false : !['off', 'false', '0'].includes(live ?? '');
+  const config: ServeConfig = { allowedOrigins, warnings, liveUpdates };
   const set = <K extends keyof ServeConfig>(key: K, value: ServeConfig[K] | undefined) => {
     if (value !== undefined) config[key] = value;
   };

@@ -34,6 +34,7 @@ describe('serve settings', () => {
         allowedOrigins: ['https://admin.example.com', 'http://localhost:5173'],
         secret: 'x'.repeat(40),
         demoPassword: 'demo-password',
+        liveUpdates: true,
         warnings: [],
       },
     });
@@ -51,6 +52,17 @@ describe('serve settings', () => {
     const none = await serveConfig({}, { PORT: '9999', DATABASE_URL: 'postgres://x/y' });
     expect(none.ok && none.config.port).toBeUndefined();
     expect(none.ok && none.config.db).toBeUndefined();
+  });
+
+  it('turn live updates off by flag or variable, and refuse a value that is neither on nor off', async () => {
+    expect((await serveConfig({}, { NINEFOLD_LIVE_UPDATES: 'off' })).ok && 'off').toBe('off');
+    const off = await serveConfig({}, { NINEFOLD_LIVE_UPDATES: 'OFF' });
+    expect(off.ok && off.config.liveUpdates).toBe(false);
+    const flag = await serveConfig({ 'no-live-updates': true }, { NINEFOLD_LIVE_UPDATES: 'on' });
+    expect(flag.ok && flag.config.liveUpdates).toBe(false);
+    const on = await serveConfig({}, {});
+    expect(on.ok && on.config.liveUpdates).toBe(true);
+    expect((await serveConfig({}, { NINEFOLD_LIVE_UPDATES: 'maybe' })).ok).toBe(false);
   });
 
   it('refuse an origin that is not one, a secret file that cannot be read, and a short demo password', async () => {

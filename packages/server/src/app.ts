@@ -66,6 +66,11 @@ export interface AppOptions {
    */
   allowedOrigins?: string[];
   /**
+   * Whether changes are streamed (`GET {base}/_events`); on by default. Off, `/spec.json` names no
+   * stream, and clients show what they read, as against an API without one.
+   */
+  liveUpdates?: boolean;
+  /**
    * Test-only: runs after a write and the answer to its idempotency key have committed, before the answer
    * is sent. A test throws here to stand for a process killed at the worst moment.
    */
@@ -98,7 +103,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // decode) must be problems too.
     frameworkErrors: (error, _request, reply) => sendProblem(reply, toProblem(error, options.onServerError)),
   });
-  const api = prototypeApi(model);
+  const api = withoutEvents(prototypeApi(model), options.liveUpdates === false);
   const authenticator = createAuthenticator(model, store, options.auth);
   const limits: BodyLimits = {
     fieldSize: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
@@ -379,6 +384,12 @@ function sendProblem(reply: FastifyReply, body: Problem, auth?: Authenticator): 
     );
   }
   reply.code(body.status).type(PROBLEM_CONTENT_TYPE).send(body);
+}
+
+function withoutEvents(api: ApiDescription, off: boolean): ApiDescription {
+  if (!off) return api;
+  const { events: _events, ...rest } = api;
+  return rest;
 }
 
 /** The entity an import names, when the API creates its records: the import makes records no other way. */

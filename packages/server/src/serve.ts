@@ -41,6 +41,8 @@ export interface ServeOptions {
   demoPassword?: string;
   /** Origins of other sites whose pages may call the API (CORS); none by default. */
   allowedOrigins?: string[];
+  /** Whether changes are streamed to clients (see `AppOptions.liveUpdates`); on by default. */
+  liveUpdates?: boolean;
   /** Progress and errors, one line each; never request data, never a secret. */
   log: (line: string) => void;
 }
@@ -107,6 +109,7 @@ export async function serve(options: ServeOptions): Promise<ServeResult> {
         ...(secrets.previous ? { previousSecret: secrets.previous } : {}),
       },
       ...(options.allowedOrigins?.length ? { allowedOrigins: options.allowedOrigins } : {}),
+      ...(options.liveUpdates === false ? { liveUpdates: false } : {}),
     });
     if (options.clientDir !== undefined)
       registerClient(app, { dir: options.clientDir, model: options.model, ...signInOption(options.model) });

@@ -387,3 +387,21 @@ describe('allowed origins', () => {
     }
   });
 });
+
+describe('live updates turned off', () => {
+  it('name no stream in /spec.json, and answer none', async () => {
+    const store = await openStore({ model, url: 'sqlite::memory:' });
+    expect((await store.migrate({ allowDestructive: false })).ok).toBe(true);
+    const off = await buildApp({ model, store, liveUpdates: false });
+    const on = await buildApp({ model, store });
+    try {
+      expect((await off.inject({ url: '/spec.json' })).json().api.events).toBeUndefined();
+      expect((await on.inject({ url: '/spec.json' })).json().api.events).toBe('/_events');
+      expect((await off.inject({ url: '/api/_events' })).statusCode).toBe(404);
+    } finally {
+      await off.close();
+      await on.close();
+      await store.close();
+    }
+  });
+});

@@ -48,6 +48,8 @@ Options (each setting in brackets may come from the environment instead; a flag 
                         most 15 minutes; clients refresh onto the new one) [NINEFOLD_SECRET_PREVIOUS]
   --allow-origin URL    a site whose pages may call the API from the browser, such as
                         https://admin.example.com (repeatable) [NINEFOLD_ALLOWED_ORIGINS, with commas]
+  --no-live-updates     stream no changes to clients (GET /api/_events), for a proxy that cannot
+                        hold a response open [NINEFOLD_LIVE_UPDATES=off]
   --no-client           serve only the API, the model and the health check
   --root DIR            an OpenAPI document's $refs may read files in DIR only (default: its own folder)
   --client-id ID        the OAuth2 or OpenID Connect client id to sign in with (documents never name it)
@@ -161,6 +163,7 @@ export async function serve(
       },
       ...(config.demoPassword === undefined ? {} : { demoPassword: config.demoPassword }),
       allowedOrigins: config.allowedOrigins,
+      liveUpdates: config.liveUpdates,
     });
     if (!started.ok) {
       terminal.err(`ninefold serve: ${started.message}\n`);
@@ -222,6 +225,7 @@ function parseServeArgs(args: string[]) {
       'secret-file': { type: 'string' },
       'previous-secret-file': { type: 'string' },
       'allow-origin': { type: 'string', multiple: true },
+      'no-live-updates': { type: 'boolean', default: false },
     },
   });
 }

@@ -1,5 +1,5 @@
 import type { Model } from '@ninefold/spec';
-import { useQueryClient } from '@tanstack/react-query';
+import { type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { createContext, type ReactNode, useContext, useEffect, useState, useSyncExternalStore } from 'react';
 import type { LiveChange } from '../data/live-events';
 import { useSession } from '../session/SessionContext';
@@ -37,14 +37,18 @@ export function LiveUpdates({ children }: { children: ReactNode }) {
 
   useEffect(() => {
     if (!data.follow || follower === undefined || !storesRecords(model)) return;
-    // What to read again on a change loads with the stream's own code, after the first screen.
+    // What to read again on a change loads with the stream's own code once the first screen has read
+    // its data: at boot its requests would take turns with that screen's own code and records.
     let stop: (() => void) | undefined;
     let stopped = false;
-    void import('./live-queries').then(({ followQueries }) => {
-      if (!stopped) stop = followQueries(data, model, client, records.tell);
+    const cancel = afterFirstReads(client, () => {
+      void import('./live-queries').then(({ followQueries }) => {
+        if (!stopped) stop = followQueries(data, model, client, records.tell);
+      });
     });
     return () => {
       stopped = true;
+      cancel();
       stop?.();
     };
   }, [data, model, client, records, follower]);
@@ -65,6 +69,36 @@ export function useLiveChange(entity: string, key: string | undefined): LiveChan
 }
 
 const noSubscription = () => () => {};
+
+/** Most a page waits for its first reads before it follows changes. */
+const FIRST_READS_MS = 3000;
+
+/**
+ * Runs `then` once the page's first reads are done (the queries went from fetching to none), or after
+ * `FIRST_READS_MS` for a page that reads nothing. Answers the function that cancels it.
+ */
+function afterFirstReads(client: QueryClient, then: () => void): () => void {
+  let fetched = false;
+  let done = false;
+  const finish = () => {
+    if (done) return;
+    done = true;
+    unsubscribe();
+    clearTimeout(timer);
+    then();
+  };
+  const unsubscribe = client.getQueryCache().subscribe(() => {
+    const fetching = client.isFetching() > 0;
+    if (fetching) fetched = true;
+    else if (fetched) queueMicrotask(() => client.isFetching() === 0 && finish());
+  });
+  const timer = setTimeout(finish, FIRST_READS_MS);
+  return () => {
+    done = true;
+    unsubscribe();
+    clearTimeout(timer);
+  };
+}
 
 /** A model without stored records has nothing to follow (the empty shell). */
 function storesRecords(model: Model): boolean {
