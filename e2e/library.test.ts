@@ -42,7 +42,8 @@ beforeAll(async () => {
   run(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--outDir', out], APP);
   [browser, api] = await Promise.all([
     launchBrowser(),
-    startNinefold('serve', 'examples/shop.md', ['--seed', '12']),
+    // The app's client is built against the prototype API's description, live updates included.
+    startNinefold('serve', 'examples/shop.md', ['--seed', '12'], { live: true }),
   ]);
   preview = await startWatched(
     process.execPath,

@@ -214,7 +214,9 @@ export function registerEvents(
       // The backlog could not be read: the client is told to read everything again.
       raw.write('event: reset\ndata: {}\n\n');
     }
-    const waiting = stream.pending ?? [];
+    // The backlog's frames and those the hub announced meanwhile, in the order of their ids: one the hub
+    // sent first must not make an earlier one of the backlog look old.
+    const waiting = (stream.pending ?? []).sort(([a], [b]) => a - b);
     stream.pending = undefined;
     for (const [id, text] of waiting) send(stream, id, text);
     heartbeat = setInterval(() => raw.write(': ping\n\n'), HEARTBEAT_MS);
