@@ -19,13 +19,12 @@ import { createRequire } from 'node:module';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freshPostgres, signInAsOwner, startChild, stopChild, waitFor } from './support/child-servers';
-import { cleanUp, cleanups } from './support/clean-up';
+import { freshPostgres, signInAsOwner, startServe } from './support/child-servers';
+import { cleanUp } from './support/clean-up';
 import { median, RESULTS_DIR } from './support/figures';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const SPEC = join(ROOT, 'examples/shop.yaml');
-const CLI = join(ROOT, 'bin/ninefold.js');
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const WARMUP = Math.min(2, DURATION);
@@ -47,27 +46,8 @@ interface Node {
   output: () => string;
 }
 
-async function startNode(db: string, seed: boolean): Promise<Node> {
-  const { child, output } = startChild([
-    CLI,
-    'serve',
-    SPEC,
-    '--db',
-    db,
-    '--port',
-    '0',
-    '--no-client',
-    ...(seed ? ['--seed', '200'] : []),
-  ]);
-  cleanups.push({ name: 'stop ninefold serve', run: () => stopChild(child) });
-  const url = await waitFor(
-    'ninefold serve',
-    child,
-    output,
-    async () => /(http:\/\/127\.0\.0\.1:\d+)\//.exec(output())?.[1],
-    600_000,
-  );
-  return { url, output };
+function startNode(db: string, seed: boolean): Promise<Node> {
+  return startServe(SPEC, db, seed ? ['--seed', '200'] : []);
 }
 
 let sku = 0;

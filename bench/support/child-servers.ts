@@ -93,14 +93,14 @@ export async function signInAsOwner(
 }
 
 /**
- * `ninefold serve SPEC --db DB` without the client, its owner signed in: the server's URL, the owner's
- * headers and its process, stopped at the end whatever happens. The demo user's password is printed
- * only when the user is made, so a database is served once this way.
+ * `ninefold serve SPEC --db DB --no-client` with `extra` flags, waited for until it prints its URL, and
+ * stopped at the end whatever happens.
  */
-export async function serveForBench(
+export async function startServe(
   spec: string,
   db: string,
-): Promise<{ url: string; headers: Record<string, string>; child: ChildProcess; stop(): Promise<void> }> {
+  extra: string[] = [],
+): Promise<{ url: string; output: () => string; child: ChildProcess; stop(): Promise<void> }> {
   const cli = fileURLToPath(new URL('../../bin/ninefold.js', import.meta.url));
   const { child, output } = startChild([
     cli,
@@ -111,8 +111,7 @@ export async function serveForBench(
     '--port',
     '0',
     '--no-client',
-    '--user',
-    'owner@demo.test:owner',
+    ...extra,
   ]);
   cleanups.push({ name: 'stop ninefold serve', run: () => stopChild(child) });
   const url = await waitFor(
@@ -122,12 +121,20 @@ export async function serveForBench(
     async () => /(http:\/\/127\.0\.0\.1:\d+)\//.exec(output())?.[1],
     600_000,
   );
-  return {
-    url,
-    headers: await signInAsOwner('ninefold serve', url, output),
-    child,
-    stop: () => stopChild(child),
-  };
+  return { url, output, child, stop: () => stopChild(child) };
+}
+
+/**
+ * `ninefold serve SPEC --db DB` without the client, its owner signed in: the server's URL, the owner's
+ * headers and its process, stopped at the end whatever happens. The demo user's password is printed
+ * only when the user is made, so a database is served once this way.
+ */
+export async function serveForBench(
+  spec: string,
+  db: string,
+): Promise<{ url: string; headers: Record<string, string>; child: ChildProcess; stop(): Promise<void> }> {
+  const { url, output, child, stop } = await startServe(spec, db, ['--user', 'owner@demo.test:owner']);
+  return { url, headers: await signInAsOwner('ninefold serve', url, output), child, stop };
 }
 
 /** Runs `work` on one connection to the PostgreSQL at `url`, closed after it whatever happens. */
