@@ -76,17 +76,21 @@ export function publishChange(
 /**
  * What a person sees of an event: nothing when their role may not read the entity, or the record neither
  * before nor after the change (a condition on the record is asked of both); the record as their role
- * may see it, hidden fields left out; or only that it left their view (`hidden`).
+ * may see it, hidden fields left out; or only that it left their view (`hidden`). Who made the change is
+ * told only to a role that may change the record too (editors who might overwrite each other): a role
+ * that only reads it, a customer following their order, does not learn the staff's names.
  */
 export function eventFor(model: Model, principal: Principal, event: StoredEvent): LiveEvent | undefined {
   const entity = findEntity(model, event.entity);
   if (!entity || entity.embedded) return undefined;
+  const applies = permissionsApply(model);
+  const changed = event.kind === 'deleted' ? event.before : (event.after ?? event.before);
+  const editor = !applies || checkAction(model, principal, entity.name, 'update', changed).allowed;
   const base = {
     entity: entity.name,
     at: new Date(event.at).toISOString(),
-    ...(event.by ? { by: event.by } : {}),
+    ...(event.by && editor ? { by: event.by } : {}),
   };
-  const applies = permissionsApply(model);
   if (applies && !checkAction(model, principal, entity.name, 'read').allowed) return undefined;
   if (event.key === undefined) return { ...base, kind: 'changed' };
   const readable = (record: StoredRecord | undefined): record is StoredRecord =>

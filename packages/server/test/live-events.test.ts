@@ -1,6 +1,7 @@
 // Live updates (`GET /api/_events`): each stream is told exactly what its role may read, before or after
 // each change. Generated writes (created, reassigned, placed, deleted by two people) are checked against
 // the API's own answers, read as each role, on SQLite and PostgreSQL.
+import { checkAction, type JsonValue } from '@ninefold/spec';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
@@ -192,6 +193,15 @@ describe.each(databases)('live updates on $name', ({ url, postgres, skip }) => {
       const orders: number[] = [];
       const kinds = new Map<string, number>();
       let seenUpTo = 0;
+      const editorsTold = new Set<string>();
+      const roleOf: Record<string, string> = {
+        owner: 'owner',
+        clerk1: 'clerk',
+        clerk2: 'clerk',
+        warehouse: 'warehouse',
+        customerA: 'customer',
+        customerB: 'customer',
+      };
       for (let step = 0; step < 24; step++) {
         const writer = next() < 0.5 ? 'owner' : 'clerk1';
         const choice = orders.length === 0 ? 0 : Math.floor(next() * 4);
@@ -271,11 +281,20 @@ describe.each(databases)('live updates on $name', ({ url, postgres, skip }) => {
             expect(data.record, where).toBeUndefined();
             expect(data.kind, where).toBe(choice === 3 ? 'deleted' : 'hidden');
           }
-          expect((data.by as { id: string }).id, where).toBe(
-            people[choice === 0 || choice === 2 ? writer : 'owner']?.userId,
-          );
+          // Who made it is told to those who may change the record too, never to a role that only reads.
+          const record = (can ? after[role]?.body : before[role]?.body) as Record<string, JsonValue>;
+          const principal = { role: roleOf[role] as string, user: { id: people[role]?.userId as string } };
+          if (checkAction(model, principal, 'Order', 'update', record).allowed) {
+            const by = people[choice === 0 || choice === 2 ? writer : 'owner']?.userId;
+            expect((data.by as { id: string } | undefined)?.id, where).toBe(by);
+            editorsTold.add(role);
+          } else {
+            expect(data.by, where).toBeUndefined();
+          }
         }
       }
+      // Editors were told who, and readers (the warehouse, the customers) were told something but not who.
+      expect([...editorsTold].sort()).toEqual(['clerk1', 'clerk2', 'owner']);
       // The walk met every kind a role can be told.
       expect([...kinds.keys()].sort()).toEqual(['created', 'deleted', 'hidden', 'updated']);
       for (const stream of Object.values(streams)) stream.close();
