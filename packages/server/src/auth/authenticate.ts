@@ -11,7 +11,7 @@ import type { Store, StoredUser } from '../store/store';
 import { oidcVerifierFor } from './oidc';
 import { verifyPassword } from './passwords';
 import { createSignInThrottle, type SignInThrottle } from './sign-in-throttle';
-import { createTokenIssuer, type TokenIssuer } from './tokens';
+import { createTokenIssuer, type SessionClaims, type TokenIssuer } from './tokens';
 import { apiKeyHash, userView } from './users';
 
 /** Who a request comes from, as the prototype API found out from its credentials. */
@@ -175,16 +175,20 @@ export function createAuthenticator(model: Model, store: Store, options: AuthOpt
         message: 'This session was signed out. Sign in again.',
       };
     }
+    return holder(claims, { tokenId: claims.tokenId, expiresAt: claims.expiresAt });
+  };
+
+  /** The user a token (or ticket) names, as long as they still exist in the role it was issued for. */
+  const holder = async (
+    claims: SessionClaims,
+    session?: { tokenId: string; expiresAt: number },
+  ): Promise<Authentication> => {
     const user = await store.findUser({ id: claims.userId });
     // A user removed, or given another role, since the token was issued: the token no longer holds.
     if (!user || user.role !== claims.role) {
       return { kind: 'refused', code: 'SESSION_EXPIRED', message: 'Your account changed. Sign in again.' };
     }
-    return {
-      kind: 'user',
-      principal: principalOf(user),
-      session: { tokenId: claims.tokenId, expiresAt: claims.expiresAt },
-    };
+    return { kind: 'user', principal: principalOf(user), ...(session ? { session } : {}) };
   };
 
   return {
@@ -207,11 +211,7 @@ export function createAuthenticator(model: Model, store: Store, options: AuthOpt
       const { claims } = checked;
       const first = await store.shared.revoke(claims.tokenId, claims.expiresAt, Math.floor(now() / 1000));
       if (!first) return { kind: 'refused', code: 'INVALID_TOKEN', message: 'This ticket was used already.' };
-      const user = await store.findUser({ id: claims.userId });
-      if (!user || user.role !== claims.role) {
-        return { kind: 'refused', code: 'SESSION_EXPIRED', message: 'Your account changed. Sign in again.' };
-      }
-      return { kind: 'user', principal: principalOf(user) };
+      return holder(claims);
     },
 
     async authenticate({ headers, ip }) {
