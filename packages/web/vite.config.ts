@@ -1,7 +1,11 @@
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { extensionPlugin, SHARED, themeStylesheetPlugin } from './runtime/vite-plugins';
+
+/** Resolves as Node does (the `default` condition), for the worker build. */
+const nodeResolve = createRequire(import.meta.url);
 
 /** The team's extension module, by its absolute path, when `ensureRuntime` builds a client with one. */
 const extensionFile = process.env.NINEFOLD_EXTENSION || undefined;
@@ -13,6 +17,17 @@ export default defineConfig({
   base: './',
   plugins: [react(), themeStylesheetPlugin(extensionFile), extensionPlugin(extensionFile)],
   define: { __NINEFOLD_EXTENSION__: JSON.stringify(extensionFile !== undefined) },
+  // Workers have no DOM: the Markdown reader's entity decoder is then its table, not the page's parser.
+  worker: {
+    format: 'es',
+    plugins: () => [
+      {
+        name: 'ninefold-worker-decoder',
+        enforce: 'pre',
+        resolveId: (id) => (id === 'decode-named-character-reference' ? nodeResolve.resolve(id) : undefined),
+      },
+    ],
+  },
   resolve: {
     alias: {
       '@ninefold/web/extension': fileURLToPath(new URL('./src/extension/public.ts', import.meta.url)),
@@ -33,6 +48,11 @@ export default defineConfig({
     // One stylesheet with the page: a screen's own would be waited for before its code runs.
     cssCodeSplit: false,
     rolldownOptions: {
+      // The client's page, and the playground's (served at /_/playground, or by `ninefold build --playground`).
+      input: {
+        index: fileURLToPath(new URL('./index.html', import.meta.url)),
+        playground: fileURLToPath(new URL('./playground.html', import.meta.url)),
+      },
       output: {
         codeSplitting: {
           // Only the engine: the small model helpers it uses are wanted at start by others.
@@ -57,7 +77,13 @@ export default defineConfig({
             },
             // Every module the page imports at start, in one chunk: left to the bundler they were a dozen
             // small ones, each a request before the first screen could render.
-            { name: 'initial', tags: ['$initial'] },
+            // The two pages' entries (their HTML modules and boots) stay apart: each page runs its own
+            // boot, never the other's.
+            {
+              name: 'initial',
+              tags: ['$initial'],
+              test: /^(?![\s\S]*(?:[\\/]web[\\/]src[\\/](?:main\.tsx|playground[\\/])|\.html$))/,
+            },
           ],
         },
       },

@@ -196,8 +196,28 @@ export function registerClient(app: FastifyInstance, options: ClientOptions): vo
   const preload = options.model ? screenPreloads(options.dir, options.model) : () => '';
   const page = (request: FastifyRequest, reply: FastifyReply) =>
     clientPage(options.dir, preload, request, reply);
+  app.get(PLAYGROUND_PATH, (_request, reply) => playgroundPage(options.dir, reply));
   app.get('/', page);
   app.get('/*', page);
+}
+
+/**
+ * Where every served client has its playground: the specification's text beside the client it
+ * describes, running in the tab alone (it calls nothing on this server but its own files).
+ */
+export const PLAYGROUND_PATH = '/_/playground';
+
+async function playgroundPage(dir: string, reply: FastifyReply): Promise<unknown> {
+  let html: Buffer;
+  try {
+    html = await readFile(join(dir, 'playground.html'));
+  } catch {
+    return reply
+      .code(503)
+      .type(PROBLEM_CONTENT_TYPE)
+      .send(problem(503, 'CLIENT_NOT_BUILT', 'The playground is not built; run the command again.'));
+  }
+  return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(html);
 }
 
 async function clientPage(

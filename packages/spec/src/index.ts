@@ -66,3 +66,4 @@ export { toDocument } from './to-document';
 export { type MarkdownResult, toMarkdown } from './to-markdown';
 export * from './translate';
 export * from './translation-words';
+export { markdownVocabulary, type SectionVocabulary } from './markdown/vocabulary';

@@ -57,7 +57,7 @@ interface Lost {
   why: string;
 }
 
-const SECTION_TITLES: Record<PointKey, string> = {
+export const SECTION_TITLES: Record<PointKey, string> = {
   product: 'What the product does and for whom',
   screens: 'Screens and routes',
   entities: 'Entities and fields',

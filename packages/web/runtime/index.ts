@@ -13,6 +13,13 @@ const WEB_DIR = fileURLToPath(new URL('..', import.meta.url));
  */
 const SPEC_SOURCES = fileURLToPath(new URL('../../spec/src', import.meta.url));
 const OPENAPI_SOURCES = fileURLToPath(new URL('../../openapi/src', import.meta.url));
+const PLAYGROUND_SOURCES = [
+  '../../server/src/api-calls.ts',
+  '../../server/src/seed',
+  '../../../schema/ninefold.schema.json',
+  '../../../examples/shop.md',
+  '../../../examples/empty.md',
+].map((path) => fileURLToPath(new URL(path, import.meta.url)));
 const BUILD_SCRIPT = fileURLToPath(new URL('./build-runtime.mjs', import.meta.url));
 /** Written into the built directory: which sources it was built from. A dotfile, so it is never served. */
 const STAMP_FILE = '.ninefold-sources';
@@ -132,6 +139,7 @@ export async function sourceStamp(): Promise<string> {
     join(WEB_DIR, 'src'),
     join(WEB_DIR, 'public'),
     join(WEB_DIR, 'index.html'),
+    join(WEB_DIR, 'playground.html'),
     join(WEB_DIR, 'vite.config.ts'),
     // The theme's stylesheet and the extension module are made at build by these (vite.config.ts's plugins).
     join(WEB_DIR, 'runtime/theme-stylesheet.ts'),
@@ -139,6 +147,8 @@ export async function sourceStamp(): Promise<string> {
     join(WEB_DIR, 'package.json'),
     SPEC_SOURCES,
     OPENAPI_SOURCES,
+    // The playground bundles the prototype API's calls and seed, the published schema and two examples.
+    ...PLAYGROUND_SOURCES,
   ];
   for (const root of roots) await visit(root, totals);
   return `${totals.files} files, ${totals.bytes} bytes, newest ${Math.trunc(totals.newest)}`;

@@ -546,7 +546,7 @@ function compareValues(a: JsonValue | undefined, b: JsonValue | undefined): numb
   return left < right ? -1 : left > right ? 1 : 0;
 }
 
-function pageOf(records: ApiRecord[], page: PageRequest): ListResult {
+export function pageOf(records: ApiRecord[], page: PageRequest): ListResult {
   const total = records.length;
   const slice = (offset: number, size: number) => records.slice(offset, offset + size).map(clone);
   switch (page.style) {

@@ -1,0 +1,54 @@
+import { describeApi } from '@ninefold/server/api-calls';
+import type { Model } from '@ninefold/spec';
+import { useEffect, useMemo, useRef } from 'react';
+import { App, createQueryClient } from '../app/App';
+import type { ApiDescription } from '../data/api-description';
+import { createSessionStore, noSessionStore } from '../session/session-store';
+import { createTabApi, type TabApi } from './tab-api';
+import { demoPrincipal } from './tab-people';
+import { tabRecords } from './tab-seed';
+
+export interface PreviewClientProps {
+  model: Model;
+  /** The role the client is seen as; undefined for nobody signed in. */
+  role: string | undefined;
+}
+
+/**
+ * The client the text describes, running on the prototype API in the tab, as the chosen role. A new
+ * version of the text swaps the model in place (the screen at hand stays, with what was typed in it),
+ * and the records carry over to the next version's API, so nothing entered in the preview is lost.
+ */
+export function PreviewClient({ model, role }: PreviewClientProps) {
+  const api: ApiDescription = useMemo(() => ({ ...describeApi(model), base: '/api' }), [model]);
+  const previous = useRef<TabApi | undefined>(undefined);
+  const { data, principal } = useMemo(() => {
+    const records = tabRecords(model, previous.current?.snapshot() ?? {});
+    const principal = demoPrincipal(model, role, records);
+    return { data: createTabApi(model, api, records, { principal: () => principal }), principal };
+  }, [model, api, role]);
+  previous.current = data;
+  const session = useMemo(() => {
+    if (!principal.user || !model.roles.shown) return noSessionStore(model, api);
+    return createSessionStore(model, api, {
+      storage: null,
+      signedIn: { credentials: { scheme: 'bearer', token: 'playground' }, user: principal.user },
+    });
+  }, [model, api, principal]);
+  const queryClient = useMemo(() => createQueryClient(), []);
+  // A new version of the model or another role: what was read before is read again from the new API.
+  const readFrom = useRef(data);
+  useEffect(() => {
+    if (readFrom.current === data) return;
+    readFrom.current = data;
+    void queryClient.invalidateQueries();
+  }, [queryClient, data]);
+  return (
+    <App
+      spec={{ model, api, data, embedded: true }}
+      queryClient={queryClient}
+      session={session}
+      initialPath="/"
+    />
+  );
+}

@@ -1,0 +1,113 @@
+import { autocompletion } from '@codemirror/autocomplete';
+import { markdown } from '@codemirror/lang-markdown';
+import { yaml } from '@codemirror/lang-yaml';
+import { type Diagnostic, lintGutter, setDiagnostics } from '@codemirror/lint';
+import { Compartment, EditorState } from '@codemirror/state';
+import { EditorView } from '@codemirror/view';
+import type { Issue, SpecFormat } from '@ninefold/spec';
+import { basicSetup } from 'codemirror';
+import { useEffect, useRef } from 'react';
+import schema from '../../../../schema/ninefold.schema.json';
+import { markdownCompletion, yamlCompletion } from './editor-completion';
+
+export interface SpecEditorProps {
+  /** The text to show; a value other than the last one typed replaces the document (a file opened). */
+  text: string;
+  format: SpecFormat;
+  /** The last check's issues, drawn at their line and column. */
+  issues: readonly Issue[];
+  onChange(text: string): void;
+}
+
+/**
+ * The specification's text in CodeMirror 6: Markdown or YAML highlighting, completion (the sections and
+ * table headers of the Markdown convention, the JSON Schema's keys and values for YAML), and each issue
+ * of the last check underlined at its place, with its hint.
+ */
+export function SpecEditor({ text, format, issues, onChange }: SpecEditorProps) {
+  const host = useRef<HTMLDivElement>(null);
+  const view = useRef<EditorView | null>(null);
+  const language = useRef(new Compartment());
+  const typed = useRef(text);
+  const changed = useRef(onChange);
+  changed.current = onChange;
+
+  // The editor is made once; format, text and issues reach it through the effects below.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: made once, as said above
+  useEffect(() => {
+    if (!host.current) return;
+    const created = new EditorView({
+      parent: host.current,
+      state: EditorState.create({
+        doc: typed.current,
+        extensions: [
+          basicSetup,
+          lintGutter(),
+          language.current.of(languageOf(format)),
+          EditorView.lineWrapping,
+          EditorView.contentAttributes.of({ 'aria-label': 'Specification text' }),
+          EditorView.updateListener.of((update) => {
+            if (!update.docChanged) return;
+            typed.current = update.state.doc.toString();
+            changed.current(typed.current);
+          }),
+        ],
+      }),
+    });
+    view.current = created;
+    return () => {
+      created.destroy();
+      view.current = null;
+    };
+  }, []);
+
+  useEffect(() => {
+    view.current?.dispatch({ effects: language.current.reconfigure(languageOf(format)) });
+  }, [format]);
+
+  useEffect(() => {
+    const current = view.current;
+    if (!current || text === typed.current) return;
+    typed.current = text;
+    current.dispatch({ changes: { from: 0, to: current.state.doc.length, insert: text } });
+  }, [text]);
+
+  useEffect(() => {
+    const current = view.current;
+    if (!current) return;
+    current.dispatch(setDiagnostics(current.state, diagnosticsOf(current.state, issues)));
+  }, [issues]);
+
+  return <div ref={host} className="nf-playground-editor" />;
+}
+
+function languageOf(format: SpecFormat) {
+  return format === 'markdown'
+    ? [markdown(), autocompletion({ override: [markdownCompletion] })]
+    : [
+        yaml(),
+        autocompletion({
+          override: [yamlCompletion(schema as unknown as Parameters<typeof yamlCompletion>[0])],
+        }),
+      ];
+}
+
+/** Issues at their line and column, to the end of the word there (or of the line). */
+function diagnosticsOf(state: EditorState, issues: readonly Issue[]): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const issue of issues) {
+    if (!issue.source) continue;
+    const lineNumber = Math.min(Math.max(issue.source.line, 1), state.doc.lines);
+    const line = state.doc.line(lineNumber);
+    const from = Math.min(line.from + Math.max(issue.source.column - 1, 0), line.to);
+    const word = /^[^\s|]+/.exec(state.doc.sliceString(from, line.to))?.[0].length ?? 0;
+    out.push({
+      from,
+      to: word > 0 ? from + word : line.to,
+      severity: issue.severity === 'error' ? 'error' : 'warning',
+      message: issue.hint ? `${issue.message} ${issue.hint}` : issue.message,
+      source: issue.code,
+    });
+  }
+  return out;
+}

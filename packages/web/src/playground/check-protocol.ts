@@ -1,0 +1,36 @@
+import type { Coverage, Issue, SpecFormat } from '@ninefold/spec';
+
+/**
+ * The messages between the playground and its checking worker. Loading and checking the text (and
+ * importing a dropped OpenAPI document) happen there, so that typing never waits for them.
+ */
+export type CheckRequest =
+  /** The text as it is now, numbered so that an answer to an older text is recognised and dropped. */
+  | { kind: 'check'; id: number; text: string; format: SpecFormat }
+  /** An OpenAPI document dropped on the page or opened: imported into nine-point YAML. */
+  | { kind: 'import'; id: number; file: Blob; name: string };
+
+export type CheckAnswer =
+  | {
+      kind: 'checked';
+      id: number;
+      /** True when there is a model and no issue is an error. */
+      ok: boolean;
+      /** The model as JSON text (one copy across the boundary, parsed on the page). */
+      modelJson?: string;
+      coverage?: Coverage;
+      issues: Issue[];
+      millis: number;
+    }
+  | {
+      kind: 'imported';
+      id: number;
+      /** The nine-point YAML the document imports to, for the editor. */
+      text?: string;
+      file: string;
+      version: string;
+      issues: Issue[];
+      counts: { mapped: number; inferred: number; notShown: number; skipped: number };
+      millis: number;
+    }
+  | { kind: 'failed'; id: number; message: string };

@@ -1,0 +1,66 @@
+import { importOpenApi } from '@ninefold/openapi';
+import { exhaustiveSwitchError, loadSpec, toDocument } from '@ninefold/spec';
+import { stringify } from 'yaml';
+import { MAX_IMPORT_BYTES } from '../import/run-import';
+import type { CheckAnswer, CheckRequest } from './check-protocol';
+
+/**
+ * The worker's job, apart from the worker: loads and checks a text, or imports an OpenAPI document into
+ * nine-point YAML. Never throws: a failure is a `failed` answer that says why.
+ */
+export async function runCheck(request: CheckRequest): Promise<CheckAnswer> {
+  const started = performance.now();
+  try {
+    switch (request.kind) {
+      case 'check': {
+        const file = request.format === 'markdown' ? 'spec.md' : 'spec.yaml';
+        const result = loadSpec(request.text, { file, format: request.format });
+        return {
+          kind: 'checked',
+          id: request.id,
+          ok: result.ok,
+          ...(result.model ? { modelJson: JSON.stringify(result.model) } : {}),
+          ...(result.coverage ? { coverage: result.coverage } : {}),
+          issues: result.issues,
+          millis: Math.round(performance.now() - started),
+        };
+      }
+      case 'import': {
+        if (request.file.size > MAX_IMPORT_BYTES) {
+          return {
+            kind: 'failed',
+            id: request.id,
+            message: `${request.name} is ${Math.round(request.file.size / 1048576)} MB; the page imports documents of up to ${MAX_IMPORT_BYTES / 1048576} MB.`,
+          };
+        }
+        const text = await request.file.text();
+        const result = importOpenApi({ text, file: request.name });
+        const counts = result.report?.counts;
+        const header = `# Imported from ${request.name}. What the import inferred rather than read is in its report;\n# check those parts before relying on them.\n`;
+        return {
+          kind: 'imported',
+          id: request.id,
+          ...(result.model ? { text: header + stringify(toDocument(result.model), { lineWidth: 0 }) } : {}),
+          file: request.name,
+          version: result.version,
+          issues: result.issues,
+          counts: {
+            mapped: counts?.mapped ?? 0,
+            inferred: counts?.inferred ?? 0,
+            notShown: counts?.['not-shown'] ?? 0,
+            skipped: counts?.skipped ?? 0,
+          },
+          millis: Math.round(performance.now() - started),
+        };
+      }
+      default:
+        return exhaustiveSwitchError(request);
+    }
+  } catch (error) {
+    return {
+      kind: 'failed',
+      id: request.id,
+      message: `checking stopped on an internal error: ${error instanceof Error ? error.message : String(error)}`,
+    };
+  }
+}

@@ -1,0 +1,580 @@
+import {
+  aggregateRecords,
+  checkAction,
+  checkFigure,
+  checkGuardWithRecords,
+  checkRecordRules,
+  checkTransition,
+  createdValuesReadRecords,
+  createdValuesWithRecords,
+  derivedValues,
+  type Entity,
+  entityLabel,
+  type FigureAnswer,
+  fieldAccess,
+  fieldLabel,
+  figureCondition,
+  findEntity,
+  formatNumber,
+  groupRecords,
+  hasRecordRules,
+  type JsonValue,
+  type Model,
+  type Principal,
+  parseNumbering,
+  parseUpdate,
+  type RecordReader,
+  recordToCreate,
+  type StateMachine,
+  shapeFigure,
+  transitionAccess,
+  transitionChange,
+  transitionRefusal,
+  updateEnvironment,
+  updateSteps,
+  validateRecord,
+  writeViolations,
+} from '@ninefold/spec';
+import type { ApiDescription } from '../data/api-description';
+import type {
+  ApiRecord,
+  CreateParams,
+  DataProvider,
+  DeleteParams,
+  FigureParams,
+  GetParams,
+  ListParams,
+  ListResult,
+  TransitionParams,
+  UpdateParams,
+  VersionedRecord,
+} from '../data/data-provider';
+import { createMemoryDataProvider, type MemoryDataProvider, pageOf } from '../data/memory-data-provider';
+import { enforce, invalid, referenceErrors, refusal, uniqueError } from './tab-refusals';
+
+export interface TabApiOptions {
+  /** Who is asking: the role switcher's choice, read on every call. */
+  principal: () => Principal;
+  now?: () => Date;
+}
+
+/** The prototype API in the tab: a data interface, and the records it holds for the next model. */
+export interface TabApi extends DataProvider {
+  /** A copy of every record held, by entity, to seed the API of the next version of the text. */
+  snapshot(): Record<string, ApiRecord[]>;
+}
+
+/**
+ * The prototype API of `ninefold serve`, run in the page for the playground: the same rules of
+ * `packages/spec` in the same order as packages/server (record-writes.ts, access.ts, app.ts), on records
+ * held in memory. Reads give what the role may read; writes are refused as the server refuses them (the
+ * role, its fields, the initial state, point 5's constraints, references, unique values, rules across
+ * records, the grant's condition on the record as it will be); transitions are taken with their guards
+ * and their changes to other records, all or nothing.
+ *
+ * The API cases of test/api-cases run against this and against `serve`, so that the two agree.
+ *
+ * @example
+ * ```ts
+ * const api = createTabApi(model, describeCalls(model), seed, { principal: () => ({ role: 'clerk', user }) });
+ * await api.create({ entity: 'Order', values: { customer: 1 } }); // 403 FORBIDDEN for a role without create
+ * ```
+ */
+export function createTabApi(
+  model: Model,
+  api: ApiDescription,
+  seed: Record<string, ApiRecord[]>,
+  options: TabApiOptions,
+): TabApi {
+  const now = options.now ?? (() => new Date());
+  const store: MemoryDataProvider = createMemoryDataProvider(model, api, seed, { now });
+  const numbers = new Map<string, number>();
+  for (const [name, records] of Object.entries(seed)) countNumbers(name, records);
+
+  function countNumbers(name: string, records: ApiRecord[]) {
+    const entity = findEntity(model, name);
+    for (const { field, pattern } of entity ? numbered(entity) : []) {
+      const at = `${name}.${field}`;
+      for (const record of records) {
+        const text = record[field];
+        if (typeof text !== 'string' || !text.startsWith(pattern.prefix)) continue;
+        const value = Number.parseInt(text.slice(pattern.prefix.length), 10);
+        if (Number.isFinite(value)) numbers.set(at, Math.max(numbers.get(at) ?? 0, value));
+      }
+    }
+  }
+
+  const principal = () => options.principal();
+  const user = () => principal().user;
+  const entityOf = (name: string): Entity => {
+    const entity = findEntity(model, name);
+    if (!entity) throw refusal(404, 'NO_SUCH_CALL', `There is no entity ${name}.`);
+    return entity;
+  };
+  const rows = (entity: string) => store.records(entity) as Array<Record<string, JsonValue>>;
+  const keyOf = (entity: Entity) => entity.key ?? 'id';
+  const findRow = (entity: Entity, id: string) =>
+    rows(entity.name).find((record) => String(record[keyOf(entity)]) === id);
+  const reader: RecordReader = {
+    aggregate: (query) => aggregateRecords(rows(query.entity), query),
+    lookup: (entity, key) => {
+      const found = findEntity(model, entity);
+      return found ? findRow(found, String(key)) : undefined;
+    },
+  };
+  const exists = (entity: string, key: JsonValue) => reader.lookup(entity, key) !== undefined;
+
+  /** What the role sees of a record: no write-only field, no field it may not read, derived ones fresh. */
+  const presenter = (entity: Entity) => {
+    const { hidden } = fieldAccess(model, principal(), entity.name);
+    const shown = entity.fields.filter((field) => !field.writeOnly && !hidden.has(field.name));
+    return (record: ApiRecord): ApiRecord => {
+      const out: ApiRecord = {};
+      const derived = derivedValues(model, entity.name, record);
+      for (const field of shown) {
+        const value = field.derived !== undefined ? derived[field.name] : record[field.name];
+        if (value !== undefined) out[field.name] = value;
+      }
+      if (!entity.key && !hidden.has('id') && record.id !== undefined) out.id = record.id;
+      return out;
+    };
+  };
+  const present = (entity: Entity, found: VersionedRecord): VersionedRecord => ({
+    ...found,
+    record: presenter(entity)(found.record),
+  });
+
+  const loaded = async (entity: Entity, id: string, path: GetParams['path']) =>
+    store.get({ entity: entity.name, id, ...(path ? { path } : {}) });
+
+  const refuseForbiddenFields = (entity: Entity, body: Record<string, JsonValue>) => {
+    const violations = writeViolations(model, principal(), entity.name, body);
+    if (violations.length === 0) return;
+    throw refusal(
+      403,
+      'FORBIDDEN_FIELDS',
+      violations.length === 1
+        ? (violations[0]?.message ?? 'A field may not be set.')
+        : `${violations.length} fields may not be set by your role.`,
+      violations.map((violation) => ({
+        pointer: `/${violation.field}`,
+        code: 'rule',
+        message: violation.message,
+      })),
+    );
+  };
+
+  const checkRules = async (
+    entity: Entity,
+    mode: 'create' | 'update',
+    record: Record<string, JsonValue>,
+    old?: Record<string, JsonValue>,
+  ) => {
+    if (!hasRecordRules(model, entity.name, mode)) return;
+    const by = user();
+    const errors = await checkRecordRules(model, entity.name, record, {
+      mode,
+      ...(old ? { old } : {}),
+      ...(by ? { user: by } : {}),
+      now: now(),
+      reader,
+    });
+    if (errors.length > 0) throw invalid(errors);
+  };
+
+  return {
+    ...store,
+    snapshot() {
+      const out: Record<string, ApiRecord[]> = {};
+      for (const entity of model.entities.shown ? model.entities.items : []) {
+        if (!entity.embedded) out[entity.name] = store.records(entity.name);
+      }
+      return out;
+    },
+
+    async list(params: ListParams): Promise<ListResult> {
+      const entity = entityOf(params.entity);
+      enforce(checkAction(model, principal(), entity.name, 'read'));
+      const { hidden } = fieldAccess(model, principal(), entity.name);
+      const asked = [...params.filters.map((filter) => filter.field), ...params.sort.map((key) => key.field)];
+      const refused = [...new Set(asked)].filter((field) => hidden.has(field));
+      if (refused.length > 0) {
+        throw refusal(
+          403,
+          'FORBIDDEN_FIELDS',
+          `Your role may not filter or sort on ${refused[0]}.`,
+          refused.map((field) => ({
+            pointer: `/${field}`,
+            code: 'rule',
+            message: 'Your role may not read this field.',
+          })),
+        );
+      }
+      const all = await store.list({ ...params, page: { style: 'none' } });
+      const readable = all.items.filter(
+        (record) => checkAction(model, principal(), entity.name, 'read', record).allowed,
+      );
+      const page = pageOf(readable, params.page);
+      return { ...page, items: page.items.map(presenter(entity)) };
+    },
+
+    async get(params: GetParams) {
+      const entity = entityOf(params.entity);
+      enforce(checkAction(model, principal(), entity.name, 'read'));
+      const found = await loaded(entity, params.id, params.path);
+      enforce(checkAction(model, principal(), entity.name, 'read', found.record));
+      return present(entity, found);
+    },
+
+    async create(params: CreateParams) {
+      const entity = entityOf(params.entity);
+      const by = user();
+      enforce(checkAction(model, principal(), entity.name, 'create'));
+      const body = plain(params.values);
+      refuseForbiddenFields(entity, body);
+      const machine = machineOf(model, entity);
+      if (machine && body[machine.field] !== undefined && body[machine.field] !== machine.initial) {
+        throw invalid([
+          {
+            pointer: `/${machine.field}`,
+            code: 'rule',
+            message: `A new ${entityLabel(entity)} starts as ${machine.initial}; use a transition to change it.`,
+          },
+        ]);
+      }
+      const input = withDefaults(entity, body);
+      const result = validateRecord(model, entity.name, input, {
+        mode: 'create',
+        now: now(),
+        ...(by ? { user: by } : {}),
+      });
+      if (!result.ok) throw invalid(result.errors);
+      const missing = referenceErrors(model, entity, result.record, exists);
+      if (missing.length > 0) throw invalid(missing);
+      let values = recordToCreate(model, entity.name, result.record, { user: by ?? {}, now: now() });
+      enforce(checkAction(model, principal(), entity.name, 'create', values));
+      if (createdValuesReadRecords(model, entity.name)) {
+        const created = await createdValuesWithRecords(
+          model,
+          entity.name,
+          { user: by ?? {}, now: now(), record: values },
+          reader,
+        );
+        if (!created.ok) {
+          throw refusal(
+            500,
+            'EFFECT_FAILED',
+            `The value set on create of ${created.field} could not be computed: ${created.message}`,
+          );
+        }
+        values = { ...values, ...created.values };
+      }
+      await checkRules(entity, 'create', values);
+      const clash = uniqueError(model, entity, values, rows(entity.name));
+      if (clash) throw clash;
+      for (const { field, pattern } of numbered(entity)) {
+        const at = `${entity.name}.${field}`;
+        const next = (numbers.get(at) ?? 0) + 1;
+        numbers.set(at, next);
+        values[field] = formatNumber(pattern, next);
+      }
+      const made = await store.create({
+        entity: entity.name,
+        values,
+        ...(params.path ? { path: params.path } : {}),
+        ...(params.idempotencyKey ? { idempotencyKey: params.idempotencyKey } : {}),
+      });
+      return present(entity, made);
+    },
+
+    async update(params: UpdateParams) {
+      const entity = entityOf(params.entity);
+      const by = user();
+      enforce(checkAction(model, principal(), entity.name, 'update'));
+      const current = await loaded(entity, params.id, params.path);
+      const old = current.record as Record<string, JsonValue>;
+      enforce(checkAction(model, principal(), entity.name, 'update', old));
+      if (params.version === undefined) {
+        throw refusal(
+          428,
+          'PRECONDITION_REQUIRED',
+          `Send If-Match with the ETag of the ${entityLabel(entity)} you changed, so that nobody's changes are lost.`,
+        );
+      }
+      if (params.version !== current.version) {
+        throw refusal(
+          412,
+          'CHANGED_SINCE_READ',
+          `${entityLabel(entity)} ${params.id} was changed by someone else since you read it.`,
+          [],
+          {
+            current: presenter(entity)(old),
+            ...(current.version ? { currentVersion: current.version } : {}),
+          },
+        );
+      }
+      const change = plain(params.values);
+      refuseForbiddenFields(entity, change);
+      const machine = machineOf(model, entity);
+      if (machine && change[machine.field] !== undefined && change[machine.field] !== old[machine.field]) {
+        throw refusal(
+          409,
+          'USE_A_TRANSITION',
+          `The ${fieldLabel({ name: machine.field })} of ${entityLabel(entity)} changes only through its transitions.`,
+        );
+      }
+      const result = validateRecord(model, entity.name, change, {
+        mode: 'update',
+        old,
+        now: now(),
+        ...(by ? { user: by } : {}),
+      });
+      if (!result.ok) throw invalid(result.errors);
+      const changed = Object.fromEntries(
+        Object.keys(change).map((name) => [name, result.record[name] ?? null]),
+      ) as Record<string, JsonValue>;
+      const missing = referenceErrors(model, entity, changed, exists);
+      if (missing.length > 0) throw invalid(missing);
+      const after = { ...old, ...result.record };
+      enforce(checkAction(model, principal(), entity.name, 'update', after));
+      await checkRules(entity, 'update', { ...after, ...derivedValues(model, entity.name, after) }, old);
+      const others = rows(entity.name).filter((record) => record[keyOf(entity)] !== old[keyOf(entity)]);
+      const clash = uniqueError(model, entity, after, others);
+      if (clash) throw clash;
+      const saved = await store.update({
+        entity: entity.name,
+        id: params.id,
+        values: { ...change, ...derivedValues(model, entity.name, result.record) },
+        version: params.version,
+        ...(params.path ? { path: params.path } : {}),
+      });
+      return present(entity, saved);
+    },
+
+    async delete(params: DeleteParams) {
+      const entity = entityOf(params.entity);
+      enforce(checkAction(model, principal(), entity.name, 'delete'));
+      const found = await loaded(entity, params.id, params.path);
+      enforce(checkAction(model, principal(), entity.name, 'delete', found.record));
+      const user = referrer(model, entity, found.record[keyOf(entity)] ?? null, rows);
+      if (user) {
+        throw refusal(
+          409,
+          'STILL_REFERENCED',
+          `${entityLabel(entity)} ${params.id} is still used by a ${user}; change or remove that first.`,
+        );
+      }
+      await store.delete(params);
+    },
+
+    async transition(params: TransitionParams) {
+      const entity = entityOf(params.entity);
+      const machine = machineOf(model, entity);
+      const step = machine?.transitions.find((candidate) => candidate.name === params.transition);
+      if (!machine || !step) {
+        throw refusal(501, 'NOT_IMPLEMENTED', `No transition of point 4 is taken by ${params.transition}.`);
+      }
+      const who = principal();
+      const at = now();
+      enforce(transitionAccess(model, who, machine, step));
+      const current = await loaded(entity, params.id, params.path);
+      const record = current.record as Record<string, JsonValue>;
+      enforce(transitionAccess(model, who, machine, step, record));
+      const context = {
+        now: at,
+        ...(who.role === undefined ? {} : { role: who.role }),
+        ...(who.user === undefined ? {} : { user: who.user }),
+      };
+      const verdict = checkTransition(model, machine, step, record, context);
+      if (!verdict.allowed) {
+        const { status, code } = transitionRefusal(verdict.reason);
+        throw refusal(status, code, verdict.message);
+      }
+      if (params.version !== undefined && params.version !== current.version) {
+        throw refusal(
+          412,
+          'CHANGED_SINCE_READ',
+          `${entityLabel(entity)} ${params.id} was changed by someone else since you read it.`,
+        );
+      }
+      const computed = transitionChange(model, machine, step, record, { now: at });
+      if (!computed.ok) throw refusal(500, 'EFFECT_FAILED', computed.message);
+      const guarded = await checkGuardWithRecords(model, machine, step, record, context, reader);
+      if (!guarded.allowed) {
+        const { status, code } = transitionRefusal(guarded.reason);
+        throw refusal(status, code, guarded.message);
+      }
+      // Other records change with the transition or not at all: every change is worked out and checked
+      // before any is written.
+      const changes = otherChanges(model, machine, step, record, context, reader);
+      const taken = await store.transition(params);
+      for (const change of changes) {
+        const target = findRow(entityOf(change.entity), change.key);
+        const version = target ? await loaded(entityOf(change.entity), change.key, undefined) : undefined;
+        await store.update({
+          entity: change.entity,
+          id: change.key,
+          values: change.values,
+          ...(version?.version ? { version: version.version } : {}),
+        });
+      }
+      return present(entity, taken);
+    },
+
+    answersFigure: () => true,
+    async figure(params: FigureParams): Promise<FigureAnswer> {
+      const entity = entityOf(params.figure.entity);
+      const where = figureCondition(model, entity, params.figure);
+      if (!where) throw refusal(500, 'SERVER_ERROR', `Figure ${params.figure.name} cannot be computed.`);
+      enforce(checkFigure(model, principal(), entity, params.figure, where));
+      const readable = rows(entity.name).filter(
+        (record) => checkAction(model, principal(), entity.name, 'read', record).allowed,
+      );
+      return shapeFigure(params.figure, groupRecords(readable, params.figure, where));
+    },
+  };
+}
+
+interface OtherChange {
+  entity: string;
+  key: string;
+  values: Record<string, JsonValue>;
+}
+
+/**
+ * Point 4's updates of a transition, as the values each changed record will hold, or the server's 409
+ * when one would name a record that does not exist or leave it invalid (stock below 0).
+ */
+function otherChanges(
+  model: Model,
+  machine: StateMachine,
+  step: StateMachine['transitions'][number],
+  record: Record<string, JsonValue>,
+  context: { now: Date; user?: Record<string, JsonValue> },
+  reader: RecordReader,
+): OtherChange[] {
+  const env = updateEnvironment(model, machine.entity);
+  const name = step.label ?? step.name;
+  const pending = new Map<string, Record<string, JsonValue>>();
+  const out: OtherChange[] = [];
+  for (const statement of step.updates ?? []) {
+    const parsed = parseUpdate(statement);
+    if (!parsed.ok) continue;
+    const { update } = parsed;
+    const target = findEntity(model, update.entity);
+    if (!target) continue;
+    const steps = updateSteps(update, env, {
+      record,
+      now: context.now,
+      ...(context.user ? { user: context.user } : {}),
+    });
+    if (!steps.ok) {
+      throw refusal(
+        500,
+        'EFFECT_FAILED',
+        `A change of ${entityLabel(target)} could not be computed: ${steps.message}`,
+      );
+    }
+    for (const { key, value } of steps.steps) {
+      const id = `${target.name}/${String(key)}`;
+      const before =
+        pending.get(id) ?? (reader.lookup(target.name, key) as Record<string, JsonValue> | undefined);
+      if (!before) {
+        throw refusal(
+          409,
+          'UPDATE_REFUSED',
+          `"${name}" changes ${entityLabel(target)} ${String(key)}, which does not exist.`,
+        );
+      }
+      const old = before[update.field];
+      const next = applied(update.op, old, value);
+      const after = { ...before, [update.field]: next };
+      const checked = validateRecord(
+        model,
+        target.name,
+        {},
+        { mode: 'update', old: after, now: context.now },
+      );
+      if (!checked.ok) {
+        const display = target.display ? after[target.display] : undefined;
+        const which =
+          typeof display === 'string' || typeof display === 'number' ? ` "${display}"` : ` ${String(key)}`;
+        const reason = checked.errors.map((error) => error.message).join(' ');
+        throw refusal(
+          409,
+          'UPDATE_REFUSED',
+          `"${name}" would leave ${entityLabel(target)}${which} invalid: ${reason}`,
+        );
+      }
+      pending.set(id, after);
+      const existing = out.find((change) => change.entity === target.name && change.key === String(key));
+      if (existing) existing.values[update.field] = next;
+      else out.push({ entity: target.name, key: String(key), values: { [update.field]: next } });
+    }
+  }
+  return out;
+}
+
+/** `=`, `+=` or `-=`, as the store's `change` does in SQL (an empty number counts as 0). */
+function applied(op: '=' | '+=' | '-=', old: JsonValue | undefined, value: JsonValue): JsonValue {
+  if (op === '=') return value;
+  const base = typeof old === 'number' ? old : 0;
+  const by = typeof value === 'number' ? value : 0;
+  return op === '-=' ? base - by : base + by;
+}
+
+/** The label of an entity holding a reference to this record, which a delete would leave dangling. */
+function referrer(
+  model: Model,
+  entity: Entity,
+  key: JsonValue,
+  rows: (entity: string) => Array<Record<string, JsonValue>>,
+): string | undefined {
+  for (const other of model.entities.shown ? model.entities.items : []) {
+    if (other.embedded) continue;
+    const fields = other.fields.filter((field) => field.kind === 'reference' && field.entity === entity.name);
+    if (fields.length === 0) continue;
+    if (rows(other.name).some((record) => fields.some((field) => record[field.name] === key))) {
+      return entityLabel(other).toLowerCase();
+    }
+  }
+  return undefined;
+}
+
+function machineOf(model: Model, entity: Entity): StateMachine | undefined {
+  return model.states.shown
+    ? model.states.machines.find((machine) => machine.entity === entity.name)
+    : undefined;
+}
+
+function withDefaults(entity: Entity, record: Record<string, JsonValue>): Record<string, JsonValue> {
+  const out = { ...record };
+  for (const field of entity.fields) {
+    const readOnly = Boolean(field.readOnly || field.derived);
+    if (!readOnly && field.default !== undefined && out[field.name] === undefined)
+      out[field.name] = field.default;
+  }
+  return out;
+}
+
+function numbered(entity: Entity) {
+  const found = [];
+  for (const field of entity.fields) {
+    if (field.numbering === undefined) continue;
+    const parsed = parseNumbering(field.numbering);
+    if (parsed.ok) found.push({ field: field.name, pattern: parsed.pattern });
+  }
+  return found;
+}
+
+/** The values a form sends, as JSON: a file chosen in the tab is kept by its name and size only. */
+function plain(values: Record<string, unknown>): Record<string, JsonValue> {
+  const out: Record<string, JsonValue> = {};
+  for (const [name, value] of Object.entries(values)) {
+    if (value === undefined) continue;
+    if (typeof Blob !== 'undefined' && value instanceof Blob) {
+      out[name] = { name: 'name' in value ? String(value.name) : 'file', type: value.type, size: value.size };
+    } else out[name] = value as JsonValue;
+  }
+  return out;
+}

@@ -1,0 +1,71 @@
+import { findEntity, type JsonValue, type Model, type Principal } from '@ninefold/spec';
+import type { ApiRecord } from '../data/data-provider';
+
+/** The domain of demo users, as the prototype API's (RFC 2606: never somebody's real address). */
+const DEMO_DOMAIN = 'demo.test';
+
+/**
+ * The demo person of a role, as `ninefold serve --seed` makes them: `owner@demo.test`, with each
+ * `user.<name>` a condition of the role compares with a reference set to the record the most records
+ * refer to (the customer with the most orders), so that the role has data of its own to see. Undefined
+ * for nobody signed in, or a role point 6 does not name.
+ *
+ * @example
+ * ```ts
+ * demoPrincipal(model, 'customer', records);
+ * // { role: 'customer', user: { id: 'demo-customer', email: 'customer@demo.test', role: 'customer', customerId: 3 } }
+ * ```
+ */
+export function demoPrincipal(
+  model: Model,
+  role: string | undefined,
+  records: Readonly<Record<string, readonly ApiRecord[]>>,
+): Principal {
+  if (role === undefined || !model.roles.shown || !model.roles.roles.some((item) => item.name === role)) {
+    return {};
+  }
+  const user: Record<string, JsonValue> = {
+    ...demoAttributes(model, role, records),
+    id: `demo-${role}`,
+    email: `${role}@${DEMO_DOMAIN}`,
+    role,
+  };
+  return { role, user };
+}
+
+function demoAttributes(
+  model: Model,
+  role: string,
+  records: Readonly<Record<string, readonly ApiRecord[]>>,
+): Record<string, JsonValue> {
+  const attributes: Record<string, JsonValue> = {};
+  if (!model.roles.shown) return attributes;
+  for (const grant of model.roles.grants) {
+    if (grant.role !== role || grant.where === undefined) continue;
+    const entity = findEntity(model, grant.entity);
+    for (const [, field, name] of grant.where.matchAll(/record\.(\w+)\s*==\s*user\.(\w+)/g)) {
+      const reference = entity?.fields.find((candidate) => candidate.name === field);
+      if (!name || !entity || reference?.kind !== 'reference' || name in attributes) continue;
+      const target = findEntity(model, reference.entity);
+      if (!target) continue;
+      const key =
+        mostReferenced(records[entity.name] ?? [], field as string) ??
+        records[target.name]?.[0]?.[target.key ?? 'id'];
+      if (key !== undefined) attributes[name] = key;
+    }
+  }
+  return attributes;
+}
+
+function mostReferenced(records: readonly ApiRecord[], field: string): JsonValue | undefined {
+  const counts = new Map<string | number, number>();
+  for (const record of records.slice(0, 1000)) {
+    const value = record[field];
+    if (typeof value === 'string' || typeof value === 'number')
+      counts.set(value, (counts.get(value) ?? 0) + 1);
+  }
+  let best: string | number | undefined;
+  for (const [value, count] of counts)
+    if (best === undefined || count > (counts.get(best) ?? 0)) best = value;
+  return best;
+}

@@ -1,0 +1,131 @@
+import type { Coverage, Issue, Model, SpecFormat } from '@ninefold/spec';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { CheckAnswer, CheckRequest } from './check-protocol';
+
+/** Where the checking of the text stands, and the last model without errors. */
+export interface CheckState {
+  /** Issues of the latest text checked. */
+  issues: Issue[];
+  ok: boolean;
+  coverage?: Coverage;
+  /** The model of the last text that had no errors: the preview keeps running on it while the text is broken. */
+  model?: Model;
+  /** How long the latest check took in the worker. */
+  millis?: number;
+  /** A check is running or waiting. */
+  busy: boolean;
+  /** The worker itself failed (it could not start, or stopped on a bug). */
+  failure?: string;
+}
+
+export type ImportAnswer = Extract<CheckAnswer, { kind: 'imported' }>;
+
+/**
+ * Checks the text in a worker as it changes: one check at a time, and while one runs only the newest
+ * text waits, so that a fast typist never queues stale work. Answers to an older text are dropped.
+ */
+export function useChecker(text: string, format: SpecFormat) {
+  const [state, setState] = useState<CheckState>({ issues: [], ok: true, busy: true });
+  const worker = useRef<Worker | null>(null);
+  const next = useRef(0);
+  const running = useRef<number | undefined>(undefined);
+  const waiting = useRef<CheckRequest | undefined>(undefined);
+  const imports = useRef(
+    new Map<number, (answer: ImportAnswer | { kind: 'failed'; message: string }) => void>(),
+  );
+  const latest = useRef(0);
+
+  const send = useCallback((request: CheckRequest) => {
+    const current = worker.current;
+    if (!current) return;
+    if (request.kind === 'check') {
+      if (running.current !== undefined) {
+        waiting.current = request;
+        return;
+      }
+      running.current = request.id;
+    }
+    current.postMessage(request);
+  }, []);
+
+  useEffect(() => {
+    let created: Worker;
+    try {
+      created = new Worker(new URL('./check.worker.ts', import.meta.url), {
+        type: 'module',
+        name: 'spec-check',
+      });
+    } catch (error) {
+      setState((old) => ({ ...old, busy: false, failure: `The checker could not start: ${String(error)}` }));
+      return;
+    }
+    worker.current = created;
+    created.onmessage = (event: MessageEvent<CheckAnswer>) => {
+      const answer = event.data;
+      const asked = imports.current.get(answer.id);
+      if (asked) {
+        imports.current.delete(answer.id);
+        asked(answer.kind === 'imported' ? answer : { kind: 'failed', message: answerMessage(answer) });
+        return;
+      }
+      running.current = undefined;
+      const queued = waiting.current;
+      waiting.current = undefined;
+      if (queued) send(queued);
+      if (answer.id !== latest.current) return;
+      if (answer.kind !== 'checked') {
+        setState((old) => ({ ...old, busy: false, failure: answerMessage(answer) }));
+        return;
+      }
+      performance.mark('ninefold:playground-checked');
+      setState((old) => {
+        const model = answer.ok && answer.modelJson ? (JSON.parse(answer.modelJson) as Model) : old.model;
+        return {
+          issues: answer.issues,
+          ok: answer.ok,
+          ...(answer.coverage ? { coverage: answer.coverage } : {}),
+          ...(model ? { model } : {}),
+          millis: answer.millis,
+          busy: queued !== undefined,
+        };
+      });
+    };
+    created.onerror = (event) => {
+      event.preventDefault();
+      running.current = undefined;
+      setState((old) => ({
+        ...old,
+        busy: false,
+        failure: `The checker stopped: ${event.message || 'unknown error'}`,
+      }));
+    };
+    return () => {
+      created.terminate();
+      worker.current = null;
+    };
+  }, [send]);
+
+  useEffect(() => {
+    next.current += 1;
+    latest.current = next.current;
+    setState((old) => (old.busy ? old : { ...old, busy: true }));
+    send({ kind: 'check', id: next.current, text, format });
+  }, [text, format, send]);
+
+  /** Imports an OpenAPI document in the worker: its nine-point YAML and report. */
+  const importOpenApi = useCallback(
+    (file: Blob, name: string) =>
+      new Promise<ImportAnswer | { kind: 'failed'; message: string }>((resolve) => {
+        next.current += 1;
+        imports.current.set(next.current, resolve);
+        send({ kind: 'import', id: next.current, file, name });
+      }),
+    [send],
+  );
+
+  return { ...state, importOpenApi };
+}
+
+function answerMessage(answer: CheckAnswer): string {
+  return answer.kind === 'failed' ? answer.message : 'The checker answered something unexpected.';
+}
