@@ -21,7 +21,10 @@ export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
   // A dialog or notice still fading in has the colours of its half-way opacity: contrast is judged on
   // what a person sees once it has settled, not on a frame of the animation.
   // Strings, not functions: the benchmarks that share this are type-checked without the DOM's types.
-  await page.evaluate('Promise.allSettled(document.getAnimations().map((animation) => animation.finished))');
+  // An endless animation (a text cursor's blink, a spinner) never finishes: only the others are waited for.
+  await page.evaluate(
+    'Promise.allSettled(document.getAnimations().filter((animation) => animation.effect?.getTiming().iterations !== Infinity).map((animation) => animation.finished))',
+  );
   await page.evaluate(axeSource);
   const violations = (await page.evaluate('axe.run(document).then((result) => result.violations)')) as Array<{
     id: string;

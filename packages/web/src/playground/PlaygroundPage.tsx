@@ -305,7 +305,7 @@ export function PlaygroundPage({ start }: { start: PlaygroundStart }) {
       <main className="nf-playground-panes">
         <section className="nf-playground-source" aria-label="Specification">
           <SpecEditor text={text} format={format} issues={checked.issues} onChange={onEdit} />
-          <div className="nf-playground-status" role="status">
+          <div className="nf-playground-status" role="status" aria-label="Checking the text">
             {checked.failure ? (
               <Text size="sm" c="red">
                 {checked.failure}

@@ -45,7 +45,9 @@ export function SpecEditor({ text, format, issues, onChange }: SpecEditorProps) 
           lintGutter(),
           language.current.of(languageOf(format)),
           EditorView.lineWrapping,
-          EditorView.contentAttributes.of({ 'aria-label': 'Specification text' }),
+          // An explicit tabindex (the editable content is in the tab order anyway) lets checkers such as axe
+          // see that the scrolling area holds something the keyboard reaches.
+          EditorView.contentAttributes.of({ 'aria-label': 'Specification text', tabindex: '0' }),
           EditorView.updateListener.of((update) => {
             if (!update.docChanged) return;
             typed.current = update.state.doc.toString();
@@ -55,7 +57,13 @@ export function SpecEditor({ text, format, issues, onChange }: SpecEditorProps) 
       }),
     });
     view.current = created;
+    // Keys typed in the text are the editor's: the preview's shortcuts (Ctrl+K opens its search) listen on
+    // the document and must not answer them.
+    const keep = (event: KeyboardEvent) => event.stopPropagation();
+    const element = host.current;
+    element.addEventListener('keydown', keep);
     return () => {
+      element.removeEventListener('keydown', keep);
       created.destroy();
       view.current = null;
     };
