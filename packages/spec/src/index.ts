@@ -25,6 +25,7 @@ export {
   MAX_MARKDOWN_LINE,
   MAX_NESTING,
 } from './markdown/text-limits';
+export { markdownVocabulary, type SectionVocabulary } from './markdown/vocabulary';
 export * from './model';
 export * from './names';
 export { normalize, toAmount, toFieldType } from './normalize';
@@ -66,4 +67,3 @@ export { toDocument } from './to-document';
 export { type MarkdownResult, toMarkdown } from './to-markdown';
 export * from './translate';
 export * from './translation-words';
-export { markdownVocabulary, type SectionVocabulary } from './markdown/vocabulary';
