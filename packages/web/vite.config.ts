@@ -11,8 +11,9 @@ const nodeResolve = createRequire(import.meta.url);
 const extensionFile = process.env.NINEFOLD_EXTENSION || undefined;
 
 // The runtime is built once and served for any specification: it fetches spec.json at start, so the
-// same files work at any path (base './') on any static host.
-export default defineConfig({
+// same files work at any path (base './') on any static host. The playground's page is a second build
+// (mode `playground`) into the same directory: a page of its own, whose code the client never loads.
+export default defineConfig(({ mode }) => ({
   root: import.meta.dirname,
   base: './',
   plugins: [react(), themeStylesheetPlugin(extensionFile), extensionPlugin(extensionFile)],
@@ -44,15 +45,13 @@ export default defineConfig({
     reportCompressedSize: false,
     // Which chunks each screen's code needs: the server preloads the first screen's with the page
     // (see packages/server/src/screen-preload.ts), instead of after the model has come.
-    manifest: true,
+    manifest: mode !== 'playground',
     // One stylesheet with the page: a screen's own would be waited for before its code runs.
     cssCodeSplit: false,
     rolldownOptions: {
-      // The client's page, and the playground's (served at /_/playground, or by `ninefold build --playground`).
-      input: {
-        index: fileURLToPath(new URL('./index.html', import.meta.url)),
-        playground: fileURLToPath(new URL('./playground.html', import.meta.url)),
-      },
+      input: fileURLToPath(
+        new URL(mode === 'playground' ? './playground.html' : './index.html', import.meta.url),
+      ),
       output: {
         codeSplitting: {
           // Only the engine: the small model helpers it uses are wanted at start by others.
@@ -77,16 +76,10 @@ export default defineConfig({
             },
             // Every module the page imports at start, in one chunk: left to the bundler they were a dozen
             // small ones, each a request before the first screen could render.
-            // The two pages' entries (their HTML modules and boots) stay apart: each page runs its own
-            // boot, never the other's.
-            {
-              name: 'initial',
-              tags: ['$initial'],
-              test: /^(?![\s\S]*(?:[\\/]web[\\/]src[\\/](?:main\.tsx|playground[\\/])|\.html$))/,
-            },
+            { name: 'initial', tags: ['$initial'] },
           ],
         },
       },
     },
   },
-});
+}));

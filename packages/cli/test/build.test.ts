@@ -171,6 +171,40 @@ describe('ninefold build', () => {
     expect(existsSync(out)).toBe(false);
   });
 
+  it('writes the playground beside the client with --playground, and alone without SPEC', async () => {
+    const dir = tempDir();
+    const beside = join(dir, 'site');
+    const withClient = await build(specFile(dir), '--out', beside, '--playground', '--base', '/shop/');
+    expect(withClient.code).toBe(0);
+    expect(withClient.stdout).toContain('_/playground/');
+    const page = read(beside, '_/playground/index.html');
+    expect(page).toContain('<base href="/shop/" />');
+    expect(metaPolicy(page)).toContain("script-src 'self';");
+    expect(metaPolicy(page)).not.toContain('unsafe-eval');
+    // The runtime's own playground page is never copied as it is (its base and policy are not set).
+    expect(existsSync(join(beside, 'playground.html'))).toBe(false);
+    const script = /<script type="module" crossorigin src="\.\/assets\/(playground-[^"]+\.js)"/.exec(
+      page,
+    )?.[1];
+    expect(script && existsSync(join(beside, 'assets', script))).toBe(true);
+    // Built again without it, the playground goes.
+    expect((await build(specFile(dir), '--out', beside)).code).toBe(0);
+    expect(existsSync(join(beside, '_'))).toBe(false);
+
+    const alone = join(dir, 'play');
+    const result = await build('--playground', '--out', alone);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('The Ninefold playground written to');
+    expect(readdirSync(alone).sort()).toEqual(['_headers', 'assets', 'index.html']);
+    expect(read(alone, 'index.html')).toContain('<title>Ninefold playground</title>');
+    // A second build over the first is allowed; over somebody's files it is not.
+    expect((await build('--playground', '--out', alone)).code).toBe(0);
+    const other = join(dir, 'other');
+    mkdirSync(other);
+    writeFileSync(join(other, 'notes.txt'), 'mine');
+    expect((await build('--playground', '--out', other)).code).toBe(2);
+  });
+
   it('says how to use it when used wrongly (exit 2)', async () => {
     const dir = tempDir();
     const spec = specFile(dir);

@@ -50,7 +50,8 @@ export function screenPreloads(dir: string, model: Model): (path: string) => str
   } catch {
     return () => '';
   }
-  const entry = Object.values(manifest).find((chunk) => chunk.isEntry);
+  // The client's page (the runtime's other page is the playground's).
+  const entry = manifest['index.html'] ?? Object.values(manifest).find((chunk) => chunk.isEntry);
   // What the page names already: the entry and what it imports.
   const named = new Set<string>();
   const closure = (key: string, into: Set<string>) => {

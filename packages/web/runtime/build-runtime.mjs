@@ -39,6 +39,14 @@ await build({
       ]
     : [],
 });
+// The playground's page, into the same directory: its own entry and chunks, never loaded by the client.
+await build({
+  root: webDir,
+  configFile: fileURLToPath(new URL('../vite.config.ts', import.meta.url)),
+  mode: 'playground',
+  logLevel: 'warn',
+  build: { outDir, emptyOutDir: false },
+});
 if (process.env.NINEFOLD_EXTENSION) {
   await writeFile(join(outDir, '.ninefold-extension-files'), JSON.stringify([...extensionFiles].sort()));
   await preloadExtension(outDir, process.env.NINEFOLD_EXTENSION);

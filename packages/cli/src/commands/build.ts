@@ -17,6 +17,7 @@ import {
 import { paint, type Terminal } from '../terminal';
 
 export const BUILD_HELP = `Usage: ninefold build SPEC --out DIR [options]
+       ninefold build --playground --out DIR [options]
 
 Writes the client of a specification as static files, deployable to any static host or CDN: the prebuilt
 web runtime, the checked model as spec.json, an index.html carrying a strict Content-Security-Policy, and
@@ -33,6 +34,8 @@ Options:
   --ui FILE         the team's extension module (TSX), bundled with the client; by default SPEC's name
                     with .ui.tsx (shop.ui.tsx beside shop.md), or ui/index.tsx beside SPEC, when there
                     is one. See docs/extending.md
+  --playground      also write the playground (the nine points beside the client they describe, run in
+                    the browser alone) at _/playground/; without SPEC, write the playground alone
   -h, --help        show this help
 
 Exit codes: 0 written, 1 the specification has errors or the client could not be built, 2 the file could
@@ -40,7 +43,9 @@ not be read, DIR cannot be used, or the command was used wrongly.
 `;
 
 /** Files a build writes at the top of DIR, besides the runtime's own. */
-const BUILD_FILES = ['index.html', 'spec.json', '_headers', '_redirects'];
+const BUILD_FILES = ['index.html', 'playground.html', 'spec.json', '_headers', '_redirects'];
+/** Where a client's playground is, as `ninefold serve` answers it. */
+const PLAYGROUND_DIR = '_/playground';
 
 /** `ninefold build`: exit 0 written, 1 spec errors or no runtime, 2 bad usage or unusable DIR. */
 export async function build(args: string[], terminal: Terminal): Promise<number> {
@@ -56,6 +61,9 @@ export async function build(args: string[], terminal: Terminal): Promise<number>
     return 0;
   }
   const [file, ...extra] = parsed.positionals;
+  if (file === undefined && parsed.values.playground && extra.length === 0) {
+    return buildPlayground(parsed.values, terminal);
+  }
   if (file === undefined || extra.length > 0) {
     terminal.err(`ninefold build: give exactly one SPEC file.\n\n${BUILD_HELP}`);
     return 2;
@@ -126,6 +134,15 @@ export async function build(args: string[], terminal: Terminal): Promise<number>
   await writeFile(join(target, 'spec.json'), `${JSON.stringify(specPayload(model, api))}\n`);
   await writeFile(join(target, '_headers'), headersFile(base, policies.header));
   await writeFile(join(target, '_redirects'), redirectsFile(base));
+  await rm(join(target, '_'), { recursive: true, force: true });
+  if (parsed.values.playground) {
+    await mkdir(join(target, PLAYGROUND_DIR), { recursive: true });
+    const page = await readFile(join(runtime, 'playground.html'), 'utf8');
+    await writeFile(
+      join(target, PLAYGROUND_DIR, 'index.html'),
+      staticIndexHtml(page, { base, metaPolicy: policies.meta }),
+    );
+  }
 
   const shown = relative(process.cwd(), target) || '.';
   const title = model.title ?? 'an untitled specification';
@@ -136,6 +153,59 @@ export async function build(args: string[], terminal: Terminal): Promise<number>
       `  assets/      the web runtime (${copied.assets} files, cached forever: their names change with them)\n` +
       `  _headers     the full policy and cache rules, for Netlify and Cloudflare Pages\n` +
       `  _redirects   deep links answered with the page, for Netlify\n` +
+      (parsed.values.playground
+        ? `  ${PLAYGROUND_DIR}/  the playground: the specification's text beside its client, in the browser alone\n`
+        : '') +
+      `Serve ${shown}/ from any static host${base === '/' ? '' : ` under ${base}`}.\n`,
+  );
+  return 0;
+}
+
+/**
+ * `ninefold build --playground` without SPEC: the playground alone, as the page at DIR's root, for any
+ * static host. Its starting points are inside it; people open their own files, links and drafts.
+ */
+async function buildPlayground(
+  values: ReturnType<typeof parseBuildArgs>['values'],
+  terminal: Terminal,
+): Promise<number> {
+  const out = values.out;
+  if (out === undefined || out === '') {
+    terminal.err(`ninefold build: say where to write with --out DIR.\n\n${BUILD_HELP}`);
+    return 2;
+  }
+  const base = normalizeBasePath(values.base);
+  if (base === undefined) {
+    terminal.err(`ninefold build: --base must be a path such as / or /play/, not "${values.base}".\n`);
+    return 2;
+  }
+  const refusal = await outputRefusal(out);
+  if (refusal) {
+    terminal.err(`ninefold build: ${refusal}\n`);
+    return 2;
+  }
+  let runtime: string;
+  try {
+    runtime = await ensureRuntime({ log: (line) => terminal.err(`${line}\n`) });
+  } catch (error) {
+    terminal.err(`ninefold build: ${(error as Error).message}\n`);
+    return 1;
+  }
+  // The playground calls nothing but its own files: its API runs in the tab.
+  const policies = staticPolicies('/');
+  const target = resolve(out);
+  await mkdir(target, { recursive: true });
+  await rm(join(target, 'assets'), { recursive: true, force: true });
+  const copied = await copyRuntime(runtime, target);
+  const page = await readFile(join(runtime, 'playground.html'), 'utf8');
+  await writeFile(join(target, 'index.html'), staticIndexHtml(page, { base, metaPolicy: policies.meta }));
+  await writeFile(join(target, '_headers'), headersFile(base, policies.header));
+  const shown = relative(process.cwd(), target) || '.';
+  terminal.out(
+    `${paint(terminal, 'bold', 'The Ninefold playground')} written to ${shown}/\n` +
+      `  index.html   the page, with its Content-Security-Policy in a <meta> element (base ${base})\n` +
+      `  assets/      the web runtime (${copied.assets} files)\n` +
+      `  _headers     the full policy and cache rules, for Netlify and Cloudflare Pages\n` +
       `Serve ${shown}/ from any static host${base === '/' ? '' : ` under ${base}`}.\n`,
   );
   return 0;
@@ -149,6 +219,8 @@ async function outputRefusal(out: string): Promise<string | undefined> {
   const entries = await readdir(out);
   if (entries.length === 0) return undefined;
   if (entries.includes('spec.json') && entries.includes('index.html')) return undefined;
+  // A previous playground built alone: its page, its assets and its headers, and no model.
+  if (['index.html', 'assets', '_headers'].every((name) => entries.includes(name))) return undefined;
   return `${out} is not empty and holds no previous build (spec.json and index.html); choose a new or empty directory.`;
 }
 
@@ -183,6 +255,7 @@ function parseBuildArgs(args: string[]) {
       root: { type: 'string' },
       'client-id': { type: 'string' },
       ui: { type: 'string' },
+      playground: { type: 'boolean', default: false },
     },
   });
 }

@@ -1,7 +1,3 @@
-import '../app/mantine.css';
-import 'virtual:ninefold-theme.css';
-import '../app/app.css';
-import '../extension/extension.css';
 import { MantineProvider } from '@mantine/core';
 import { createRoot } from 'react-dom/client';
 import { BootFailure } from '../app/BootFailure';
@@ -9,7 +5,10 @@ import { THEME } from '../app/theme';
 
 const root = createRoot(document.getElementById('root') as HTMLElement);
 
-/** Renders the playground with its first text (see `playgroundStart`), or says why it cannot. */
+/**
+ * Renders the playground with its first text (see `playgroundStart`), or says why it cannot. The page's
+ * code comes after this small start, so that the frame is drawn at once.
+ */
 export async function boot(): Promise<void> {
   try {
     const [{ PlaygroundPage, playgroundStart }] = await Promise.all([import('./PlaygroundPage')]);
