@@ -1,0 +1,242 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { CompletionContext } from '@codemirror/autocomplete';
+import { EditorState } from '@codemirror/state';
+import { loadSpec, MAX_MARKDOWN_BYTES, markdownVocabulary } from '@ninefold/spec';
+import { describe, expect, it } from 'vitest';
+import schema from '../../../schema/ninefold.schema.json';
+import { markdownCompletion, yamlCompletion, yamlPathAt } from '../src/playground/editor-completion';
+import { readDraft, writeDraft } from '../src/playground/playground-draft';
+import { runCheck } from '../src/playground/run-check';
+import { linkFragment, MAX_LINK_FRAGMENT, openFragment } from '../src/playground/share-link';
+import { demoPrincipal } from '../src/playground/tab-people';
+import { tabRecords } from '../src/playground/tab-seed';
+
+const ROOT = resolve(import.meta.dirname, '../../..');
+const shopText = readFileSync(resolve(ROOT, 'examples/shop.md'), 'utf8');
+
+function shop() {
+  const loaded = loadSpec(shopText, { file: 'shop.md' });
+  if (!loaded.model) throw new Error('the shop must load');
+  return loaded.model;
+}
+
+describe('shared links', () => {
+  it('carry a text and its format, and open to the same text', async () => {
+    const link = await linkFragment(shopText, 'markdown');
+    if (!link.ok) throw new Error('the rich example must fit in a link');
+    expect(link.fragment).toMatch(/^md=[A-Za-z0-9_-]+$/);
+    // The rich example's 15 kB pack into a link well under the limit.
+    expect(link.fragment.length).toBeLessThan(MAX_LINK_FRAGMENT / 2);
+    expect(await openFragment(`#${link.fragment}`)).toEqual({ ok: true, text: shopText, format: 'markdown' });
+    const yaml = await linkFragment('product: not shown\n', 'yaml');
+    expect(yaml.ok && (await openFragment(yaml.fragment))).toEqual({
+      ok: true,
+      text: 'product: not shown\n',
+      format: 'yaml',
+    });
+  });
+
+  it('refuse a text whose link would be too long, saying how long', async () => {
+    // Random-looking text does not compress: 20,000 such characters make a link past the limit.
+    let text = '';
+    let state = 2463534242;
+    for (let i = 0; i < 20_000; i++) {
+      // xorshift32: deterministic, and as good as random to a compressor.
+      state ^= state << 13;
+      state ^= state >>> 17;
+      state ^= state << 5;
+      state >>>= 0;
+      text += String.fromCharCode(33 + (state % 90));
+    }
+    const link = await linkFragment(text, 'markdown');
+    expect(link).toMatchObject({ ok: false, reason: 'too-long', limit: MAX_LINK_FRAGMENT });
+    expect(!link.ok && link.length).toBeGreaterThan(MAX_LINK_FRAGMENT);
+  });
+
+  it('say why a damaged or oversized link does not open, and ignore a fragment that is not one', async () => {
+    expect(await openFragment('#orders')).toEqual({ ok: false });
+    expect(await openFragment('')).toEqual({ ok: false });
+    expect(await openFragment('#md=AAAA')).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('damaged'),
+    });
+    expect(await openFragment(`#md=${'A'.repeat(MAX_LINK_FRAGMENT)}`)).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('16,000'),
+    });
+    // A small link that unpacks past the Markdown loader's limit is stopped there, not unpacked whole.
+    const bomb = await linkFragment('x'.repeat(MAX_MARKDOWN_BYTES + 1), 'markdown');
+    if (!bomb.ok) throw new Error('repeated text packs small');
+    expect(bomb.fragment.length).toBeLessThan(2_000);
+    expect(await openFragment(bomb.fragment)).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('200 KiB'),
+    });
+  });
+});
+
+describe('checking in the worker', () => {
+  it('answers the model of a good text and the issues of a broken one, at their line', async () => {
+    const good = await runCheck({ kind: 'check', id: 1, text: shopText, format: 'markdown' });
+    expect(good).toMatchObject({ kind: 'checked', id: 1, ok: true, issues: [] });
+    expect(good.kind === 'checked' && JSON.parse(good.modelJson ?? '{}').title).toBe('Harbor Supply');
+    const broken = shopText.replace('| tags | list of text |', '| tags | list of Boat |');
+    const answer = await runCheck({ kind: 'check', id: 2, text: broken, format: 'markdown' });
+    if (answer.kind !== 'checked') throw new Error(answer.kind);
+    expect(answer.ok).toBe(false);
+    const line = broken.split('\n').findIndex((text) => text.includes('list of Boat')) + 1;
+    expect(answer.issues.some((issue) => issue.severity === 'error' && issue.source?.line === line)).toBe(
+      true,
+    );
+  });
+
+  it('imports an OpenAPI document into nine-point YAML that loads, with its report', async () => {
+    const text = JSON.stringify({
+      openapi: '3.0.3',
+      info: { title: 'Pets', version: '1' },
+      paths: {
+        '/pets': {
+          get: {
+            responses: {
+              200: {
+                description: 'ok',
+                content: {
+                  'application/json': {
+                    schema: { type: 'array', items: { $ref: '#/components/schemas/Pet' } },
+                  },
+                },
+              },
+            },
+          },
+          post: {
+            requestBody: {
+              content: { 'application/json': { schema: { $ref: '#/components/schemas/Pet' } } },
+            },
+            responses: { 201: { description: 'made' } },
+          },
+        },
+        '/pets/{id}': {
+          get: {
+            parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }],
+            responses: {
+              200: {
+                description: 'ok',
+                content: { 'application/json': { schema: { $ref: '#/components/schemas/Pet' } } },
+              },
+            },
+          },
+        },
+      },
+      components: {
+        schemas: {
+          Pet: {
+            type: 'object',
+            required: ['name'],
+            properties: { id: { type: 'integer' }, name: { type: 'string' } },
+          },
+        },
+      },
+    });
+    const answer = await runCheck({ kind: 'import', id: 3, file: new Blob([text]), name: 'petstore.yaml' });
+    if (answer.kind !== 'imported' || answer.text === undefined) throw new Error(JSON.stringify(answer));
+    expect(answer.counts.mapped).toBeGreaterThan(0);
+    const loaded = loadSpec(answer.text, { file: 'petstore.yaml' });
+    expect(loaded.model?.entities.shown).toBe(true);
+  });
+
+  it('refuses a document past the page limit before reading it', async () => {
+    const huge = { size: 65 * 1024 * 1024, text: () => Promise.reject(new Error('must not be read')) };
+    const answer = await runCheck({ kind: 'import', id: 4, file: huge as unknown as Blob, name: 'big.json' });
+    expect(answer).toMatchObject({ kind: 'failed', message: expect.stringContaining('64 MB') });
+  });
+});
+
+describe('completion', () => {
+  const complete = (source: (context: CompletionContext) => unknown, doc: string) => {
+    const state = EditorState.create({ doc });
+    return source(new CompletionContext(state, doc.length, true)) as {
+      options: Array<{ label: string }>;
+    } | null;
+  };
+
+  it('offers the nine section headings and the current section table headers in Markdown', () => {
+    const headings = complete(markdownCompletion, '# Shop\n\n##');
+    expect(headings?.options.map((option) => option.label)).toEqual(
+      markdownVocabulary().map((section) => `## ${section.number}. ${section.title}`),
+    );
+    const table = complete(markdownCompletion, '# Shop\n\n## 4. States and transitions\n\n|');
+    expect(table?.options.map((option) => option.label)).toEqual([
+      '| State | Label | Tone | Final |',
+      expect.stringMatching(/^\| Transition \| Label \| From \| To \| Roles \| Guard/),
+    ]);
+    const property = complete(markdownCompletion, '# Shop\n\n## 3. Entities and fields\n\n### Order\n\n- Di');
+    expect(property?.options.map((option) => option.label)).toContain('Display: ');
+  });
+
+  it('offers YAML keys and values from the JSON Schema at the cursor', () => {
+    const root = schema as unknown as Parameters<typeof yamlCompletion>[0];
+    const top = complete(yamlCompletion(root), 'product: not shown\nen');
+    expect(top?.options.map((option) => option.label)).toEqual(
+      expect.arrayContaining(['screens', 'entities', 'states', 'roles']),
+    );
+    const screen = complete(yamlCompletion(root), 'screens:\n  orders:\n    kind: ');
+    expect(screen?.options.map((option) => option.label)).toEqual(
+      expect.arrayContaining(['list', 'detail', 'create', 'edit', 'dashboard']),
+    );
+  });
+
+  it('finds the path to the cursor from indentation, through list items', () => {
+    const lines = ['entities:', '  Order:', '    fields:', '      - name: id', '        kind: integer'];
+    expect(yamlPathAt(lines, '        lab')).toEqual(['entities', 'Order', 'fields', '*']);
+    expect(yamlPathAt(lines, '      - ')).toEqual(['entities', 'Order', 'fields', '*']);
+    expect(yamlPathAt(lines, '    ')).toEqual(['entities', 'Order']);
+    expect(yamlPathAt(['# a comment', 'roles:', '  # note', ''], '  sig')).toEqual(['roles']);
+  });
+});
+
+describe('the prototype API in the tab: records and people', () => {
+  it('seeds as serve --seed does, and keeps the records of entities the last text had', () => {
+    const model = shop();
+    const first = tabRecords(model, {});
+    expect(Object.keys(first).sort()).toEqual(['Customer', 'Order', 'Product']);
+    expect(first.Order?.length).toBe(12);
+    // Numbered fields are numbered; derived ones are computed.
+    expect(first.Order?.[0]?.number).toMatch(/^ORD-0*1$/);
+    const kept = { Customer: [{ id: 1, name: 'Kept', email: 'kept@example.com' }] };
+    expect(tabRecords(model, kept).Customer).toEqual(kept.Customer);
+  });
+
+  it('gives a role demo person the attributes its conditions compare, as serve does', () => {
+    const model = shop();
+    const records = tabRecords(model, {});
+    const customer = demoPrincipal(model, 'customer', records);
+    expect(customer).toMatchObject({
+      role: 'customer',
+      user: { email: 'customer@demo.test', role: 'customer' },
+    });
+    const customerId = customer.user?.customerId;
+    expect(records.Order?.some((order) => order.customer === customerId)).toBe(true);
+    expect(demoPrincipal(model, 'nobody', records)).toEqual({});
+    expect(demoPrincipal(model, undefined, records)).toEqual({});
+  });
+});
+
+describe('the draft', () => {
+  it('is kept and read back, and a broken store is said rather than thrown', () => {
+    const kept = new Map<string, string>();
+    const storage = {
+      getItem: (key: string) => kept.get(key) ?? null,
+      setItem: (key: string, value: string) => void kept.set(key, value),
+    };
+    expect(writeDraft({ text: '# Shop', format: 'markdown' }, storage)).toBe(true);
+    expect(readDraft(storage)).toMatchObject({ text: '# Shop', format: 'markdown' });
+    const full = {
+      setItem: () => {
+        throw new Error('QuotaExceededError');
+      },
+    };
+    expect(writeDraft({ text: 'x', format: 'yaml' }, full)).toBe(false);
+    expect(readDraft({ getItem: () => '{not json' })).toBeUndefined();
+  });
+});
