@@ -8,6 +8,7 @@ import schema from '../../../schema/ninefold.schema.json';
 import { markdownCompletion, yamlCompletion, yamlPathAt } from '../src/playground/editor-completion';
 import { readDraft, writeDraft } from '../src/playground/playground-draft';
 import { runCheck } from '../src/playground/run-check';
+import { seedRecords } from '../src/playground/seed-records';
 import { linkFragment, MAX_LINK_FRAGMENT, openFragment } from '../src/playground/share-link';
 import { demoPrincipal } from '../src/playground/tab-people';
 import { tabRecords } from '../src/playground/tab-seed';
@@ -78,11 +79,26 @@ describe('shared links', () => {
 
 describe('checking in the worker', () => {
   it('answers the model of a good text and the issues of a broken one, at their line', async () => {
-    const good = await runCheck({ kind: 'check', id: 1, text: shopText, format: 'markdown' });
+    const good = await runCheck({ kind: 'check', id: 1, text: shopText, format: 'markdown', held: [] });
     expect(good).toMatchObject({ kind: 'checked', id: 1, ok: true, issues: [] });
     expect(good.kind === 'checked' && JSON.parse(good.modelJson ?? '{}').title).toBe('Harbor Supply');
+    expect(good.kind === 'checked' && Object.keys(JSON.parse(good.recordsJson ?? '{}')).sort()).toEqual([
+      'Customer',
+      'Order',
+      'Product',
+    ]);
+    // Records are made only for entities the page holds none for.
+    const again = await runCheck({
+      kind: 'check',
+      id: 5,
+      text: shopText,
+      format: 'markdown',
+      held: ['Customer', 'Order', 'Product'],
+    });
+    expect(again).toMatchObject({ kind: 'checked', ok: true });
+    expect(again.kind === 'checked' && again.recordsJson).toBeUndefined();
     const broken = shopText.replace('| tags | list of text |', '| tags | list of Boat |');
-    const answer = await runCheck({ kind: 'check', id: 2, text: broken, format: 'markdown' });
+    const answer = await runCheck({ kind: 'check', id: 2, text: broken, format: 'markdown', held: [] });
     if (answer.kind !== 'checked') throw new Error(answer.kind);
     expect(answer.ok).toBe(false);
     const line = broken.split('\n').findIndex((text) => text.includes('list of Boat')) + 1;
@@ -198,18 +214,23 @@ describe('completion', () => {
 describe('the prototype API in the tab: records and people', () => {
   it('seeds as serve --seed does, and keeps the records of entities the last text had', () => {
     const model = shop();
-    const first = tabRecords(model, {});
+    const seeded = seedRecords(model);
+    // The same model gives the same records (and the worker answers them again without making them).
+    expect(seedRecords(structuredClone(model))).toEqual(seeded);
+    const first = tabRecords(model, {}, seeded);
     expect(Object.keys(first).sort()).toEqual(['Customer', 'Order', 'Product']);
     expect(first.Order?.length).toBe(12);
     // Numbered fields are numbered; derived ones are computed.
     expect(first.Order?.[0]?.number).toMatch(/^ORD-0*1$/);
     const kept = { Customer: [{ id: 1, name: 'Kept', email: 'kept@example.com' }] };
-    expect(tabRecords(model, kept).Customer).toEqual(kept.Customer);
+    const next = tabRecords(model, kept, seeded);
+    expect(next.Customer).toEqual(kept.Customer);
+    expect(next.Order).toEqual(seeded.Order);
   });
 
   it('gives a role demo person the attributes its conditions compare, as serve does', () => {
     const model = shop();
-    const records = tabRecords(model, {});
+    const records = tabRecords(model, {}, seedRecords(model));
     const customer = demoPrincipal(model, 'customer', records);
     expect(customer).toMatchObject({
       role: 'customer',

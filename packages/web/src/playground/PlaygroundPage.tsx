@@ -44,6 +44,8 @@ async function richExample(): Promise<{ text: string; format: SpecFormat }> {
   return rich ? { text: await rich.load(), format: rich.format } : { text: '', format: 'markdown' };
 }
 
+const NO_RECORDS = {};
+
 /** How long typing pauses before the draft is written. */
 const DRAFT_DELAY_MS = 400;
 
@@ -325,7 +327,7 @@ export function PlaygroundPage({ start }: { start: PlaygroundStart }) {
         </section>
         <section className="nf-playground-preview" aria-label="Client preview">
           {checked.model ? (
-            <PreviewClient model={checked.model} role={chosenRole} />
+            <PreviewClient model={checked.model} role={chosenRole} seeded={checked.records ?? NO_RECORDS} />
           ) : (
             <Text c="dimmed" p="md">
               {checked.busy ? 'Checking the text…' : 'The preview starts once the text has no errors.'}

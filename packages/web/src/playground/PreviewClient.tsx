@@ -3,6 +3,7 @@ import type { Model } from '@ninefold/spec';
 import { useEffect, useMemo, useRef } from 'react';
 import { App, createQueryClient } from '../app/App';
 import type { ApiDescription } from '../data/api-description';
+import type { ApiRecord } from '../data/data-provider';
 import { createSessionStore, noSessionStore } from '../session/session-store';
 import { createTabApi, type TabApi } from './tab-api';
 import { demoPrincipal } from './tab-people';
@@ -12,6 +13,8 @@ export interface PreviewClientProps {
   model: Model;
   /** The role the client is seen as; undefined for nobody signed in. */
   role: string | undefined;
+  /** Seeded records for the model's entities, for those the last version of the text did not have. */
+  seeded: Readonly<Record<string, ApiRecord[]>>;
 }
 
 /**
@@ -19,14 +22,14 @@ export interface PreviewClientProps {
  * version of the text swaps the model in place (the screen at hand stays, with what was typed in it),
  * and the records carry over to the next version's API, so nothing entered in the preview is lost.
  */
-export function PreviewClient({ model, role }: PreviewClientProps) {
+export function PreviewClient({ model, role, seeded }: PreviewClientProps) {
   const api: ApiDescription = useMemo(() => ({ ...describeApi(model), base: '/api' }), [model]);
   const previous = useRef<TabApi | undefined>(undefined);
   const { data, principal } = useMemo(() => {
-    const records = tabRecords(model, previous.current?.snapshot() ?? {});
+    const records = tabRecords(model, previous.current?.snapshot() ?? {}, seeded);
     const principal = demoPrincipal(model, role, records);
     return { data: createTabApi(model, api, records, { principal: () => principal }), principal };
-  }, [model, api, role]);
+  }, [model, api, role, seeded]);
   previous.current = data;
   const session = useMemo(() => {
     if (!principal.user || !model.roles.shown) return noSessionStore(model, api);

@@ -6,7 +6,14 @@ import type { Coverage, Issue, SpecFormat } from '@ninefold/spec';
  */
 export type CheckRequest =
   /** The text as it is now, numbered so that an answer to an older text is recognised and dropped. */
-  | { kind: 'check'; id: number; text: string; format: SpecFormat }
+  | {
+      kind: 'check';
+      id: number;
+      text: string;
+      format: SpecFormat;
+      /** Entities the page has seeded records for already: records are made only for the others. */
+      held: string[];
+    }
   /** An OpenAPI document dropped on the page or opened: imported into nine-point YAML. */
   | { kind: 'import'; id: number; file: Blob; name: string };
 
@@ -18,6 +25,8 @@ export type CheckAnswer =
       ok: boolean;
       /** The model as JSON text (one copy across the boundary, parsed on the page). */
       modelJson?: string;
+      /** Seeded records of the model's entities, by entity, as JSON text (see `seedRecords`). */
+      recordsJson?: string;
       coverage?: Coverage;
       issues: Issue[];
       millis: number;

@@ -1,8 +1,9 @@
 import { importOpenApi } from '@ninefold/openapi';
-import { exhaustiveSwitchError, loadSpec, toDocument } from '@ninefold/spec';
+import { exhaustiveSwitchError, loadSpec, type Model, toDocument } from '@ninefold/spec';
 import { stringify } from 'yaml';
 import { MAX_IMPORT_BYTES } from '../import/run-import';
 import type { CheckAnswer, CheckRequest } from './check-protocol';
+import { seedRecords } from './seed-records';
 
 /**
  * The worker's job, apart from the worker: loads and checks a text, or imports an OpenAPI document into
@@ -20,6 +21,10 @@ export async function runCheck(request: CheckRequest): Promise<CheckAnswer> {
           id: request.id,
           ok: result.ok,
           ...(result.model ? { modelJson: JSON.stringify(result.model) } : {}),
+          // Only a model the preview will run on needs records.
+          ...(result.ok && result.model && needsRecords(result.model, request.held)
+            ? { recordsJson: JSON.stringify(seedRecords(result.model)) }
+            : {}),
           ...(result.coverage ? { coverage: result.coverage } : {}),
           issues: result.issues,
           millis: Math.round(performance.now() - started),
@@ -63,4 +68,12 @@ export async function runCheck(request: CheckRequest): Promise<CheckAnswer> {
       message: `checking stopped on an internal error: ${error instanceof Error ? error.message : String(error)}`,
     };
   }
+}
+
+/** Whether the model has a stored entity the page holds no records for. */
+function needsRecords(model: Model, held: readonly string[]): boolean {
+  const known = new Set(held);
+  return (model.entities.shown ? model.entities.items : []).some(
+    (entity) => !entity.embedded && !known.has(entity.name),
+  );
 }

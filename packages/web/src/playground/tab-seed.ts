@@ -1,44 +1,20 @@
-import { generateRecords } from '@ninefold/server/seed';
-import { derivedValues, findEntity, formatNumber, type Model, parseNumbering } from '@ninefold/spec';
+import type { Model } from '@ninefold/spec';
 import type { ApiRecord } from '../data/data-provider';
 
-/** How many records of each entity the playground makes, as `ninefold serve --seed 12` would. */
-export const TAB_SEED_COUNT = 12;
-
 /**
- * Records for a model the tab has not seen yet, made by the generator `ninefold serve --seed` uses (the
- * same model and count give the same records), with their derived values and numbers. Entities `kept`
- * already holds (from the text before this edit) keep their records: an edit never loses what the
- * person entered in the preview.
+ * The records the tab's API starts a model with: those `kept` from the text before this edit, entity by
+ * entity, so that an edit never loses what the person entered in the preview; the `seeded` ones (made in
+ * the checking worker, see `seedRecords`) for entities the last text did not have.
  */
 export function tabRecords(
   model: Model,
   kept: Readonly<Record<string, ApiRecord[]>>,
-  count = TAB_SEED_COUNT,
+  seeded: Readonly<Record<string, ApiRecord[]>>,
 ): Record<string, ApiRecord[]> {
   const out: Record<string, ApiRecord[]> = {};
-  const names = model.entities.shown
-    ? model.entities.items.filter((entity) => !entity.embedded).map((entity) => entity.name)
-    : [];
-  const missing = names.filter((name) => kept[name] === undefined);
-  const generated = missing.length > 0 ? generateRecords(model, count, { seed: count }) : new Map();
-  for (const name of names) {
-    const held = kept[name];
-    if (held !== undefined) {
-      out[name] = held;
-      continue;
-    }
-    const entity = findEntity(model, name);
-    const rows = (generated.get(name) ?? []) as ApiRecord[];
-    const patterns = (entity?.fields ?? []).flatMap((field) => {
-      const parsed = field.numbering === undefined ? undefined : parseNumbering(field.numbering);
-      return parsed?.ok ? [{ field: field.name, pattern: parsed.pattern }] : [];
-    });
-    out[name] = rows.map((row, index) => {
-      const record: ApiRecord = { ...row, ...derivedValues(model, name, row) };
-      for (const { field, pattern } of patterns) record[field] = formatNumber(pattern, index + 1);
-      return record;
-    });
+  for (const entity of model.entities.shown ? model.entities.items : []) {
+    if (entity.embedded) continue;
+    out[entity.name] = kept[entity.name] ?? seeded[entity.name] ?? [];
   }
   return out;
 }

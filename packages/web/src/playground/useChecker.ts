@@ -1,5 +1,6 @@
 import type { Coverage, Issue, Model, SpecFormat } from '@ninefold/spec';
 import { useCallback, useEffect, useRef, useState } from 'react';
+import type { ApiRecord } from '../data/data-provider';
 import type { CheckAnswer, CheckRequest } from './check-protocol';
 
 /** Where the checking of the text stands, and the last model without errors. */
@@ -10,6 +11,8 @@ export interface CheckState {
   coverage?: Coverage;
   /** The model of the last text that had no errors: the preview keeps running on it while the text is broken. */
   model?: Model;
+  /** Seeded records for `model`'s entities. */
+  records?: Record<string, ApiRecord[]>;
   /** How long the latest check took in the worker. */
   millis?: number;
   /** A check is running or waiting. */
@@ -34,6 +37,7 @@ export function useChecker(text: string, format: SpecFormat) {
     new Map<number, (answer: ImportAnswer | { kind: 'failed'; message: string }) => void>(),
   );
   const latest = useRef(0);
+  const held = useRef<string[]>([]);
 
   const send = useCallback((request: CheckRequest) => {
     const current = worker.current;
@@ -79,12 +83,20 @@ export function useChecker(text: string, format: SpecFormat) {
       }
       performance.mark('ninefold:playground-checked');
       setState((old) => {
-        const model = answer.ok && answer.modelJson ? (JSON.parse(answer.modelJson) as Model) : old.model;
+        const good = answer.ok && answer.modelJson !== undefined;
+        const model = good ? (JSON.parse(answer.modelJson as string) as Model) : old.model;
+        // Records come only for entities the page had none for: added to those it has.
+        const records =
+          good && answer.recordsJson !== undefined
+            ? { ...old.records, ...(JSON.parse(answer.recordsJson) as Record<string, ApiRecord[]>) }
+            : old.records;
+        if (records) held.current = Object.keys(records);
         return {
           issues: answer.issues,
           ok: answer.ok,
           ...(answer.coverage ? { coverage: answer.coverage } : {}),
           ...(model ? { model } : {}),
+          ...(records ? { records } : {}),
           millis: answer.millis,
           busy: queued !== undefined,
         };
@@ -109,7 +121,7 @@ export function useChecker(text: string, format: SpecFormat) {
     next.current += 1;
     latest.current = next.current;
     setState((old) => (old.busy ? old : { ...old, busy: true }));
-    send({ kind: 'check', id: next.current, text, format });
+    send({ kind: 'check', id: next.current, text, format, held: held.current });
   }, [text, format, send]);
 
   /** Imports an OpenAPI document in the worker: its nine-point YAML and report. */
