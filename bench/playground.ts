@@ -41,13 +41,14 @@ const SETTLE_MS = 1_000;
 /** What the page's probe keeps on its window. */
 interface Probe {
   __typing?: { expected?: string; keyAt?: number; shownAt?: number; frameAt?: number };
-  __tasks?: number[];
+  /** Long tasks: start (ms since navigation) and duration. */
+  __tasks?: Array<[number, number]>;
 }
 
 /** Installed before the page's own scripts: long tasks, and each keystroke's time to the preview. */
 const PROBE = `(() => {
   window.__tasks = [];
-  new PerformanceObserver((list) => { for (const entry of list.getEntries()) window.__tasks.push(entry.duration); })
+  new PerformanceObserver((list) => { for (const entry of list.getEntries()) window.__tasks.push([entry.startTime, entry.duration]); })
     .observe({ type: 'longtask', buffered: true });
   const typing = (window.__typing = {});
   addEventListener('keydown', () => { typing.keyAt = performance.now(); typing.shownAt = undefined; typing.frameAt = undefined; }, true);
@@ -189,9 +190,11 @@ async function benchGithub(browser: Browser, url: string, document: string) {
       .getByRole('region', { name: 'Client preview' })
       .getByRole('navigation', { name: 'Navigation' })
       .waitFor();
-    await page.evaluate(() => {
-      (globalThis as Probe).__tasks = [];
-    });
+    // The rich example's first load goes on for a moment after its navigation shows (its charts): the
+    // file is chosen once that is over, and only tasks that start after it count (the observer reports
+    // them late).
+    await sleep(2 * SETTLE_MS);
+    const chosenAt = await page.evaluate(() => performance.now());
     const start = Date.now();
     await page.getByLabel('Open a specification or OpenAPI file').setInputFiles(document);
     const title = page
@@ -206,7 +209,10 @@ async function benchGithub(browser: Browser, url: string, document: string) {
     await cursorAfter(page, `title: ${GITHUB_TITLE}`);
     const edit = await keystroke(page, '!', `${GITHUB_TITLE}!`);
     await sleep(SETTLE_MS);
-    const longest = Math.max(0, ...(await page.evaluate(() => (globalThis as Probe).__tasks ?? [])));
+    const tasks = (await page.evaluate(() => (globalThis as Probe).__tasks ?? [])).filter(
+      ([startTime]) => startTime >= chosenAt,
+    );
+    const longest = Math.max(0, ...tasks.map(([, duration]) => duration));
     if (errors.length > 0) throw new Error(`github: ${errors.join(' | ')}`);
     await page.context().close();
     // Swagger UI on the same document, until its first operation is listed.
@@ -219,7 +225,9 @@ async function benchGithub(browser: Browser, url: string, document: string) {
     await sleep(SETTLE_MS);
     const peerLongest = Math.max(
       0,
-      ...(await other.page.evaluate(() => (globalThis as Probe).__tasks ?? [])),
+      ...(await other.page.evaluate(() => (globalThis as Probe).__tasks ?? [])).map(
+        ([, duration]) => duration,
+      ),
     );
     await other.context.close();
     if (round > 0) {
@@ -249,7 +257,8 @@ async function benchGithub(browser: Browser, url: string, document: string) {
         "(rich example running), GitHub's description chosen in its file input; the worker imports it into " +
         'nine-point YAML, the editor takes the text, the worker checks it, the preview swaps to its client; then ' +
         `"!" is typed at the end of its title and waited for in the preview. Longest task: PerformanceObserver ` +
-        `"longtask" from choosing the file until ${SETTLE_MS} ms after the edit showed. Swagger UI: its standalone ` +
+        `"longtask" from choosing the file (${2 * SETTLE_MS} ms after the playground's own first load showed its ` +
+        `navigation) until ${SETTLE_MS} ms after the edit showed. Swagger UI: its standalone ` +
         `page on the raw document until the first operation is listed, and ${SETTLE_MS} ms more.`,
       goal: `no main-thread task over ${GOAL_MS} ms`,
       goalMet: longest <= GOAL_MS,
@@ -269,12 +278,15 @@ async function benchSize(browser: Browser, url: string) {
   page.on('request', (request) => {
     if (request.resourceType() === 'script') scripts.add(new URL(request.url()).pathname);
   });
+  await page.addInitScript({ content: PROBE });
   await page.goto(`${url}/_/playground`);
   await page
     .getByRole('region', { name: 'Client preview' })
     .getByRole('navigation', { name: 'Navigation' })
     .waitFor();
   await page.waitForLoadState('networkidle');
+  await sleep(SETTLE_MS);
+  const firstLoadTasks = await page.evaluate(() => (globalThis as Probe).__tasks ?? []);
   if (errors.length > 0) throw new Error(`size: ${errors.join(' | ')}`);
   await page.context().close();
   const runtime = join(ROOT, 'packages/web/dist');
@@ -308,6 +320,8 @@ async function benchSize(browser: Browser, url: string) {
       ratio: pageBytes / clientBytes,
       unit: 'KiB',
       workerKiB: kib(workerBytes),
+      // Not a goal of the issue, but what a person feels: the longest task of the same first load.
+      firstLoadLongestTaskMs: round1(Math.max(0, ...firstLoadTasks.map(([, duration]) => duration))),
       files: perFile,
       notes:
         'Scripts the page requested from navigation until its network was quiet with the preview drawn, each ' +

@@ -2,16 +2,19 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { CompletionContext } from '@codemirror/autocomplete';
 import { EditorState } from '@codemirror/state';
+import { describeApi } from '@ninefold/server/api-calls';
 import { loadSpec, MAX_MARKDOWN_BYTES, markdownVocabulary } from '@ninefold/spec';
 import { describe, expect, it } from 'vitest';
 import schema from '../../../schema/ninefold.schema.json';
+import type { ApiDescription } from '../src/data/api-description';
 import { markdownCompletion, yamlCompletion, yamlPathAt } from '../src/playground/editor-completion';
 import { readDraft, writeDraft } from '../src/playground/playground-draft';
 import { runCheck } from '../src/playground/run-check';
 import { seedRecords } from '../src/playground/seed-records';
 import { linkFragment, MAX_LINK_FRAGMENT, openFragment } from '../src/playground/share-link';
+import { createTabApi, newTabState } from '../src/playground/tab-api';
 import { demoPrincipal } from '../src/playground/tab-people';
-import { tabRecords } from '../src/playground/tab-seed';
+import { recordsOf } from '../src/playground/tab-seed';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 const shopText = readFileSync(resolve(ROOT, 'examples/shop.md'), 'utf8');
@@ -212,25 +215,48 @@ describe('completion', () => {
 });
 
 describe('the prototype API in the tab: records and people', () => {
-  it('seeds as serve --seed does, and keeps the records of entities the last text had', () => {
+  it('seeds as serve --seed does, and keeps the records of entities the last text had', async () => {
     const model = shop();
     const seeded = seedRecords(model);
     // The same model gives the same records (and the worker answers them again without making them).
     expect(seedRecords(structuredClone(model))).toEqual(seeded);
-    const first = tabRecords(model, {}, seeded);
-    expect(Object.keys(first).sort()).toEqual(['Customer', 'Order', 'Product']);
-    expect(first.Order?.length).toBe(12);
-    // Numbered fields are numbered; derived ones are computed.
-    expect(first.Order?.[0]?.number).toMatch(/^ORD-0*1$/);
-    const kept = { Customer: [{ id: 1, name: 'Kept', email: 'kept@example.com' }] };
-    const next = tabRecords(model, kept, seeded);
-    expect(next.Customer).toEqual(kept.Customer);
-    expect(next.Order).toEqual(seeded.Order);
+    expect(Object.keys(seeded).sort()).toEqual(['Customer', 'Order', 'Product']);
+    expect(seeded.Order?.length).toBe(12);
+    // Numbered fields are numbered.
+    expect(seeded.Order?.[0]?.number).toMatch(/^ORD-0*1$/);
+    const owner = () => demoPrincipal(model, 'owner', seeded);
+    const state = newTabState();
+    const api = { ...describeApi(model), base: '/api' } as ApiDescription;
+    const first = createTabApi(model, api, seeded, { principal: owner, state });
+    await first.create({ entity: 'Customer', values: { name: 'Kept', email: 'kept@example.com' } });
+    // The next version of the text, with a field more: the records stay, the new one among them.
+    const edited = loadSpec(
+      shopText.replace('| tags | list of text |', '| tier | text |\n| tags | list of text |'),
+      {
+        file: 'shop.md',
+      },
+    ).model;
+    if (!edited) throw new Error('the edited shop must load');
+    const second = createTabApi(edited, api, seedRecords(edited), { principal: owner, state });
+    const page = await second.list({ entity: 'Customer', filters: [], sort: [], page: { style: 'none' } });
+    expect(page.items).toHaveLength(13);
+    expect(page.items.some((customer) => customer.name === 'Kept')).toBe(true);
+    expect(recordsOf(edited, state, {}).Customer).toHaveLength(13);
+    // The next order gets the next number, after the seeded ones.
+    const order = await second.create({
+      entity: 'Order',
+      values: {
+        customer: 1,
+        shippingAddress: { street: '1 Quay', city: 'Cowes', postcode: 'PO31', country: 'GB' },
+        lines: [{ product: 1, quantity: 1, unitPrice: 10 }],
+      },
+    });
+    expect(order.record.number).toMatch(/^ORD-0*13$/);
   });
 
   it('gives a role demo person the attributes its conditions compare, as serve does', () => {
     const model = shop();
-    const records = tabRecords(model, {}, seedRecords(model));
+    const records = recordsOf(model, newTabState(), seedRecords(model));
     const customer = demoPrincipal(model, 'customer', records);
     expect(customer).toMatchObject({
       role: 'customer',

@@ -5,7 +5,7 @@ import { saveBlob } from '../app/save-blob';
 import { IssueList } from './IssueList';
 import { PreviewClient } from './PreviewClient';
 import { readDraft, writeDraft } from './playground-draft';
-import { SpecEditor } from './SpecEditor';
+import { isLargeText, SpecEditor } from './SpecEditor';
 import { linkFragment, openFragment } from './share-link';
 import { formatOfFile, looksLikeOpenApiText, STARTING_POINTS } from './starting-points';
 import { type ImportAnswer, useChecker } from './useChecker';
@@ -315,6 +315,9 @@ export function PlaygroundPage({ start }: { start: PlaygroundStart }) {
             ) : (
               <Text size="sm" c="dimmed">
                 {checked.busy ? <Loader size={10} mr={6} /> : null}
+                {isLargeText(text)
+                  ? 'Shown without colours, so that typing this much text stays quick. '
+                  : ''}
                 {errors > 0
                   ? `${errors} error${errors === 1 ? '' : 's'}: the preview shows the last text without errors.`
                   : checked.ok

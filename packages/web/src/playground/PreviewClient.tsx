@@ -1,13 +1,13 @@
 import { describeApi } from '@ninefold/server/api-calls';
 import type { Model } from '@ninefold/spec';
-import { useEffect, useMemo, useRef } from 'react';
+import { memo, useEffect, useMemo, useRef } from 'react';
 import { App, createQueryClient } from '../app/App';
 import type { ApiDescription } from '../data/api-description';
 import type { ApiRecord } from '../data/data-provider';
 import { createSessionStore, noSessionStore } from '../session/session-store';
-import { createTabApi, type TabApi } from './tab-api';
+import { createTabApi, newTabState, type TabState } from './tab-api';
 import { demoPrincipal } from './tab-people';
-import { tabRecords } from './tab-seed';
+import { recordsOf } from './tab-seed';
 
 export interface PreviewClientProps {
   model: Model;
@@ -22,15 +22,15 @@ export interface PreviewClientProps {
  * version of the text swaps the model in place (the screen at hand stays, with what was typed in it),
  * and the records carry over to the next version's API, so nothing entered in the preview is lost.
  */
-export function PreviewClient({ model, role, seeded }: PreviewClientProps) {
+export const PreviewClient = memo(function PreviewClient({ model, role, seeded }: PreviewClientProps) {
   const api: ApiDescription = useMemo(() => ({ ...describeApi(model), base: '/api' }), [model]);
-  const previous = useRef<TabApi | undefined>(undefined);
+  // One set of records for every version of the text: a version's API adds only entities it is new to.
+  const state = useRef<TabState>(newTabState());
   const { data, principal } = useMemo(() => {
-    const records = tabRecords(model, previous.current?.snapshot() ?? {}, seeded);
-    const principal = demoPrincipal(model, role, records);
-    return { data: createTabApi(model, api, records, { principal: () => principal }), principal };
+    const principal = demoPrincipal(model, role, recordsOf(model, state.current, seeded));
+    const data = createTabApi(model, api, seeded, { principal: () => principal, state: state.current });
+    return { data, principal };
   }, [model, api, role, seeded]);
-  previous.current = data;
   const session = useMemo(() => {
     if (!principal.user || !model.roles.shown) return noSessionStore(model, api);
     return createSessionStore(model, api, {
@@ -54,4 +54,4 @@ export function PreviewClient({ model, role, seeded }: PreviewClientProps) {
       initialPath="/"
     />
   );
-}
+});

@@ -43,7 +43,7 @@ export function SpecEditor({ text, format, issues, onChange }: SpecEditorProps) 
         extensions: [
           basicSetup,
           lintGutter(),
-          language.current.of(languageOf(format)),
+          language.current.of(languageOf(format, isLargeText(typed.current))),
           EditorView.lineWrapping,
           // An explicit tabindex (the editable content is in the tab order anyway) lets checkers such as axe
           // see that the scrolling area holds something the keyboard reaches.
@@ -69,16 +69,21 @@ export function SpecEditor({ text, format, issues, onChange }: SpecEditorProps) 
     };
   }, []);
 
-  useEffect(() => {
-    view.current?.dispatch({ effects: language.current.reconfigure(languageOf(format)) });
-  }, [format]);
-
+  // A new text (a file opened) and a new format in one step: a large text never meets the highlighter,
+  // as it would if the format's language were set first on the old text and then given the new one.
+  const shownFormat = useRef(format);
   useEffect(() => {
     const current = view.current;
-    if (!current || text === typed.current) return;
+    if (!current) return;
+    const replaced = text !== typed.current;
+    if (!replaced && format === shownFormat.current) return;
+    shownFormat.current = format;
     typed.current = text;
-    current.dispatch({ changes: { from: 0, to: current.state.doc.length, insert: text } });
-  }, [text]);
+    current.dispatch({
+      ...(replaced ? { changes: { from: 0, to: current.state.doc.length, insert: text } } : {}),
+      effects: language.current.reconfigure(languageOf(format, isLargeText(text))),
+    });
+  }, [text, format]);
 
   useEffect(() => {
     const current = view.current;
@@ -89,7 +94,27 @@ export function SpecEditor({ text, format, issues, onChange }: SpecEditorProps) 
   return <div ref={host} className="nf-playground-editor" />;
 }
 
-function languageOf(format: SpecFormat) {
+/**
+ * Above this many characters the text is shown without syntax highlighting: parsing GitHub's imported
+ * description (2.2 MB of YAML) for colours held the page for 100 to 200 ms at a time. Completion and
+ * the issues of the check (made in the worker) stay.
+ */
+export const LARGE_TEXT = 400_000;
+
+export function isLargeText(text: string): boolean {
+  return text.length > LARGE_TEXT;
+}
+
+function languageOf(format: SpecFormat, plain: boolean) {
+  if (plain) {
+    return autocompletion({
+      override: [
+        format === 'markdown'
+          ? markdownCompletion
+          : yamlCompletion(schema as unknown as Parameters<typeof yamlCompletion>[0]),
+      ],
+    });
+  }
   return format === 'markdown'
     ? [markdown(), autocompletion({ override: [markdownCompletion] })]
     : [

@@ -49,20 +49,38 @@ import type {
   UpdateParams,
   VersionedRecord,
 } from '../data/data-provider';
-import { createMemoryDataProvider, type MemoryDataProvider, pageOf } from '../data/memory-data-provider';
+import {
+  createMemoryDataProvider,
+  type MemoryDataProvider,
+  type MemoryTables,
+  pageOf,
+} from '../data/memory-data-provider';
 import { enforce, invalid, referenceErrors, refusal, uniqueError } from './tab-refusals';
 
 export interface TabApiOptions {
   /** Who is asking: the role switcher's choice, read on every call. */
   principal: () => Principal;
   now?: () => Date;
+  /**
+   * The records and numbers, kept from the API of the text's last version: an edit keeps what was
+   * entered in the preview, and nothing is copied (GitHub's description has 281 entities).
+   */
+  state?: TabState;
 }
 
-/** The prototype API in the tab: a data interface, and the records it holds for the next model. */
-export interface TabApi extends DataProvider {
-  /** A copy of every record held, by entity, to seed the API of the next version of the text. */
-  snapshot(): Record<string, ApiRecord[]>;
+/** What the tab's API holds between versions of the text. */
+export interface TabState {
+  tables: MemoryTables;
+  /** The last number given per numbered field (`Order.number`). */
+  numbers: Map<string, number>;
 }
+
+export function newTabState(): TabState {
+  return { tables: new Map(), numbers: new Map() };
+}
+
+/** The prototype API in the tab, as the data interface the client reads through. */
+export type TabApi = DataProvider;
 
 /**
  * The prototype API of `ninefold serve`, run in the page for the playground: the same rules of
@@ -87,9 +105,11 @@ export function createTabApi(
   options: TabApiOptions,
 ): TabApi {
   const now = options.now ?? (() => new Date());
-  const store: MemoryDataProvider = createMemoryDataProvider(model, api, seed, { now });
-  const numbers = new Map<string, number>();
-  for (const [name, records] of Object.entries(seed)) countNumbers(name, records);
+  const state = options.state ?? newTabState();
+  const fresh = Object.keys(seed).filter((name) => !state.tables.has(name));
+  const store: MemoryDataProvider = createMemoryDataProvider(model, api, seed, { now, tables: state.tables });
+  const numbers = state.numbers;
+  for (const name of fresh) countNumbers(name, seed[name] ?? []);
 
   function countNumbers(name: string, records: ApiRecord[]) {
     const entity = findEntity(model, name);
@@ -184,13 +204,6 @@ export function createTabApi(
 
   return {
     ...store,
-    snapshot() {
-      const out: Record<string, ApiRecord[]> = {};
-      for (const entity of model.entities.shown ? model.entities.items : []) {
-        if (!entity.embedded) out[entity.name] = store.records(entity.name);
-      }
-      return out;
-    },
 
     async list(params: ListParams): Promise<ListResult> {
       const entity = entityOf(params.entity);

@@ -1,5 +1,5 @@
 import type { Coverage, Issue, Model, SpecFormat } from '@ninefold/spec';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { startTransition, useCallback, useEffect, useRef, useState } from 'react';
 import type { ApiRecord } from '../data/data-provider';
 import type { CheckAnswer, CheckRequest } from './check-protocol';
 
@@ -20,6 +20,9 @@ export interface CheckState {
   /** The worker itself failed (it could not start, or stopped on a bug). */
   failure?: string;
 }
+
+/** A model this large (as JSON) is swapped into the preview as a transition. */
+const LARGE_MODEL_JSON = 1_000_000;
 
 export type ImportAnswer = Extract<CheckAnswer, { kind: 'imported' }>;
 
@@ -82,25 +85,31 @@ export function useChecker(text: string, format: SpecFormat) {
         return;
       }
       performance.mark('ninefold:playground-checked');
-      setState((old) => {
-        const good = answer.ok && answer.modelJson !== undefined;
-        const model = good ? (JSON.parse(answer.modelJson as string) as Model) : old.model;
-        // Records come only for entities the page had none for: added to those it has.
-        const records =
-          good && answer.recordsJson !== undefined
-            ? { ...old.records, ...(JSON.parse(answer.recordsJson) as Record<string, ApiRecord[]>) }
-            : old.records;
-        if (records) held.current = Object.keys(records);
-        return {
-          issues: answer.issues,
-          ok: answer.ok,
-          ...(answer.coverage ? { coverage: answer.coverage } : {}),
-          ...(model ? { model } : {}),
-          ...(records ? { records } : {}),
-          millis: answer.millis,
-          busy: queued !== undefined,
-        };
-      });
+      // A large model's client is rendered as a transition, in slices, as main.tsx renders one: GitHub's
+      // 631 screens in one task held the page for 100 to 200 ms.
+      const large = (answer.modelJson?.length ?? 0) > LARGE_MODEL_JSON;
+      const update = large ? startTransition : (apply: () => void) => apply();
+      update(() =>
+        setState((old) => {
+          const good = answer.ok && answer.modelJson !== undefined;
+          const model = good ? (JSON.parse(answer.modelJson as string) as Model) : old.model;
+          // Records come only for entities the page had none for: added to those it has.
+          const records =
+            good && answer.recordsJson !== undefined
+              ? { ...old.records, ...(JSON.parse(answer.recordsJson) as Record<string, ApiRecord[]>) }
+              : old.records;
+          if (records) held.current = Object.keys(records);
+          return {
+            issues: answer.issues,
+            ok: answer.ok,
+            ...(answer.coverage ? { coverage: answer.coverage } : {}),
+            ...(model ? { model } : {}),
+            ...(records ? { records } : {}),
+            millis: answer.millis,
+            busy: queued !== undefined,
+          };
+        }),
+      );
     };
     created.onerror = (event) => {
       event.preventDefault();
