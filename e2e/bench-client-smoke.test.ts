@@ -75,6 +75,25 @@ describe('the browser benchmarks, one round each', () => {
     expect((figure.oursDetail as { requests: number }).requests).toBeGreaterThan(0);
   }, 300_000);
 
+  it('bench/playground.ts: the first load, keystrokes to the preview, and a description opened and edited beside Swagger UI', async () => {
+    // A small description in place of GitHub's: the same steps, in seconds.
+    const dir = await bench(['bench/playground.ts'], {
+      BENCH_PLAYGROUND_ROUNDS: '1',
+      BENCH_PLAYGROUND_KEYS: '3',
+      BENCH_PLAYGROUND_GITHUB_RUNS: '1',
+      BENCH_PLAYGROUND_DOCUMENT: join(ROOT, 'e2e/fixtures/playground-pets.json'),
+    });
+    const size = result(dir, 'playground-initial-js');
+    expect(size.ours).toBeGreaterThan(0);
+    expect(size.workerKiB).toBeGreaterThan(0);
+    const typing = result(dir, 'playground-typing');
+    expect(typing.ours).toBeGreaterThan(0);
+    expect(typing.keystrokes).toBe(3);
+    const opened = result(dir, 'playground-github-longest-task');
+    expect(opened.editShownMedianMs).toBeGreaterThan(0);
+    expect(opened.peer).toBeGreaterThanOrEqual(0);
+  }, 300_000);
+
   it.skipIf(noCorpus !== undefined)(
     'bench/client-openapi.ts: GitHub’s first screen, served and imported in the page, beside Swagger UI',
     async () => {
