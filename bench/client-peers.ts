@@ -16,7 +16,13 @@ const INSTALLS = join(BENCH, '.peers');
 const REACT = '19.3.1';
 const VITE = { vite: '8.3.8', '@vitejs/plugin-react': '6.3.0' };
 
-export type PeerName = 'react-admin' | 'minimal-list' | 'stack-list' | 'rjsf-form' | 'swagger-ui';
+export type PeerName =
+  | 'react-admin'
+  | 'minimal-list'
+  | 'stack-list'
+  | 'rjsf-form'
+  | 'swagger-ui'
+  | 'sql-wasm';
 
 /** Exact versions: a peer's figure must not change because a newer release appeared. */
 const DEPENDENCIES: Record<PeerName, Record<string, string>> = {
@@ -47,6 +53,8 @@ const DEPENDENCIES: Record<PeerName, Record<string, string>> = {
   },
   // Prebuilt: served as its distribution ships, with no build of ours.
   'swagger-ui': { 'swagger-ui-dist': '5.35.0' },
+  // SQLite compiled to WebAssembly, the other storage the playground's API could have had (issue 23).
+  'sql-wasm': { 'sql.js': '1.13.0' },
 };
 
 export interface BuiltPeer {

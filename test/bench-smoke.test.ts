@@ -43,6 +43,17 @@ describe('the benchmarks, at tiny sizes', () => {
     expect(figure.peer).toBeGreaterThan(0);
   }, 60_000);
 
+  it('bench/playground-storage.ts: the playground API in the tab against SQLite in WebAssembly (sql.js)', async () => {
+    const dir = await bench('playground-storage.ts', {
+      BENCH_STORAGE_COUNTS: '12',
+      BENCH_STORAGE_ROUNDS: '1',
+    });
+    const figure = result(dir, 'playground-storage');
+    expect(figure.ours).toBeGreaterThan(0);
+    expect(figure.peer).toBeGreaterThan(0);
+    expect((figure.pageBytes as { peerWasmKiB: number }).peerWasmKiB).toBeGreaterThan(0);
+  }, 120_000);
+
   it.skipIf(noCorpus !== undefined)(
     'reading and importing GitHub’s description against JSON.parse',
     async () => {
