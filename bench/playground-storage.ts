@@ -18,7 +18,6 @@ import { gzipSync } from 'node:zlib';
 import { describeApi } from '@ninefold/server/api-calls';
 import { loadSpec, type Model } from '@ninefold/spec';
 import type { ApiDescription } from '../packages/web/src/data/api-description';
-import type { ApiRecord } from '../packages/web/src/data/data-provider';
 import { seedRecords } from '../packages/web/src/playground/seed-records';
 import { createTabApi } from '../packages/web/src/playground/tab-api';
 import { installPeer, versionIn } from './client-peers';
@@ -98,14 +97,14 @@ async function main(): Promise<void> {
     db.run('CREATE TABLE orders (id INTEGER PRIMARY KEY, status TEXT, placedOn TEXT, record TEXT NOT NULL)');
     db.run('CREATE INDEX orders_status ON orders (status, placedOn)');
     db.run('BEGIN');
-    orders.forEach((order: ApiRecord, index) =>
+    for (const [index, order] of orders.entries()) {
       db.run('INSERT INTO orders VALUES (?, ?, ?, ?)', [
         index + 1,
         order.status ?? null,
         order.placedOn ?? null,
         JSON.stringify(order),
-      ]),
-    );
+      ]);
+    }
     db.run('COMMIT');
     const page = db.prepare(
       'SELECT record FROM orders WHERE status = ? ORDER BY placedOn DESC, id LIMIT 25 OFFSET 0',

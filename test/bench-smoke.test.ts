@@ -48,10 +48,10 @@ describe('the benchmarks, at tiny sizes', () => {
       BENCH_STORAGE_COUNTS: '12',
       BENCH_STORAGE_ROUNDS: '1',
     });
-    const figure = result(dir, 'playground-storage');
+    const figure = JSON.parse(readFileSync(join(dir, 'playground-storage.json'), 'utf8'));
     expect(figure.ours).toBeGreaterThan(0);
     expect(figure.peer).toBeGreaterThan(0);
-    expect((figure.pageBytes as { peerWasmKiB: number }).peerWasmKiB).toBeGreaterThan(0);
+    expect(figure.pageBytes.peerWasmKiB).toBeGreaterThan(0);
   }, 120_000);
 
   it.skipIf(noCorpus !== undefined)(
