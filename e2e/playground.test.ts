@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { screenshot } from './support/artifacts';
@@ -89,6 +90,17 @@ describe('the playground: the nine points beside the client they describe', () =
     await screenshot(page, 'playground-as-customer');
 
     expect(await seriousViolations(page)).toEqual([]);
+
+    // The text downloads as it is, or written in YAML from its model.
+    await page.getByRole('button', { name: 'Download' }).click();
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('menuitem', { name: 'As YAML (.yaml)' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe('harbor-supply.yaml');
+    const yaml = readFileSync((await download.path()) as string, 'utf8');
+    expect(yaml).toMatch(/^title: Harbor Supply$/m);
+    expect(yaml).toContain('loyaltyTier');
 
     // A shared link carries the text: a fresh browser (no draft, no storage) opens the same client.
     await page.getByRole('button', { name: 'Share link' }).click();

@@ -164,6 +164,22 @@ describe('checking in the worker', () => {
     expect(loaded.model?.entities.shown).toBe(true);
   });
 
+  it('writes the text in the other format from its model, saying what Markdown cannot hold', async () => {
+    const yaml = await runCheck({ kind: 'convert', id: 6, text: shopText, format: 'markdown', to: 'yaml' });
+    if (yaml.kind !== 'converted') throw new Error(JSON.stringify(yaml));
+    expect(loadSpec(yaml.text, { file: 'shop.yaml' }).model).toEqual(shop());
+    const back = await runCheck({ kind: 'convert', id: 7, text: yaml.text, format: 'yaml', to: 'markdown' });
+    expect(back).toMatchObject({ kind: 'converted', lost: [] });
+    const broken = await runCheck({
+      kind: 'convert',
+      id: 8,
+      text: shopText.replace('| tags | list of text |', '| tags | list of Boat |'),
+      format: 'markdown',
+      to: 'yaml',
+    });
+    expect(broken).toMatchObject({ kind: 'failed', message: expect.stringContaining('errors') });
+  });
+
   it('refuses a document past the page limit before reading it', async () => {
     const huge = { size: 65 * 1024 * 1024, text: () => Promise.reject(new Error('must not be read')) };
     const answer = await runCheck({ kind: 'import', id: 4, file: huge as unknown as Blob, name: 'big.json' });

@@ -160,9 +160,24 @@ export function PlaygroundPage({ start }: { start: PlaygroundStart }) {
     await navigator.clipboard?.writeText(url.href).catch(() => {});
   };
 
-  const download = (as: SpecFormat) => {
+  const download = async (as: SpecFormat) => {
     const name = `${fileStem(checked.model)}.${as === 'markdown' ? 'md' : as === 'json' ? 'json' : 'yaml'}`;
-    saveBlob(new Blob([text], { type: as === 'markdown' ? 'text/markdown' : 'text/yaml' }), name);
+    let body = text;
+    if (as !== format && as !== 'json') {
+      const converted = await checked.convert(text, format, as);
+      if (converted.kind === 'failed') {
+        setNotice({ tone: 'red', text: converted.message });
+        return;
+      }
+      body = converted.text;
+      if (converted.lost.length > 0) {
+        setNotice({
+          tone: 'yellow',
+          text: `The Markdown format cannot hold ${converted.lost.length} part${converted.lost.length === 1 ? '' : 's'} of this specification, left out of ${name}: ${converted.lost.slice(0, 3).join('; ')}${converted.lost.length > 3 ? '; …' : ''}. Download it as YAML to keep everything.`,
+        });
+      }
+    }
+    saveBlob(new Blob([body], { type: as === 'markdown' ? 'text/markdown' : 'text/yaml' }), name);
   };
 
   const errors = checked.issues.filter((issue) => issue.severity === 'error').length;
@@ -212,8 +227,11 @@ export function PlaygroundPage({ start }: { start: PlaygroundStart }) {
               </Button>
             </Menu.Target>
             <Menu.Dropdown>
-              <Menu.Item onClick={() => download(format)}>
-                As {format === 'markdown' ? '.md' : format === 'json' ? '.json' : '.yaml'}
+              <Menu.Item onClick={() => void download(format)}>
+                As it is ({format === 'markdown' ? '.md' : format === 'json' ? '.json' : '.yaml'})
+              </Menu.Item>
+              <Menu.Item onClick={() => void download(format === 'markdown' ? 'yaml' : 'markdown')}>
+                {format === 'markdown' ? 'As YAML (.yaml)' : 'As Markdown (.md)'}
               </Menu.Item>
             </Menu.Dropdown>
           </Menu>
@@ -287,7 +305,7 @@ export function PlaygroundPage({ start }: { start: PlaygroundStart }) {
           >
             <Group gap="xs">
               <Text size="sm">{share.tooLong}</Text>
-              <Button size="compact-xs" variant="light" onClick={() => download(format)}>
+              <Button size="compact-xs" variant="light" onClick={() => void download(format)}>
                 Download
               </Button>
             </Group>

@@ -15,7 +15,9 @@ export type CheckRequest =
       held: string[];
     }
   /** An OpenAPI document dropped on the page or opened: imported into nine-point YAML. */
-  | { kind: 'import'; id: number; file: Blob; name: string };
+  | { kind: 'import'; id: number; file: Blob; name: string }
+  /** The text written in the other format (Markdown to YAML, or YAML to Markdown), for a download. */
+  | { kind: 'convert'; id: number; text: string; format: SpecFormat; to: 'markdown' | 'yaml' };
 
 export type CheckAnswer =
   | {
@@ -41,5 +43,12 @@ export type CheckAnswer =
       issues: Issue[];
       counts: { mapped: number; inferred: number; notShown: number; skipped: number };
       millis: number;
+    }
+  | {
+      kind: 'converted';
+      id: number;
+      text: string;
+      /** What the Markdown format cannot hold, one line each: said beside the download, never dropped silently. */
+      lost: string[];
     }
   | { kind: 'failed'; id: number; message: string };

@@ -1,5 +1,5 @@
 import { importOpenApi } from '@ninefold/openapi';
-import { exhaustiveSwitchError, loadSpec, type Model, toDocument } from '@ninefold/spec';
+import { exhaustiveSwitchError, loadSpec, type Model, toDocument, toMarkdown } from '@ninefold/spec';
 import { stringify } from 'yaml';
 import { MAX_IMPORT_BYTES } from '../import/run-import';
 import type { CheckAnswer, CheckRequest } from './check-protocol';
@@ -56,6 +56,27 @@ export async function runCheck(request: CheckRequest): Promise<CheckAnswer> {
             skipped: counts?.skipped ?? 0,
           },
           millis: Math.round(performance.now() - started),
+        };
+      }
+      case 'convert': {
+        const file = request.format === 'markdown' ? 'spec.md' : 'spec.yaml';
+        const result = loadSpec(request.text, { file, format: request.format });
+        if (!result.ok || !result.model) {
+          return {
+            kind: 'failed',
+            id: request.id,
+            message: 'The text has errors: fix them first, or download it as it is.',
+          };
+        }
+        if (request.to === 'markdown') {
+          const markdown = toMarkdown(result.model);
+          return { kind: 'converted', id: request.id, text: markdown.text, lost: markdown.lost };
+        }
+        return {
+          kind: 'converted',
+          id: request.id,
+          text: stringify(toDocument(result.model), { lineWidth: 0 }),
+          lost: [],
         };
       }
       default:

@@ -25,6 +25,7 @@ export interface CheckState {
 const LARGE_MODEL_JSON = 1_000_000;
 
 export type ImportAnswer = Extract<CheckAnswer, { kind: 'imported' }>;
+export type ConvertAnswer = Extract<CheckAnswer, { kind: 'converted' }>;
 
 /**
  * Checks the text in a worker as it changes: one check at a time, and while one runs only the newest
@@ -36,9 +37,8 @@ export function useChecker(text: string, format: SpecFormat) {
   const next = useRef(0);
   const running = useRef<number | undefined>(undefined);
   const waiting = useRef<CheckRequest | undefined>(undefined);
-  const imports = useRef(
-    new Map<number, (answer: ImportAnswer | { kind: 'failed'; message: string }) => void>(),
-  );
+  /** Requests other than checks (an import, a conversion), answered by id. */
+  const asked = useRef(new Map<number, (answer: CheckAnswer) => void>());
   const latest = useRef(0);
   const held = useRef<string[]>([]);
 
@@ -69,10 +69,10 @@ export function useChecker(text: string, format: SpecFormat) {
     worker.current = created;
     created.onmessage = (event: MessageEvent<CheckAnswer>) => {
       const answer = event.data;
-      const asked = imports.current.get(answer.id);
-      if (asked) {
-        imports.current.delete(answer.id);
-        asked(answer.kind === 'imported' ? answer : { kind: 'failed', message: answerMessage(answer) });
+      const waiter = asked.current.get(answer.id);
+      if (waiter) {
+        asked.current.delete(answer.id);
+        waiter(answer);
         return;
       }
       running.current = undefined;
@@ -133,18 +133,33 @@ export function useChecker(text: string, format: SpecFormat) {
     send({ kind: 'check', id: next.current, text, format, held: held.current });
   }, [text, format, send]);
 
+  /** The text in the other format, written in the worker from its model. */
+  const convert = useCallback(
+    (source: string, from: SpecFormat, to: 'markdown' | 'yaml') =>
+      new Promise<ConvertAnswer | { kind: 'failed'; message: string }>((resolve) => {
+        next.current += 1;
+        asked.current.set(next.current, (answer) =>
+          resolve(answer.kind === 'converted' ? answer : { kind: 'failed', message: answerMessage(answer) }),
+        );
+        send({ kind: 'convert', id: next.current, text: source, format: from, to });
+      }),
+    [send],
+  );
+
   /** Imports an OpenAPI document in the worker: its nine-point YAML and report. */
   const importOpenApi = useCallback(
     (file: Blob, name: string) =>
       new Promise<ImportAnswer | { kind: 'failed'; message: string }>((resolve) => {
         next.current += 1;
-        imports.current.set(next.current, resolve);
+        asked.current.set(next.current, (answer) =>
+          resolve(answer.kind === 'imported' ? answer : { kind: 'failed', message: answerMessage(answer) }),
+        );
         send({ kind: 'import', id: next.current, file, name });
       }),
     [send],
   );
 
-  return { ...state, importOpenApi };
+  return { ...state, importOpenApi, convert };
 }
 
 function answerMessage(answer: CheckAnswer): string {
