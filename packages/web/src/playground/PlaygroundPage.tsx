@@ -239,14 +239,19 @@ export function PlaygroundPage({ start }: { start: PlaygroundStart }) {
             Share link
           </Button>
           {roles.names.length > 0 ? (
-            <NativeSelect
-              size="xs"
-              label="See it as"
-              className="nf-playground-role"
-              value={chosenRole ?? ''}
-              onChange={(event) => setRole(event.currentTarget.value)}
-              data={roles.names.map((name) => ({ value: name, label: roles.labels.get(name) ?? name }))}
-            />
+            // The label beside the list, not above it: the bar stays one row high.
+            <div className="nf-playground-role">
+              <Text size="sm" component="label" htmlFor="nf-playground-role">
+                See it as
+              </Text>
+              <NativeSelect
+                id="nf-playground-role"
+                size="xs"
+                value={chosenRole ?? ''}
+                onChange={(event) => setRole(event.currentTarget.value)}
+                data={roles.names.map((name) => ({ value: name, label: roles.labels.get(name) ?? name }))}
+              />
+            </div>
           ) : null}
         </Group>
       </header>
