@@ -13,11 +13,10 @@
 // - Swagger UI (swagger-ui-dist, its own index page) loading the raw document.
 // The time is from navigation start to the frame after the first usable screen is in the DOM; the
 // longest main-thread task (PerformanceObserver "longtask", until a second after that frame) comes with it.
-import { cpSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
-import { installPeer, versionIn } from './client-peers';
+import { swaggerUiApp } from './client-peers';
 import { startFront } from './client-server';
 import { cleanUp, cleanups } from './support/clean-up';
 import { freshPage, launchChromium, round1, sleep, startNinefold, write } from './support/client-harness';
@@ -101,21 +100,8 @@ async function load(browser: Browser, url: string, side: Side): Promise<Run> {
   };
 }
 
-/** Swagger UI's distribution and its index page, in one directory to serve. */
-function swaggerDir(): { dir: string; version: string } {
-  const installed = installPeer('swagger-ui');
-  const dist = join(installed, 'node_modules/swagger-ui-dist');
-  const dir = join(installed, 'app');
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
-  for (const file of ['swagger-ui-bundle.js', 'swagger-ui-standalone-preset.js', 'swagger-ui.css'])
-    cpSync(join(dist, file), join(dir, file));
-  cpSync(join(ROOT, 'bench/peers/swagger-ui'), dir, { recursive: true });
-  return { dir, version: versionIn(installed, 'swagger-ui-dist') };
-}
-
 async function main(): Promise<void> {
-  const swagger = swaggerDir();
+  const swagger = swaggerUiApp();
   const browser = await launchChromium();
   console.log(
     `starting ninefold serve on GitHub's document (it imports it once, then builds ${'281'} tables)…`,

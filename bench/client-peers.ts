@@ -193,3 +193,19 @@ export async function buildPeer(name: PeerName, extraFiles: Record<string, strin
   for (const pkg of Object.keys(DEPENDENCIES[name])) versions[pkg] = versionIn(dir, pkg);
   return { name, dist, base, versions };
 }
+
+/**
+ * Swagger UI's distribution and its standalone index page (bench/peers/swagger-ui/), in one directory to
+ * serve: the peer of the benchmarks that open an OpenAPI description.
+ */
+export function swaggerUiApp(): { dir: string; version: string } {
+  const installed = installPeer('swagger-ui');
+  const dist = join(installed, 'node_modules/swagger-ui-dist');
+  const dir = join(installed, 'app');
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  for (const file of ['swagger-ui-bundle.js', 'swagger-ui-standalone-preset.js', 'swagger-ui.css'])
+    cpSync(join(dist, file), join(dir, file));
+  cpSync(join(SOURCES, 'swagger-ui'), dir, { recursive: true });
+  return { dir, version: versionIn(installed, 'swagger-ui-dist') };
+}

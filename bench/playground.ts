@@ -15,13 +15,13 @@
 //   beside Swagger UI's longest task loading the same document. Goal: no task over 100 ms.
 // - size: the JavaScript the playground's first load fetches until the rich example's client is drawn,
 //   gzipped, and the checking worker's.
-import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
 import { parse as parseYaml } from 'yaml';
-import { installPeer, versionIn } from './client-peers';
+import { swaggerUiApp } from './client-peers';
 import { startFront } from './client-server';
 import { cleanUp, cleanups } from './support/clean-up';
 import { freshPage, launchChromium, round1, sleep, startNinefold, write } from './support/client-harness';
@@ -161,19 +161,6 @@ async function benchTyping(browser: Browser, url: string) {
   );
 }
 
-/** Swagger UI's distribution and its index page, in one directory to serve (as bench/client-openapi.ts). */
-function swaggerPeer(): { dir: string; version: string } {
-  const installed = installPeer('swagger-ui');
-  const dist = join(installed, 'node_modules/swagger-ui-dist');
-  const dir = join(installed, 'app');
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
-  for (const file of ['swagger-ui-bundle.js', 'swagger-ui-standalone-preset.js', 'swagger-ui.css'])
-    cpSync(join(dist, file), join(dir, file));
-  cpSync(join(ROOT, 'bench/peers/swagger-ui'), dir, { recursive: true });
-  return { dir, version: versionIn(installed, 'swagger-ui-dist') };
-}
-
 /** The title a description gives (`info.title`), which the import makes point 1's. */
 function titleOf(document: string): string {
   const text = readFileSync(document, 'utf8');
@@ -187,7 +174,7 @@ function titleOf(document: string): string {
 
 async function benchGithub(browser: Browser, url: string, document: string) {
   const title = titleOf(document);
-  const swagger = swaggerPeer();
+  const swagger = swaggerUiApp();
   const front = await startFront({
     backend: url,
     peers: { '/peers/swagger-ui/': swagger.dir, '/docs/': dirname(document) },
