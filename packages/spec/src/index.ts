@@ -35,6 +35,7 @@ export * from './records';
 export * from './rules/brand';
 export * from './rules/condition-data';
 export * from './rules/constants';
+export * from './rules/demo-links';
 export * from './rules/derived';
 export { boundsOf, entitySchema, type JsonSchema } from './rules/entity-schema';
 export * from './rules/errors';

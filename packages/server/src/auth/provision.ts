@@ -1,4 +1,4 @@
-import { findEntity, type JsonValue, type Model } from '@ninefold/spec';
+import { demoLinks, type JsonValue, type Model } from '@ninefold/spec';
 import type { Store, StoredUser } from '../store/store';
 import { USERS_TABLE } from '../store/table-plan';
 import { type DemoPasswordFile, readDemoPassword, writeDemoPassword } from './demo-password';
@@ -191,22 +191,13 @@ async function demoSecretHolds(
  */
 async function demoAttributes(store: Store, model: Model, role: string): Promise<Record<string, JsonValue>> {
   const attributes: Record<string, JsonValue> = {};
-  if (!model.roles.shown) return attributes;
-  for (const grant of model.roles.grants) {
-    if (grant.role !== role || grant.where === undefined) continue;
-    const entity = findEntity(model, grant.entity);
-    for (const [, field, name] of grant.where.matchAll(/record\.(\w+)\s*==\s*user\.(\w+)/g)) {
-      const reference = entity?.fields.find((candidate) => candidate.name === field);
-      if (!name || reference?.kind !== 'reference' || name in attributes) continue;
-      const target = findEntity(model, reference.entity);
-      if (!target || !entity) continue;
-      const key =
-        (await mostReferenced(store, entity.name, field as string)) ??
-        (await store.list(target.name, { filters: [], sort: [], limit: 1, withTotal: false })).items[0]?.[
-          target.key ?? 'id'
-        ];
-      if (key !== undefined) attributes[name] = key;
-    }
+  for (const link of demoLinks(model, role)) {
+    const key =
+      (await mostReferenced(store, link.entity, link.field)) ??
+      (await store.list(link.target, { filters: [], sort: [], limit: 1, withTotal: false })).items[0]?.[
+        link.targetKey
+      ];
+    if (key !== undefined) attributes[link.attribute] = key;
   }
   return attributes;
 }

@@ -1,4 +1,4 @@
-import { findEntity, type JsonValue, type Model, type Principal } from '@ninefold/spec';
+import { demoLinks, type JsonValue, type Model, type Principal } from '@ninefold/spec';
 import type { ApiRecord } from '../data/data-provider';
 
 /** The domain of demo users, as the prototype API's (RFC 2606: never somebody's real address). */
@@ -39,20 +39,10 @@ function demoAttributes(
   records: Readonly<Record<string, readonly ApiRecord[]>>,
 ): Record<string, JsonValue> {
   const attributes: Record<string, JsonValue> = {};
-  if (!model.roles.shown) return attributes;
-  for (const grant of model.roles.grants) {
-    if (grant.role !== role || grant.where === undefined) continue;
-    const entity = findEntity(model, grant.entity);
-    for (const [, field, name] of grant.where.matchAll(/record\.(\w+)\s*==\s*user\.(\w+)/g)) {
-      const reference = entity?.fields.find((candidate) => candidate.name === field);
-      if (!name || !entity || reference?.kind !== 'reference' || name in attributes) continue;
-      const target = findEntity(model, reference.entity);
-      if (!target) continue;
-      const key =
-        mostReferenced(records[entity.name] ?? [], field as string) ??
-        records[target.name]?.[0]?.[target.key ?? 'id'];
-      if (key !== undefined) attributes[name] = key;
-    }
+  for (const link of demoLinks(model, role)) {
+    const key =
+      mostReferenced(records[link.entity] ?? [], link.field) ?? records[link.target]?.[0]?.[link.targetKey];
+    if (key !== undefined) attributes[link.attribute] = key;
   }
   return attributes;
 }
