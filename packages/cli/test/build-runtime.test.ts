@@ -27,9 +27,20 @@ function freshTree(): { web: string; load: () => Promise<RuntimeModule> } {
   const tree = mkdtempSync(join(tmpdir(), 'ninefold-runtime-'));
   const web = join(tree, 'packages/web');
   mkdirSync(web, { recursive: true });
-  for (const name of ['src', 'runtime', 'index.html', 'vite.config.ts', 'package.json', 'tsconfig.json'])
+  for (const name of [
+    'src',
+    'runtime',
+    'index.html',
+    'playground.html',
+    'vite.config.ts',
+    'package.json',
+    'tsconfig.json',
+  ])
     cpSync(join(root, 'packages/web', name), join(web, name), { recursive: true });
   cpSync(join(root, 'packages/spec/src'), join(tree, 'packages/spec/src'), { recursive: true });
+  // The playground bundles the published schema and two examples, by their paths in the repository.
+  for (const name of ['schema/ninefold.schema.json', 'examples/shop.md', 'examples/empty.md'])
+    cpSync(join(root, name), join(tree, name), { recursive: true });
   cpSync(join(root, 'tsconfig.base.json'), join(tree, 'tsconfig.base.json'));
   symlinkSync(join(root, 'node_modules'), join(tree, 'node_modules'), 'dir');
   return {
