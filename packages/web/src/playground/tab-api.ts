@@ -21,17 +21,12 @@ import {
   type JsonValue,
   type Model,
   type Principal,
-  parseNumbering,
-  parseUpdate,
   type RecordReader,
   recordToCreate,
-  type StateMachine,
   shapeFigure,
   transitionAccess,
   transitionChange,
   transitionRefusal,
-  updateEnvironment,
-  updateSteps,
   validateRecord,
   writeViolations,
 } from '@ninefold/spec';
@@ -56,6 +51,7 @@ import {
   pageOf,
 } from '../data/memory-data-provider';
 import { enforce, invalid, referenceErrors, refusal, uniqueError } from './tab-refusals';
+import { machineOf, numbered, otherChanges, plain, referrer, withDefaults } from './tab-writes';
 
 export interface TabApiOptions {
   /** Who is asking: the role switcher's choice, read on every call. */
@@ -446,148 +442,4 @@ export function createTabApi(
       return shapeFigure(params.figure, groupRecords(readable, params.figure, where));
     },
   };
-}
-
-interface OtherChange {
-  entity: string;
-  key: string;
-  values: Record<string, JsonValue>;
-}
-
-/**
- * Point 4's updates of a transition, as the values each changed record will hold, or the server's 409
- * when one would name a record that does not exist or leave it invalid (stock below 0).
- */
-function otherChanges(
-  model: Model,
-  machine: StateMachine,
-  step: StateMachine['transitions'][number],
-  record: Record<string, JsonValue>,
-  context: { now: Date; user?: Record<string, JsonValue> },
-  reader: RecordReader,
-): OtherChange[] {
-  const env = updateEnvironment(model, machine.entity);
-  const name = step.label ?? step.name;
-  const pending = new Map<string, Record<string, JsonValue>>();
-  const out: OtherChange[] = [];
-  for (const statement of step.updates ?? []) {
-    const parsed = parseUpdate(statement);
-    if (!parsed.ok) continue;
-    const { update } = parsed;
-    const target = findEntity(model, update.entity);
-    if (!target) continue;
-    const steps = updateSteps(update, env, {
-      record,
-      now: context.now,
-      ...(context.user ? { user: context.user } : {}),
-    });
-    if (!steps.ok) {
-      throw refusal(
-        500,
-        'EFFECT_FAILED',
-        `A change of ${entityLabel(target)} could not be computed: ${steps.message}`,
-      );
-    }
-    for (const { key, value } of steps.steps) {
-      const id = `${target.name}/${String(key)}`;
-      const before =
-        pending.get(id) ?? (reader.lookup(target.name, key) as Record<string, JsonValue> | undefined);
-      if (!before) {
-        throw refusal(
-          409,
-          'UPDATE_REFUSED',
-          `"${name}" changes ${entityLabel(target)} ${String(key)}, which does not exist.`,
-        );
-      }
-      const old = before[update.field];
-      const next = applied(update.op, old, value);
-      const after = { ...before, [update.field]: next };
-      const checked = validateRecord(
-        model,
-        target.name,
-        {},
-        { mode: 'update', old: after, now: context.now },
-      );
-      if (!checked.ok) {
-        const display = target.display ? after[target.display] : undefined;
-        const which =
-          typeof display === 'string' || typeof display === 'number' ? ` "${display}"` : ` ${String(key)}`;
-        const reason = checked.errors.map((error) => error.message).join(' ');
-        throw refusal(
-          409,
-          'UPDATE_REFUSED',
-          `"${name}" would leave ${entityLabel(target)}${which} invalid: ${reason}`,
-        );
-      }
-      pending.set(id, after);
-      const existing = out.find((change) => change.entity === target.name && change.key === String(key));
-      if (existing) existing.values[update.field] = next;
-      else out.push({ entity: target.name, key: String(key), values: { [update.field]: next } });
-    }
-  }
-  return out;
-}
-
-/** `=`, `+=` or `-=`, as the store's `change` does in SQL (an empty number counts as 0). */
-function applied(op: '=' | '+=' | '-=', old: JsonValue | undefined, value: JsonValue): JsonValue {
-  if (op === '=') return value;
-  const base = typeof old === 'number' ? old : 0;
-  const by = typeof value === 'number' ? value : 0;
-  return op === '-=' ? base - by : base + by;
-}
-
-/** The label of an entity holding a reference to this record, which a delete would leave dangling. */
-function referrer(
-  model: Model,
-  entity: Entity,
-  key: JsonValue,
-  rows: (entity: string) => Array<Record<string, JsonValue>>,
-): string | undefined {
-  for (const other of model.entities.shown ? model.entities.items : []) {
-    if (other.embedded) continue;
-    const fields = other.fields.filter((field) => field.kind === 'reference' && field.entity === entity.name);
-    if (fields.length === 0) continue;
-    if (rows(other.name).some((record) => fields.some((field) => record[field.name] === key))) {
-      return entityLabel(other).toLowerCase();
-    }
-  }
-  return undefined;
-}
-
-function machineOf(model: Model, entity: Entity): StateMachine | undefined {
-  return model.states.shown
-    ? model.states.machines.find((machine) => machine.entity === entity.name)
-    : undefined;
-}
-
-function withDefaults(entity: Entity, record: Record<string, JsonValue>): Record<string, JsonValue> {
-  const out = { ...record };
-  for (const field of entity.fields) {
-    const readOnly = Boolean(field.readOnly || field.derived);
-    if (!readOnly && field.default !== undefined && out[field.name] === undefined)
-      out[field.name] = field.default;
-  }
-  return out;
-}
-
-function numbered(entity: Entity) {
-  const found = [];
-  for (const field of entity.fields) {
-    if (field.numbering === undefined) continue;
-    const parsed = parseNumbering(field.numbering);
-    if (parsed.ok) found.push({ field: field.name, pattern: parsed.pattern });
-  }
-  return found;
-}
-
-/** The values a form sends, as JSON: a file chosen in the tab is kept by its name and size only. */
-function plain(values: Record<string, unknown>): Record<string, JsonValue> {
-  const out: Record<string, JsonValue> = {};
-  for (const [name, value] of Object.entries(values)) {
-    if (value === undefined) continue;
-    if (typeof Blob !== 'undefined' && value instanceof Blob) {
-      out[name] = { name: 'name' in value ? String(value.name) : 'file', type: value.type, size: value.size };
-    } else out[name] = value as JsonValue;
-  }
-  return out;
 }
