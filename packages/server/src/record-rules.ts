@@ -9,14 +9,15 @@ import {
   hasRecordRules,
   type JsonValue,
   type Model,
-  parseNumbering,
+  missingUpdateTarget,
+  numberedFields,
   parseUpdate,
   type RecordReader,
   type StateMachine,
   type Transition,
+  updatedRecordRefusal,
   updateEnvironment,
   updateSteps,
-  validateRecord,
 } from '@ninefold/spec';
 import { ProblemError, problem, validationProblem } from './problem';
 import type { RecordKey, Store, StoredRecord } from './store/store';
@@ -39,7 +40,7 @@ export interface WriteScope {
 export function needsTransaction(model: Model, entity: Entity, mode: 'create' | 'update'): boolean {
   return (
     hasRecordRules(model, entity.name, mode) ||
-    (mode === 'create' && (numbered(entity).length > 0 || createdValuesReadRecords(model, entity.name)))
+    (mode === 'create' && (numberedFields(entity).length > 0 || createdValuesReadRecords(model, entity.name)))
   );
 }
 
@@ -92,7 +93,7 @@ export async function beforeWrite(
 
 /** The record with a number in each numbered field, taken in `tx` (the seed numbers its records too). */
 export async function withNumbers(tx: Store, entity: Entity, record: StoredRecord): Promise<StoredRecord> {
-  const fields = numbered(entity);
+  const fields = numberedFields(entity);
   if (fields.length === 0) return record;
   const out = { ...record };
   for (const { field, pattern } of fields) {
@@ -111,17 +112,6 @@ export function readerOf(store: Store): RecordReader {
 
 function isKey(key: JsonValue): key is RecordKey {
   return typeof key === 'string' || (typeof key === 'number' && Number.isFinite(key));
-}
-
-function numbered(entity: Entity) {
-  const found = [];
-  for (const field of entity.fields) {
-    if (field.numbering === undefined) continue;
-    const parsed = parseNumbering(field.numbering);
-    // `check` refuses a bad pattern; a model that skipped it gets no numbers rather than wrong ones.
-    if (parsed.ok) found.push({ field: field.name, pattern: parsed.pattern });
-  }
-  return found;
 }
 
 /**
@@ -169,39 +159,11 @@ export async function applyUpdates(
       const after = isKey(key)
         ? await tx.change(target.name, key, update.field, update.op, value)
         : undefined;
-      const name = transitionLabel(step);
       if (!after) {
-        throw new ProblemError(
-          problem(
-            409,
-            'UPDATE_REFUSED',
-            `"${name}" changes ${entityLabel(target)} ${String(key)}, which does not exist.`,
-          ),
-        );
+        throw new ProblemError(problem(409, 'UPDATE_REFUSED', missingUpdateTarget(step, target, key)));
       }
-      const checked = validateRecord(
-        model,
-        target.name,
-        {},
-        { mode: 'update', old: after, now: context.now },
-      );
-      if (!checked.ok) {
-        const display = target.display ? after[target.display] : undefined;
-        const which =
-          typeof display === 'string' || typeof display === 'number' ? ` "${display}"` : ` ${String(key)}`;
-        const reason = checked.errors.map((error) => error.message).join(' ');
-        throw new ProblemError(
-          problem(
-            409,
-            'UPDATE_REFUSED',
-            `"${name}" would leave ${entityLabel(target)}${which} invalid: ${reason}`,
-          ),
-        );
-      }
+      const refused = updatedRecordRefusal(model, step, target, key, after, context.now);
+      if (refused) throw new ProblemError(problem(409, 'UPDATE_REFUSED', refused));
     }
   }
-}
-
-function transitionLabel(step: Transition): string {
-  return step.label ?? step.name;
 }

@@ -1,4 +1,4 @@
-import { demoLinks, type JsonValue, type Model } from '@ninefold/spec';
+import { demoLinks, type JsonValue, type Model, mostReferenced } from '@ninefold/spec';
 import type { Store, StoredUser } from '../store/store';
 import { USERS_TABLE } from '../store/table-plan';
 import { type DemoPasswordFile, readDemoPassword, writeDemoPassword } from './demo-password';
@@ -192,27 +192,14 @@ async function demoSecretHolds(
 async function demoAttributes(store: Store, model: Model, role: string): Promise<Record<string, JsonValue>> {
   const attributes: Record<string, JsonValue> = {};
   for (const link of demoLinks(model, role)) {
+    // The first thousand records decide: enough to find who holds the most.
+    const page = await store.list(link.entity, { filters: [], sort: [], limit: 1000, withTotal: false });
     const key =
-      (await mostReferenced(store, link.entity, link.field)) ??
+      mostReferenced(page.items, link.field) ??
       (await store.list(link.target, { filters: [], sort: [], limit: 1, withTotal: false })).items[0]?.[
         link.targetKey
       ];
     if (key !== undefined) attributes[link.attribute] = key;
   }
   return attributes;
-}
-
-/** The value of a reference field that the most of the first thousand records hold. */
-async function mostReferenced(store: Store, entity: string, field: string): Promise<JsonValue | undefined> {
-  const page = await store.list(entity, { filters: [], sort: [], limit: 1000, withTotal: false });
-  const counts = new Map<string | number, number>();
-  for (const record of page.items) {
-    const value = record[field];
-    if (typeof value === 'string' || typeof value === 'number')
-      counts.set(value, (counts.get(value) ?? 0) + 1);
-  }
-  let best: string | number | undefined;
-  for (const [value, count] of counts)
-    if (best === undefined || count > (counts.get(best) ?? 0)) best = value;
-  return best;
 }

@@ -1,5 +1,5 @@
 import { findEntity } from '../lookup';
-import type { Model } from '../model';
+import type { JsonValue, Model } from '../model';
 
 /** A `user.<attribute>` a role's condition compares with a reference field of an entity. */
 export interface DemoLink {
@@ -46,4 +46,29 @@ export function demoLinks(model: Model, role: string): DemoLink[] {
     }
   }
   return links;
+}
+
+/**
+ * The value of a reference field that the most records hold (the customer with the most orders), for a
+ * demo person's attribute; undefined when none holds one.
+ *
+ * @example
+ * ```ts
+ * mostReferenced([{ customer: 2 }, { customer: 3 }, { customer: 3 }], 'customer'); // 3
+ * ```
+ */
+export function mostReferenced(
+  records: ReadonlyArray<Record<string, JsonValue>>,
+  field: string,
+): string | number | undefined {
+  const counts = new Map<string | number, number>();
+  for (const record of records) {
+    const value = record[field];
+    if (typeof value === 'string' || typeof value === 'number')
+      counts.set(value, (counts.get(value) ?? 0) + 1);
+  }
+  let best: string | number | undefined;
+  for (const [value, count] of counts)
+    if (best === undefined || count > (counts.get(best) ?? 0)) best = value;
+  return best;
 }

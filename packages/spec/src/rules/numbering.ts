@@ -62,3 +62,24 @@ export function parseNumbering(text: string): NumberingResult {
 export function formatNumber(pattern: NumberingPattern, value: number): string {
   return `${pattern.prefix}${String(value).padStart(pattern.width, '0')}${pattern.suffix}`;
 }
+
+/**
+ * The numbered fields of an entity with their parsed patterns. A pattern that does not read is left
+ * out (`check` refuses it): a model that skipped the check gets no numbers rather than wrong ones.
+ *
+ * @example
+ * ```ts
+ * numberedFields(order); // [{ field: 'number', pattern: { prefix: 'ORD-', width: 6, suffix: '' } }]
+ * ```
+ */
+export function numberedFields(entity: {
+  fields: ReadonlyArray<{ name: string; numbering?: string }>;
+}): Array<{ field: string; pattern: NumberingPattern }> {
+  const found: Array<{ field: string; pattern: NumberingPattern }> = [];
+  for (const field of entity.fields) {
+    if (field.numbering === undefined) continue;
+    const parsed = parseNumbering(field.numbering);
+    if (parsed.ok) found.push({ field: field.name, pattern: parsed.pattern });
+  }
+  return found;
+}

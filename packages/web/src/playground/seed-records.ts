@@ -1,5 +1,5 @@
 import { generateRecords } from '@ninefold/server/seed';
-import { derivedValues, findEntity, formatNumber, type Model, parseNumbering } from '@ninefold/spec';
+import { derivedValues, findEntity, formatNumber, type Model, numberedFields } from '@ninefold/spec';
 import type { ApiRecord } from '../data/data-provider';
 
 /** How many records of each entity the playground makes, as `ninefold serve --seed 12` would. */
@@ -21,10 +21,7 @@ export function seedRecords(model: Model, count = TAB_SEED_COUNT): Record<string
   const records: Record<string, ApiRecord[]> = {};
   for (const [name, rows] of generated) {
     const entity = findEntity(model, name);
-    const patterns = (entity?.fields ?? []).flatMap((field) => {
-      const parsed = field.numbering === undefined ? undefined : parseNumbering(field.numbering);
-      return parsed?.ok ? [{ field: field.name, pattern: parsed.pattern }] : [];
-    });
+    const patterns = entity ? numberedFields(entity) : [];
     records[name] = (rows as ApiRecord[]).map((row, index) => {
       const record: ApiRecord = { ...row, ...derivedValues(model, name, row) };
       for (const { field, pattern } of patterns) record[field] = formatNumber(pattern, index + 1);

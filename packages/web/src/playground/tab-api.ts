@@ -20,6 +20,7 @@ import {
   hasRecordRules,
   type JsonValue,
   type Model,
+  numberedFields,
   type Principal,
   type RecordReader,
   recordToCreate,
@@ -51,7 +52,7 @@ import {
   pageOf,
 } from '../data/memory-data-provider';
 import { enforce, invalid, referenceErrors, refusal, uniqueError } from './tab-refusals';
-import { machineOf, numbered, otherChanges, plain, referrer, withDefaults } from './tab-writes';
+import { machineOf, otherChanges, plain, referrer, withDefaults } from './tab-writes';
 
 export interface TabApiOptions {
   /** Who is asking: the role switcher's choice, read on every call. */
@@ -109,7 +110,7 @@ export function createTabApi(
 
   function countNumbers(name: string, records: ApiRecord[]) {
     const entity = findEntity(model, name);
-    for (const { field, pattern } of entity ? numbered(entity) : []) {
+    for (const { field, pattern } of entity ? numberedFields(entity) : []) {
       const at = `${name}.${field}`;
       for (const record of records) {
         const text = record[field];
@@ -281,7 +282,7 @@ export function createTabApi(
       await checkRules(entity, 'create', values);
       const clash = uniqueError(model, entity, values, rows(entity.name));
       if (clash) throw clash;
-      for (const { field, pattern } of numbered(entity)) {
+      for (const { field, pattern } of numberedFields(entity)) {
         const at = `${entity.name}.${field}`;
         const next = (numbers.get(at) ?? 0) + 1;
         numbers.set(at, next);

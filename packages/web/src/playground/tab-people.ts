@@ -1,4 +1,4 @@
-import { demoLinks, type JsonValue, type Model, type Principal } from '@ninefold/spec';
+import { demoLinks, type JsonValue, type Model, mostReferenced, type Principal } from '@ninefold/spec';
 import type { ApiRecord } from '../data/data-provider';
 
 /** The domain of demo users, as the prototype API's (RFC 2606: never somebody's real address). */
@@ -41,21 +41,9 @@ function demoAttributes(
   const attributes: Record<string, JsonValue> = {};
   for (const link of demoLinks(model, role)) {
     const key =
-      mostReferenced(records[link.entity] ?? [], link.field) ?? records[link.target]?.[0]?.[link.targetKey];
+      mostReferenced((records[link.entity] ?? []).slice(0, 1000), link.field) ??
+      records[link.target]?.[0]?.[link.targetKey];
     if (key !== undefined) attributes[link.attribute] = key;
   }
   return attributes;
-}
-
-function mostReferenced(records: readonly ApiRecord[], field: string): JsonValue | undefined {
-  const counts = new Map<string | number, number>();
-  for (const record of records.slice(0, 1000)) {
-    const value = record[field];
-    if (typeof value === 'string' || typeof value === 'number')
-      counts.set(value, (counts.get(value) ?? 0) + 1);
-  }
-  let best: string | number | undefined;
-  for (const [value, count] of counts)
-    if (best === undefined || count > (counts.get(best) ?? 0)) best = value;
-  return best;
 }

@@ -4,13 +4,13 @@ import {
   findEntity,
   type JsonValue,
   type Model,
-  parseNumbering,
+  missingUpdateTarget,
   parseUpdate,
   type RecordReader,
   type StateMachine,
+  updatedRecordRefusal,
   updateEnvironment,
   updateSteps,
-  validateRecord,
 } from '@ninefold/spec';
 import { refusal } from './tab-refusals';
 
@@ -36,7 +36,6 @@ export function otherChanges(
   reader: RecordReader,
 ): OtherChange[] {
   const env = updateEnvironment(model, machine.entity);
-  const name = step.label ?? step.name;
   const pending = new Map<string, Record<string, JsonValue>>();
   const out: OtherChange[] = [];
   for (const statement of step.updates ?? []) {
@@ -61,33 +60,11 @@ export function otherChanges(
       const id = `${target.name}/${String(key)}`;
       const before =
         pending.get(id) ?? (reader.lookup(target.name, key) as Record<string, JsonValue> | undefined);
-      if (!before) {
-        throw refusal(
-          409,
-          'UPDATE_REFUSED',
-          `"${name}" changes ${entityLabel(target)} ${String(key)}, which does not exist.`,
-        );
-      }
-      const old = before[update.field];
-      const next = applied(update.op, old, value);
+      if (!before) throw refusal(409, 'UPDATE_REFUSED', missingUpdateTarget(step, target, key));
+      const next = applied(update.op, before[update.field], value);
       const after = { ...before, [update.field]: next };
-      const checked = validateRecord(
-        model,
-        target.name,
-        {},
-        { mode: 'update', old: after, now: context.now },
-      );
-      if (!checked.ok) {
-        const display = target.display ? after[target.display] : undefined;
-        const which =
-          typeof display === 'string' || typeof display === 'number' ? ` "${display}"` : ` ${String(key)}`;
-        const reason = checked.errors.map((error) => error.message).join(' ');
-        throw refusal(
-          409,
-          'UPDATE_REFUSED',
-          `"${name}" would leave ${entityLabel(target)}${which} invalid: ${reason}`,
-        );
-      }
+      const refused = updatedRecordRefusal(model, step, target, key, after, context.now);
+      if (refused) throw refusal(409, 'UPDATE_REFUSED', refused);
       pending.set(id, after);
       const existing = out.find((change) => change.entity === target.name && change.key === String(key));
       if (existing) existing.values[update.field] = next;
@@ -137,16 +114,6 @@ export function withDefaults(entity: Entity, record: Record<string, JsonValue>):
       out[field.name] = field.default;
   }
   return out;
-}
-
-export function numbered(entity: Entity) {
-  const found = [];
-  for (const field of entity.fields) {
-    if (field.numbering === undefined) continue;
-    const parsed = parseNumbering(field.numbering);
-    if (parsed.ok) found.push({ field: field.name, pattern: parsed.pattern });
-  }
-  return found;
 }
 
 /** The values a form sends, as JSON: a file chosen in the tab is kept by its name and size only. */
