@@ -4,12 +4,12 @@ import {
   checkAction,
   type Entity,
   entityLabel,
-  fieldLabel,
   hasNumericKey,
   type JsonValue,
   type Model,
   type StateMachine,
   type Transition,
+  uniqueMessage,
 } from '@ninefold/spec';
 import type { FastifyRequest } from 'fastify';
 import { principalOf } from './access';
@@ -122,22 +122,6 @@ export function ifMatch(request: FastifyRequest): number | undefined {
 
 export function etag(version: number | undefined): string {
   return `"${version ?? 0}"`;
-}
-
-/**
- * "Another Contact of this Customer already has this Email." The constraint's message is not used: it
- * speaks for the field's other checks (its pattern, its range), not for a value someone else has.
- */
-export function uniqueMessage(model: Model, entity: Entity, field: string): string {
-  const constraint = model.validation.shown
-    ? model.validation.fields.find(
-        (candidate) => candidate.entity === entity.name && candidate.field.join('.') === field,
-      )
-    : undefined;
-  const label = (name: string) =>
-    fieldLabel({ name, label: entity.fields.find((candidate) => candidate.name === name)?.label });
-  const per = (constraint?.uniqueWith ?? []).map((name) => `this ${label(name)}`).join(' and ');
-  return `Another ${entityLabel(entity)}${per ? ` of ${per}` : ''} already has this ${label(field)}.`;
 }
 
 export function pick(record: StoredRecord, keys: string[]): StoredRecord {

@@ -58,6 +58,7 @@ export * from './rules/messages';
 export * from './rules/numbering';
 export * from './rules/permissions';
 export * from './rules/transitions';
+export * from './rules/unique-message';
 export * from './rules/update-refusal';
 export * from './rules/updates';
 export * from './rules/validate';

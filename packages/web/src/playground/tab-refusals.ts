@@ -1,13 +1,12 @@
 import {
   type AccessVerdict,
   type Entity,
-  entityLabel,
   type FieldError,
-  fieldLabel,
   findEntity,
   type JsonValue,
   type Model,
   toPointer,
+  uniqueMessage,
 } from '@ninefold/spec';
 import { ApiError, type ApiRecord } from '../data/data-provider';
 
@@ -131,16 +130,7 @@ export function uniqueError(
       together.every((name) => JSON.stringify(other[name] ?? null) === JSON.stringify(record[name] ?? null)),
     );
     if (!clash) continue;
-    const label = (name: string) =>
-      fieldLabel({ name, label: entity.fields.find((candidate) => candidate.name === name)?.label });
-    const per = (constraint.uniqueWith ?? []).map((name) => `this ${label(name)}`).join(' and ');
-    return invalid([
-      {
-        pointer: `/${field}`,
-        code: 'rule',
-        message: `Another ${entityLabel(entity)}${per ? ` of ${per}` : ''} already has this ${label(field)}.`,
-      },
-    ]);
+    return invalid([{ pointer: `/${field}`, code: 'rule', message: uniqueMessage(model, entity, field) }]);
   }
   return undefined;
 }
