@@ -135,16 +135,23 @@ export function toModel(document: OpenApi3Like, options: { file: string; clientI
     const url = isRecord(server) ? text(server.url) : undefined;
     if (url !== undefined && url.trim() !== '') {
       const variables = isRecord(server?.variables) ? server.variables : {};
-      const baseUrl = url.replace(/\{([^}]+)\}/g, (whole, name: string) => {
+      const filled = url.replace(/\{([^}]+)\}/g, (whole, name: string) => {
         const variable = variables[name];
         return isRecord(variable) && variable.default !== undefined ? String(variable.default) : whole;
       });
+      const baseUrl = withScheme(filled);
       model.calls.baseUrl = baseUrl;
+      const why = [
+        filled === url ? undefined : 'server variables at their defaults',
+        baseUrl === filled
+          ? undefined
+          : `"${filled}" names a host without a scheme, so ${baseUrl.slice(0, baseUrl.indexOf(':'))} is assumed`,
+      ].filter((reason) => reason !== undefined);
       report.add(
         'calls',
-        baseUrl === url ? 'mapped' : 'inferred',
+        why.length === 0 ? 'mapped' : 'inferred',
         '/servers/0/url',
-        `base URL ${baseUrl}${baseUrl === url ? '' : ' (server variables at their defaults)'}`,
+        `base URL ${baseUrl}${why.length === 0 ? '' : ` (${why.join('; ')})`}`,
       );
     }
   } else {
@@ -230,4 +237,17 @@ export function toModel(document: OpenApi3Like, options: { file: string; clientI
 /** A GET on an item path, `/widgets/{widgetKey}`: what names a record's key. */
 function isItemRead(info: OperationInfo): info is OperationInfo & { lastParam: string } {
   return info.method === 'get' && info.isItem && info.lastParam !== undefined;
+}
+
+/**
+ * A server URL that names a host with no scheme (`127.0.0.1:8156`, `//api.example.com/v1`, as servers
+ * without a public URL describe themselves) gets one: http for this machine, https elsewhere. A path
+ * (`/api/v1`) or a full URL is kept as it is.
+ */
+function withScheme(url: string): string {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url) || (url.startsWith('/') && !url.startsWith('//'))) return url;
+  const rest = url.replace(/^\/\//, '');
+  if (!/^[\w.-]+(?::\d{1,5})?(?:\/|$)/.test(rest)) return url;
+  const local = /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])(?::|\/|$)/i.test(rest);
+  return `${local ? 'http' : 'https'}://${rest}`;
 }

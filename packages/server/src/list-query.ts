@@ -5,8 +5,8 @@ import {
   hasNumericKey,
   type JsonValue,
   type Model,
+  readSortParams,
   resolveAmount,
-  type SortKey,
   searchFields,
 } from '@ninefold/spec';
 import { DEFAULT_MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE } from './api-calls';
@@ -109,7 +109,11 @@ export function parseListQuery(
       break;
   }
 
-  const sort = parseSort(call, take(call.sort?.param, 'sort order'), problems);
+  const sorted = call.sort
+    ? readSortParams(call.sort, (name) => take(name, 'sort order'))
+    : { keys: [], problems: [] };
+  problems.push(...sorted.problems);
+  const sort = sorted.keys;
   const searchText = take(call.search?.param, 'search');
   if (searchText !== undefined && searchText.length > MAX_FILTER_TEXT) {
     problems.push(`"${call.search?.param}" must be at most ${MAX_FILTER_TEXT} characters.`);
@@ -170,34 +174,6 @@ export function maxSize(model: Model, call: Call): number {
   const pagination = call.pagination;
   const amount = pagination && 'maxSize' in pagination ? resolveAmount(model, pagination.maxSize) : undefined;
   return typeof amount?.value === 'number' && amount.value > 0 ? amount.value : DEFAULT_MAX_PAGE_SIZE;
-}
-
-function parseSort(call: Call, text: string | undefined, problems: string[]): SortKey[] {
-  if (!call.sort || text === undefined || text === '') return [];
-  const allowed = call.sort.fields;
-  const keys: SortKey[] = [];
-  for (const part of text
-    .split(',')
-    .map((p) => p.trim())
-    .filter(Boolean)) {
-    const [field, direction] =
-      call.sort.style === 'field:asc'
-        ? (() => {
-            const [name = '', order = 'asc'] = part.split(':');
-            return [name, order === 'desc' ? 'desc' : order === 'asc' ? 'asc' : undefined] as const;
-          })()
-        : part.startsWith('-')
-          ? ([part.slice(1), 'desc'] as const)
-          : ([part, 'asc'] as const);
-    if (!allowed.includes(field) || direction === undefined) {
-      problems.push(
-        `This list cannot be sorted by "${clip(part)}"; it sorts by ${allowed.join(', ') || 'nothing'}.`,
-      );
-      continue;
-    }
-    keys.push({ field, direction });
-  }
-  return keys;
 }
 
 /** A filter value in the field's own type, or undefined (with a problem noted) when it does not fit. */

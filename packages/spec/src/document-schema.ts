@@ -457,7 +457,7 @@ const call = z
       .strictObject({
         param: z.string().optional(),
         fields: identifierList,
-        style: z.enum(['field,-field', 'field:asc']).optional(),
+        style: z.enum(['field,-field', 'field:asc', 'param-per-field']).optional(),
       })
       .optional(),
     filters: z

@@ -64,6 +64,7 @@ export * from './rules/updates';
 export * from './rules/validate';
 export { createScreenMatcher, homeScreen, type ScreenMatch, screenAt } from './screen-matcher';
 export * from './search';
+export * from './sort-param';
 export type { SourceDocument, SpecFormat } from './source';
 export { didYouMean, suggest } from './suggest';
 export { toDocument } from './to-document';

@@ -578,13 +578,23 @@ export interface Call {
   body?: Body;
   response?: ResponseShape;
   pagination?: Pagination;
-  /** Query parameter that carries the sort order, and the fields it accepts. */
-  sort?: { param: string; fields: string[]; style: 'field,-field' | 'field:asc' };
+  /** Query parameter that carries the sort order, and the fields it accepts (see `SortStyle`). */
+  sort?: { param: string; fields: string[]; style: SortStyle };
   /** Fields that can be filtered, each carried by a query parameter of the same name unless mapped. */
   filters: FilterParam[];
   /** The query parameter that takes a free-text search, and what it searches (see `searchFields`). */
   search?: Search;
 }
+
+/**
+ * How a list call's query carries its sort order:
+ * - `field,-field`: one parameter, keys comma-joined, `-` for descending (`sort=-placedOn,name`);
+ * - `field:asc`: one parameter, keys comma-joined with their direction (`sort=placedOn:desc`);
+ * - `param-per-field`: a parameter per key, named by `param` with `{field}` in it, whose value is the
+ *   direction (`orderby.{field}` gives `orderby.placedOn=desc`, as Platformatic takes it).
+ */
+export type SortStyle = 'field,-field' | 'field:asc' | 'param-per-field';
+export const SORT_STYLES: readonly SortStyle[] = ['field,-field', 'field:asc', 'param-per-field'];
 
 export interface Search {
   param: string;

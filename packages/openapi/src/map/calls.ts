@@ -3,6 +3,7 @@ import {
   type Call,
   type CallPurpose,
   type Constant,
+  type Entity,
   exhaustiveSwitchError,
   type FieldType,
   type FilterParam,
@@ -91,6 +92,13 @@ const PAGING_PARAMS = new Set([
 ]);
 const SIGN_IN_SEGMENTS = ['login', 'signin', 'sign-in', 'sign_in', 'session', 'sessions', 'authenticate'];
 const SIGN_OUT_SEGMENTS = ['logout', 'signout', 'sign-out', 'sign_out'];
+/**
+ * Why a PUT, PATCH or DELETE on a path that also lists records is never one record's update or delete:
+ * it changes every record it matches (Platformatic's `PUT /suppliers/`, Directus's `DELETE /items/x`),
+ * and an edit of one record must never reach the others.
+ */
+const BULK_WRITE =
+  'it writes to the collection path that lists the records, so it may change every record it matches; one record is updated or deleted only at its item path';
 
 /** A call, with what the screens and states need to know about where it came from. */
 export interface MappedCall {
@@ -290,13 +298,28 @@ function mapCall(
     }
     const query = call.parameters.filter((p) => p.in === 'query');
     const sortParam = query.find((p) => SORT_PARAMS.includes(p.name.toLowerCase()));
-    if (sortParam && entity) {
-      const values =
-        sortParam.type.kind === 'enum'
-          ? sortParam.type.values.map((v) => v.value)
-          : sortParam.type.kind === 'list' && sortParam.type.of.kind === 'enum'
-            ? sortParam.type.of.values.map((v) => v.value)
-            : [];
+    const perField = entity === undefined ? undefined : perFieldSort(query, entity);
+    if (perField !== undefined && entity) {
+      call.sort = perField;
+      inferred.push(
+        `sorts by "${perField.param}" on ${perField.fields.join(', ')} (a parameter per field, valued asc or desc)`,
+      );
+    } else if (
+      sortParam &&
+      entity &&
+      sortValues(sortParam.type).length === 0 &&
+      sortParam.type.kind === 'text'
+    ) {
+      // A free-text sort parameter (Directus's `sort=-date_created`) takes any field of the records.
+      const fields = entity.fields.filter((field) => SORTABLE_KINDS.includes(field.kind)).map((f) => f.name);
+      if (fields.length > 0) {
+        call.sort = { param: sortParam.name, fields, style: 'field,-field' };
+        inferred.push(
+          `sorts by "${sortParam.name}" on any of its ${fields.length} scalar fields, "-" first for descending (the parameter lists no values; the common convention)`,
+        );
+      }
+    } else if (sortParam && entity) {
+      const values = sortValues(sortParam.type);
       const style = values.some((v) => v.includes(':')) ? 'field:asc' : 'field,-field';
       const fields = [...new Set(values.map((v) => v.replace(/^[-+]/, '').replace(/:.*$/, '')))].filter((f) =>
         entity.fields.some((field) => field.name === f),
@@ -316,8 +339,15 @@ function mapCall(
       }
     }
     if (entity) {
+      const conventional = conventionalFilters(query, entity);
+      call.filters.push(...conventional);
+      if (conventional.length > 0)
+        inferred.push(
+          `filters on ${[...new Set(conventional.map((f) => f.field))].join(', ')} with ${[...new Set(conventional.map((f) => f.param.replace(/^where\.[^.]+\./, 'where.<field>.').replace(/^filter\[[^\]]+\]/, 'filter[<field>]')))].join(', ')} (${FILTER_CONVENTIONS})`,
+        );
       for (const parameter of query) {
         if (PAGING_PARAMS.has(parameter.name.toLowerCase())) continue;
+        if (conventional.some((filter) => filter.param === parameter.name)) continue;
         const field = entity.fields.find((f) => f.name === parameter.name);
         if (field === undefined || field.kind === 'object' || field.kind === 'list') continue;
         if (!sameValueKind(field, parameter.type)) {
@@ -334,9 +364,10 @@ function mapCall(
         const filter: FilterParam = { field: field.name, param: parameter.name, op: 'eq' };
         call.filters.push(filter);
       }
-      if (call.filters.length > 0) {
+      const named = call.filters.filter((filter) => !conventional.includes(filter));
+      if (named.length > 0) {
         inferred.push(
-          `filters on ${call.filters.map((f) => f.field).join(', ')}: query parameters named like fields of "${entity.name}"`,
+          `filters on ${named.map((f) => f.field).join(', ')}: query parameters named like fields of "${entity.name}"`,
         );
       }
     }
@@ -364,6 +395,63 @@ function mapCall(
   const mapped: MappedCall = { call, info };
   if (action !== undefined) mapped.action = action;
   return mapped;
+}
+
+const SORTABLE_KINDS: readonly string[] = [
+  'text',
+  'number',
+  'integer',
+  'money',
+  'date',
+  'datetime',
+  'enum',
+  'boolean',
+];
+
+function sortValues(type: FieldType): string[] {
+  if (type.kind === 'enum') return type.values.map((v) => v.value);
+  if (type.kind === 'list' && type.of.kind === 'enum') return type.of.values.map((v) => v.value);
+  return [];
+}
+
+/** `orderby.name`, `sort[name]`, `order_by.name`: a sort parameter per field, whose value is the direction. */
+const PER_FIELD_SORT = /^(orderby|order_by|sort|order)(?:\.([A-Za-z_][\w]*)|\[([A-Za-z_][\w]*)\])$/i;
+
+function perFieldSort(query: Parameter[], entity: Entity): Call['sort'] | undefined {
+  const fields: string[] = [];
+  let template: string | undefined;
+  for (const parameter of query) {
+    const match = PER_FIELD_SORT.exec(parameter.name);
+    const field = match?.[2] ?? match?.[3];
+    if (match === null || field === undefined || !entity.fields.some((f) => f.name === field)) continue;
+    const directions = sortValues(parameter.type).map((v) => v.toLowerCase());
+    if (directions.length > 0 && !(directions.includes('asc') && directions.includes('desc'))) continue;
+    const shape = match[2] !== undefined ? `${match[1]}.{field}` : `${match[1]}[{field}]`;
+    if (template !== undefined && template !== shape) continue;
+    template = shape;
+    fields.push(field);
+  }
+  return template === undefined ? undefined : { param: template, fields, style: 'param-per-field' };
+}
+
+/** The filter conventions the importer reads, named in the report and in docs/openapi.md. */
+const FILTER_CONVENTIONS = 'where.<field>.<op> as Platformatic names them, filter[<field>] as JSON:API does';
+const WHERE_FILTER = /^where\.([A-Za-z_][\w]*)\.(eq|in|gte|lte)$/;
+const BRACKET_FILTER = /^filter\[([A-Za-z_][\w]*)\]$/;
+
+function conventionalFilters(query: Parameter[], entity: Entity): FilterParam[] {
+  const out: FilterParam[] = [];
+  for (const parameter of query) {
+    const where = WHERE_FILTER.exec(parameter.name);
+    const bracket = where === null ? BRACKET_FILTER.exec(parameter.name) : null;
+    const fieldName = where?.[1] ?? bracket?.[1];
+    const field = entity.fields.find((f) => f.name === fieldName);
+    if (field === undefined || field.kind === 'object' || field.kind === 'list' || field.kind === 'file')
+      continue;
+    const op = (where?.[2] ?? 'eq') as FilterParam['op'];
+    out.push({ field: field.name, param: parameter.name, op });
+  }
+  return out;
 }
 
 function pathProblem(path: string): string | undefined {
@@ -438,6 +526,7 @@ function purposeOf(
           why: `"${last}" after a record's id names an action`,
           action: info.pathSegments[info.pathSegments.length - 1] ?? last,
         };
+      if (!info.isItem && listed.has(info.resourcePath)) return { purpose: 'other', why: BULK_WRITE };
       return {
         purpose: 'update',
         why: `${info.method.toUpperCase()} ${info.isItem ? 'to an item path' : 'to a path without an id (a single record)'}`,
@@ -447,6 +536,7 @@ function purposeOf(
         return { purpose: 'sign-out', why: `its path ends in "${last}"` };
       if (action)
         return { purpose: 'other', why: `DELETE on the action "${last}" undoes it; no state is named` };
+      if (!info.isItem && listed.has(info.resourcePath)) return { purpose: 'other', why: BULK_WRITE };
       return { purpose: 'delete' };
     default:
       return { purpose: 'other' };

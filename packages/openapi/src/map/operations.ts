@@ -281,11 +281,12 @@ export function segmentsOf(path: string): string[] {
 }
 
 /**
- * A path without the format suffix some APIs put on every path (Twilio's `/Accounts/{Sid}.json`), so
- * its item path sits below its list path as in any other API.
+ * A path without the format suffix some APIs put on every path (Twilio's `/Accounts/{Sid}.json`) or the
+ * trailing slash others do (Platformatic's `/parts/`), so its item path sits below its list path as in
+ * any other API, and its screen's route is the one the item routes extend.
  */
 export function withoutFormatSuffix(path: string): string {
-  return path.replace(/(?<=[^/])\.json$/i, '');
+  return path.replace(/(?<=[^/])\.json$/i, '').replace(/(?<=.)\/+$/, '');
 }
 
 export function paramOf(segment: string | undefined): string | undefined {

@@ -81,7 +81,7 @@ export function mapScreens(
           entity: entity.name,
           title: entity.label ?? titleOf(info.pathSegments),
           columns,
-          filters: call.filters.map((f) => f.field),
+          filters: [...new Set(call.filters.map((f) => f.field))],
           sort: (call.sort?.fields ?? []).map((field) => ({ field, direction: 'asc' as const })),
         };
         add(screen, info);

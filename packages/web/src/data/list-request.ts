@@ -1,4 +1,4 @@
-import { type Call, exhaustiveSwitchError, type Model, resolveAmount } from '@ninefold/spec';
+import { type Call, exhaustiveSwitchError, type Model, resolveAmount, sortParams } from '@ninefold/spec';
 import type { ListParams, PageRequest } from './data-provider';
 
 /** Raised when a call's path needs a value the caller did not give: a programmer error, never guessed. */
@@ -51,17 +51,7 @@ export function listSearchParams(
   const query = new URLSearchParams();
   addPage(query, model, call, params.page);
 
-  if (call.sort) {
-    const { param, fields, style } = call.sort;
-    const keys = params.sort
-      .filter((key) => fields.includes(key.field))
-      .map((key) =>
-        style === 'field:asc'
-          ? `${key.field}:${key.direction}`
-          : `${key.direction === 'desc' ? '-' : ''}${key.field}`,
-      );
-    if (keys.length > 0) query.set(param, keys.join(','));
-  }
+  if (call.sort) for (const [name, value] of sortParams(call.sort, params.sort)) query.set(name, value);
 
   for (const filter of params.filters) {
     const target =
