@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { Model } from '@ninefold/spec';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
-import { type ApiDescription, describeApi, prototypeApi, specPayload } from './api-calls';
+import { API_BASE, type ApiDescription, describeApi, prototypeApi, specPayload } from './api-calls';
 import { buildApp, DEFAULT_BODY_LIMIT } from './app';
 import { type ProvisionResult, provisionUsers } from './auth/provision';
 import type { UserRequest } from './auth/users';
@@ -123,7 +123,10 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   // A client rebuilt with the team's extension module may move to another directory (docs/extending.md).
   let clientDir = options.clientDir;
   let model = options.model;
-  const apiFor = (next: Model) => (apiKind.kind === 'proxy' ? describeApi(next) : prototypeApi(next));
+  // Behind --api URL every call goes to the proxy at /api, whatever the document's own servers say
+  // (a relative `/api/v1`, a template, a Swagger 2 basePath): the URL given is the API's base.
+  const apiFor = (next: Model) =>
+    apiKind.kind === 'proxy' ? { ...describeApi(next), base: API_BASE } : prototypeApi(next);
   let api: ApiDescription = apiFor(model);
   let issues = options.issues;
   // The model answer, serialized and compressed once per reload rather than per request.

@@ -249,6 +249,44 @@ describe('the dev proxy (--api URL) against real upstreams on 127.0.0.1', () => 
   });
 });
 
+// Regression (issue 39): a document whose server URL is relative (`/api/v1`) made the client call
+// `/api/v1/config`, which the proxy forwarded as `/v1/config`. --api URL is the API's base, whatever the
+// document's servers say: relative, templated, absolute, or a Swagger 2 basePath read as one of these.
+describe('the dev proxy whatever base URL the document names', () => {
+  const bases = ['/api/v1', '/{version}', 'https://api.example.com/v2', '/'];
+  for (const baseUrl of bases) {
+    it(`sends the client's calls to --api for a base URL of ${baseUrl}`, async () => {
+      const upstream = await startUpstream(() => 'http://127.0.0.1:9');
+      const target = parseProxyTarget(`${upstream.origin}/v1`);
+      if (!target.ok) throw new Error(target.message);
+      const withBase = {
+        ...model,
+        calls: model.calls.shown ? { ...model.calls, baseUrl } : model.calls,
+      };
+      const started = await startDevServer({
+        model: withBase,
+        issues: [],
+        clientDir: fakeRuntime(),
+        api: { kind: 'proxy', target: target.target },
+        port: 0,
+        log: () => undefined,
+      });
+      if (!started.ok) throw new Error(started.message);
+      try {
+        const spec = (await (await fetch(`${started.server.url}spec.json`)).json()) as {
+          api: { base: string };
+        };
+        expect(spec.api.base).toBe('/api');
+        const answer = await fetch(`${started.server.url.replace(/\/$/, '')}${spec.api.base}/orders?page=1`);
+        expect(((await answer.json()) as { url: string }).url).toBe('/v1/orders?page=1');
+      } finally {
+        await started.server.close();
+        await upstream.app.close();
+      }
+    });
+  }
+});
+
 describe('the dev proxy when the upstream does not answer', () => {
   let dev: DevServer;
   beforeAll(async () => {
