@@ -38,6 +38,8 @@ export interface ApiDescription {
   figures?: string;
   /** Where it streams changes to records as server-sent events: `GET {events}` (live updates). */
   events?: string;
+  /** Present when every create and transition honours an `Idempotency-Key`, as the prototype API's do. */
+  idempotency?: true;
 }
 
 /** Paths relative to the base: who the credentials are, a fresh token, and signing out. */
@@ -83,6 +85,7 @@ export function prototypeApi(model: Model): ApiDescription {
     names: NAMES_PATH,
     people: PEOPLE_PATH,
     events: EVENTS_PATH,
+    idempotency: true as const,
     ...(hasFigures(model) ? { figures: FIGURES_PATH } : {}),
   };
   return keepsHistory(model) ? { ...api, history: HISTORY_PATH } : api;

@@ -64,7 +64,8 @@ async function serve() {
     }
     return answer;
   };
-  const api = describeApi(shop) as ApiDescription;
+  // The prototype API honours idempotency keys, and says so in its description.
+  const api = { ...describeApi(shop), idempotency: true } as ApiDescription;
   const session = createSessionStore(shop, api, {
     fetch,
     signedIn: { credentials: { scheme: 'bearer', token }, user: { ...owner, role: 'owner' } },

@@ -153,7 +153,8 @@ async function serveFaulty() {
   };
 
   const jitter = seeded(SEED + 1);
-  const data = createHttpDataProvider(describeApi(shop) as ApiDescription, shop, {
+  const api = { ...describeApi(shop), idempotency: true } as ApiDescription;
+  const data = createHttpDataProvider(api, shop, {
     fetch: faultyFetch,
     authHeaders: () => ({ authorization }),
     timeoutSignal: () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError, type ListParams, NetworkError } from '../src/data/data-provider';
+import { ApiError, type ListParams, NetworkError, UnconfirmedWriteError } from '../src/data/data-provider';
 import { createHttpDataProvider, type HttpDataProviderOptions } from '../src/data/http-data-provider';
 import { retryAfterSeconds } from '../src/data/problem-reader';
 import { retryDelay, sleepFor, withRetries } from '../src/data/retry';
@@ -52,7 +52,7 @@ function scripted(script: Scripted[], options: HttpDataProviderOptions = {}) {
     },
     ...options,
   });
-  return { data, sent, waits };
+  return { data, sent, waits, fetch };
 }
 
 const customer = { id: 1, name: 'Anna Berg', email: 'anna@example.com', country: 'SE', creditLimit: 1000 };
@@ -239,6 +239,76 @@ describe('the HTTP provider retries only what is safe to repeat', () => {
       ['POST', 'k-1'],
       ['POST', 'k-1'],
     ]);
+  });
+
+  // Regression (issue 39): behind a slow real server, one Save stored four records. The client sent an
+  // Idempotency-Key that the API never declared, and retried the create as if it were honoured.
+  it('sends no key and never retries a create or transition when the API declares no idempotency keys', async () => {
+    const undeclared = { ...api, idempotency: undefined };
+    const slow = scripted(['no-answer', { status: 201, body: customer }]);
+    const data = createHttpDataProvider(undeclared, shop, {
+      fetch: slow.fetch,
+      retry: { random: () => 0.5, sleep: async () => {} },
+    });
+    const error = await data
+      .create({ entity: 'Customer', values: { name: 'Anna Berg' }, idempotencyKey: 'form-7f3a' })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(UnconfirmedWriteError);
+    expect(slow.sent).toHaveLength(1);
+    expect(slow.sent[0]?.headers['idempotency-key']).toBeUndefined();
+
+    const stepping = scripted([serverError, { status: 200, body: { id: 1, status: 'placed' } }]);
+    const steps = createHttpDataProvider(undeclared, shop, {
+      fetch: stepping.fetch,
+      retry: { random: () => 0.5, sleep: async () => {} },
+    });
+    await expect(
+      steps.transition({ entity: 'Order', id: '1', transition: 'place', idempotencyKey: 'k-1' }),
+    ).rejects.toMatchObject({ status: 503 });
+    expect(stepping.sent).toHaveLength(1);
+    expect(stepping.sent[0]?.headers['idempotency-key']).toBeUndefined();
+  });
+
+  it('sends a key and retries when the call itself declares the Idempotency-Key header', async () => {
+    const calls = (shop.calls.shown ? shop.calls.items : []).map((call) =>
+      call.purpose === 'create' && call.entity === 'Customer'
+        ? {
+            ...call,
+            parameters: [
+              ...call.parameters,
+              {
+                name: 'Idempotency-Key',
+                in: 'header' as const,
+                required: false,
+                type: { kind: 'text' as const },
+              },
+            ],
+          }
+        : call,
+    );
+    const declared = scripted(['no-answer', { status: 201, body: customer }]);
+    const data = createHttpDataProvider({ base: '/api', conventional: false, calls }, shop, {
+      fetch: declared.fetch,
+      retry: { random: () => 0.5, sleep: async () => {} },
+    });
+    await data.create({ entity: 'Customer', values: { name: 'Anna Berg' }, idempotencyKey: 'form-1' });
+    expect(declared.sent.map((request) => request.headers['idempotency-key'])).toEqual(['form-1', 'form-1']);
+  });
+
+  it('rejects a write that went out and got no answer as unconfirmed, never as a plain network failure', async () => {
+    const deleting = scripted(['no-answer']);
+    const error = await deleting.data
+      .delete({ entity: 'Customer', id: '1' })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(UnconfirmedWriteError);
+    // A read that gets no answer changed nothing: it stays a network failure, and is retried.
+    const reading = scripted(['no-answer', 'no-answer', 'no-answer', 'no-answer']);
+    const readError = await reading.data
+      .get({ entity: 'Customer', id: '1' })
+      .catch((caught: unknown) => caught);
+    expect(readError).toBeInstanceOf(NetworkError);
+    expect(readError).not.toBeInstanceOf(UnconfirmedWriteError);
+    expect(reading.sent).toHaveLength(4);
   });
 
   it('never retries a delete, nor an update without a version', async () => {

@@ -26,6 +26,12 @@ export interface ApiDescription {
   figures?: string;
   /** Where Ninefold's prototype API streams changes to records (server-sent events): `GET {events}`. */
   events?: string;
+  /**
+   * Present when every create and transition honours an `Idempotency-Key` (Ninefold's prototype API
+   * does). Otherwise only a call that declares that header parameter gets one, and no other write is
+   * ever sent twice.
+   */
+  idempotency?: true;
 }
 
 /**
@@ -58,6 +64,7 @@ export function apiOf(model: Model, wire: ApiWire): ApiDescription {
     ...(wire.people ? { people: wire.people } : {}),
     ...(wire.figures ? { figures: wire.figures } : {}),
     ...(wire.events ? { events: wire.events } : {}),
+    ...(wire.idempotency ? { idempotency: wire.idempotency } : {}),
   };
 }
 
@@ -74,4 +81,20 @@ export interface DevIssue {
   message: string;
   source?: string;
   code: string;
+}
+
+/**
+ * Whether a write through `call` may carry an `Idempotency-Key` and so be tried again: the API says it
+ * honours them, or the call declares the header.
+ *
+ * @example
+ * takesIdempotencyKey({ base: '/api', conventional: true, calls: [] }, createOrder); // false
+ */
+export function takesIdempotencyKey(api: ApiDescription, call: Call): boolean {
+  return (
+    api.idempotency === true ||
+    call.parameters.some(
+      (parameter) => parameter.in === 'header' && parameter.name.toLowerCase() === 'idempotency-key',
+    )
+  );
 }

@@ -270,5 +270,14 @@ export class ApiError extends Error {
 
 /** The request never got an answer: offline, refused, timed out or blocked. */
 export class NetworkError extends Error {
-  override readonly name = 'NetworkError';
+  override readonly name: string = 'NetworkError';
+}
+
+/**
+ * A write that was sent and got no answer, to a call the API cannot tell it has seen (no declared
+ * `Idempotency-Key`): the server may or may not have done it. It is never sent again by itself; the
+ * person is told so, and looks before saving again.
+ */
+export class UnconfirmedWriteError extends NetworkError {
+  override readonly name: string = 'UnconfirmedWriteError';
 }

@@ -1,5 +1,5 @@
 import { type Call, type Figure, findEntity, type Model } from '@ninefold/spec';
-import type { ApiDescription } from './api-description';
+import { type ApiDescription, takesIdempotencyKey } from './api-description';
 import { createBlobFetch, parseJson } from './blob-fetch';
 import { askedParameters, type ConnectionValues, createConnectionValues } from './connection-values';
 import {
@@ -12,6 +12,7 @@ import {
   type ListResult,
   type NamesParams,
   NetworkError,
+  UnconfirmedWriteError,
   type VersionedRecord,
 } from './data-provider';
 import { entityCallsLookup, requireCall, requireListCall, requireTransitionCall } from './entity-calls';
@@ -171,6 +172,20 @@ export function createHttpDataProvider(
     );
   };
 
+  /**
+   * A write, sent once unless `init.retry` says the API can tell a repeat. A write that went out and got
+   * no answer, with no way to repeat it safely, may have been done: that is what it rejects with.
+   */
+  const sendWrite = async (call: Call, url: string, init: SendInit, tries?: { count: number }) => {
+    try {
+      return await send(call, url, init, tries);
+    } catch (error) {
+      if (error instanceof NetworkError && !init.retry && !(error instanceof UnconfirmedWriteError))
+        throw new UnconfirmedWriteError(error.message);
+      throw error;
+    }
+  };
+
   const urlOf = (
     call: Call,
     path: Record<string, string> | undefined,
@@ -257,11 +272,12 @@ export function createHttpDataProvider(
     async create(params) {
       const call = requireCall(callsOf(params.entity), params.entity, 'create', params.path);
       const encoded = encodeBody(call.body, params.values);
-      const answer = await send(call, urlOf(call, params.path), {
+      const key = takesIdempotencyKey(api, call) ? params.idempotencyKey : undefined;
+      const answer = await sendWrite(call, urlOf(call, params.path), {
         body: encoded.body,
         ...(encoded.contentType ? { contentType: encoded.contentType } : {}),
-        ...(params.idempotencyKey ? { idempotencyKey: params.idempotencyKey } : {}),
-        retry: params.idempotencyKey !== undefined,
+        ...(key ? { idempotencyKey: key } : {}),
+        retry: key !== undefined,
       });
       return readOne(call, answer);
     },
@@ -271,7 +287,7 @@ export function createHttpDataProvider(
       const encoded = encodeBody(call.body, params.values);
       const tries = { count: 1 };
       try {
-        const answer = await send(
+        const answer = await sendWrite(
           call,
           urlOf(call, params.path, params.id),
           {
@@ -303,15 +319,16 @@ export function createHttpDataProvider(
 
     async delete(params) {
       const call = requireCall(callsOf(params.entity), params.entity, 'delete', params.path);
-      await send(call, urlOf(call, params.path, params.id), { retry: false });
+      await sendWrite(call, urlOf(call, params.path, params.id), { retry: false });
     },
 
     async transition(params) {
       const call = requireTransitionCall(callsOf(params.entity), params.entity, params.transition);
-      const answer = await send(call, urlOf(call, params.path, params.id), {
+      const key = takesIdempotencyKey(api, call) ? params.idempotencyKey : undefined;
+      const answer = await sendWrite(call, urlOf(call, params.path, params.id), {
         ...(params.version ? { ifMatch: params.version } : {}),
-        ...(params.idempotencyKey ? { idempotencyKey: params.idempotencyKey } : {}),
-        retry: params.idempotencyKey !== undefined,
+        ...(key ? { idempotencyKey: key } : {}),
+        retry: key !== undefined,
       });
       return readOne(call, answer);
     },

@@ -1,4 +1,5 @@
 import { ApiError, type ApiErrorExtras, type ApiFieldError, type ApiRecord } from './data-provider';
+import { readErrorShape } from './error-shapes';
 
 /** The longest text kept from an answer: enough for any honest message, too little to flood a page. */
 export const MAX_TEXT = 300;
@@ -32,8 +33,26 @@ export function apiErrorFrom(
   const extras: ApiErrorExtras = {};
   const retryAfter = retryAfterSeconds(headers?.get('retry-after') ?? null, now());
   if (retryAfter !== undefined) extras.retryAfterSeconds = retryAfter;
-  if (!isObject(body) || !(isProblemType || looksLikeProblem(body))) {
+  if (!isObject(body)) {
     return new ApiError(status, fallbackTitle, undefined, undefined, undefined, [], undefined, extras);
+  }
+  if (!(isProblemType || looksLikeProblem(body))) {
+    // Most servers answer no RFC 9457 problem but say as much in their own shape: read it the same way.
+    const shape = readErrorShape(body);
+    return new ApiError(
+      status,
+      fallbackTitle,
+      shape?.detail === undefined ? undefined : clipText(shape.detail),
+      shape?.code === undefined ? undefined : clipText(shape.code),
+      undefined,
+      (shape?.fieldErrors ?? []).map((item) => ({
+        pointer: clipText(item.pointer),
+        message: clipText(item.message),
+        ...(item.code === undefined ? {} : { code: clipText(item.code) }),
+      })),
+      undefined,
+      extras,
+    );
   }
   if (status === 412 && isObject(body.current)) {
     extras.current = body.current as ApiRecord;
@@ -74,7 +93,9 @@ export function clipText(value: string): string {
   return chars.length > MAX_TEXT ? `${chars.slice(0, MAX_TEXT).join('')}…` : value;
 }
 
+/** A problem's own members, and no `message` or `error` of another shape beside them. */
 function looksLikeProblem(body: Record<string, unknown>): boolean {
+  if (typeof body.message === 'string' || body.error !== undefined) return false;
   return ['title', 'detail', 'type', 'code'].some((member) => typeof body[member] === 'string');
 }
 

@@ -8,7 +8,7 @@ import {
   matchError,
   matchFieldErrors,
 } from '@ninefold/spec';
-import { ApiError, type ApiFieldError, NetworkError } from '../data/data-provider';
+import { ApiError, type ApiFieldError, NetworkError, UnconfirmedWriteError } from '../data/data-provider';
 
 /** The client's own words for a failure the catalogue does not cover: a key of the `errors` messages. */
 export type GenericError =
@@ -23,6 +23,7 @@ export type GenericError =
   | 'server'
   | 'refused'
   | 'maybeSaved'
+  | 'unconfirmed'
   | 'client';
 
 /** What a person is shown of a failed call, and what they can do next. */
@@ -64,6 +65,10 @@ export interface ErrorView {
  * ```
  */
 export function errorView(model: Model, error: unknown, entity?: string): ErrorView {
+  if (error instanceof UnconfirmedWriteError) {
+    // Sent, and no answer: saying "try again" could store it twice. The person looks first.
+    return { generic: 'unconfirmed', action: 'none', fieldErrors: [] };
+  }
   if (error instanceof NetworkError) {
     // No answer: nothing on the server to look up, so no reference either.
     return { generic: 'network', action: 'retry', fieldErrors: [] };
@@ -94,7 +99,8 @@ export function errorView(model: Model, error: unknown, entity?: string): ErrorV
     ...(error.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: error.retryAfterSeconds }),
   };
   const server = error.status >= 500;
-  const detail = server ? undefined : (error.detail ?? undefined);
+  // A server error's words are shown only when they read as a sentence for people, never a stack trace.
+  const detail = server && !explains(error) ? undefined : (error.detail ?? undefined);
   if (entry) {
     // An entry that names only a status says what kind of failure it is; the API's own words say which.
     const broad =
@@ -140,9 +146,25 @@ function genericOf(error: ApiError): GenericError {
   return 'refused';
 }
 
+/**
+ * Whether a server error's answer explains itself (`{"message": "Value has to be at most 60"}`): then
+ * trying again would fail the same way, and its words are worth more than "try again in a moment".
+ * A gateway's 502 to 504, a text with a stack trace's lines or one longer than a sentence or two do not.
+ */
+function explains(error: ApiError): boolean {
+  const text = error.detail;
+  if (text === undefined || error.status > 501) return false;
+  return (
+    text.length <= 240 &&
+    // `SqliteError: no such table`, `TypeError: …`, a stack's `at f (file:1:2)`: the server's insides.
+    !/^[\w.]*(?:Error|Exception)\b|\n\s*at |\bat [\w.$<>]+ \(|Traceback/.test(text)
+  );
+}
+
 /** What the client itself offers for an uncovered failure: only what surely helps. */
 function genericAction(error: ApiError): ErrorAction {
   const generic = genericOf(error);
+  if (generic === 'server' && explains(error)) return 'none';
   switch (generic) {
     case 'signIn':
       return 'sign-in';
@@ -160,6 +182,7 @@ function genericAction(error: ApiError): ErrorAction {
     case 'forbidden':
     case 'refused':
     case 'maybeSaved':
+    case 'unconfirmed':
     case 'client':
       return 'none';
     default:

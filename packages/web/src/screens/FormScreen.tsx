@@ -1,4 +1,4 @@
-import { Alert, Button, Fieldset, Group, List, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Fieldset, Group, List, Stack, Text, Title } from '@mantine/core';
 import {
   type Call,
   catalogueWords,
@@ -27,6 +27,7 @@ import {
   type EntityCalls,
   NetworkError,
   type PathValues,
+  UnconfirmedWriteError,
   type VersionedRecord,
 } from '../data/data-provider';
 import { requireCall } from '../data/entity-calls';
@@ -453,8 +454,11 @@ function RecordForm({ screen, entity, id, loaded, restored, drafts, notice }: Re
     methods.clearErrors();
     setProblem(undefined);
     const record = fromFormValues(model, layout.inputs, methods.getValues());
-    const input = editing && base ? changedFields(model, layout.inputs, base.record, record) : record;
-    if (editing && Object.keys(input).length === 0) {
+    const changed = editing && base ? changedFields(model, layout.inputs, base.record, record) : record;
+    // A PUT replaces the record: it is sent whole, as its schema asks, where a PATCH sends the changes.
+    const input =
+      editing && calls.update?.method === 'PUT' && Object.keys(changed).length > 0 ? record : changed;
+    if (editing && Object.keys(changed).length === 0) {
       keeper.clear();
       void navigate(cancelTo);
       return;
@@ -591,6 +595,11 @@ function RecordForm({ screen, entity, id, loaded, restored, drafts, notice }: Re
           backTo={cancelTo}
         >
           <ProblemList messages={problem.messages} />
+          {problem.error instanceof UnconfirmedWriteError && list ? (
+            <Anchor component={Link} to={list.route} size="sm">
+              {t('errors.unconfirmedLook')}
+            </Anchor>
+          ) : null}
         </ErrorNotice>
       ) : null}
       <FormProvider {...methods}>

@@ -15,5 +15,10 @@ export function loadExample(name: string): Model {
 
 /** The calls the client uses for a model whose point 7 is shown, as the prototype API describes them. */
 export function apiOf(model: Model): ApiDescription {
-  return { base: '/api', conventional: false, calls: model.calls.shown ? model.calls.items : [] };
+  return {
+    base: '/api',
+    conventional: false,
+    calls: model.calls.shown ? model.calls.items : [],
+    idempotency: true,
+  };
 }

@@ -17,6 +17,9 @@ export const errors = {
   refused: 'The request was refused.',
   maybeSaved:
     'This may already have been saved, with the values sent the first time. Check the list before saving again.',
+  unconfirmed:
+    'No answer came back, so this may or may not have been saved. Look for it before saving again: saving again could store it twice.',
+  unconfirmedLook: 'Look in the list',
   client: 'Something went wrong in this page.',
   reference: 'Reference: {reference}',
   retry: 'Try again',

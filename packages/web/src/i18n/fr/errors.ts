@@ -15,6 +15,9 @@ export const errors: Messages<'errors'> = {
   maybeSaved:
     'Ceci a peut-être déjà été enregistré, avec les valeurs envoyées la première fois. Vérifiez la liste avant d’enregistrer à nouveau.',
   refused: 'La requête a été refusée.',
+  unconfirmed:
+    'Aucune réponse n’est revenue : ceci a peut-être été enregistré, ou peut-être pas. Cherchez-le avant d’enregistrer à nouveau : enregistrer encore pourrait le stocker deux fois.',
+  unconfirmedLook: 'Chercher dans la liste',
   client: 'Une erreur est survenue dans cette page.',
   reference: 'Référence : {reference}',
   retry: 'Réessayer',
