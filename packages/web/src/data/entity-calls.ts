@@ -27,9 +27,13 @@ export function entityCalls(api: ApiDescription, model: Model, entity: string): 
     lists: own.filter((call) => call.purpose === 'list'),
     all: own,
   };
+  const listPaths = new Set(found.lists.map((call) => trimSlash(call.path)));
   for (const purpose of RECORD_PURPOSES) {
     // The first call of a purpose wins: a second list call (say, a nested collection) is not the main one.
-    const call = own.find((candidate) => candidate.purpose === (purpose satisfies CallPurpose));
+    const call = own.find(
+      (candidate) =>
+        candidate.purpose === (purpose satisfies CallPurpose) && !addressesCollection(candidate, listPaths),
+    );
     if (call) found[purpose] = call;
   }
   if (model.states.shown) {
@@ -43,6 +47,20 @@ export function entityCalls(api: ApiDescription, model: Model, entity: string): 
     }
   }
   return found;
+}
+
+/**
+ * Whether a call meant for one record (read, update, delete) is at the path that lists the records: it
+ * would change every record it matches (a bulk `PUT /suppliers/`), so it is never one record's call. A
+ * call at a path of its own with no key (`PUT /settings`, a single record) is kept.
+ */
+function addressesCollection(call: Call, listPaths: ReadonlySet<string>): boolean {
+  const keyed = call.purpose === 'get' || call.purpose === 'update' || call.purpose === 'delete';
+  return keyed && listPaths.has(trimSlash(call.path));
+}
+
+function trimSlash(path: string): string {
+  return path.replace(/(?<=.)\/+$/, '');
 }
 
 /** Memoizes `entityCalls` per entity: the description and the model do not change while a client runs. */
@@ -87,8 +105,9 @@ export function requireCall(
 ): Call {
   const keyed = purpose !== 'list' && purpose !== 'create';
   // A call that needs no parents is never chosen this way: the entity's first call stays the default.
+  const listPaths = new Set(calls.lists.map((call) => trimSlash(call.path)));
   const filled = calls.all.find((call) => {
-    if (call.purpose !== purpose) return false;
+    if (call.purpose !== purpose || addressesCollection(call, listPaths)) return false;
     const names = pathParameterNames(call.path);
     const parents = keyed ? names.slice(0, -1) : names;
     return parents.length > 0 && parents.every((name) => Object.hasOwn(path, name));
