@@ -6,6 +6,7 @@ import { isRecord, type OpenApi3Like, text } from './map/document';
 import { createEntityMapper, type ResourceFacts } from './map/entities';
 import { mapErrors } from './map/errors';
 import { collectInlineRecords } from './map/inline-records';
+import { applyLinks } from './map/links';
 import { type OperationInfo, readOperations } from './map/operations';
 import { collectDrafts, namedSchemaIndex } from './map/schemas';
 import { mapScreens } from './map/screens';
@@ -115,6 +116,7 @@ export function toModel(document: OpenApi3Like, options: { file: string; clientI
   const finished = guarded(context, ['components', 'schemas'], 'the entities', () => mapper.finish());
   const entityIndex = new Map<string, Entity>();
   for (const entity of finished?.entities ?? []) entityIndex.set(entity.name, entity);
+  guarded(context, ['paths'], 'the links', () => applyLinks(context, callsResult.calls, entityIndex));
   const entities = [...entityIndex.values()];
   if (finished !== undefined) reportUnused(context, finished, operations);
 

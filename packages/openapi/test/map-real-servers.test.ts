@@ -142,3 +142,209 @@ describe('the base URL of a server without a public address', () => {
     expect(baseOf('https://api.example.com').base).toBe('https://api.example.com');
   });
 });
+
+// After a headless CMS's description (Directus): bodies that take one record or a batch, references
+// written as an id or the record expanded, a sign-in call answering a token, and two security schemes
+// of which the operations name one.
+function eventsDocument(): OpenApi3Like {
+  const envelope = (name: string) =>
+    ok({ type: 'object', properties: { data: { type: 'array', items: ref(name) } } });
+  const one = (name: string) => ok({ type: 'object', properties: { data: ref(name) } });
+  const oneOrMany = (name: string) => ({
+    content: { 'application/json': { schema: { oneOf: [{ type: 'array', items: ref(name) }, ref(name)] } } },
+  });
+  const itemId = {
+    name: 'id',
+    in: 'path',
+    required: true,
+    schema: { oneOf: [{ type: 'integer' }, { type: 'string' }] },
+  };
+  const collection = (name: string, schema: string) => ({
+    [`/items/${name}`]: {
+      get: {
+        operationId: `read${schema}`,
+        security: [{ Auth: [] }],
+        parameters: [query('sort', { type: 'array', items: { type: 'string' } })],
+        responses: { 200: envelope(schema) },
+      },
+      post: {
+        operationId: `create${schema}`,
+        security: [{ Auth: [] }],
+        requestBody: oneOrMany(schema),
+        responses: { 200: one(schema) },
+      },
+      patch: {
+        operationId: `update${schema}Many`,
+        requestBody: oneOrMany(schema),
+        responses: { 200: envelope(schema) },
+      },
+      delete: { operationId: `delete${schema}Many`, responses: { 200: ok({}) } },
+    },
+    [`/items/${name}/{id}`]: {
+      get: { operationId: `readSingle${schema}`, parameters: [itemId], responses: { 200: one(schema) } },
+      patch: {
+        operationId: `updateSingle${schema}`,
+        parameters: [itemId],
+        requestBody: { content: { 'application/json': { schema: ref(schema) } } },
+        responses: { 200: one(schema) },
+      },
+      delete: {
+        operationId: `deleteSingle${schema}`,
+        parameters: [itemId],
+        responses: { 204: { description: 'done' } },
+      },
+    },
+  });
+  return {
+    openapi: '3.0.1',
+    info: { title: 'Events' },
+    servers: [{ url: 'http://127.0.0.1:8055' }],
+    paths: {
+      '/auth/login': {
+        post: {
+          operationId: 'login',
+          requestBody: {
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  required: ['email', 'password'],
+                  properties: { email: { type: 'string' }, password: { type: 'string', format: 'password' } },
+                },
+              },
+            },
+          },
+          responses: {
+            200: ok({
+              type: 'object',
+              properties: {
+                data: {
+                  type: 'object',
+                  properties: { access_token: { type: 'string' }, expires: { type: 'integer' } },
+                },
+              },
+            }),
+          },
+        },
+      },
+      ...collection('events', 'ItemsEvents'),
+      ...collection('signups', 'ItemsSignups'),
+    },
+    components: {
+      securitySchemes: {
+        KeyAuth: { type: 'apiKey', in: 'query', name: 'access_token' },
+        Auth: { type: 'apiKey', in: 'header', name: 'Authorization' },
+      },
+      schemas: {
+        ItemsEvents: {
+          type: 'object',
+          required: ['title'],
+          properties: {
+            id: { type: 'integer' },
+            title: { type: 'string' },
+            places: { type: 'integer', nullable: true },
+          },
+        },
+        ItemsSignups: {
+          type: 'object',
+          required: ['name'],
+          properties: {
+            id: { type: 'integer' },
+            name: { type: 'string' },
+            event: { nullable: true, oneOf: [{ type: 'integer' }, ref('ItemsEvents')] },
+          },
+        },
+      },
+    },
+  } as OpenApi3Like;
+}
+
+describe('calls of a real headless CMS', () => {
+  const { model, report } = toModel(eventsDocument(), { file: 'events.json' });
+  const reportText = JSON.stringify(report);
+  const entity = (name: string) =>
+    model.entities.shown ? model.entities.items.find((e) => e.name === name) : undefined;
+
+  it('take the record of a body that is one record or a batch, so the create has a form', () => {
+    expect(byName(model, 'createItemsSignups')?.body?.entity).toBe('ItemsSignups');
+    const screens = model.screens.shown ? model.screens.items : [];
+    expect(screens.some((screen) => screen.kind === 'create' && screen.entity === 'ItemsSignups')).toBe(true);
+    expect(reportText).toContain('takes one record or an array of them (oneOf/anyOf): the client sends one');
+  });
+
+  it('read a field that is an id or the record expanded as a reference', () => {
+    expect(entity('ItemsSignups')?.fields.find((field) => field.name === 'event')).toMatchObject({
+      kind: 'reference',
+      entity: 'ItemsEvents',
+    });
+    expect(reportText).toContain('a choice of a key and the record it names (oneOf/anyOf) is a reference');
+  });
+
+  it('never take the PATCH or DELETE of a whole collection for one record', () => {
+    expect(byName(model, 'updateItemsSignupsMany')?.purpose).toBe('other');
+    expect(byName(model, 'deleteItemsSignupsMany')?.purpose).toBe('other');
+    expect(byName(model, 'updateSingleItemsSignups')?.purpose).toBe('update');
+  });
+
+  it('sort by a free-text list parameter on the record’s scalar fields', () => {
+    expect(byName(model, 'readItemsEvents')?.sort).toEqual({
+      param: 'sort',
+      fields: ['id', 'title', 'places'],
+      style: 'field,-field',
+    });
+  });
+
+  it('sign in through the document’s own login call with the scheme the operations name, never a key in the URL', () => {
+    expect(model.roles.shown && model.roles.signIn).toEqual({
+      kind: 'password',
+      call: 'login',
+      session: 'memory',
+    });
+    expect(reportText).toContain(
+      '\\"Auth\\" is the Authorization header, so the token it answers is sent as a bearer token',
+    );
+    expect(reportText).toContain('security scheme \\"KeyAuth\\" is not used');
+  });
+});
+
+describe('references from OpenAPI links', () => {
+  it('make a field that fills another record’s item path a reference, on the record and its body', () => {
+    const document = partsDocument();
+    const components = document.components as {
+      schemas: Record<string, { properties: Record<string, unknown> }>;
+    };
+    components.schemas.Supplier = { properties: { id: { type: 'integer' }, name: { type: 'string' } } };
+    for (const name of ['Part', 'PartInput']) {
+      const schema = components.schemas[name];
+      if (schema) schema.properties.supplierId = { type: 'integer' };
+    }
+    const paths = document.paths as Record<string, Record<string, Record<string, unknown>>>;
+    paths['/suppliers/'] = {
+      get: { operationId: 'getSuppliers', responses: { 200: ok({ type: 'array', items: ref('Supplier') }) } },
+    };
+    paths['/suppliers/{id}'] = {
+      get: { operationId: 'getSupplierById', parameters: [id], responses: { 200: ok(ref('Supplier')) } },
+    };
+    const created = paths['/parts/']?.post as { responses: Record<string, Record<string, unknown>> };
+    const answer = created.responses['200'];
+    if (answer)
+      answer.links = {
+        GetSupplierById: { operationId: 'getSupplierById', parameters: { id: '$response.body#/supplierId' } },
+      };
+    const { model, report } = toModel(document, { file: 'parts.json' });
+    const fields = (name: string) =>
+      model.entities.shown ? model.entities.items.find((e) => e.name === name)?.fields : undefined;
+    expect(fields('Part')?.find((f) => f.name === 'supplierId')).toMatchObject({
+      kind: 'reference',
+      entity: 'Supplier',
+    });
+    expect(fields('PartInput')?.find((f) => f.name === 'supplierId')).toMatchObject({
+      kind: 'reference',
+      entity: 'Supplier',
+    });
+    expect(fields('Part')?.find((f) => f.name === 'price')?.kind).toBe('number');
+    expect(JSON.stringify(report)).toContain(
+      'the answer\'s link \\"GetSupplierById\\" reads that record with it',
+    );
+  });
+});

@@ -56,3 +56,22 @@ describe('calls for one record', () => {
     expect(sent).toEqual([]);
   });
 });
+
+describe('the main call of a purpose', () => {
+  // Regression (issue 39): `GET /suppliers/{id}/parts` came before `GET /parts/` in the document, and the
+  // parts list asked for a supplier's id it did not have ("Something went wrong").
+  it('is the one that needs the fewest parents, whichever is listed first', () => {
+    const nested: Call = {
+      name: 'listCustomerOrders',
+      method: 'GET',
+      path: '/customers/{customerId}/orders',
+      purpose: 'list',
+      entity: 'Order',
+      parameters: [{ name: 'customerId', in: 'path', required: true, type: { kind: 'text' } }],
+      filters: [],
+    };
+    const { model, api } = withCalls([nested, ...shopCalls]);
+    expect(entityCalls(api, model, 'Order').list?.path).toBe('/orders');
+    expect(entityCalls(api, model, 'Order').lists.map((call) => call.name)).toContain('listCustomerOrders');
+  });
+});

@@ -304,12 +304,7 @@ function mapCall(
       inferred.push(
         `sorts by "${perField.param}" on ${perField.fields.join(', ')} (a parameter per field, valued asc or desc)`,
       );
-    } else if (
-      sortParam &&
-      entity &&
-      sortValues(sortParam.type).length === 0 &&
-      sortParam.type.kind === 'text'
-    ) {
+    } else if (sortParam && entity && sortValues(sortParam.type).length === 0 && freeText(sortParam.type)) {
       // A free-text sort parameter (Directus's `sort=-date_created`) takes any field of the records.
       const fields = entity.fields.filter((field) => SORTABLE_KINDS.includes(field.kind)).map((f) => f.name);
       if (fields.length > 0) {
@@ -407,6 +402,11 @@ const SORTABLE_KINDS: readonly string[] = [
   'enum',
   'boolean',
 ];
+
+/** Text, or a list of texts sent comma-joined (`sort=-date,title`). */
+function freeText(type: FieldType): boolean {
+  return type.kind === 'text' || (type.kind === 'list' && type.of.kind === 'text');
+}
 
 function sortValues(type: FieldType): string[] {
   if (type.kind === 'enum') return type.values.map((v) => v.value);
@@ -573,8 +573,16 @@ function mapBody(
   const body = info.body;
   if (body === undefined) return undefined;
   const label = `${info.method.toUpperCase()} ${info.path}`;
-  const schema = body.schema;
-  const at = `${body.pointer}/schema`;
+  const single = oneOrMany(context, body.schema);
+  if (single !== undefined)
+    context.report.add(
+      'calls',
+      'inferred',
+      body.pointer,
+      `request body of ${label} takes one record or an array of them (oneOf/anyOf): the client sends one`,
+    );
+  const schema = single?.schema ?? body.schema;
+  const at = single === undefined ? `${body.pointer}/schema` : `${body.pointer}/schema/${single.at}`;
   const refName = schemaRefName(schema);
   const entity =
     (refName === undefined ? undefined : mapper.use(refName)) ??
@@ -592,6 +600,35 @@ function mapBody(
     return undefined;
   }
   return { entity, encoding: body.encoding };
+}
+
+/**
+ * The record branch of a body that takes one record or a batch (`oneOf: [array of X, X]`, as Directus's
+ * creates do), with its place under the schema; undefined for any other body.
+ */
+function oneOrMany(context: MapContext, schema: unknown): { schema: unknown; at: string } | undefined {
+  const resolved = deref(context.doc, schema);
+  if (!isRecord(resolved)) return undefined;
+  const keyword = Array.isArray(resolved.oneOf)
+    ? 'oneOf'
+    : Array.isArray(resolved.anyOf)
+      ? 'anyOf'
+      : undefined;
+  const branches = keyword === undefined ? [] : (resolved[keyword] as unknown[]);
+  if (keyword === undefined || branches.length !== 2) return undefined;
+  const arrayAt = branches.findIndex((branch) => {
+    const value = deref(context.doc, branch);
+    return isRecord(value) && (value.type === 'array' || isRecord(value.items));
+  });
+  if (arrayAt < 0) return undefined;
+  const one = branches[1 - arrayAt];
+  const many = deref(context.doc, branches[arrayAt]);
+  if (!isRecord(many)) return undefined;
+  const item = many.items;
+  const same =
+    (schemaRefName(item) !== undefined && schemaRefName(item) === schemaRefName(one)) ||
+    JSON.stringify(deref(context.doc, item)) === JSON.stringify(deref(context.doc, one));
+  return same ? { schema: one, at: `${keyword}/${1 - arrayAt}` } : undefined;
 }
 
 function parentPath(info: OperationInfo): string {

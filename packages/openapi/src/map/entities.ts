@@ -97,6 +97,8 @@ const DISPLAY_CANDIDATES = [
 ];
 const MAX_DEPTH = 12;
 const SCALAR_CHOICES = new Set(['text', 'integer', 'number', 'enum']);
+/** What a record's key is sent as. */
+const KEY_CHOICES = new Set(['text', 'integer']);
 
 type Mapped =
   | {
@@ -328,6 +330,19 @@ export function createEntityMapper(
         const kind = JSON.stringify(first.type);
         if (mapped.every((m) => 'type' in m && JSON.stringify(m.type) === kind))
           return mapType(branches[0], owner, fieldName, at, depth + 1, seen, mode);
+      }
+      // `oneOf: [integer, $ref Event]` (Directus): the record's key, or the record expanded. Either way
+      // the field names one record: a reference.
+      const recordAt = mapped.findIndex((m) => 'type' in m && m.type.kind === 'reference');
+      const keyAt = mapped.findIndex((m) => 'type' in m && KEY_CHOICES.has(m.type.kind));
+      if (mode !== 'parameter' && branches.length === 2 && recordAt >= 0 && keyAt >= 0) {
+        const reference = mapType(branches[recordAt], owner, fieldName, at, depth + 1, seen, mode);
+        if ('type' in reference)
+          return {
+            type: reference.type,
+            inferred:
+              'a choice of a key and the record it names (oneOf/anyOf) is a reference: the API sends either',
+          };
       }
       if (mapped.every((m) => 'type' in m && SCALAR_CHOICES.has(m.type.kind))) {
         return {

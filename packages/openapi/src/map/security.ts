@@ -25,6 +25,7 @@ export function mapRoles(
   const applied = new Set<string>();
   for (const requirement of list(context.doc.security))
     if (isRecord(requirement)) for (const key of Object.keys(requirement)) applied.add(key);
+  const uses = schemeUses(calls);
   const signInCall = calls.find((c) => c.call.purpose === 'sign-in');
   // The schemes the document applies come first, as written: the API asks for those. Among the others,
   // one the client completes by itself comes first, then the code flow (it needs a client id), then
@@ -34,13 +35,16 @@ export function mapRoles(
     const mapped = isRecord(scheme)
       ? signInOf(scheme, signInCall?.call.name, context.clientId)
       : 'not a scheme';
-    if (typeof mapped === 'string') return 3;
+    if (typeof mapped === 'string') return 4;
+    // A key in the query string puts the credential in every URL (logs, history): the last resort.
+    if (mapped.signIn.kind === 'api-key' && mapped.signIn.in === 'query') return 3;
     return mapped.signIn.kind === 'token' ? 2 : mapped.signIn.kind === 'oauth2' ? 1 : 0;
   };
+  // Then the schemes the operations name, most used first: a scheme no call asks for opens nothing.
   const others = Object.keys(schemes)
     .filter((key) => !applied.has(key))
-    .map((key) => ({ key, rank: rank(key) }))
-    .sort((a, b) => a.rank - b.rank)
+    .map((key) => ({ key, rank: rank(key), used: uses.get(key) ?? 0 }))
+    .sort((a, b) => b.used - a.used || a.rank - b.rank)
     .map(({ key }) => key);
   const order = [...applied, ...others];
   const reasons: string[] = [];
@@ -62,7 +66,19 @@ export function mapRoles(
       `security scheme "${key}" -> sign-in ${signIn.kind}${signIn.kind === 'password' ? ` through call "${signIn.call}"` : ''}`,
     );
     if (signIn.kind === 'password')
-      context.report.add('roles', 'inferred', at, `sign-in call "${signIn.call}": its path names a login`);
+      context.report.add(
+        'roles',
+        'inferred',
+        at,
+        `sign-in call "${signIn.call}": its path names a login${scheme.type === 'apiKey' ? `; "${key}" is the Authorization header, so the token it answers is sent as a bearer token` : ''}`,
+      );
+    if (!applied.has(key) && (uses.get(key) ?? 0) > 0)
+      context.report.add(
+        'roles',
+        'inferred',
+        at,
+        `"${key}" is the scheme the operations name (${uses.get(key)} of them), and the document applies none to all`,
+      );
     if (signIn.kind === 'token')
       context.report.add(
         'roles',
@@ -128,6 +144,16 @@ export function mapRoles(
   };
 }
 
+/** How many operations name each security scheme in their own `security`. */
+function schemeUses(calls: MappedCall[]): Map<string, number> {
+  const uses = new Map<string, number>();
+  for (const { info } of calls)
+    for (const requirement of list(info.operation.security))
+      if (isRecord(requirement))
+        for (const key of Object.keys(requirement)) uses.set(key, (uses.get(key) ?? 0) + 1);
+  return uses;
+}
+
 /** A bearer token the person pastes, kept for the tab: the way in when the client cannot get one itself. */
 const PASTED_TOKEN: SignIn = { kind: 'token', session: 'session' };
 
@@ -174,6 +200,10 @@ function signInOf(
     case 'apiKey': {
       const where = scheme.in;
       const name = text(scheme.name);
+      // `Authorization: Bearer …` described as an API key (Directus): with a call that signs in, it is
+      // that call's token, not a key the person pastes.
+      if (where === 'header' && name?.toLowerCase() === 'authorization' && signInCall !== undefined)
+        return { signIn: { kind: 'password', call: signInCall, session: 'memory' }, scopes: [] };
       if ((where === 'header' || where === 'query' || where === 'cookie') && name)
         return { signIn: { kind: 'api-key', in: where, name, session: 'session' }, scopes: [] };
       return 'an API key without a valid name and location';

@@ -29,11 +29,14 @@ export function entityCalls(api: ApiDescription, model: Model, entity: string): 
   };
   const listPaths = new Set(found.lists.map((call) => trimSlash(call.path)));
   for (const purpose of RECORD_PURPOSES) {
-    // The first call of a purpose wins: a second list call (say, a nested collection) is not the main one.
-    const call = own.find(
-      (candidate) =>
-        candidate.purpose === (purpose satisfies CallPurpose) && !addressesCollection(candidate, listPaths),
-    );
+    // The main call of a purpose is the one that needs the fewest parents (`/parts` before
+    // `/suppliers/{id}/parts`, whichever the document lists first), then the first listed.
+    let call: Call | undefined;
+    for (const candidate of own) {
+      if (candidate.purpose !== (purpose satisfies CallPurpose) || addressesCollection(candidate, listPaths))
+        continue;
+      if (call === undefined || parentCount(candidate) < parentCount(call)) call = candidate;
+    }
     if (call) found[purpose] = call;
   }
   if (model.states.shown) {
@@ -57,6 +60,13 @@ export function entityCalls(api: ApiDescription, model: Model, entity: string): 
 function addressesCollection(call: Call, listPaths: ReadonlySet<string>): boolean {
   const keyed = call.purpose === 'get' || call.purpose === 'update' || call.purpose === 'delete';
   return keyed && listPaths.has(trimSlash(call.path));
+}
+
+/** The path parameters a call needs besides the record's own key. */
+function parentCount(call: Call): number {
+  const names = pathParameterNames(call.path).length;
+  const keyed = call.purpose === 'get' || call.purpose === 'update' || call.purpose === 'delete';
+  return keyed ? Math.max(0, names - 1) : names;
 }
 
 function trimSlash(path: string): string {
