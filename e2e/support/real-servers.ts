@@ -1,0 +1,293 @@
+// Real API servers from npm, driven as real processes on temporary SQLite databases (issue 39): a mock
+// neither stores, nor refuses, nor answers slowly, so only a real server shows a duplicate write, a bulk
+// path or a server's own error shape. Each is installed on first use into e2e/.servers/<name>/
+// (gitignored), at exact versions that run on Node 20, never into the project's own dependencies.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ROOT } from './ninefold';
+import { freePort } from './prism';
+import { startWatched } from './watched-process';
+
+const INSTALLS = join(ROOT, 'e2e/.servers');
+
+export type ServerName = 'platformatic' | 'directus';
+
+/**
+ * Exact versions: the newest releases whose engines allow Node 20 (Platformatic 3 and Directus 11.4 on
+ * need Node 22). `sqlite3` is Directus's SQLite driver, which it leaves to the project.
+ */
+const DEPENDENCIES: Record<ServerName, Record<string, string>> = {
+  platformatic: { '@platformatic/db': '2.61.0' },
+  directus: { directus: '11.3.5', sqlite3: '5.1.7' },
+};
+
+/** A real API server running on 127.0.0.1 with a database of its own, removed on stop. */
+export interface RealServer {
+  /** `http://127.0.0.1:41234`, with no trailing slash. */
+  url: string;
+  /** Its OpenAPI description, as the server itself publishes it, written to a file. */
+  document: string;
+  /** Headers that let the test read and write through the server's own API (an admin's token). */
+  adminHeaders: Record<string, string>;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/** Installs a server's packages once per checkout, with their install scripts (native SQLite drivers). */
+export async function installServer(name: ServerName): Promise<string> {
+  const dir = join(INSTALLS, name);
+  const manifest = `${JSON.stringify(
+    {
+      name: `ninefold-e2e-server-${name}`,
+      private: true,
+      description: 'Installed by e2e/support/real-servers.ts for the end-to-end tests; not part of Ninefold.',
+      dependencies: DEPENDENCIES[name],
+    },
+    null,
+    2,
+  )}\n`;
+  const manifestFile = join(dir, 'package.json');
+  const done = join(dir, 'node_modules/.installed');
+  if (existsSync(done) && existsSync(manifestFile) && readFileSync(manifestFile, 'utf8') === manifest)
+    return dir;
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(manifestFile, manifest);
+  console.log(`installing the ${name} server into ${dir} (once)…`);
+  await new Promise<void>((resolve, reject) => {
+    const npm = spawn('npm', ['install', '--prefix', dir, '--no-audit', '--no-fund', '--loglevel=error'], {
+      cwd: dir,
+      stdio: ['ignore', 'inherit', 'inherit'],
+      env: { ...process.env, npm_config_update_notifier: 'false' },
+    });
+    npm.once('error', reject);
+    npm.once('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`npm install of the ${name} server failed (exit ${code})`)),
+    );
+  });
+  writeFileSync(done, new Date().toISOString());
+  return dir;
+}
+
+/** The API's own answer, as JSON, failing the test with the body when the status is not the one expected. */
+export async function api<T>(
+  server: Pick<RealServer, 'url' | 'adminHeaders'>,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<T> {
+  const response = await fetch(`${server.url}${path}`, {
+    method,
+    headers: {
+      ...server.adminHeaders,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text.slice(0, 500)}`);
+  return (text === '' ? undefined : JSON.parse(text)) as T;
+}
+
+/**
+ * Platformatic DB (a database-first REST server) on a new SQLite file: suppliers and their parts, with
+ * a foreign key, NOT NULL columns and defaults. Its description is the one it serves.
+ */
+export async function startPlatformatic(): Promise<RealServer> {
+  const installed = await installServer('platformatic');
+  const dir = mkdtempSync(join(tmpdir(), 'ninefold-platformatic-'));
+  mkdirSync(join(dir, 'migrations'));
+  writeFileSync(
+    join(dir, 'migrations/001.do.sql'),
+    [
+      'CREATE TABLE suppliers (id INTEGER PRIMARY KEY, name TEXT NOT NULL, email TEXT, rating INTEGER);',
+      'CREATE TABLE parts (id INTEGER PRIMARY KEY, supplier_id INTEGER NOT NULL REFERENCES suppliers(id),',
+      '  name TEXT NOT NULL, price REAL NOT NULL CHECK (price >= 0), stock INTEGER NOT NULL DEFAULT 0);',
+    ].join('\n'),
+  );
+  const port = await freePort();
+  writeFileSync(
+    join(dir, 'platformatic.json'),
+    JSON.stringify({
+      server: { hostname: '127.0.0.1', port, logger: { level: 'info' } },
+      db: { connectionString: `sqlite://${join(dir, 'db.sqlite')}`, openapi: true, graphql: false },
+      migrations: { dir: join(dir, 'migrations'), autoApply: true },
+    }),
+  );
+  const process = await startWatched(join(installed, 'node_modules/.bin/plt-db'), ['start'], {
+    cwd: dir,
+    env: { ...globalThis.process.env, NO_COLOR: '1', PLT_DISABLE_TELEMETRY: '1' },
+    ready: /Server listening at/,
+    name: 'Platformatic DB',
+    timeoutMs: 60_000,
+  }).catch(async (error: Error) => {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(`${url}/documentation/json`);
+  const document = join(dir, 'openapi.json');
+  writeFileSync(document, await (await fetch(`${url}/documentation/json`)).text());
+  return {
+    url,
+    document,
+    adminHeaders: {},
+    output: process.output,
+    stop: async () => {
+      await process.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export const DIRECTUS_ADMIN = { email: 'admin@example.com', password: 'admin-password-e2e' };
+
+/**
+ * Directus (a headless CMS) on a new SQLite file, bootstrapped with an admin, and with two collections
+ * made through its own API: events (a title that is required, a number of places at most 60, a date, a
+ * flag) and signups, each for one event. Its description is the one it serves to the admin.
+ */
+export async function startDirectus(): Promise<RealServer> {
+  const installed = await installServer('directus');
+  const dir = mkdtempSync(join(tmpdir(), 'ninefold-directus-'));
+  mkdirSync(join(dir, 'uploads'));
+  mkdirSync(join(dir, 'extensions'));
+  const port = await freePort();
+  const env = {
+    ...globalThis.process.env,
+    NO_COLOR: '1',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    DB_CLIENT: 'sqlite3',
+    DB_FILENAME: join(dir, 'data.db'),
+    SECRET: 'e2e-secret-that-is-long-enough-for-directus-0123456789',
+    ADMIN_EMAIL: DIRECTUS_ADMIN.email,
+    ADMIN_PASSWORD: DIRECTUS_ADMIN.password,
+    TELEMETRY: 'false',
+    LOG_LEVEL: 'info',
+    CACHE_ENABLED: 'false',
+    RATE_LIMITER_ENABLED: 'false',
+    STORAGE_LOCAL_ROOT: join(dir, 'uploads'),
+    EXTENSIONS_PATH: join(dir, 'extensions'),
+    // Directus asks the registry whether it is out of date at every start.
+    DIRECTUS_UPDATE_CHECK: 'false',
+  };
+  const bin = join(installed, 'node_modules/.bin/directus');
+  await new Promise<void>((resolve, reject) => {
+    const bootstrap = spawn(bin, ['bootstrap'], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    bootstrap.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    bootstrap.stderr?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    bootstrap.once('error', reject);
+    bootstrap.once('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`directus bootstrap failed (exit ${code}):\n${output}`)),
+    );
+  });
+  const process = await startWatched(bin, ['start'], {
+    cwd: dir,
+    env,
+    ready: /Server started at|started at http/i,
+    name: 'Directus',
+    timeoutMs: 90_000,
+  }).catch(async (error: Error) => {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  });
+  const url = `http://127.0.0.1:${port}`;
+  try {
+    await waitFor(`${url}/server/ping`);
+    const login = await api<{ data: { access_token: string } }>(
+      { url, adminHeaders: {} },
+      'POST',
+      '/auth/login',
+      DIRECTUS_ADMIN,
+    );
+    const admin = { url, adminHeaders: { authorization: `Bearer ${login.data.access_token}` } };
+    await makeDirectusCollections(admin);
+    const document = join(dir, 'openapi.json');
+    writeFileSync(document, JSON.stringify(await api(admin, 'GET', '/server/specs/oas')));
+    return {
+      url,
+      document,
+      adminHeaders: admin.adminHeaders,
+      output: process.output,
+      stop: async () => {
+        await process.stop();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    await process.stop();
+    rmSync(dir, { recursive: true, force: true });
+    throw new Error(`${error instanceof Error ? error.message : String(error)}\n${process.output()}`);
+  }
+}
+
+async function makeDirectusCollections(admin: Pick<RealServer, 'url' | 'adminHeaders'>): Promise<void> {
+  const key = {
+    field: 'id',
+    type: 'integer',
+    meta: { hidden: true, readonly: true },
+    schema: { is_primary_key: true, has_auto_increment: true },
+  };
+  await api(admin, 'POST', '/collections', {
+    collection: 'events',
+    meta: { note: 'Events people sign up for' },
+    schema: {},
+    fields: [
+      key,
+      { field: 'title', type: 'string', meta: { required: true }, schema: { is_nullable: false } },
+      {
+        field: 'places',
+        type: 'integer',
+        meta: {
+          validation: { _and: [{ places: { _lte: 60 } }] },
+          validation_message: 'An event has at most 60 places.',
+        },
+        schema: {},
+      },
+      { field: 'starts_on', type: 'date', meta: {}, schema: {} },
+      { field: 'published', type: 'boolean', meta: {}, schema: { default_value: false } },
+    ],
+  });
+  await api(admin, 'POST', '/collections', {
+    collection: 'signups',
+    meta: {},
+    schema: {},
+    fields: [
+      key,
+      { field: 'name', type: 'string', meta: { required: true }, schema: { is_nullable: false } },
+      { field: 'email', type: 'string', meta: {}, schema: {} },
+    ],
+  });
+  await api(admin, 'POST', '/fields/signups', {
+    field: 'event',
+    type: 'integer',
+    meta: { interface: 'select-dropdown-m2o', special: ['m2o'] },
+    schema: { foreign_key_table: 'events', foreign_key_column: 'id' },
+  });
+  await api(admin, 'POST', '/relations', {
+    collection: 'signups',
+    field: 'event',
+    related_collection: 'events',
+  });
+}
+
+/** Polls a URL until it answers 200, for at most 30 s. */
+async function waitFor(url: string): Promise<void> {
+  const until = Date.now() + 30_000;
+  for (;;) {
+    const ok = await fetch(url)
+      .then((response) => response.ok)
+      .catch(() => false);
+    if (ok) return;
+    if (Date.now() > until) throw new Error(`${url} did not answer within 30 s`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
