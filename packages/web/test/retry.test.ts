@@ -301,6 +301,21 @@ describe('the HTTP provider retries only what is safe to repeat', () => {
       .delete({ entity: 'Customer', id: '1' })
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(UnconfirmedWriteError);
+    // A gateway that lost the server's answer (502, 504) knows no more than the client does.
+    for (const status of [502, 504]) {
+      const gateway = scripted([{ status, body: { title: 'Bad gateway', status } }]);
+      const lost = await gateway.data
+        .update({ entity: 'Customer', id: '1', values: { name: 'Anna' } })
+        .catch((caught: unknown) => caught);
+      expect(lost).toBeInstanceOf(UnconfirmedWriteError);
+      expect(gateway.sent).toHaveLength(1);
+    }
+    // A refusal is an answer: it stays what the server said.
+    const refused = scripted([{ status: 422, body: { title: 'Invalid', status: 422 } }]);
+    const answered = await refused.data
+      .update({ entity: 'Customer', id: '1', values: { name: 'Anna' } })
+      .catch((caught: unknown) => caught);
+    expect(answered).toBeInstanceOf(ApiError);
     // A read that gets no answer changed nothing: it stays a network failure, and is retried.
     const reading = scripted(['no-answer', 'no-answer', 'no-answer', 'no-answer']);
     const readError = await reading.data

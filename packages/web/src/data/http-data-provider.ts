@@ -24,6 +24,7 @@ import { createNetworkStatus, type NetworkStatus } from './network-status';
 import { apiErrorFrom, clipText } from './problem-reader';
 import { encodeBody } from './request-body';
 import { type RetryOptions, withRetries } from './retry';
+import { readTolerantly } from './tolerant-read';
 
 export interface HttpDataProviderOptions {
   /** The fetch to use; tests route it to the prototype API in process. */
@@ -180,8 +181,12 @@ export function createHttpDataProvider(
     try {
       return await send(call, url, init, tries);
     } catch (error) {
-      if (error instanceof NetworkError && !init.retry && !(error instanceof UnconfirmedWriteError))
-        throw new UnconfirmedWriteError(error.message);
+      if (init.retry || error instanceof UnconfirmedWriteError) throw error;
+      if (error instanceof NetworkError) throw new UnconfirmedWriteError(error.message);
+      // A gateway's "bad gateway" or "timed out" (a proxy, `ninefold dev`'s own) says nothing of whether
+      // the server behind it did the write.
+      if (error instanceof ApiError && (error.status === 502 || error.status === 504))
+        throw new UnconfirmedWriteError(error.detail ?? error.title);
       throw error;
     }
   };
@@ -215,7 +220,11 @@ export function createHttpDataProvider(
         ? listed[0]
         : answer.body;
     if (!isRecord(one)) throw unexpected(answer, 'a record');
-    const record = unwrapRecord(model, call, one);
+    const record = readTolerantly(
+      model,
+      call.response?.entity ?? call.entity,
+      unwrapRecord(model, call, one),
+    );
     return { record, ...(version === undefined ? {} : { version }) };
   };
 
@@ -244,6 +253,8 @@ export function createHttpDataProvider(
         ...(params.signal ? { signal: params.signal } : {}),
       });
       const result = readList(call, answer);
+      const listed = call.response?.entity ?? call.entity;
+      result.items = result.items.map((item) => readTolerantly(model, listed, item));
       if (params.page.style === 'link-header') {
         const next = sameOriginLink(base, answer.url, parseLinkHeader(answer.headers.get('link')).next);
         result.hasNext = next !== undefined;

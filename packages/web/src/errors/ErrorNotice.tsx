@@ -99,6 +99,8 @@ function ErrorActionButton({
       {label}
     </Button>
   );
+  // Many APIs answer 403, not 401, to someone who has not signed in (Directus): signing in is what helps.
+  if (view.generic === 'forbidden' && state.status === 'signed-out') return <SignInButton />;
   switch (view.action) {
     case 'retry':
       return onRetry ? button(t('errors.retry'), onRetry, retrying) : null;

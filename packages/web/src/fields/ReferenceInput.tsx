@@ -28,8 +28,8 @@ const SEARCH_DELAY_MS = 250;
 /**
  * A reference: a searchable choice among the target entity's records, loaded through its list call
  * when the choice is first opened. When the list call filters on the display field (`contains`, else
- * `eq`), what the person types is sent as that filter; otherwise the first page is offered and filtered
- * here. The chosen record is shown by its display field, read through `data.get` when editing.
+ * `eq`), what the person types is sent as that filter; else, when the list call has a search, as the
+ * search; otherwise the first page is offered and filtered here. The chosen record is shown by its display field, read through `data.get` when editing.
  */
 export function ReferenceInput({ field, name, label, description, required }: InputProps<'reference'>) {
   const { model, data } = useSpec();
@@ -67,7 +67,9 @@ export function ReferenceInput({ field, name, label, description, required }: In
         ? picked.label
         : choiceLabel(stored.data?.record, value);
   // After a choice the box shows the chosen name; that is not a search.
-  const term = filter && debounced !== chosenLabel ? debounced.trim() : '';
+  // Without a filter on the name, the list's own search box finds records beyond the first page.
+  const searches = filter === undefined && listCall?.search !== undefined;
+  const term = (filter || searches) && debounced !== chosenLabel ? debounced.trim() : '';
 
   const options = useQuery({
     queryKey: optionsKey(field.entity, term),
@@ -77,6 +79,7 @@ export function ReferenceInput({ field, name, label, description, required }: In
         page: firstPage(listCall?.pagination, size),
         sort: [],
         filters: filter && display && term ? [{ field: display, op: filter.op, value: term }] : [],
+        ...(searches && term ? { search: term } : {}),
         signal,
       }),
     enabled: opened && listCall !== undefined,
@@ -118,7 +121,7 @@ export function ReferenceInput({ field, name, label, description, required }: In
       onSearchChange={setSearch}
       onDropdownOpen={() => setOpened(true)}
       // The API has filtered already; filtering its answer again here could hide what it matched.
-      {...(filter ? { filter: ({ options: all }) => all } : {})}
+      {...(filter || searches ? { filter: ({ options: all }) => all } : {})}
       nothingFoundMessage={
         options.isFetching
           ? t('form.searching')

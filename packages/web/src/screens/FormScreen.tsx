@@ -587,7 +587,13 @@ function RecordForm({ screen, entity, id, loaded, restored, drafts, notice }: Re
           ref={alertRef}
           error={problem.error}
           entity={entity.name}
-          title={problem.error instanceof NetworkError ? t('form.networkFailed') : t('form.saveFailed')}
+          title={
+            problem.error instanceof UnconfirmedWriteError
+              ? t('form.unconfirmedTitle')
+              : problem.error instanceof NetworkError
+                ? t('form.networkFailed')
+                : t('form.saveFailed')
+          }
           networkMessage={t('form.networkFailedDetail')}
           onRetry={() => save(originalRef.current)}
           retrying={mutation.isPending}

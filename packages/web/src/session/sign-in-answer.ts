@@ -14,6 +14,15 @@ export interface TokenAnswer {
 
 /** Members that carry a token, as the prototype API (`token`) and common APIs (OAuth2's) name it. */
 const TOKEN_MEMBERS = ['token', 'accessToken', 'access_token'] as const;
+/** Members that say when a token ends, never attributes of a person. */
+const EXPIRY_MEMBERS = new Set([
+  'expires',
+  'expiresAt',
+  'expires_at',
+  'expires_in',
+  'expiresIn',
+  'token_type',
+]);
 /** Members of a user that are credentials, never kept as attributes of the person. */
 const SECRET_MEMBERS = new Set([...TOKEN_MEMBERS, 'password', 'refreshToken', 'refresh_token']);
 
@@ -35,7 +44,13 @@ export function readTokenAnswer(body: unknown, now: number): TokenAnswer | undef
   const wrapped = wrapper ? tokenIn(wrapper) : undefined;
   if (!wrapper || wrapped === undefined) return undefined;
   const expiresAt = expiryIn(wrapper, now) ?? expiryIn(body, now);
-  return { token: wrapped, ...(expiresAt === undefined ? {} : { expiresAt }), user: wrapper as UserRecord };
+  // `{ data: { access_token, expires, refresh_token } }` (Directus) wraps a token, not a person.
+  const person = Object.keys(wrapper).some((name) => !SECRET_MEMBERS.has(name) && !EXPIRY_MEMBERS.has(name));
+  return {
+    token: wrapped,
+    ...(expiresAt === undefined ? {} : { expiresAt }),
+    ...(person ? { user: wrapper as UserRecord } : {}),
+  };
 }
 
 /** The person of a session answer (`{ user, expiresAt? }`), or undefined. */

@@ -50,6 +50,7 @@ export const form = {
   closeDialog: 'Close',
   invalidTitle: 'Some values need attention',
   networkFailed: 'The network failed',
+  unconfirmedTitle: 'Not confirmed',
   networkFailedDetail:
     'The answer did not come back, so this may or may not be saved. Your values are kept: save again once the connection is back, and it is saved once.',
   saveFailed: 'The record could not be saved',

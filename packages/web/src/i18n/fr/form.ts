@@ -47,6 +47,7 @@ export const form: Messages<'form'> = {
   closeDialog: 'Fermer',
   invalidTitle: 'Certaines valeurs sont à corriger',
   networkFailed: 'Le réseau a échoué',
+  unconfirmedTitle: 'Non confirmé',
   networkFailedDetail:
     'La réponse n’est pas revenue : ceci est peut-être enregistré, peut-être pas. Vos valeurs sont conservées : enregistrez à nouveau une fois la connexion revenue, et ce sera enregistré une seule fois.',
   saveFailed: 'L’enregistrement a échoué',
