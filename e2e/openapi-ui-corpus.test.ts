@@ -29,6 +29,9 @@ const UI_CORPUS = [
   'apis-guru/launchdarkly.com.json',
   // Added for the one awkward kind the first twelve lack: records described only inline.
   'apis-guru/spacetraders.io.json',
+  // Added for server URLs that are a path (Swagger 2's basePath) or a template (issue 39).
+  'realworld/conduit-swagger-2.0-2021.json',
+  'oai-examples/v3.0/uspto.json',
 ];
 const PART_BYTES = 100_000;
 

@@ -16,6 +16,9 @@ export const AWKWARD_KINDS = [
   'multipart',
   'oauth2-no-client-id',
   'inline-only',
+  // A server URL that is a path (`/api/v1`) or a template: `--api URL` must still be the API's base.
+  'relative-server',
+  'templated-server',
 ] as const;
 export type AwkwardKind = (typeof AWKWARD_KINDS)[number];
 
@@ -88,6 +91,10 @@ export function awkwardKindsOf(document: Json): AwkwardKind[] {
   // Records described only inline, in the answers of its lists: no named schema at all.
   const named = isObject(document.components) ? document.components.schemas : undefined;
   if ((!isObject(named) || Object.keys(named).length === 0) && listsSomething) kinds.add('inline-only');
+  const server = Array.isArray(document.servers) ? document.servers[0] : undefined;
+  const url = isObject(server) && typeof server.url === 'string' ? server.url : undefined;
+  if (url?.startsWith('/') && url !== '/') kinds.add('relative-server');
+  if (url?.includes('{')) kinds.add('templated-server');
   return AWKWARD_KINDS.filter((kind) => kinds.has(kind));
 }
 
