@@ -43,9 +43,12 @@ import { signInAs } from './support/sign-in';
 const GOAL_KIB = 150;
 /** The events stream's reader (eventsource-parser) and what it reads again, after the first screen. */
 const LIVE_BUDGET_KIB = 3;
+// Issue 39 added 0.4 kB to every first load: answers read as their fields mean them (0/1 booleans,
+// numeric strings) and sort orders in every style, both on each list's path. The reader of other
+// servers' error shapes loads only when one arrives.
 const BUDGET_KIB = {
-  'examples/empty.md at /': 123,
-  'the demo at /, signed in as the owner': 130,
+  'examples/empty.md at /': 124,
+  'the demo at /, signed in as the owner': 131,
   'the demo at /orders, signed in as the owner': 146,
 } as const;
 /** The code of the home's figures and charts, on top of its first load: not a first load, so no goal. */

@@ -66,7 +66,9 @@ describe.skipIf(CORPUS === undefined)('the OpenAPI UI corpus', () => {
       'multipart',
       'non-id-key',
       'oauth2-no-client-id',
+      'relative-server',
       'required-header',
+      'templated-server',
       'wrapped-list',
     ]);
   });

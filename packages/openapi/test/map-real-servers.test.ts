@@ -348,3 +348,36 @@ describe('references from OpenAPI links', () => {
     );
   });
 });
+
+describe('a sign-in call the sign-in page cannot fill', () => {
+  // Conduit's `POST /users/login` takes `{ user: { email, password } }`: the page sends `{ email,
+  // password }`, so its Authorization key stays a key the person pastes (seen in the UI corpus).
+  it('leaves an Authorization key scheme as a key', () => {
+    const document = eventsDocument();
+    const paths = document.paths as Record<string, Record<string, Record<string, unknown>>>;
+    const login = paths['/auth/login']?.post;
+    if (login === undefined) throw new Error('fixture changed');
+    login.requestBody = {
+      content: {
+        'application/json': {
+          schema: {
+            type: 'object',
+            properties: {
+              user: {
+                type: 'object',
+                properties: { email: { type: 'string' }, password: { type: 'string' } },
+              },
+            },
+          },
+        },
+      },
+    };
+    const { model } = toModel(document, { file: 'events.json' });
+    expect(model.roles.shown && model.roles.signIn).toEqual({
+      kind: 'api-key',
+      in: 'header',
+      name: 'Authorization',
+      session: 'session',
+    });
+  });
+});

@@ -297,6 +297,7 @@ export function specPayload(model: Model, api: ApiDescription): { model: Model; 
           ...(api.people ? { people: api.people } : {}),
           ...(api.figures ? { figures: api.figures } : {}),
           ...(api.events ? { events: api.events } : {}),
+          ...(api.idempotency ? { idempotency: api.idempotency } : {}),
         },
   };
 }

@@ -92,6 +92,8 @@ for (const database of databases) {
         // The dashboard's figures, computed in SQL (figures.test.ts).
         figures: '/_figures',
         events: '/_events',
+        // Its creates and transitions honour Idempotency-Key, so the client may send them again.
+        idempotency: true,
       });
       expect(spec.model.calls.items.map((call: { name: string }) => call.name)).toContain('listOrders');
     });

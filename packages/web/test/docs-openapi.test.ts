@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { apiErrorFrom } from '../src/data/problem-reader';
+import { readApiError } from '../src/data/problem-reader';
 
 // docs/openapi.md read as a stranger reads it: every error answer its table shows must be read the way
 // the table says, on the field it names. The table is the test's only source.
@@ -37,9 +37,9 @@ describe('docs/openapi.md, errors from any server', () => {
   for (const [answer = '', readAs = ''] of rows) {
     const bodies = code(answer).filter((text) => text.startsWith('{'));
     const field = code(readAs)[0];
-    it(`reads ${bodies[0]?.slice(0, 60)}… as the table says`, () => {
+    it(`reads ${bodies[0]?.slice(0, 60)}… as the table says`, async () => {
       for (const body of bodies) {
-        const error = apiErrorFrom(400, 'Bad Request', 'application/json', JSON.parse(body));
+        const error = await readApiError(400, 'Bad Request', 'application/json', JSON.parse(body));
         if (field === undefined) {
           // "the message": the answer's words are kept for people.
           expect(error.detail ?? '').not.toBe('');

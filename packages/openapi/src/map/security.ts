@@ -1,7 +1,7 @@
 import type { Role, Roles, SignIn } from '@ninefold/spec';
 import type { MappedCall } from './calls';
 import type { MapContext } from './context';
-import { IDENTIFIER, isRecord, list, pointer, text } from './document';
+import { deref, IDENTIFIER, isRecord, list, pointer, text } from './document';
 
 /**
  * Point 6: sign-in from the security scheme the document applies (its global `security` first), and
@@ -26,14 +26,18 @@ export function mapRoles(
   for (const requirement of list(context.doc.security))
     if (isRecord(requirement)) for (const key of Object.keys(requirement)) applied.add(key);
   const uses = schemeUses(calls);
-  const signInCall = calls.find((c) => c.call.purpose === 'sign-in');
+  const signInMapped = calls.find((c) => c.call.purpose === 'sign-in');
+  const signInCall: SignInCall | undefined =
+    signInMapped === undefined
+      ? undefined
+      : { name: signInMapped.call.name, flat: takesEmailAndPassword(context, signInMapped) };
   // The schemes the document applies come first, as written: the API asks for those. Among the others,
   // one the client completes by itself comes first, then the code flow (it needs a client id), then
   // one that needs a pasted token.
   const rank = (key: string): number => {
     const scheme = schemes[key];
     const mapped = isRecord(scheme)
-      ? signInOf(scheme, signInCall?.call.name, context.clientId)
+      ? signInOf(scheme, signInCall, context.clientId)
       : 'not a scheme';
     if (typeof mapped === 'string') return 4;
     // A key in the query string puts the credential in every URL (logs, history): the last resort.
@@ -52,7 +56,7 @@ export function mapRoles(
     const scheme = schemes[key];
     const at = pointer('components', 'securitySchemes', key);
     if (!isRecord(scheme)) continue;
-    const mapped = signInOf(scheme, signInCall?.call.name, context.clientId);
+    const mapped = signInOf(scheme, signInCall, context.clientId);
     if (typeof mapped === 'string') {
       reasons.push(`"${key}": ${mapped}`);
       context.report.add('roles', 'skipped', at, `security scheme "${key}" is not a sign-in: ${mapped}`);
@@ -144,6 +148,22 @@ export function mapRoles(
   };
 }
 
+/** The document's sign-in call, and whether its body takes `email` and `password` at its top level. */
+interface SignInCall {
+  name: string;
+  flat: boolean;
+}
+
+/**
+ * Whether a sign-in call's body has `email` and `password` properties of its own, as the sign-in page
+ * sends them (Directus's `/auth/login`); Conduit's `{ user: { email, password } }` does not.
+ */
+function takesEmailAndPassword(context: MapContext, mapped: MappedCall): boolean {
+  const schema = deref(context.doc, mapped.info.body?.schema);
+  const properties = isRecord(schema) && isRecord(schema.properties) ? schema.properties : {};
+  return Object.hasOwn(properties, 'email') && Object.hasOwn(properties, 'password');
+}
+
 /** How many operations name each security scheme in their own `security`. */
 function schemeUses(calls: MappedCall[]): Map<string, number> {
   const uses = new Map<string, number>();
@@ -180,7 +200,7 @@ function scopesOf(flows: Record<string, unknown>): Array<[string, string]> {
 
 function signInOf(
   scheme: Record<string, unknown>,
-  signInCall: string | undefined,
+  signInCall: SignInCall | undefined,
   /** The client id given at import: no document has it, and the provider's page needs it. */
   clientId: string | undefined,
 ): { signIn: SignIn; scopes: Array<[string, string]> } | string {
@@ -191,7 +211,7 @@ function signInOf(
       if (how === 'basic') return { signIn: { kind: 'basic', session: 'memory' }, scopes: [] };
       if (how === 'bearer') {
         if (signInCall !== undefined)
-          return { signIn: { kind: 'password', call: signInCall, session: 'memory' }, scopes: [] };
+          return { signIn: { kind: 'password', call: signInCall.name, session: 'memory' }, scopes: [] };
         // No operation hands out the token: the person brings one (a personal access token).
         return { signIn: PASTED_TOKEN, scopes: [] };
       }
@@ -200,10 +220,10 @@ function signInOf(
     case 'apiKey': {
       const where = scheme.in;
       const name = text(scheme.name);
-      // `Authorization: Bearer …` described as an API key (Directus): with a call that signs in, it is
-      // that call's token, not a key the person pastes.
-      if (where === 'header' && name?.toLowerCase() === 'authorization' && signInCall !== undefined)
-        return { signIn: { kind: 'password', call: signInCall, session: 'memory' }, scopes: [] };
+      // `Authorization: Bearer …` described as an API key (Directus): with a call that signs in with an
+      // email and a password as the sign-in page sends them, it is that call's token, not a key to paste.
+      if (where === 'header' && name?.toLowerCase() === 'authorization' && signInCall?.flat)
+        return { signIn: { kind: 'password', call: signInCall.name, session: 'memory' }, scopes: [] };
       if ((where === 'header' || where === 'query' || where === 'cookie') && name)
         return { signIn: { kind: 'api-key', in: where, name, session: 'session' }, scopes: [] };
       return 'an API key without a valid name and location';

@@ -1,6 +1,6 @@
 import { type ApiError, NetworkError } from './data-provider';
 import type { NetworkStatus } from './network-status';
-import { apiErrorFrom, clipText } from './problem-reader';
+import { clipText, readApiError } from './problem-reader';
 
 export interface BlobFetchOptions {
   doFetch(input: string, init: RequestInit): Promise<Response>;
@@ -33,7 +33,7 @@ export function createBlobFetch(options: BlobFetchOptions) {
     }
     if (!response.ok) {
       const text = await response.text();
-      const error = apiErrorFrom(
+      const error = await readApiError(
         response.status,
         response.statusText,
         response.headers.get('content-type'),

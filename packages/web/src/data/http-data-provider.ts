@@ -21,7 +21,7 @@ import { parseLinkHeader } from './link-header';
 import { fillPath, listSearchParams } from './list-request';
 import type { LiveHandlers } from './live-events';
 import { createNetworkStatus, type NetworkStatus } from './network-status';
-import { apiErrorFrom, clipText } from './problem-reader';
+import { clipText, readApiError } from './problem-reader';
 import { encodeBody } from './request-body';
 import { type RetryOptions, withRetries } from './retry';
 import { readTolerantly } from './tolerant-read';
@@ -139,7 +139,7 @@ export function createHttpDataProvider(
       network.answered();
       const body = parseJson(text);
       if (!response.ok) {
-        const error = apiErrorFrom(
+        const error = await readApiError(
           response.status,
           response.statusText,
           response.headers.get('content-type'),

@@ -1,5 +1,5 @@
 import { ApiError, type ApiErrorExtras, type ApiFieldError, type ApiRecord } from './data-provider';
-import { readErrorShape } from './error-shapes';
+import type { ErrorShape } from './error-shapes';
 
 /** The longest text kept from an answer: enough for any honest message, too little to flood a page. */
 export const MAX_TEXT = 300;
@@ -27,6 +27,8 @@ export function apiErrorFrom(
   body: unknown,
   headers?: Headers,
   now: () => number = Date.now,
+  /** Reads the other common shapes (`readErrorShape`); `readApiError` loads it when a body needs it. */
+  readShape?: (body: Record<string, unknown>) => ErrorShape | undefined,
 ): ApiError {
   const fallbackTitle = clipText(statusText) || `HTTP ${status}`;
   const isProblemType = (contentType ?? '').toLowerCase().includes('problem+json');
@@ -38,7 +40,7 @@ export function apiErrorFrom(
   }
   if (!(isProblemType || looksLikeProblem(body))) {
     // Most servers answer no RFC 9457 problem but say as much in their own shape: read it the same way.
-    const shape = readErrorShape(body);
+    const shape = readShape?.(body);
     return new ApiError(
       status,
       fallbackTitle,
@@ -69,6 +71,30 @@ export function apiErrorFrom(
     text(body.reference),
     extras,
   );
+}
+
+/**
+ * `apiErrorFrom` with every shape read: the reader of the shapes besides RFC 9457 (`error-shapes.ts`)
+ * is loaded only when an answer is in one of them, so a page that never meets one never loads it.
+ *
+ * @example
+ * ```ts
+ * const error = await readApiError(400, 'Bad Request', 'application/json', { message: 'body/price must be number' });
+ * error.fieldErrors; // [{ pointer: '/price', message: 'must be number' }]
+ * ```
+ */
+export async function readApiError(
+  status: number,
+  statusText: string,
+  contentType: string | null,
+  body: unknown,
+  headers?: Headers,
+  now: () => number = Date.now,
+): Promise<ApiError> {
+  const isProblemType = (contentType ?? '').toLowerCase().includes('problem+json');
+  const shaped = isObject(body) && !(isProblemType || looksLikeProblem(body));
+  const readShape = shaped ? (await import('./error-shapes')).readErrorShape : undefined;
+  return apiErrorFrom(status, statusText, contentType, body, headers, now, readShape);
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Model, SignIn } from '@ninefold/spec';
 import type { ApiDescription } from '../data/api-description';
 import type { ApiError } from '../data/data-provider';
-import { apiErrorFrom } from '../data/problem-reader';
+import { readApiError } from '../data/problem-reader';
 import {
   basicCredentials,
   type CannotSend,
@@ -341,8 +341,8 @@ export function createSessionStore(
     return { status: response.status, ok: response.ok, headers: response.headers, body: parseJson(text) };
   };
 
-  const failure = (answer: Answer): SignInError => {
-    const problem = apiErrorFrom(answer.status, '', answer.headers.get('content-type'), answer.body);
+  const failure = async (answer: Answer): Promise<SignInError> => {
+    const problem = await readApiError(answer.status, '', answer.headers.get('content-type'), answer.body);
     const said =
       problem.detail ??
       (typeof (answer.body as { title?: unknown } | undefined)?.title === 'string'
@@ -358,7 +358,7 @@ export function createSessionStore(
   const whoIs = async (headers: Record<string, string>) => {
     if (!api.auth) return undefined;
     const answer = await send('GET', api.auth.session, { headers });
-    if (!answer.ok) throw failure(answer);
+    if (!answer.ok) throw await failure(answer);
     const read = readSessionAnswer(answer.body, now());
     if (!read) throw new SignInError('unreadable');
     return read;
@@ -439,7 +439,7 @@ export function createSessionStore(
       const call = signInCall();
       if (!call) throw new SignInError('unavailable', undefined, undefined, 'no-sign-in-call');
       const answer = await send(call.method, call.path, { json: { email, password } });
-      if (!answer.ok) throw failure(answer);
+      if (!answer.ok) throw await failure(answer);
       const read = readTokenAnswer(answer.body, now());
       if (!read) throw new SignInError('unreadable');
       const bearer: Credentials = { scheme: 'bearer', token: read.token };

@@ -1,5 +1,5 @@
 import { ApiError, NetworkError } from '../data/data-provider';
-import { apiErrorFrom, clipText } from '../data/problem-reader';
+import { clipText, readApiError } from '../data/problem-reader';
 
 /** One transition taken, as the prototype API records it. */
 export interface HistoryEntry {
@@ -64,7 +64,12 @@ export async function readHistory(request: HistoryRequest): Promise<HistoryEntry
     throw new NetworkError(clipText(error instanceof Error ? error.message : String(error)));
   }
   if (!response.ok) {
-    throw apiErrorFrom(response.status, response.statusText, response.headers.get('content-type'), body);
+    throw await readApiError(
+      response.status,
+      response.statusText,
+      response.headers.get('content-type'),
+      body,
+    );
   }
   return parseHistory(body);
 }
