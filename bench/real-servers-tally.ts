@@ -2,7 +2,7 @@
 // edits, deletes, pickers, messages on fields) of the clients imported from two real servers'
 // descriptions. Run with `npx tsx bench/real-servers-tally.ts`; it installs the servers on first use.
 import { execSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { launchBrowser } from '../e2e/support/browser';
 import { startNinefold } from '../e2e/support/ninefold';
 import {
@@ -40,9 +40,20 @@ try {
 }
 const head = execSync('git rev-parse --short HEAD', { encoding: 'utf8' }).trim();
 const out = process.env.TALLY_OUT ?? new URL('./results/real-servers-tally.json', import.meta.url).pathname;
+// The figures of an earlier commit, measured by hand in a worktree, stay beside the new ones.
+const kept = existsSync(out) ? (JSON.parse(readFileSync(out, 'utf8')) as Record<string, unknown>) : {};
 writeFileSync(
   out,
-  `${JSON.stringify({ metric: 'steps a person completes through the imported client, each checked through the server’s own API', commit: head, tallies }, null, 2)}\n`,
+  `${JSON.stringify(
+    {
+      ...kept,
+      metric:
+        'steps a person completes through the imported client, each checked through the server’s own API',
+      after: { commit: head, tallies },
+    },
+    null,
+    2,
+  )}\n`,
 );
 for (const tally of tallies)
   console.log(

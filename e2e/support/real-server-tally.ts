@@ -42,16 +42,18 @@ const STEP_TIMEOUT = 8_000;
 async function attempt(run: () => Promise<boolean>): Promise<boolean> {
   try {
     return await run();
-  } catch {
+  } catch (error) {
+    if (process.env.TALLY_DEBUG) console.log(String(error).split('\n').slice(0, 4).join(' | '));
     return false;
   }
 }
 
 /** Signs in through the client's own sign-in page when the client has one, as Directus's admin. */
 export async function signIn(page: Page, dev: NinefoldProcess): Promise<void> {
-  await page.goto(`${dev.url}sign-in`);
+  await page.goto(dev.url);
+  await page.getByRole('link', { name: 'Sign in' }).first().click();
   const email = page.getByLabel('Email');
-  if ((await email.count()) === 0) return;
+  await email.waitFor();
   await email.fill(DIRECTUS_ADMIN.email);
   await page.getByRole('textbox', { name: 'Password' }).fill(DIRECTUS_ADMIN.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
@@ -77,8 +79,14 @@ export async function tallyEntity(
   page.setDefaultTimeout(STEP_TIMEOUT);
   const steps: EntityTally['steps'] = {};
   const start = async (route: string) => {
-    if (withSignIn) await visit(page, route);
-    else await page.goto(`${dev.url}${route}`);
+    if (!withSignIn) {
+      await page.goto(`${dev.url}${route}`);
+      return;
+    }
+    // Through the list, so that a form opened again starts empty rather than as it was left.
+    await visit(page, plan.route);
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    if (route !== plan.route) await visit(page, route);
   };
   if (withSignIn) await signIn(page, dev).catch(() => undefined);
   else await page.goto(dev.url);
@@ -102,7 +110,7 @@ export async function tallyEntity(
     steps.picker = await attempt(async () => {
       await start(`${plan.route}/new`);
       await page.getByRole('combobox', { name: label }).click();
-      await page.getByRole('option').first().waitFor();
+      await page.getByRole('listbox').getByRole('option').first().waitFor();
       return true;
     });
   }
@@ -165,9 +173,9 @@ export function platformaticPlans(server: RealServer): EntityPlan[] {
         await page.getByLabel('Name', { exact: false }).first().fill(name);
       },
       edit: { label: 'Rating', value: '4' },
-      names: async () => (await listOf(server, '/suppliers/?limit=1000')).map((row) => String(row.name)),
+      names: async () => (await listOf(server, '/suppliers/?limit=100')).map((row) => String(row.name)),
       edited: async (name) =>
-        (await listOf(server, '/suppliers/?limit=1000')).find((row) => row.name === name)?.rating,
+        (await listOf(server, '/suppliers/?limit=100')).find((row) => row.name === name)?.rating,
     },
     {
       entity: 'Part',
@@ -181,13 +189,13 @@ export function platformaticPlans(server: RealServer): EntityPlan[] {
         const picker = page.getByRole('combobox', { name: 'Supplier id' });
         if ((await picker.count()) > 0) {
           await picker.click();
-          await page.getByRole('option').first().click();
+          await page.getByRole('listbox').getByRole('option').first().click();
         } else await page.getByLabel('Supplier id', { exact: false }).first().fill('1');
       },
       edit: { label: 'Stock', value: '9' },
-      names: async () => (await listOf(server, '/parts/?limit=1000')).map((row) => String(row.name)),
+      names: async () => (await listOf(server, '/parts/?limit=100')).map((row) => String(row.name)),
       edited: async (name) =>
-        (await listOf(server, '/parts/?limit=1000')).find((row) => row.name === name)?.stock,
+        (await listOf(server, '/parts/?limit=100')).find((row) => row.name === name)?.stock,
     },
   ];
 }
