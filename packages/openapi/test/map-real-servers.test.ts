@@ -381,3 +381,23 @@ describe('a sign-in call the sign-in page cannot fill', () => {
     });
   });
 });
+
+describe('a concurrency stamp', () => {
+  it('is read-only when it is bytes named as a stamp, and only then', () => {
+    const document = partsDocument();
+    const schemas = (
+      document.components as { schemas: Record<string, { properties: Record<string, unknown> }> }
+    ).schemas;
+    const part = schemas.Part;
+    if (part === undefined) throw new Error('fixture changed');
+    part.properties.rowVersion = { type: 'string', format: 'byte' };
+    part.properties.picture = { type: 'string', format: 'byte' };
+    part.properties.concurrencyStamp = { type: 'string', format: 'byte', readOnly: false };
+    const { model, report } = toModel(document, { file: 'parts.json' });
+    const fields = model.entities.shown ? model.entities.items.find((e) => e.name === 'Part')?.fields : [];
+    expect(fields?.find((f) => f.name === 'rowVersion')?.readOnly).toBe(true);
+    expect(fields?.find((f) => f.name === 'picture')?.readOnly).toBeUndefined();
+    expect(fields?.find((f) => f.name === 'concurrencyStamp')?.readOnly).toBeUndefined();
+    expect(JSON.stringify(report)).toContain('named as a concurrency stamp, which the server sets');
+  });
+});

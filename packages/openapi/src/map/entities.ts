@@ -97,6 +97,8 @@ const DISPLAY_CANDIDATES = [
 ];
 const MAX_DEPTH = 12;
 const SCALAR_CHOICES = new Set(['text', 'integer', 'number', 'enum']);
+/** The names servers give the bytes they change at every write of a record, to detect lost updates. */
+const STAMP_NAME = /^(?:row_?version|concurrency_?stamp|e_?tag|version_?stamp|timestamp|row_?stamp)$/i;
 /** What a record's key is sent as. */
 const KEY_CHOICES = new Set(['text', 'integer']);
 
@@ -485,6 +487,23 @@ export function createEntityMapper(
       if (help !== undefined && help !== '') field.help = help;
       if (flagged(own, 'readOnly') || schema.readOnly === true) field.readOnly = true;
       if (flagged(own, 'writeOnly') || schema.writeOnly === true) field.writeOnly = true;
+      // A concurrency stamp (`rowVersion`, `concurrencyStamp`: bytes the server sets at every write) is
+      // no value a person types; one the document does not say is writable stays out of forms.
+      if (
+        mapped.format === 'byte' &&
+        STAMP_NAME.test(wireName) &&
+        !field.readOnly &&
+        own.readOnly !== false &&
+        schema.readOnly !== false
+      ) {
+        field.readOnly = true;
+        context.report.add(
+          'entities',
+          'inferred',
+          at,
+          `field "${owner}.${wireName}" is read-only: bytes (format byte) named as a concurrency stamp, which the server sets`,
+        );
+      }
       const value = defaultFor(field, own.default !== undefined ? own.default : schema.default);
       if (value !== undefined) field.default = value;
       if (mapped.inferred !== undefined)

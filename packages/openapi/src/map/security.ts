@@ -36,9 +36,7 @@ export function mapRoles(
   // one that needs a pasted token.
   const rank = (key: string): number => {
     const scheme = schemes[key];
-    const mapped = isRecord(scheme)
-      ? signInOf(scheme, signInCall, context.clientId)
-      : 'not a scheme';
+    const mapped = isRecord(scheme) ? signInOf(scheme, signInCall, context.clientId) : 'not a scheme';
     if (typeof mapped === 'string') return 4;
     // A key in the query string puts the credential in every URL (logs, history): the last resort.
     if (mapped.signIn.kind === 'api-key' && mapped.signIn.in === 'query') return 3;
