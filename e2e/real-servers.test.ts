@@ -183,6 +183,12 @@ describe('Platformatic DB, as imported from its own description', () => {
     await page.getByLabel('Stock', { exact: false }).fill('500');
     const picker = page.getByRole('combobox', { name: 'Supplier id' });
     await picker.click();
+    // Part of a name finds it: the server's own LIKE, between its `%` wildcards.
+    const searched = page.waitForRequest(
+      (sent) => new URL(sent.url()).searchParams.get('where.name.like') === '%Cobalt%',
+    );
+    await picker.fill('Cobalt');
+    await searched;
     await page.getByRole('option', { name: 'Cobalt Springs' }).click();
     await expectAccessible(page, 'real-platformatic-create');
     // A rule only the database knows: its words are shown, with no "Try again" that would fail the same.

@@ -102,6 +102,8 @@ describe('calls of a real database-first REST server', () => {
     });
     expect(list?.filters).toEqual([
       { field: 'name', param: 'where.name.eq', op: 'eq' },
+      // LIKE takes SQL wildcards: "contains" is the value between two `%`, for text only.
+      { field: 'name', param: 'where.name.like', op: 'contains', pattern: '%{value}%' },
       { field: 'name', param: 'where.name.in', op: 'in' },
       { field: 'name', param: 'where.name.gte', op: 'gte' },
       { field: 'price', param: 'where.price.eq', op: 'eq' },

@@ -5,6 +5,7 @@ import {
   hasNumericKey,
   type JsonValue,
   type Model,
+  readFilterParamValue,
   readSortParams,
   resolveAmount,
   searchFields,
@@ -125,9 +126,14 @@ export function parseListQuery(
     if (raw === undefined || raw === '') continue;
     const field = entity.fields.find((candidate) => candidate.name === filter.field);
     if (!field) continue;
-    const texts = (Array.isArray(raw) ? raw : [raw]).flatMap((text) =>
-      filter.op === 'in' ? text.split(',') : [text],
-    );
+    const unwrapped = (Array.isArray(raw) ? raw : [raw]).map((text) => readFilterParamValue(filter, text));
+    if (unwrapped.some((text) => text === undefined)) {
+      problems.push(
+        `Filter "${filter.param}" must be written as ${filter.pattern} with the value at {value}.`,
+      );
+      continue;
+    }
+    const texts = (unwrapped as string[]).flatMap((text) => (filter.op === 'in' ? text.split(',') : [text]));
     const parsed = texts.map((text) => filterValue(model, field, text, filter.param, problems));
     if (parsed.some((value) => value === undefined)) continue;
     filters.push({

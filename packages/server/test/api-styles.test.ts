@@ -153,3 +153,39 @@ calls:
     expect((await app.inject({ url: '/api/notes?page=2' })).statusCode).toBe(400);
   });
 });
+
+// Issue 39: the conventions of a real server the specification describes (Platformatic's), which the
+// prototype API then serves the same way: a sort parameter per field, and a LIKE whose value sits
+// between `%` wildcards. Written and read by the same functions of the core as the client's.
+describe('a sort parameter per field and a filter value in a pattern', () => {
+  const calls = `
+calls:
+  operations:
+    listNotes:
+      method: GET
+      path: /notes/
+      purpose: list
+      entity: Note
+      response: { shape: array }
+      pagination: { style: offset, offsetParam: offset, limitParam: limit }
+      sort: { param: "orderby.{field}", fields: [rank, title], style: param-per-field }
+      filters:
+        - { field: title, param: where.title.like, op: contains, pattern: "%{value}%" }
+`;
+
+  it('sorts by orderby.<field> and filters by the value inside the pattern', async () => {
+    const app = await serveNotes(`title: Notes\n${ENTITIES}${calls}`, 12);
+    const page = (await app.inject({ url: '/api/notes/?orderby.rank=desc&where.title.like=%251%25' })).json();
+    expect(page.map((note: { rank: number }) => note.rank)).toEqual([12, 11, 10, 1]);
+  });
+
+  it('refuses a value outside its pattern and a direction that is neither asc nor desc, naming each', async () => {
+    const app = await serveNotes(`title: Notes\n${ENTITIES}${calls}`, 3);
+    const outside = await app.inject({ url: '/api/notes/?where.title.like=Note' });
+    expect(outside.statusCode).toBe(400);
+    expect(outside.json().detail).toContain('Filter "where.title.like" must be written as %{value}%');
+    const sideways = await app.inject({ url: '/api/notes/?orderby.rank=up' });
+    expect(sideways.statusCode).toBe(400);
+    expect(sideways.json().detail).toContain('"orderby.rank" must be asc or desc, not "up".');
+  });
+});

@@ -468,6 +468,7 @@ const call = z
             field: identifier,
             param: z.string().optional(),
             op: z.enum(['eq', 'contains', 'gte', 'lte', 'in']).optional(),
+            pattern: z.string().optional(),
           }),
         ]),
       )

@@ -649,6 +649,11 @@ export interface FilterParam {
   field: string;
   param: string;
   op: 'eq' | 'contains' | 'gte' | 'lte' | 'in';
+  /**
+   * How the value is written in the parameter, with `{value}` where it goes: `%{value}%` sends `%acme%`
+   * for a server whose `like` takes SQL wildcards (Platformatic's `where.name.like`). Absent: as typed.
+   */
+  pattern?: string;
 }
 
 // ---------------------------------------------------------------------------------------------- 8. errors

@@ -497,7 +497,12 @@ function toCall(name: string, doc: CallDocument): Call {
     filters: (doc.filters ?? []).map((filter) =>
       typeof filter === 'string'
         ? { field: filter, param: filter, op: 'eq' as const }
-        : { field: filter.field, param: filter.param ?? filter.field, op: filter.op ?? 'eq' },
+        : {
+            field: filter.field,
+            param: filter.param ?? filter.field,
+            op: filter.op ?? 'eq',
+            ...optional('pattern', filter.pattern),
+          },
     ),
     ...optional(
       'search',

@@ -1,5 +1,5 @@
 import { exhaustiveSwitchError } from './exhaustive';
-import type { Call, SortKey } from './model';
+import type { Call, FilterParam, SortKey } from './model';
 
 type CallSort = NonNullable<Call['sort']>;
 
@@ -97,4 +97,40 @@ export function readSortParams(
 
 function perFieldParam(template: string, field: string): string {
   return template.includes(FIELD_SLOT) ? template.replace(FIELD_SLOT, field) : `${template}${field}`;
+}
+
+/** Where a filter's pattern puts the value. */
+const VALUE_SLOT = '{value}';
+
+/**
+ * A filter's value as its parameter carries it: as typed, or inside the filter's `pattern`.
+ *
+ * @example
+ * ```ts
+ * filterParamValue({ field: 'name', param: 'where.name.like', op: 'contains', pattern: '%{value}%' }, 'acme'); // '%acme%'
+ * ```
+ */
+export function filterParamValue(filter: FilterParam, value: string): string {
+  return filter.pattern === undefined ? value : filter.pattern.replace(VALUE_SLOT, value);
+}
+
+/**
+ * The value a filter's parameter carries, read back from its `pattern`; undefined when the text does not
+ * fit the pattern (the API then says which parameter and why).
+ *
+ * @example
+ * ```ts
+ * readFilterParamValue({ field: 'name', param: 'q', op: 'contains', pattern: '%{value}%' }, '%acme%'); // 'acme'
+ * ```
+ */
+export function readFilterParamValue(filter: FilterParam, text: string): string | undefined {
+  const pattern = filter.pattern;
+  if (pattern === undefined) return text;
+  const at = pattern.indexOf(VALUE_SLOT);
+  if (at < 0) return undefined;
+  const before = pattern.slice(0, at);
+  const after = pattern.slice(at + VALUE_SLOT.length);
+  if (text.length < before.length + after.length || !text.startsWith(before) || !text.endsWith(after))
+    return undefined;
+  return text.slice(before.length, text.length - after.length);
 }

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { readSortParams, sortParamNames, sortParams } from '../src/sort-param';
+import { loadSpec } from '../src/load';
+import {
+  filterParamValue,
+  readFilterParamValue,
+  readSortParams,
+  sortParamNames,
+  sortParams,
+} from '../src/sort-param';
 
 // The client writes a sort order and the prototype API reads it back with the same module: each style
 // must round-trip, and what a call does not sort by is left out (client) or refused (API).
@@ -51,5 +58,40 @@ describe('sort parameters', () => {
       keys: [],
       problems: ['"orderby.name" must be asc or desc, not "upward".'],
     });
+  });
+});
+
+describe('filter values written in a pattern', () => {
+  const like = { field: 'name', param: 'where.name.like', op: 'contains' as const, pattern: '%{value}%' };
+
+  it('are written and read back by the same rule', () => {
+    expect(filterParamValue(like, 'acme')).toBe('%acme%');
+    expect(readFilterParamValue(like, '%acme%')).toBe('acme');
+    expect(readFilterParamValue(like, 'acme')).toBeUndefined();
+    const plain = { field: 'name', param: 'name', op: 'eq' as const };
+    expect(filterParamValue(plain, 'acme')).toBe('acme');
+    expect(readFilterParamValue(plain, '%acme%')).toBe('%acme%');
+  });
+
+  it('must hold {value} once, as check says', () => {
+    const loaded = loadSpec(
+      [
+        'title: Parts',
+        'entities:',
+        '  Part: { key: id, fields: { id: { kind: integer }, name: { kind: text } } }',
+        'calls:',
+        '  operations:',
+        '    listParts:',
+        '      method: GET',
+        '      path: /parts',
+        '      purpose: list',
+        '      entity: Part',
+        '      filters: [{ field: name, param: where.name.like, op: contains, pattern: "%%" }]',
+      ].join('\n'),
+      { file: 'parts.yaml' },
+    );
+    expect(loaded.issues.map((issue) => issue.message)).toContain(
+      'Call "listParts" (point 7) writes its filter on "name" as "%%", which must hold {value} once, e.g. "%{value}%".',
+    );
   });
 });

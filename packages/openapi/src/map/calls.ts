@@ -435,8 +435,9 @@ function perFieldSort(query: Parameter[], entity: Entity): Call['sort'] | undefi
 }
 
 /** The filter conventions the importer reads, named in the report and in docs/openapi.md. */
-const FILTER_CONVENTIONS = 'where.<field>.<op> as Platformatic names them, filter[<field>] as JSON:API does';
-const WHERE_FILTER = /^where\.([A-Za-z_][\w]*)\.(eq|in|gte|lte)$/;
+const FILTER_CONVENTIONS =
+  'where.<field>.<op> as Platformatic names them (like as contains, between % wildcards), filter[<field>] as JSON:API does';
+const WHERE_FILTER = /^where\.([A-Za-z_][\w]*)\.(eq|in|gte|lte|like)$/;
 const BRACKET_FILTER = /^filter\[([A-Za-z_][\w]*)\]$/;
 
 function conventionalFilters(query: Parameter[], entity: Entity): FilterParam[] {
@@ -448,8 +449,14 @@ function conventionalFilters(query: Parameter[], entity: Entity): FilterParam[] 
     const field = entity.fields.find((f) => f.name === fieldName);
     if (field === undefined || field.kind === 'object' || field.kind === 'list' || field.kind === 'file')
       continue;
-    const op = (where?.[2] ?? 'eq') as FilterParam['op'];
-    out.push({ field: field.name, param: parameter.name, op });
+    const written = where?.[2] ?? 'eq';
+    if (written === 'like') {
+      // SQL's LIKE takes wildcards: "contains" is the value between two `%` (text fields only).
+      if (field.kind === 'text')
+        out.push({ field: field.name, param: parameter.name, op: 'contains', pattern: '%{value}%' });
+      continue;
+    }
+    out.push({ field: field.name, param: parameter.name, op: written as FilterParam['op'] });
   }
   return out;
 }

@@ -79,7 +79,16 @@ export function checkCalls(context: Context): void {
         referField(context, listed, field, [...base, 'sort'], owner);
     }
     for (const filter of list(call.filters)) {
-      if (isRecord(filter)) referField(context, listed, filter.field, [...base, 'filters'], owner);
+      if (!isRecord(filter)) continue;
+      referField(context, listed, filter.field, [...base, 'filters'], owner);
+      const pattern = text(filter.pattern);
+      if (pattern !== undefined && pattern.split('{value}').length !== 2)
+        report(
+          context,
+          'invalid-value',
+          [...base, 'filters'],
+          `${owner} writes its filter on "${String(filter.field)}" as "${pattern}", which must hold {value} once, e.g. "%{value}%".`,
+        );
     }
     checkSearch(context, call, listed, base, owner);
     if (isRecord(call.pagination)) {

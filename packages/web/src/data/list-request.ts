@@ -1,4 +1,11 @@
-import { type Call, exhaustiveSwitchError, type Model, resolveAmount, sortParams } from '@ninefold/spec';
+import {
+  type Call,
+  exhaustiveSwitchError,
+  filterParamValue,
+  type Model,
+  resolveAmount,
+  sortParams,
+} from '@ninefold/spec';
 import type { ListParams, PageRequest } from './data-provider';
 
 /** Raised when a call's path needs a value the caller did not give: a programmer error, never guessed. */
@@ -61,7 +68,10 @@ export function listSearchParams(
     const values = Array.isArray(filter.value) ? filter.value : [filter.value];
     const nonEmpty = values.filter((value) => value !== '');
     if (nonEmpty.length === 0) continue;
-    query.set(target.param, target.op === 'in' ? nonEmpty.join(',') : (nonEmpty.at(-1) ?? ''));
+    query.set(
+      target.param,
+      filterParamValue(target, target.op === 'in' ? nonEmpty.join(',') : (nonEmpty.at(-1) ?? '')),
+    );
   }
   const search = params.search?.trim();
   if (call.search && search) query.set(call.search.param, search);
