@@ -622,6 +622,12 @@ function writeCalls(calls: Model['calls'], lost: Lost[]): string[] {
           why: `Markdown cannot name a filter's parameter ("${filter.param}" for "${filter.field}")`,
         });
       }
+      if (filter.pattern !== undefined) {
+        lost.push({
+          path: [...at, 'filters', String(i), 'pattern'],
+          why: `Markdown cannot write how a filter's value is written ("${filter.pattern}" for "${filter.field}")`,
+        });
+      }
     });
     const response = call.response;
     if (response && response.entity === undefined && response.shape !== 'none' && call.entity !== undefined) {
