@@ -114,6 +114,14 @@ describe('Platformatic DB, as imported from its own description', () => {
       requests.some((sent) => new URL(sent.url()).searchParams.get('where.name.eq') === 'Birch Gears'),
     ).toBe(true);
 
+    // On a phone, as a person opens it there.
+    const phone = await browser.newPage({ width: 360, height: 740 });
+    await phone.page.goto(`${plain.url}suppliers`);
+    await phone.page.getByText('Cobalt Springs').first().waitFor();
+    await expectAccessible(phone.page, 'real-platformatic-list-360');
+    expect(phone.problems).toEqual([]);
+    await phone.page.close();
+
     await page.getByRole('link', { name: 'Birch Gears' }).click();
     await page.waitForURL(/\/suppliers\/2$/);
     await page.getByRole('heading', { name: 'Birch Gears' }).waitFor();
