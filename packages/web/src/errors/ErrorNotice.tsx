@@ -35,7 +35,8 @@ export interface ErrorNoticeProps {
  * A failed call, shown as the error catalogue (point 8) says: its message and the one action it names
  * (try again, sign in, go back, go to the field, reload). A failure the catalogue does not cover gets
  * generic words and a reference to quote, and a refusal the API explained keeps that explanation; a
- * server's own text, a raw body or a stack is never shown.
+ * raw body or a stack is never shown, nor a server error's text unless it reads as a sentence for people
+ * (see `errorView`).
  */
 export function ErrorNotice(props: ErrorNoticeProps) {
   const { error, entity, title, networkMessage, children, ref } = props;

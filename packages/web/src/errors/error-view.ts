@@ -36,8 +36,8 @@ export interface ErrorView {
   action: ErrorAction;
   /**
    * What the API wrote for people about a refusal that no entry of the catalogue covers, or only one
-   * that names a status (a 4xx problem's detail, clipped plain text). Never a server error's: those can
-   * hold internals.
+   * that names a status (a 4xx problem's detail, clipped plain text). A server error's only when it
+   * explains itself in a sentence (`explains`): an error class or a stack trace holds internals.
    */
   detail?: string;
   /** For the person to quote: a server error's own reference, else one made here for an uncovered one. */
