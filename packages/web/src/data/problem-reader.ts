@@ -31,14 +31,13 @@ export function apiErrorFrom(
   readShape?: (body: Record<string, unknown>) => ErrorShape | undefined,
 ): ApiError {
   const fallbackTitle = clipText(statusText) || `HTTP ${status}`;
-  const isProblemType = (contentType ?? '').toLowerCase().includes('problem+json');
   const extras: ApiErrorExtras = {};
   const retryAfter = retryAfterSeconds(headers?.get('retry-after') ?? null, now());
   if (retryAfter !== undefined) extras.retryAfterSeconds = retryAfter;
   if (!isObject(body)) {
     return new ApiError(status, fallbackTitle, undefined, undefined, undefined, [], undefined, extras);
   }
-  if (!(isProblemType || looksLikeProblem(body))) {
+  if (!isProblem(contentType, body)) {
     // Most servers answer no RFC 9457 problem but say as much in their own shape: read it the same way.
     const shape = readShape?.(body);
     return new ApiError(
@@ -91,8 +90,7 @@ export async function readApiError(
   headers?: Headers,
   now: () => number = Date.now,
 ): Promise<ApiError> {
-  const isProblemType = (contentType ?? '').toLowerCase().includes('problem+json');
-  const shaped = isObject(body) && !(isProblemType || looksLikeProblem(body));
+  const shaped = isObject(body) && !isProblem(contentType, body);
   const readShape = shaped ? (await import('./error-shapes')).readErrorShape : undefined;
   return apiErrorFrom(status, statusText, contentType, body, headers, now, readShape);
 }
@@ -117,6 +115,11 @@ export function retryAfterSeconds(value: string | null, now: number): number | u
 export function clipText(value: string): string {
   const chars = Array.from(value);
   return chars.length > MAX_TEXT ? `${chars.slice(0, MAX_TEXT).join('')}…` : value;
+}
+
+/** An RFC 9457 problem: by its content type, or by its own members. */
+function isProblem(contentType: string | null, body: Record<string, unknown>): boolean {
+  return (contentType ?? '').toLowerCase().includes('problem+json') || looksLikeProblem(body);
 }
 
 /** A problem's own members, and no `message` or `error` of another shape beside them. */
