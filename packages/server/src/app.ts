@@ -215,7 +215,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     const base = `${api.base}${api.import}`;
     // CSV is read here only: every other call answers text with a 415, as documented.
     await app.register(async (scope) => {
-      scope.addContentTypeParser('text/csv', { parseAs: 'string' }, (_request, body, done) =>
+      // As bytes: the core decodes them by its own rule (docs/prototype-api.md), the declared charset included.
+      scope.addContentTypeParser('text/csv', { parseAs: 'buffer' }, (_request, body, done) =>
         done(null, body),
       );
       scope.post(`${base}/:entity`, { bodyLimit: IMPORT_BODY_LIMIT }, (request, reply) =>

@@ -1,7 +1,25 @@
-// What an import is asked to do, read strictly before any row is: its options, its rows (CSV or JSON)
-// and which column holds which field (csv-import.ts imports them).
-import { type Entity, entityLabel, type Field, fieldAccess, fieldLabel, uniqueFields } from '@ninefold/spec';
-import { parse } from 'csv-parse/sync';
+// What an import is asked to do, read strictly before any row is: its options, its rows (CSV bytes in
+// any encoding the core reads, or JSON), which column holds which field, and how the file writes numbers
+// and dates (csv-import.ts imports them).
+import {
+  type CsvDateOrder,
+  type CsvDecimal,
+  type CsvDelimiter,
+  type CsvFormat,
+  type CsvRow,
+  type CsvRowFault,
+  dateExample,
+  decodeCsv,
+  detectCsvFormat,
+  type Entity,
+  entityLabel,
+  type Field,
+  fieldAccess,
+  fieldLabel,
+  numberExample,
+  parseCsv,
+  uniqueFields,
+} from '@ninefold/spec';
 import type { FastifyRequest } from 'fastify';
 import { principalOf } from './access';
 import { clip, ProblemError, problem } from './problem';
@@ -10,8 +28,9 @@ import { machineOf, withDefaults } from './record-helpers';
 
 /** Rows one request may carry: a larger file is sent in parts. */
 export const MAX_IMPORT_ROWS = 100_000;
-/** A cell longer than this is not a value a form could have taken either. */
-export const MAX_CELL_CHARS = 1_000_000;
+
+const DATE_ORDERS: readonly CsvDateOrder[] = ['ymd', 'dmy', 'mdy'];
+const DELIMITER_NAMES: Record<string, CsvDelimiter> = { ',': ',', ';': ';', tab: '\t', '|': '|' };
 
 export interface ImportOptions {
   dryRun: boolean;
@@ -21,6 +40,10 @@ export interface ImportOptions {
   existing: 'skip' | 'update';
   /** The file's row number of the first row sent (a header is row 1), for the report's row numbers. */
   firstRow: number;
+  /** How numbers and dates are written, where the request says. */
+  decimal?: CsvDecimal;
+  dateOrder?: CsvDateOrder;
+  delimiter?: CsvDelimiter;
 }
 
 /** A column left unread, and why. */
@@ -28,6 +51,16 @@ export interface IgnoredColumn {
   column: string;
   reason: string;
 }
+
+/** The rows of a request: a header, rows numbered as in the file, and the rows the file itself spoils. */
+export interface ImportTable {
+  headers: string[];
+  rows: CsvRow[];
+  faults: CsvRowFault[];
+  delimiter: CsvDelimiter;
+}
+
+const PARAMETERS = ['dryRun', 'match', 'existing', 'firstRow', 'decimal', 'dateOrder', 'delimiter'];
 
 /** The import's options from the query, strictly: an unknown one, or a bad value, is a 400 saying which. */
 export function importOptions(entity: Entity, context: Context, request: FastifyRequest): ImportOptions {
@@ -38,10 +71,8 @@ export function importOptions(entity: Entity, context: Context, request: Fastify
     return Array.isArray(value) ? value.at(-1) : value;
   };
   for (const name of Object.keys(query)) {
-    if (!['dryRun', 'match', 'existing', 'firstRow'].includes(name)) {
-      problems.push(
-        `"${clip(name)}" is not a parameter of an import; it takes dryRun, match, existing and firstRow.`,
-      );
+    if (!PARAMETERS.includes(name)) {
+      problems.push(`"${clip(name)}" is not a parameter of an import; it takes ${PARAMETERS.join(', ')}.`);
     }
   }
   const dry = one('dryRun') ?? 'false';
@@ -59,41 +90,37 @@ export function importOptions(entity: Entity, context: Context, request: Fastify
       `"match" names a field no two ${entityLabel(entity)} records share: ${unique.join(', ') || 'none'}; not "${clip(match)}".`,
     );
   }
+  const decimal = one('decimal');
+  if (decimal !== undefined && decimal !== '.' && decimal !== ',')
+    problems.push(`"decimal" is . or , (the decimal mark), not "${clip(decimal)}".`);
+  const dateOrder = one('dateOrder');
+  if (dateOrder !== undefined && !(DATE_ORDERS as readonly string[]).includes(dateOrder))
+    problems.push(`"dateOrder" is ymd, dmy or mdy, not "${clip(dateOrder)}".`);
+  const delimiter = one('delimiter');
+  if (delimiter !== undefined && DELIMITER_NAMES[delimiter] === undefined)
+    problems.push(`"delimiter" is one of , ; tab |, not "${clip(delimiter)}".`);
   if (problems.length > 0) throw new ProblemError(problem(400, 'INVALID_QUERY', problems.join(' ')));
   return {
     dryRun: dry === 'true',
     ...(match === undefined ? {} : { match }),
     existing: existing as ImportOptions['existing'],
     firstRow: Number(first),
+    ...(decimal === undefined ? {} : { decimal: decimal as CsvDecimal }),
+    ...(dateOrder === undefined ? {} : { dateOrder: dateOrder as CsvDateOrder }),
+    ...(delimiter === undefined ? {} : { delimiter: DELIMITER_NAMES[delimiter] as CsvDelimiter }),
   };
 }
 
-/** The rows of the body: CSV with a header row, or JSON `{ rows: [{ column: text }] }`. */
-export function rowsOf(body: unknown): Array<Record<string, string>> {
-  let rows: unknown;
-  if (typeof body === 'string') {
-    if (body.trim() === '')
-      throw new ProblemError(
-        problem(400, 'EMPTY_FILE', 'The file is empty: it has no header row and no rows.'),
-      );
-    try {
-      rows = parse(body, {
-        bom: true,
-        columns: true,
-        skip_empty_lines: true,
-        max_record_size: MAX_CELL_CHARS * 4,
-      });
-    } catch (error) {
-      throw new ProblemError(
-        problem(
-          400,
-          'BAD_CSV',
-          `The file is not CSV this import can read: ${clip((error as Error).message)}`,
-        ),
-      );
-    }
-  } else if (body !== null && typeof body === 'object' && Array.isArray((body as { rows?: unknown }).rows)) {
-    rows = (body as { rows: unknown[] }).rows;
+/**
+ * The rows of the body: CSV bytes with a header row, decoded by the core's rule (its `charset` is used
+ * when the bytes are not UTF-8), or JSON `{ rows: [{ column: text }], rowNumbers?: [n] }`.
+ */
+export function tableOf(request: FastifyRequest, options: ImportOptions): ImportTable {
+  const body = request.body;
+  let table: ImportTable;
+  if (Buffer.isBuffer(body)) table = csvTable(body, charsetOf(request), options);
+  else if (body !== null && typeof body === 'object' && Array.isArray((body as { rows?: unknown }).rows)) {
+    table = jsonTable(body as { rows: unknown[]; rowNumbers?: unknown }, options);
   } else {
     throw new ProblemError(
       problem(
@@ -103,19 +130,74 @@ export function rowsOf(body: unknown): Array<Record<string, string>> {
       ),
     );
   }
-  const list = rows as unknown[];
-  if (list.length === 0)
+  const count = table.rows.length + table.faults.length;
+  if (count === 0)
     throw new ProblemError(problem(400, 'EMPTY_FILE', 'The file has a header row but no rows.'));
-  if (list.length > MAX_IMPORT_ROWS) {
+  if (count > MAX_IMPORT_ROWS) {
     throw new ProblemError(
       problem(
         413,
         'TOO_MANY_ROWS',
-        `${list.length.toLocaleString('en')} rows are more than one request takes (${MAX_IMPORT_ROWS.toLocaleString('en')}); send the file in parts with firstRow.`,
+        `${count.toLocaleString('en')} rows are more than one request takes (${MAX_IMPORT_ROWS.toLocaleString('en')}); send the file in parts with firstRow.`,
       ),
     );
   }
-  for (const [index, row] of list.entries()) {
+  return table;
+}
+
+function charsetOf(request: FastifyRequest): string | undefined {
+  const type = String(request.headers['content-type'] ?? '');
+  return /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(type)?.[1];
+}
+
+function csvTable(bytes: Buffer, charset: string | undefined, options: ImportOptions): ImportTable {
+  const decoded = decodeCsv(bytes, charset ? { declared: charset } : {});
+  if (!decoded.ok) throw new ProblemError(problem(400, decoded.code, decoded.message));
+  const parsed = parseCsv(decoded.text, options.delimiter);
+  if (!parsed.ok) {
+    const code = parsed.message === 'The file is empty.' ? 'EMPTY_FILE' : 'BAD_CSV';
+    throw new ProblemError(problem(400, code, parsed.message));
+  }
+  // A part of a file sent with its header: its rows are numbered from firstRow.
+  const shift = options.firstRow - 2;
+  const { headers, rows, faults, delimiter } = parsed.table;
+  return {
+    headers,
+    delimiter,
+    rows: shift === 0 ? rows : rows.map((row) => ({ ...row, row: row.row + shift })),
+    faults: faults.map((fault) =>
+      shift === 0
+        ? fault
+        : {
+            ...fault,
+            row: fault.row + shift,
+            message: fault.message.replace(/^Row \d+/, `Row ${fault.row + shift}`),
+          },
+    ),
+  };
+}
+
+function jsonTable(body: { rows: unknown[]; rowNumbers?: unknown }, options: ImportOptions): ImportTable {
+  const numbers = body.rowNumbers;
+  if (
+    numbers !== undefined &&
+    !(
+      Array.isArray(numbers) &&
+      numbers.length === body.rows.length &&
+      numbers.every((number) => Number.isSafeInteger(number) && number >= 2)
+    )
+  ) {
+    throw new ProblemError(
+      problem(
+        400,
+        'BAD_REQUEST',
+        '"rowNumbers" gives each row its number in the file: one number from 2 per row.',
+      ),
+    );
+  }
+  let headers: string[] = [];
+  const rows: CsvRow[] = [];
+  for (const [index, row] of body.rows.entries()) {
     if (
       row === null ||
       typeof row !== 'object' ||
@@ -126,8 +208,53 @@ export function rowsOf(body: unknown): Array<Record<string, string>> {
         problem(400, 'BAD_REQUEST', `Row ${index + 1} is not an object of texts, one per column.`),
       );
     }
+    if (index === 0) headers = Object.keys(row);
+    const cells = headers.map((header) => (row as Record<string, string>)[header] ?? '');
+    rows.push({ row: (numbers as number[] | undefined)?.[index] ?? options.firstRow + index, cells });
   }
-  return list as Array<Record<string, string>>;
+  return { headers, rows, faults: [], delimiter: ',' };
+}
+
+/**
+ * How the rows write numbers and dates: as the request says, else as their values show. A part that the
+ * values leave open ("36.500" and nothing else) and the request does not settle is refused, naming the
+ * value and the parameter that settles it: it is never guessed.
+ */
+export function formatOf(table: ImportTable, fields: Map<number, Field>, options: ImportOptions): CsvFormat {
+  const numbers: string[] = [];
+  const dates: string[] = [];
+  for (const [column, field] of fields) {
+    const into =
+      field.kind === 'number' || field.kind === 'money' || field.kind === 'integer'
+        ? numbers
+        : field.kind === 'date' || field.kind === 'datetime'
+          ? dates
+          : undefined;
+    if (!into) continue;
+    for (const { cells } of table.rows) if (cells[column]) into.push(cells[column] as string);
+  }
+  const detected = detectCsvFormat({ numbers, dates });
+  const format: CsvFormat = {
+    decimal: options.decimal ?? detected.format.decimal,
+    dateOrder: options.dateOrder ?? detected.format.dateOrder,
+  };
+  const open = detected.unsure.filter((part) => options[part.part] === undefined);
+  if (open.length > 0) {
+    throw new ProblemError(
+      problem(
+        422,
+        'AMBIGUOUS_FORMAT',
+        open
+          .map((part) =>
+            part.part === 'decimal'
+              ? `The file's numbers can be read two ways ("${clip(part.example)}" is one): say how it writes them with decimal=. (${numberExample('.')}) or decimal=, (${numberExample(',')}).`
+              : `The file's dates can be read two ways ("${clip(part.example)}" is one): say their order with dateOrder=dmy (${dateExample('dmy')}) or dateOrder=mdy (${dateExample('mdy')}).`,
+          )
+          .join(' '),
+      ),
+    );
+  }
+  return format;
 }
 
 /**
@@ -141,14 +268,14 @@ export function columnPlan(
   entity: Entity,
   headers: string[],
   options: ImportOptions,
-): { fields: Map<string, Field>; ignored: IgnoredColumn[] } {
+): { fields: Map<number, Field>; ignored: IgnoredColumn[] } {
   const { model } = context;
   const access = fieldAccess(model, principalOf(request), entity.name);
   const machine = machineOf(model, entity);
-  const fields = new Map<string, Field>();
+  const fields = new Map<number, Field>();
   const ignored: IgnoredColumn[] = [];
   const taken = new Set<string>();
-  for (const header of headers) {
+  for (const [index, header] of headers.entries()) {
     const wanted = header.trim().toLowerCase();
     const field = entity.fields.find(
       (candidate) =>
@@ -169,7 +296,7 @@ export function columnPlan(
                 : undefined;
     if (reason !== undefined || !field) ignored.push({ column: header, reason: reason ?? 'unknown' });
     else {
-      fields.set(header, field);
+      fields.set(index, field);
       taken.add(field.name);
     }
   }

@@ -1,21 +1,26 @@
 // A CSV import (`POST {base}/_import/{Entity}`, docs/prototype-api.md): rows made into records by the
 // very checks of the create and update calls, each row under a savepoint so that a refused one is left
 // out alone. A dry run does all of it in one transaction and takes it back, so that it sees the database
-// and the file's earlier rows as the import would; a real one commits, keyed like any POST.
+// and the file's earlier rows as the import would; a real one commits, keyed like any POST. Every
+// refused row is reported, with every fault it has; `Accept: text/csv` answers those rows as a file.
 import {
   type CsvImportReport,
-  csvValue,
   type Entity,
-  type Field,
-  fieldLabel,
-  findEntity,
-  hasNumericKey,
+  faultyRowsCsv,
   type JsonValue,
-  uniqueFields,
+  type ReadRow,
+  readRows,
 } from '@ninefold/spec';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { principalOf, requireAction } from './access';
-import { columnPlan, type ImportOptions, importOptions, MAX_CELL_CHARS, rowsOf } from './csv-import-input';
+import {
+  columnPlan,
+  formatOf,
+  type ImportOptions,
+  type ImportTable,
+  importOptions,
+  tableOf,
+} from './csv-import-input';
 import { claimIdempotency, sendAnswer, writeAnswered } from './idempotency';
 import { publishChange } from './live-events';
 import { ProblemError } from './problem';
@@ -25,11 +30,14 @@ import { beforeWrite, needsTransaction } from './record-rules';
 import { changeForUpdate, recordForCreate } from './record-writes';
 import type { Store, StoredRecord, WriteResult } from './store/store';
 
-/** Row errors reported in full; past this many, the report counts the rest. */
-const MAX_REPORTED_ERRORS = 1_000;
-
 export type ImportRowError = CsvImportReport['errors'][number];
 export type ImportReport = CsvImportReport;
+
+/**
+ * Work between two turns of the event loop. better-sqlite3 answers synchronously, so an import that never
+ * gave way would keep every other request (a health check too) waiting for all of it.
+ */
+const SLICE_MS = 20;
 
 /** Thrown to take a dry run's writes back: what it found travels with it. */
 class DryRun extends Error {
@@ -48,53 +56,57 @@ export async function importRows(
   requireAction(model, request, entity, 'create');
   const options = importOptions(entity, context, request);
   if (options.existing === 'update') requireAction(model, request, entity, 'update');
-  const rows = rowsOf(request.body);
-  const columns = columnPlan(context, request, entity, Object.keys(rows[0] ?? {}), options);
-  await claimIdempotency(store, request, context.now().getTime(), { rows, options });
+  const table = tableOf(request, options);
+  const columns = columnPlan(context, request, entity, table.headers, options);
+  const format = formatOf(table, columns.fields, options);
+  const read = readRows(model, entity, table.rows, columns.fields, format);
+  await claimIdempotency(store, request, context.now().getTime(), {
+    headers: table.headers,
+    rows: table.rows,
+    options,
+  });
 
   const run = async (tx: Store): Promise<ImportReport> => {
     const report: ImportReport = {
       dryRun: options.dryRun,
-      rows: rows.length,
+      rows: table.rows.length + table.faults.length,
       created: 0,
       updated: 0,
+      unchanged: 0,
       skipped: 0,
       refused: 0,
       errors: [],
-      errorsLeftOut: 0,
       ignored: columns.ignored,
+      format,
     };
-    const seen = new Map<string, Map<string, number>>();
-    for (const [index, row] of rows.entries()) {
-      const number = options.firstRow + index;
-      const errors = await importRow(
-        context,
-        request,
-        entity,
-        tx,
-        row,
-        columns.fields,
-        options,
-        seen,
-        number,
-        report,
-      );
-      if (errors.length === 0) continue;
-      report.refused++;
-      for (const error of errors) {
-        if (report.errors.length < MAX_REPORTED_ERRORS) report.errors.push(error);
-        else report.errorsLeftOut++;
+    const refusedRows = new Map<number, ImportRowError[]>();
+    for (const fault of table.faults)
+      refusedRows.set(fault.row, [{ row: fault.row, message: fault.message }]);
+    for (const [row, errors] of read.errors) refusedRows.set(row, errors);
+    let slice = performance.now();
+    for (const row of read.rows) {
+      if (refusedRows.has(row.row)) continue;
+      const errors = await writeRow(context, request, entity, tx, row, options, report);
+      if (errors.length > 0) refusedRows.set(row.row, errors);
+      if (performance.now() - slice > SLICE_MS) {
+        await new Promise((resolve) => setImmediate(resolve));
+        slice = performance.now();
       }
     }
+    report.refused = refusedRows.size;
+    report.errors = [...refusedRows.keys()]
+      .sort((a, b) => a - b)
+      .flatMap((row) => refusedRows.get(row) as ImportRowError[]);
     if (options.dryRun) throw new DryRun(report);
     return report;
   };
 
+  const answer = (report: ImportReport) => answerOf(request, reply, table, report);
   if (options.dryRun) {
     try {
       await store.transaction(run);
     } catch (error) {
-      if (error instanceof DryRun) return error.report;
+      if (error instanceof DryRun) return answer(error.report);
       throw error;
     }
     throw new Error('a dry run always takes its writes back');
@@ -110,58 +122,46 @@ export async function importRows(
   if (done.value.created + done.value.updated > 0) {
     publishChange(context, request, { entity: entity.name, kind: 'changed' });
   }
+  if (wantsCsv(request)) return answer(done.value);
   return sendAnswer(reply, done.answer);
 }
 
-/** One row: read, matched, checked and written under its own savepoint; its errors, or none. */
-async function importRow(
+/** `Accept: text/csv`: the refused rows as the file had them, with a last column of reasons. */
+function wantsCsv(request: FastifyRequest): boolean {
+  return (
+    String(request.headers.accept ?? '')
+      .split(',')[0]
+      ?.trim()
+      .startsWith('text/csv') === true
+  );
+}
+
+function answerOf(request: FastifyRequest, reply: FastifyReply, table: ImportTable, report: ImportReport) {
+  if (!wantsCsv(request)) return report;
+  const reasons = new Map<number, string[]>();
+  for (const error of report.errors)
+    reasons.set(error.row, [...(reasons.get(error.row) ?? []), error.message]);
+  const cells = new Map<number, string[]>(
+    [...table.rows, ...table.faults].map((row) => [row.row, row.cells]),
+  );
+  const rows = [...reasons].map(([row, messages]) => ({ cells: cells.get(row) ?? [], reasons: messages }));
+  return reply
+    .type('text/csv; charset=utf-8')
+    .header('content-disposition', 'attachment; filename="rows-with-errors.csv"')
+    .send(`\uFEFF${faultyRowsCsv(table.headers, rows, table.delimiter)}`);
+}
+
+/** One row: matched, checked and written under its own savepoint; its errors, or none. */
+async function writeRow(
   context: Context,
   request: FastifyRequest,
   entity: Entity,
   tx: Store,
-  row: Record<string, string>,
-  fields: Map<string, Field>,
+  { row, values }: ReadRow,
   options: ImportOptions,
-  seen: Map<string, Map<string, number>>,
-  number: number,
   report: ImportReport,
 ): Promise<ImportRowError[]> {
   const { model } = context;
-  const errors: ImportRowError[] = [];
-  const values: StoredRecord = {};
-  for (const [column, field] of fields) {
-    const text = row[column] ?? '';
-    if (text.length > MAX_CELL_CHARS) {
-      errors.push({
-        row: number,
-        field: field.name,
-        message: `${fieldLabel(field)}: the cell holds ${text.length.toLocaleString('en')} characters; a cell holds at most ${MAX_CELL_CHARS.toLocaleString('en')}.`,
-      });
-      continue;
-    }
-    const target = field.kind === 'reference' ? findEntity(model, field.entity) : undefined;
-    const read = csvValue(text, field, target ? hasNumericKey(target) : false);
-    if (!read.ok)
-      errors.push({ row: number, field: field.name, message: `${fieldLabel(field)} ${read.message}.` });
-    else if (read.value !== undefined) values[field.name] = read.value;
-  }
-  if (errors.length > 0) return errors;
-
-  // The same unique value twice in the file, the matched field too (the later row would find the record
-  // the earlier one made): the later row names the earlier one.
-  for (const field of uniqueFields(context.model, entity)) {
-    const value = values[field];
-    if (value === undefined || value === null) continue;
-    const earlier = seen.get(field)?.get(String(value));
-    if (earlier !== undefined) {
-      const label = fieldLabel(
-        entity.fields.find((candidate) => candidate.name === field) ?? { name: field },
-      );
-      errors.push({ row: number, field, message: `${label} is the same as in row ${earlier} of this file.` });
-    }
-  }
-  if (errors.length > 0) return errors;
-
   const existing =
     options.match === undefined
       ? undefined
@@ -174,12 +174,16 @@ async function importRow(
     await tx.savepoint(async () => {
       if (existing) {
         const { [options.match as string]: _match, ...change } = values;
+        if (holdsAlready(existing.record, change)) {
+          report.unchanged++;
+          return;
+        }
         const { stored, record } = await changeForUpdate(
           context,
           request,
           entity,
           existing.record,
-          change,
+          change as StoredRecord,
           [],
           tx,
         );
@@ -205,8 +209,8 @@ async function importRow(
       } else {
         const body =
           options.match !== undefined && readOnlyMatch(entity, options.match)
-            ? withoutKey(values, options.match)
-            : values;
+            ? withoutKey(values as StoredRecord, options.match)
+            : (values as StoredRecord);
         const prepared = await recordForCreate(context, request, entity, body, [], tx);
         const user = principalOf(request).user;
         const record = needsTransaction(model, entity, 'create')
@@ -224,16 +228,19 @@ async function importRow(
     });
   } catch (error) {
     if (!(error instanceof ProblemError)) throw error;
-    return rowErrors(error, number);
-  }
-  for (const field of uniqueFields(context.model, entity)) {
-    const value = values[field];
-    if (value === undefined || value === null) continue;
-    const byValue = seen.get(field) ?? new Map<string, number>();
-    byValue.set(String(value), number);
-    seen.set(field, byValue);
+    return rowErrors(error, row);
   }
   return [];
+}
+
+/** Whether a record holds every value a row gives it already: then an update writes nothing. */
+function holdsAlready(record: StoredRecord, change: Record<string, JsonValue | undefined>): boolean {
+  return Object.entries(change).every(([name, value]) => {
+    const held = record[name];
+    if (typeof value === 'number' && (typeof held === 'number' || typeof held === 'string'))
+      return Number(held) === value;
+    return JSON.stringify(held ?? null) === JSON.stringify(value ?? null);
+  });
 }
 
 function rowErrors(error: ProblemError, row: number): ImportRowError[] {

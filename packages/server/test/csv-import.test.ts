@@ -154,8 +154,7 @@ for (const database of databases) {
         ['', undefined, 400, 'EMPTY_FILE', /empty/],
         [HEADER, undefined, 400, 'EMPTY_FILE', /no rows/],
         ['Name,Note\nAlbatross,x', undefined, 422, 'MISSING_COLUMNS', /no column for Berth/],
-        [`${HEADER}\n"Unclosed,E1`, undefined, 400, 'BAD_CSV', /not CSV/],
-        [`${HEADER}\nA;B;C`, undefined, 400, 'BAD_CSV', /not CSV/],
+        [`${HEADER}\n"Unclosed,E1`, undefined, 400, 'BAD_CSV', /Row 2: a quote opens and never closes/],
       ];
       for (const [body, extra, status, code, detail] of cases) {
         const answer = await send(body, '', master, extra);
@@ -163,6 +162,16 @@ for (const database of databases) {
         expect(answer.json().code, body).toBe(code);
         expect(answer.json().detail, body).toMatch(detail);
       }
+      // A row of another width is refused alone, and so is every other one: the rest of the file is read.
+      const uneven = (
+        await send('Name,Berth\nA;B;C\nKittiwake\nAuk,E4,extra\nTern,E5,,', '?dryRun=true')
+      ).json();
+      expect(uneven).toMatchObject({ rows: 4, created: 1, refused: 3 });
+      expect(uneven.errors).toEqual([
+        { row: 2, message: 'Row 2 has 1 cell where the header has 2.' },
+        { row: 3, message: 'Row 3 has 1 cell where the header has 2.' },
+        { row: 4, message: 'Row 4 has 3 cells where the header has 2.' },
+      ]);
       // A 2 MB cell is refused in its row, not as a broken file.
       const huge = (await send(`Name,Berth,Note\nMollymawk,E2,${'x'.repeat(2_000_000)}`)).json();
       expect(huge.errors[0]).toMatchObject({ row: 2, field: 'note' });
@@ -252,8 +261,21 @@ for (const database of databases) {
               headers: { 'content-type': 'text/csv', authorization: owner.authorization },
             })
           ).json();
-          expect(report).toMatchObject({ updated: names.length, created: 0, refused: 0 });
+          // Nothing in it differs from what is stored: nothing is written, and no version moves.
+          expect(report).toMatchObject({ updated: 0, unchanged: names.length, created: 0, refused: 0 });
           expect(await read()).toEqual(before);
+          const version = async (sku: string) => {
+            const [found] = (
+              await store.list('Product', {
+                filters: [{ field: 'sku', op: 'eq', value: sku }],
+                sort: [],
+                limit: 1,
+                withTotal: false,
+              })
+            ).items;
+            return (await store.getVersioned('Product', found?.id as number))?.version;
+          };
+          expect(await version('RT-000')).toBe(1);
           await app.close();
         } finally {
           await store.close();

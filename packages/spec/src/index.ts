@@ -1,7 +1,7 @@
 export * from './cel';
 export { RECORD_FUNCTIONS, type RecordFunction } from './cel-records';
 export * from './check-model';
-export * from './csv-cells';
+export * from './csv';
 export * from './diff';
 export type { DocumentInput } from './document-schema';
 export {

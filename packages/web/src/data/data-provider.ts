@@ -1,5 +1,6 @@
 import type {
   Call,
+  CsvFormat,
   CsvImportReport,
   Figure,
   FigureAnswer,
@@ -143,6 +144,10 @@ export interface ImportParams {
   existing: 'skip' | 'update';
   /** The file's row number of the first row (a header is row 1), for the report. */
   firstRow: number;
+  /** Each row's number in the file, when the rows sent are not consecutive. */
+  rowNumbers?: number[];
+  /** How the file writes numbers and dates; absent, the API reads it from the values. */
+  format?: CsvFormat;
   /** A part sent again with its key is answered as the first time and written once. */
   idempotencyKey?: string;
   signal?: AbortSignal;

@@ -38,12 +38,16 @@ export async function importRows(context: FileCallsContext, params: ImportParams
     existing: params.existing,
     firstRow: String(params.firstRow),
     ...(params.match ? { match: params.match } : {}),
+    ...(params.format ? { decimal: params.format.decimal, dateOrder: params.format.dateOrder } : {}),
   });
   const url = `${base}${api.import}/${encodeURIComponent(params.entity)}?${query}`;
   const call = { ...IMPORT_CALL, path: `${api.import}/${params.entity}` };
   // A dry run writes nothing and a keyed part is written once: both may be sent again.
   const answer = await send(call, url, {
-    body: JSON.stringify({ rows: params.rows }),
+    body: JSON.stringify({
+      rows: params.rows,
+      ...(params.rowNumbers ? { rowNumbers: params.rowNumbers } : {}),
+    }),
     contentType: 'application/json',
     retry: params.dryRun || params.idempotencyKey !== undefined,
     timeoutMs: IMPORT_TIMEOUT_MS,

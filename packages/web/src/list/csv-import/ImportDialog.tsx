@@ -1,8 +1,8 @@
-// Importing a CSV file into a list: choose the file (read in a worker), say which column is which
-// field, check every row as the API would write it (a dry run), then import in keyed batches with a
-// progress bar, and end with a report. Loaded when the person asks to import.
-import { Alert, Button, Group, Modal, Progress, Radio, Select, Stack, Table, Text } from '@mantine/core';
-import { type Entity, entityLabel, entityPlural } from '@ninefold/spec';
+// Importing a CSV file into a list: choose the file (read in a worker), see how it is read and change
+// it, say which column is which field, check every row as the API would write it (dry runs, in parts),
+// then import in keyed parts with a progress bar, and end with a report. Loaded when the person asks.
+import { Alert, Button, Group, Modal, Radio, Select, Stack, Table, Text } from '@mantine/core';
+import { type CsvFormat, type Entity, entityLabel, entityPlural } from '@ninefold/spec';
 import { useQueryClient } from '@tanstack/react-query';
 import { useId, useMemo, useRef, useState } from 'react';
 import { useSpec } from '../../app/SpecContext';
@@ -13,19 +13,19 @@ import { addEnglish } from '../../i18n/catalogue';
 import { importCsv } from '../../i18n/en/importCsv';
 import { useI18n } from '../../i18n/I18nProvider';
 import { useSession } from '../../session/SessionContext';
-import { BATCH_ROWS, type CommitState, commitRows } from './commit-rows';
+import { fileCheck, fileFormat, mappedColumns } from './file-check';
+import { CheckReport, CommitProgress, type CommitView, type ReportContext } from './ImportReportView';
 import { firstMatches, importTarget } from './import-plan';
-import type { CsvRead } from './read-csv';
+import { ReadAsPanel } from './ReadAsPanel';
+import type { CsvFile, CsvRead, ReadChoices } from './read-csv';
+import { runBatches, type SendableRow } from './run-batches';
 
 addEnglish('importCsv', importCsv);
 
-/** Rows with errors shown in the dialog; the report counts the rest. */
-const SHOWN_ERRORS = 100;
-
-export type CsvReader = (file: File) => Promise<CsvRead>;
+export type CsvReader = (file: File, choices: ReadChoices) => Promise<CsvRead>;
 
 /** Reads in a worker, so that 100,000 rows never freeze the page. */
-const workerReader: CsvReader = (file) =>
+const workerReader: CsvReader = (file, choices) =>
   new Promise((resolve) => {
     const worker = new Worker(new URL('./csv.worker.ts', import.meta.url), {
       type: 'module',
@@ -39,18 +39,17 @@ const workerReader: CsvReader = (file) =>
       resolve({ ok: false, message: `The file could not be read: ${event.message}` });
       worker.terminate();
     };
-    worker.postMessage(file);
+    worker.postMessage({ file, choices });
   });
 
 type Check =
-  | { status: 'running' }
+  | { status: 'running'; done: number; total: number }
   | { status: 'done'; report: ImportReport }
   | { status: 'failed'; message: string };
 
 interface Loaded {
-  file: string;
-  headers: string[];
-  rows: string[][];
+  source: File;
+  read: CsvFile;
 }
 
 export interface ImportDialogProps {
@@ -80,26 +79,30 @@ export default function ImportDialog({ entity, onClose, read = workerReader }: I
   const [mapping, setMapping] = useState<Array<string | undefined>>([]);
   const [match, setMatch] = useState<string>('');
   const [existing, setExisting] = useState<'skip' | 'update'>('skip');
+  const [chosenFormat, setChosenFormat] = useState<Partial<CsvFormat>>({});
   const [check, setCheck] = useState<Check>();
-  const [commit, setCommit] = useState<{ state?: CommitState; failed?: string; running: boolean }>();
+  const [commit, setCommit] = useState<CommitView>();
   const importKey = useRef('');
+  const plan = useRef<ReturnType<typeof fileCheck>>(undefined);
 
-  const choose = async (file: File | undefined) => {
+  const choose = async (file: File | undefined, choices: ReadChoices = {}) => {
     if (!file) return;
     setReading(true);
     setReadError(undefined);
     setCheck(undefined);
     setCommit(undefined);
-    const result = await read(file);
+    const result = await read(file, choices);
     setReading(false);
     if (!result.ok) {
       setLoaded(undefined);
       setReadError(result.message);
       return;
     }
-    setLoaded({ file: file.name, headers: result.headers, rows: result.rows });
+    const { ok: _ok, ...csv } = result;
+    setLoaded({ source: file, read: csv });
     // The same columns again (the file corrected and chosen anew): the person's choices stay.
-    if (loaded && loaded.headers.join('\u0000') === result.headers.join('\u0000')) return;
+    if (loaded && loaded.read.headers.join('\u0000') === result.headers.join('\u0000')) return;
+    setChosenFormat({});
     const matches = firstMatches(target, result.headers);
     setMapping(matches);
     // Matched at first on a unique field the file holds: the same file run again then makes nothing twice.
@@ -107,36 +110,62 @@ export default function ImportDialog({ entity, onClose, read = workerReader }: I
     setMatch((unique.find((field) => field.name !== entity.key) ?? unique[0])?.name ?? '');
   };
 
-  const mappedRows = useMemo(
-    () =>
-      loaded?.rows.map((row) =>
-        Object.fromEntries(mapping.flatMap((field, index) => (field ? [[field, row[index] ?? '']] : []))),
-      ) ?? [],
-    [loaded, mapping],
-  );
+  const columns = useMemo(() => mappedColumns(entity, mapping), [entity, mapping]);
+  const detected = useMemo(() => (loaded ? fileFormat(loaded.read, columns) : undefined), [loaded, columns]);
+  const open = detected?.unsure.filter((part) => chosenFormat[part.part] === undefined) ?? [];
+  const format: CsvFormat | undefined =
+    detected && open.length === 0 ? { ...detected.format, ...chosenFormat } : undefined;
   const params = { entity: entity.name, existing, ...(match ? { match } : {}) };
   const failure = (error: unknown) => errorMessage(errorView(model, error, entity.name), i18n);
+  const send = (part: SendableRow[], dryRun: boolean, idempotencyKey?: string) => {
+    if (!importRows || !format) throw new Error('nothing to send with');
+    return importRows({
+      ...params,
+      format,
+      rows: part.map((row) => row.values),
+      rowNumbers: part.map((row) => row.row),
+      firstRow: part[0]?.row ?? 2,
+      dryRun,
+      ...(idempotencyKey ? { idempotencyKey } : {}),
+    });
+  };
 
   const runCheck = async () => {
-    if (!importRows) return;
-    setCheck({ status: 'running' });
+    if (!loaded || !format) return;
     setCommit(undefined);
+    const { sendable, report } = fileCheck(model, entity, loaded.read, columns, format, true);
+    setCheck({ status: 'running', done: 0, total: sendable.length });
     try {
-      const report = await importRows({ ...params, rows: mappedRows, dryRun: true, firstRow: 2 });
-      setCheck({ status: 'done', report });
+      const state = await runBatches(
+        (part) => send(part, true),
+        sendable,
+        undefined,
+        report,
+        (next) => setCheck({ status: 'running', done: next.done, total: sendable.length }),
+      );
+      setCheck({ status: 'done', report: state.report });
     } catch (error) {
       setCheck({ status: 'failed', message: failure(error) });
     }
   };
 
   const runCommit = async () => {
-    if (!importRows) return;
+    if (!loaded || !format) return;
     const from = commit?.state;
-    if (!from) importKey.current = `import-${crypto.randomUUID()}`;
+    // Read once for the import and kept for a retry, which must send the very same parts.
+    if (!from || !plan.current) {
+      importKey.current = `import-${crypto.randomUUID()}`;
+      plan.current = fileCheck(model, entity, loaded.read, columns, format, false);
+    }
+    const sendable = plan.current;
     setCommit({ ...(from ? { state: from } : {}), running: true });
     try {
-      const state = await commitRows({ importRows }, params, mappedRows, importKey.current, from, (next) =>
-        setCommit({ state: next, running: true }),
+      const state = await runBatches(
+        (part, start) => send(part, false, `${importKey.current}-${start}`),
+        sendable.sendable,
+        from,
+        sendable.report,
+        (next) => setCommit({ state: next, running: true }),
       );
       setCommit({ state, running: false });
     } catch (error) {
@@ -159,9 +188,21 @@ export default function ImportDialog({ entity, onClose, read = workerReader }: I
   ];
   const checked = check?.status === 'done' ? check.report : undefined;
   const good = checked ? checked.rows - checked.refused : 0;
-  const finished = commit?.state && commit.state.done * BATCH_ROWS >= mappedRows.length && !commit.running;
-  const labelOf = (name: string | undefined) =>
-    fields.find((field) => field.value === name)?.label ?? name ?? '';
+  const total = plan.current?.sendable.length ?? 0;
+  const finished = commit?.state !== undefined && commit.state.done >= total && !commit.running;
+  const context: ReportContext | undefined = loaded
+    ? {
+        file: loaded.read,
+        fileName: loaded.source.name,
+        plural,
+        singular,
+        labelOf: (name) => fields.find((field) => field.value === name)?.label ?? name ?? '',
+      }
+    : undefined;
+  const rowCount = loaded ? loaded.read.rows.length + loaded.read.faults.length : 0;
+  const changed = () => {
+    setCheck(undefined);
+  };
 
   return (
     <Modal
@@ -179,7 +220,7 @@ export default function ImportDialog({ entity, onClose, read = workerReader }: I
           <input
             id={fileId}
             type="file"
-            accept=".csv,text/csv"
+            accept=".csv,.txt,text/csv"
             aria-describedby={`${fileId}-hint`}
             disabled={reading || commit?.running}
             onChange={(event) => {
@@ -202,12 +243,12 @@ export default function ImportDialog({ entity, onClose, read = workerReader }: I
             {readError}
           </Alert>
         ) : null}
-        {loaded && !commit ? (
+        {loaded && context && detected && !commit ? (
           <>
             <Text size="sm" role="status">
-              {tn('importCsv.read', loaded.rows.length, {
-                file: loaded.file,
-                columns: loaded.headers.length,
+              {tn('importCsv.read', rowCount, {
+                file: loaded.source.name,
+                columns: loaded.read.headers.length,
               })}
             </Text>
             <Table withTableBorder aria-label={t('importCsv.columnsTitle')}>
@@ -219,12 +260,14 @@ export default function ImportDialog({ entity, onClose, read = workerReader }: I
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
-                {loaded.headers.map((header, index) => (
+                {loaded.read.headers.map((header, index) => (
                   // A file's columns keep their places: the place is the column.
                   // biome-ignore lint/suspicious/noArrayIndexKey: two columns may share a header
                   <Table.Tr key={`${index}-${header}`}>
                     <Table.Td>{header}</Table.Td>
-                    <Table.Td className="nf-import-sample">{loaded.rows[0]?.[index] ?? ''}</Table.Td>
+                    <Table.Td className="nf-import-sample">
+                      {loaded.read.rows[0]?.cells[index] ?? ''}
+                    </Table.Td>
                     <Table.Td>
                       <Select
                         aria-label={`${t('importCsv.field')}: ${header}`}
@@ -232,7 +275,7 @@ export default function ImportDialog({ entity, onClose, read = workerReader }: I
                         value={mapping[index] ?? ''}
                         allowDeselect={false}
                         onChange={(value) => {
-                          setCheck(undefined);
+                          changed();
                           setMapping(mapping.map((field, at) => (at === index ? value || undefined : field)));
                           // A unique field given a column becomes what rows are matched on, if nothing is.
                           if (
@@ -250,7 +293,21 @@ export default function ImportDialog({ entity, onClose, read = workerReader }: I
                 ))}
               </Table.Tbody>
             </Table>
-            <Group grow align="flex-start">
+            <ReadAsPanel
+              entity={entity}
+              file={loaded.read}
+              columns={columns}
+              detected={detected}
+              chosen={chosenFormat}
+              format={format}
+              disabled={reading || check?.status === 'running'}
+              onRead={(choices) => void choose(loaded.source, choices)}
+              onFormat={(next) => {
+                changed();
+                setChosenFormat(next);
+              }}
+            />
+            <Group grow align="flex-start" wrap="wrap">
               <Select
                 label={t('importCsv.matchLabel', { singular })}
                 data={[
@@ -262,7 +319,7 @@ export default function ImportDialog({ entity, onClose, read = workerReader }: I
                 value={match}
                 allowDeselect={false}
                 onChange={(value) => {
-                  setCheck(undefined);
+                  changed();
                   setMatch(value ?? '');
                 }}
               />
@@ -270,7 +327,7 @@ export default function ImportDialog({ entity, onClose, read = workerReader }: I
                 label={t('importCsv.existingLabel')}
                 value={existing}
                 onChange={(value) => {
-                  setCheck(undefined);
+                  changed();
                   setExisting(value === 'update' ? 'update' : 'skip');
                 }}
               >
@@ -281,18 +338,22 @@ export default function ImportDialog({ entity, onClose, read = workerReader }: I
               </Radio.Group>
             </Group>
             <Group>
-              {/* A file still being read would be checked as the one before it: wait for it. */}
+              {/* A file still being read would be checked as the one before it: wait for it. A format
+                  left open is asked first. */}
               <Button
                 onClick={() => void runCheck()}
                 loading={check?.status === 'running'}
-                disabled={reading}
+                disabled={reading || !format}
               >
                 {t('importCsv.check')}
               </Button>
             </Group>
             {check?.status === 'running' ? (
               <Text size="sm" role="status">
-                {tn('importCsv.checking', loaded.rows.length)}
+                {t('importCsv.checkingProgress', {
+                  done: i18n.format.number(check.done),
+                  count: i18n.format.number(check.total),
+                })}
               </Text>
             ) : null}
             {check?.status === 'failed' ? (
@@ -300,7 +361,7 @@ export default function ImportDialog({ entity, onClose, read = workerReader }: I
                 {check.message}
               </Alert>
             ) : null}
-            {checked ? <CheckReport report={checked} labelOf={labelOf} /> : null}
+            {checked ? <CheckReport report={checked} context={context} /> : null}
             {checked && good > 0 ? (
               <Group>
                 <Button onClick={() => void runCommit()}>
@@ -310,12 +371,12 @@ export default function ImportDialog({ entity, onClose, read = workerReader }: I
             ) : null}
           </>
         ) : null}
-        {commit ? (
+        {commit && context ? (
           <CommitProgress
             commit={commit}
-            total={mappedRows.length}
-            finished={finished === true}
-            labelOf={labelOf}
+            total={total}
+            finished={finished}
+            context={context}
             onRetry={() => void runCommit()}
             onClose={onClose}
           />
@@ -323,119 +384,4 @@ export default function ImportDialog({ entity, onClose, read = workerReader }: I
       </Stack>
     </Modal>
   );
-}
-
-function CheckReport({
-  report,
-  labelOf,
-}: {
-  report: ImportReport;
-  labelOf(name: string | undefined): string;
-}) {
-  const { t } = useI18n();
-  return (
-    <Stack gap="xs">
-      <Alert
-        color={report.refused === 0 ? 'green' : 'yellow'}
-        role="status"
-        title={t('importCsv.checked', counts(report))}
-      >
-        {report.refused === 0 ? t('importCsv.clean') : t('importCsv.fixHint')}
-      </Alert>
-      <RowErrors report={report} labelOf={labelOf} />
-    </Stack>
-  );
-}
-
-/** Each refused row, its field and why; the columns left out and why. */
-function RowErrors({ report, labelOf }: { report: ImportReport; labelOf(name: string | undefined): string }) {
-  const { t } = useI18n();
-  const shown = report.errors.slice(0, SHOWN_ERRORS);
-  const more = report.errors.length - shown.length + report.errorsLeftOut;
-  return (
-    <>
-      {shown.length > 0 ? (
-        <div className="nf-import-errors">
-          <Table withTableBorder aria-label={t('importCsv.errorsTitle')}>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('importCsv.row')}</Table.Th>
-                <Table.Th>{t('importCsv.field')}</Table.Th>
-                <Table.Th>{t('importCsv.message')}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {shown.map((error, index) => (
-                // biome-ignore lint/suspicious/noArrayIndexKey: a row may have two errors on one field
-                <Table.Tr key={`${error.row}-${error.field ?? ''}-${index}`}>
-                  <Table.Td>{error.row}</Table.Td>
-                  <Table.Td>{error.field ? labelOf(error.field) : ''}</Table.Td>
-                  <Table.Td>{error.message}</Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </div>
-      ) : null}
-      {more > 0 ? <Text size="sm">{t('importCsv.moreErrors', { count: more })}</Text> : null}
-      {report.ignored.length > 0 ? (
-        <Text size="sm" c="dimmed">
-          {t('importCsv.ignoredTitle')}:{' '}
-          {report.ignored.map((item) => `${item.column} (${item.reason})`).join('; ')}
-        </Text>
-      ) : null}
-    </>
-  );
-}
-
-function CommitProgress({
-  commit,
-  total,
-  finished,
-  labelOf,
-  onRetry,
-  onClose,
-}: {
-  commit: { state?: CommitState; failed?: string; running: boolean };
-  total: number;
-  finished: boolean;
-  labelOf(name: string | undefined): string;
-  onRetry(): void;
-  onClose(): void;
-}) {
-  const { t } = useI18n();
-  const progressId = useId();
-  const done = Math.min(total, (commit.state?.done ?? 0) * BATCH_ROWS);
-  const report = commit.state?.report;
-  return (
-    <Stack gap="xs">
-      <Text size="sm" id={progressId} role="status">
-        {finished && report
-          ? t('importCsv.doneTitle', counts(report))
-          : t('importCsv.importing', { done, count: total })}
-      </Text>
-      <Progress value={finished || total === 0 ? 100 : (done / total) * 100} aria-labelledby={progressId} />
-      {commit.failed ? (
-        <Alert color="red" role="alert">
-          <Stack gap="xs" align="flex-start">
-            <Text size="sm">{t('importCsv.failed', { reason: commit.failed })}</Text>
-            <Button size="xs" variant="default" onClick={onRetry}>
-              {t('importCsv.retry')}
-            </Button>
-          </Stack>
-        </Alert>
-      ) : null}
-      {finished && report ? <RowErrors report={report} labelOf={labelOf} /> : null}
-      {finished ? (
-        <Group>
-          <Button onClick={onClose}>{t('importCsv.close')}</Button>
-        </Group>
-      ) : null}
-    </Stack>
-  );
-}
-
-function counts(report: ImportReport) {
-  const { created, updated, skipped, refused } = report;
-  return { created, updated, skipped, refused };
 }

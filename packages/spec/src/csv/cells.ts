@@ -1,5 +1,6 @@
-import { exhaustiveSwitchError } from './exhaustive';
-import type { Field, JsonValue } from './model';
+import { exhaustiveSwitchError } from '../exhaustive';
+import type { Field, JsonValue } from '../model';
+import { type CsvFormat, PLAIN_FORMAT, readDate, readNumber } from './format';
 
 // How a record's values are written as the cells of a CSV file. Here, in the shared core, because a file
 // exported by the API is read again by an import, which must read each cell as this wrote it.
@@ -28,15 +29,23 @@ export type CsvValue = { ok: true; value: JsonValue | undefined } | { ok: false;
 
 /**
  * A cell as a value of the field, read as `csvCell` wrote it (so an export imported again changes
- * nothing): an empty cell is no value; a guarded formula loses its `'`; numbers, yes/no, dates, an enum's
- * value or label, and JSON for objects and lists. `numericKey`: a reference whose target's key is a number.
+ * nothing) or as the file's `format` writes numbers and dates: an empty cell is no value; a guarded
+ * formula loses its `'`; numbers, yes/no, dates, an enum's value or label, and JSON for objects and
+ * lists. `numericKey`: a reference whose target's key is a number. A refusal names the form expected and
+ * the value found.
  *
  * @example
  * csvValue(`'=SUM(A1)`, { name: 'note', kind: 'text' }); // { ok: true, value: '=SUM(A1)' }
  * csvValue('Paid', statusField); // { ok: true, value: 'paid' }
- * csvValue('12,5', priceField); // { ok: false, message: 'is not a number: "12,5"' }
+ * csvValue('36.500', priceField, false, { decimal: ',', dateOrder: 'dmy' }); // { ok: true, value: 36500 }
+ * csvValue('12,5', priceField); // { ok: false, message: 'is not a number written as 1,234.56: "12,5"' }
  */
-export function csvValue(text: string, field: Field, numericKey = false): CsvValue {
+export function csvValue(
+  text: string,
+  field: Field,
+  numericKey = false,
+  format: CsvFormat = PLAIN_FORMAT,
+): CsvValue {
   if (text === '') return { ok: true, value: undefined };
   const shown = text.length > 40 ? `${text.slice(0, 40)}…` : text;
   switch (field.kind) {
@@ -44,16 +53,15 @@ export function csvValue(text: string, field: Field, numericKey = false): CsvVal
     case 'markdown':
       return { ok: true, value: /^'[=+\-@\t\r']/.test(text) ? text.slice(1) : text };
     case 'number':
-    case 'money': {
-      const value = Number(text.trim());
-      return text.trim() !== '' && Number.isFinite(value)
-        ? { ok: true, value }
-        : { ok: false, message: `is not a number: "${shown}"` };
-    }
-    case 'integer':
-      return /^\s*-?\d{1,15}\s*$/.test(text)
-        ? { ok: true, value: Number(text) }
+    case 'money':
+      return readNumber(text, format.decimal);
+    case 'integer': {
+      const read = readNumber(text, format.decimal);
+      if (!read.ok) return read;
+      return Number.isSafeInteger(read.value)
+        ? read
         : { ok: false, message: `is not a whole number: "${shown}"` };
+    }
     case 'boolean': {
       const word = text.trim().toLowerCase();
       if (['true', 'yes', 'y', '1'].includes(word)) return { ok: true, value: true };
@@ -73,13 +81,9 @@ export function csvValue(text: string, field: Field, numericKey = false): CsvVal
           };
     }
     case 'date':
-      return /^\d{4}-\d{2}-\d{2}$/.test(text.trim())
-        ? { ok: true, value: text.trim() }
-        : { ok: false, message: `is not a date (YYYY-MM-DD): "${shown}"` };
+      return readDate(text, format.dateOrder, false);
     case 'datetime':
-      return Number.isNaN(Date.parse(text.trim()))
-        ? { ok: false, message: `is not a date and time: "${shown}"` }
-        : { ok: true, value: text.trim() };
+      return readDate(text, format.dateOrder, true);
     case 'reference':
       if (!numericKey) return { ok: true, value: text.trim() };
       return /^\s*\d{1,15}\s*$/.test(text)
@@ -107,12 +111,14 @@ export interface CsvImportReport {
   rows: number;
   created: number;
   updated: number;
+  /** Rows matching a record that already holds every value they carry: nothing written, no new version. */
+  unchanged: number;
   skipped: number;
   refused: number;
-  /** Each refused row's errors, by the file's row number (a header is row 1). */
+  /** Every refused row's errors, by the file's row number (a header is row 1). */
   errors: Array<{ row: number; field?: string; message: string }>;
-  /** Row errors past those reported. */
-  errorsLeftOut: number;
   /** Columns not read, each with why. */
   ignored: Array<{ column: string; reason: string }>;
+  /** How the file's numbers and dates were read. */
+  format?: CsvFormat;
 }
