@@ -397,7 +397,7 @@ describe('records of the rich example, used as a person uses them', () => {
     const errors = dialog.getByRole('table', { name: 'Rows with errors' });
     expect(await errors.locator('tbody tr').allTextContents()).toEqual([
       '3EmailEnter an email address such as name@example.com.',
-      '4Credit limitCredit limit is not a number: "12.5.0".',
+      '4Credit limitCredit limit is not a number written as 1,234.56: "12.5.0".',
       '5EmailEmail is the same as in row 2 of this file.',
     ]);
     expect(await seriousViolations(page)).toEqual([]);

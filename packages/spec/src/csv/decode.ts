@@ -59,6 +59,15 @@ export function decodeCsv(bytes: Uint8Array, options: DecodeOptions = {}): CsvDe
       message: `The file is UTF-8 in places, but byte ${at.toLocaleString('en')} (line ${lineOf(bytes, at, 'utf-8')}) is not: two encodings are mixed in it, or it is damaged. Save it again as "CSV UTF-8".`,
     };
   }
+  // The one byte Windows-1252 and ISO-8859-15 read as two signs a file plausibly holds: ¤ or €.
+  const euro = bytes.indexOf(0xa4);
+  if (euro >= 0) {
+    return {
+      ok: false,
+      code: 'BAD_ENCODING',
+      message: `The file is not UTF-8, and byte ${(euro + 1).toLocaleString('en')} (line ${lineOf(bytes, euro + 1, 'windows-1252')}) is "¤" in Windows-1252 but "€" in ISO-8859-15: say which encoding the file is in.`,
+    };
+  }
   return finish(bytes, 'windows-1252', 'spreadsheet', 0);
 }
 
@@ -135,7 +144,31 @@ function utf16WithoutMark(bytes: Uint8Array): CsvEncoding | undefined {
   return undefined;
 }
 
+/**
+ * Windows-1252's signs for bytes 0x80 to 0x9F, as the Encoding Standard maps them (five are unassigned
+ * and stay the control characters of their code). Node's own decoder reads these bytes as Latin-1's
+ * controls, so "€" would become U+0080: this one table serves the client and the API alike.
+ */
+const WINDOWS_1252_HIGH =
+  '\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f' +
+  '\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178';
+
+function windows1252(bytes: Uint8Array): string {
+  const codes = new Uint16Array(bytes.length);
+  for (let index = 0; index < bytes.length; index++) {
+    const byte = bytes[index] as number;
+    codes[index] = byte >= 0x80 && byte <= 0x9f ? WINDOWS_1252_HIGH.charCodeAt(byte - 0x80) : byte;
+  }
+  let text = '';
+  // In slices: a spread of millions of arguments would overflow the stack.
+  for (let start = 0; start < codes.length; start += 8192) {
+    text += String.fromCharCode(...codes.subarray(start, start + 8192));
+  }
+  return text;
+}
+
 function tryDecode(bytes: Uint8Array, encoding: CsvEncoding): string | undefined {
+  if (encoding === 'windows-1252') return windows1252(bytes);
   try {
     return new TextDecoder(encoding, { fatal: true, ignoreBOM: true }).decode(bytes);
   } catch {

@@ -60,6 +60,7 @@ export function fileCheck(
   const report = emptyReport(file.rows.length + file.faults.length, dryRun);
   for (const fault of file.faults) report.errors.push({ row: fault.row, message: fault.message });
   for (const rowErrors of errors.values()) report.errors.push(...rowErrors);
+  report.errors.sort((a, b) => a.row - b.row);
   report.refused = file.faults.length + errors.size;
   report.format = format;
   const sendable: SendableRow[] = [];
