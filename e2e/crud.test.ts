@@ -445,6 +445,91 @@ describe('records of the rich example, used as a person uses them', () => {
     expect(found).toEqual([expect.objectContaining({ email: 'di@dock.test', creditLimit: 10 })]);
   });
 
+  it('imports a German spreadsheet’s file: Windows-1252, semicolons, decimal commas, every bad row listed and downloadable', async () => {
+    const { page } = watched;
+    const dir = mkdtempSync(join(tmpdir(), 'ninefold-import-eu-'));
+    const rows = [
+      'Name;Email;Country;Credit limit;Active',
+      'Jürgen Müller;jm@eu.test;Germany;36.500;yes',
+      'Zoë Çelik;zc@eu.test;France;172.101,96;no',
+      'Renée Dupré;not-an-email;France;1,5;yes',
+      'Åsa Øberg;ao@eu.test;Sweden;12abc;yes',
+      'Björn Weiß;bw@eu.test',
+      'Íñigo Peña;jm@eu.test;Spain;10;yes',
+    ];
+    const file = join(dir, 'kunden.csv');
+    // As Excel on a German Windows saves "CSV (semicolon-separated)": Windows-1252, CRLF.
+    writeFileSync(file, Buffer.from(rows.join('\r\n'), 'latin1'));
+    const count = async () => (await (await api('/customers?limit=1')).json()).total as number;
+    const before = await count();
+
+    await page.goto(`${server.url}customers`);
+    await page.getByRole('button', { name: 'Import CSV' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Import customers from a CSV file' });
+    await dialog.getByLabel('CSV file', { exact: true }).setInputFiles(file);
+    await dialog.getByRole('status').filter({ hasText: 'kunden.csv: 6 rows, 5 columns.' }).waitFor();
+    // What was found, shown and open to change: the encoding, the separator, the numbers' form.
+    expect(await dialog.getByRole('combobox', { name: 'Encoding' }).inputValue()).toBe('Windows-1252');
+    expect(await dialog.getByRole('combobox', { name: 'Separator' }).inputValue()).toBe('Semicolon ( ; )');
+    expect(await dialog.getByRole('combobox', { name: 'Numbers' }).inputValue()).toBe('1.234,56');
+    const preview = dialog.getByRole('table', { name: 'How the first rows will be read' });
+    expect(await preview.locator('tbody tr').first().textContent()).toContain('Jürgen Müller');
+    expect(await preview.locator('tbody tr').first().textContent()).toContain('36,500');
+    await screenshot(page, 'import-european-1280');
+
+    await dialog.getByRole('button', { name: 'Check the file' }).click();
+    await dialog.getByText('Checked: 2 new, 0 to update, 0 to skip, 4 with errors.').waitFor();
+    const errors = dialog.getByRole('table', { name: 'Rows with errors' });
+    expect(await errors.locator('tbody tr').allTextContents()).toEqual([
+      '4EmailEnter an email address such as name@example.com.',
+      '5Credit limitCredit limit is not a number written as 1.234,56: "12abc".',
+      '6Row 6 has 2 cells where the header has 5.',
+      '7EmailEmail is the same as in row 2 of this file.',
+    ]);
+    expect(await seriousViolations(page)).toEqual([]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      dialog.getByRole('button', { name: 'Download the 4 rows with errors (CSV)' }).click(),
+    ]);
+    const mended = parse(readFileSync((await download.path()) as string, 'utf8'), {
+      bom: true,
+      delimiter: ';',
+      relax_column_count: true,
+    }) as string[][];
+    expect(mended[0]).toEqual(['Name', 'Email', 'Country', 'Credit limit', 'Active', 'Errors']);
+    expect(mended.slice(1).map((row) => [row[0], row.at(-1)])).toEqual([
+      ['Renée Dupré', 'Enter an email address such as name@example.com.'],
+      ['Åsa Øberg', 'Credit limit is not a number written as 1.234,56: "12abc".'],
+      ['Björn Weiß', 'Row 6 has 2 cells where the header has 5.'],
+      ['Íñigo Peña', 'Email is the same as in row 2 of this file.'],
+    ]);
+
+    await dialog.getByRole('button', { name: 'Import the 2 good rows' }).click();
+    await dialog.getByText('Imported: 2 new, 0 updated, 0 skipped, 4 refused.').waitFor();
+    expect(await count()).toBe(before + 2);
+    const stored = async (email: string) =>
+      (
+        (await (await api(`/customers?q=${encodeURIComponent(email)}`)).json()).items as Array<
+          Record<string, unknown>
+        >
+      ).find((item) => item.email === email);
+    expect(await stored('jm@eu.test')).toMatchObject({
+      name: 'Jürgen Müller',
+      creditLimit: 36500,
+      country: 'Germany',
+    });
+    expect(await stored('zc@eu.test')).toMatchObject({
+      name: 'Zoë Çelik',
+      creditLimit: 172101.96,
+      active: false,
+    });
+    await page.setViewportSize({ width: 360, height: 800 });
+    await screenshot(page, 'import-european-done-360');
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await dialog.getByRole('button', { name: 'Close', exact: true }).last().click();
+    await dialog.waitFor({ state: 'detached' });
+  });
+
   it('keeps a page size and named views per person, and a view brings back its filter, order and columns', async () => {
     const { page } = watched;
     await page.goto(`${server.url}orders?status=paid&sort=-total`);

@@ -43,6 +43,20 @@ describe('the benchmarks, at tiny sizes', () => {
     expect(figure.peer).toBeGreaterThan(0);
   }, 60_000);
 
+  it.skipIf(noPostgres !== undefined)(
+    'bench/csv-import.ts: a CSV import through the API against a plain batched INSERT, on both databases',
+    async () => {
+      const dir = await bench('csv-import.ts', { BENCH_CSV_ROWS: '300' });
+      for (const database of ['sqlite', 'postgres']) {
+        const figure = JSON.parse(readFileSync(join(dir, `csv-import-${database}.json`), 'utf8'));
+        expect(figure.ours).toBeGreaterThan(0);
+        expect(figure.peer).toBeGreaterThan(0);
+        expect(figure.healthChecks).toBeGreaterThan(0);
+      }
+    },
+    120_000,
+  );
+
   it('bench/playground-storage.ts: the playground API in the tab against SQLite in WebAssembly (sql.js)', async () => {
     const dir = await bench('playground-storage.ts', {
       BENCH_STORAGE_COUNTS: '12',

@@ -20,7 +20,10 @@ describe('a CSV import on SQLite', () => {
   let authorization: string;
 
   beforeAll(async () => {
-    const text = readFileSync(new URL('../../../test/fixtures/csv/rowing-club.yaml', import.meta.url), 'utf8');
+    const text = readFileSync(
+      new URL('../../../test/fixtures/csv/rowing-club.yaml', import.meta.url),
+      'utf8',
+    );
     const loaded = loadSpec(text, { file: 'rowing-club.yaml' });
     if (!loaded.ok || !loaded.model) throw new Error(JSON.stringify(loaded.issues));
     store = await openStore({ model: loaded.model, url: 'sqlite::memory:' });
@@ -36,7 +39,8 @@ describe('a CSV import on SQLite', () => {
 
   it('answers a health check while it checks 20,000 rows', async () => {
     const lines = ['Name,Email,Dues,Joined'];
-    for (let row = 0; row < ROWS; row++) lines.push(`Member ${row},m${row}@club.test,${row % 500}.5,2024-01-02`);
+    for (let row = 0; row < ROWS; row++)
+      lines.push(`Member ${row},m${row}@club.test,${row % 500}.5,2024-01-02`);
     let importDone = false;
     let answeredDuring = 0;
     const importing = fetch(`${base}/api/_import/Member?dryRun=true`, {

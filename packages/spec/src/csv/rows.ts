@@ -110,7 +110,12 @@ export function faultyRowsCsv(
   return Papa.unparse(
     {
       fields: [...headers, reasonsHeader],
-      data: rows.map((row) => [...row.cells, row.reasons.join(' ')]),
+      // A short row is padded, so that its reasons stand in the reasons column like every other row's.
+      data: rows.map((row) => [
+        ...row.cells,
+        ...Array<string>(Math.max(0, headers.length - row.cells.length)).fill(''),
+        row.reasons.join(' '),
+      ]),
     },
     { delimiter, newline: '\r\n' },
   );

@@ -77,6 +77,8 @@ export function ReadAsPanel({
           )}
           data={CSV_ENCODINGS.map((encoding) => ({ value: encoding, label: ENCODING_NAMES[encoding] }))}
           value={file.encoding}
+          // The hint below the box, so that the boxes of a row line up whatever the hint's length.
+          inputWrapperOrder={['label', 'input', 'description']}
           allowDeselect={false}
           disabled={disabled}
           onChange={(value) => value && onRead({ encoding: value as CsvEncoding, delimiter: file.delimiter })}
@@ -154,12 +156,14 @@ function Preview({
       ? ''
       : typeof value === 'number'
         ? shown.number(value)
-        : typeof value === 'object'
-          ? JSON.stringify(value)
-          : String(value);
+        : typeof value === 'boolean'
+          ? t(value ? 'list.yes' : 'list.no')
+          : typeof value === 'object'
+            ? JSON.stringify(value)
+            : String(value);
   return (
     <div className="nf-import-preview">
-      <Table withTableBorder aria-label={t('importCsv.preview')}>
+      <Table withTableBorder captionSide="top" aria-label={t('importCsv.preview')}>
         <Table.Caption>{t('importCsv.preview')}</Table.Caption>
         <Table.Thead>
           <Table.Tr>
