@@ -3,10 +3,10 @@
 // meant, checked by SQL on both databases; every bad row reported with its reason and the file's own row
 // number; and the client's reading of the same bytes must refuse the same rows with the same words.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findEntity, loadSpec, type Model, readRows } from '@ninefold/spec';
-import Database from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -26,6 +26,19 @@ import {
   type Variant,
   variantName,
 } from './support/csv-files';
+
+// better-sqlite3 ships no types, and none are added for it: the few calls used here are typed here.
+const Database = createRequire(import.meta.url)('better-sqlite3') as new (
+  path: string,
+  options?: { readonly?: boolean },
+) => SqliteFile;
+interface SqliteFile {
+  prepare(text: string): { all(...values: unknown[]): unknown[]; run(...values: unknown[]): unknown };
+  exec(text: string): void;
+  pragma(text: string): unknown;
+  transaction(work: () => void): () => void;
+  close(): void;
+}
 
 function club(): Model {
   const text = readFileSync(new URL('./fixtures/csv/rowing-club.yaml', import.meta.url), 'utf8');
@@ -77,7 +90,7 @@ for (const database of databases) {
       let secretary: { authorization: string };
       let schema: string | undefined;
       let dir: string | undefined;
-      let sqlite: Database.Database | undefined;
+      let sqlite: SqliteFile | undefined;
       let postgres: pg.Client | undefined;
 
       beforeAll(async () => {
@@ -204,7 +217,7 @@ for (const database of databases) {
 }
 
 /** The value each field should hold, as a row is read: an empty note is no value. */
-function meant(member: Member): Record<string, unknown> {
+function meant(member: Member): Partial<Member> {
   const { note, ...rest } = member;
   return note === '' ? rest : member;
 }

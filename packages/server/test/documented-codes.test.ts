@@ -195,6 +195,42 @@ const PROVOKE: Record<string, () => Promise<Answer>> = {
         payload: 'name,email\n"Anna,x',
       }),
     ),
+  BAD_ENCODING: async () =>
+    problemOf(
+      await s.send({
+        method: 'POST',
+        url: '/api/_import/Customer',
+        headers: { 'content-type': 'text/csv; charset=utf-8' },
+        payload: Buffer.from('name\nJ\xfcrgen', 'latin1'),
+      }),
+    ),
+  NOT_TEXT: async () =>
+    problemOf(
+      await s.send({
+        method: 'POST',
+        url: '/api/_import/Customer',
+        headers: csv,
+        payload: Buffer.from('name\nA\u0000B', 'latin1'),
+      }),
+    ),
+  UNKNOWN_CHARSET: async () =>
+    problemOf(
+      await s.send({
+        method: 'POST',
+        url: '/api/_import/Customer',
+        headers: { 'content-type': 'text/csv; charset=ebcdic-nonsense' },
+        payload: Buffer.from('name\nJ\xfcrgen', 'latin1'),
+      }),
+    ),
+  AMBIGUOUS_FORMAT: async () =>
+    problemOf(
+      await s.send({
+        method: 'POST',
+        url: '/api/_import/Customer',
+        headers: csv,
+        payload: 'name;email;creditLimit\nAnna;anna@x.test;36.500',
+      }),
+    ),
   MISSING_COLUMNS: async () =>
     problemOf(
       await s.send({ method: 'POST', url: '/api/_import/Customer', headers: csv, payload: 'name\nAnna' }),

@@ -40,7 +40,11 @@ describe('reading a CSV file', () => {
 
   it('reads Windows-1252 bytes as a spreadsheet wrote them, and a separator or encoding the person chose', () => {
     const latin = new Uint8Array([0x6e, 0x61, 0x6d, 0x65, 0x0a, 0x4a, 0xf6, 0x72, 0x67]);
-    expect(readCsv(latin)).toMatchObject({ ok: true, encoding: 'windows-1252', rows: [{ row: 2, cells: ['Jörg'] }] });
+    expect(readCsv(latin)).toMatchObject({
+      ok: true,
+      encoding: 'windows-1252',
+      rows: [{ row: 2, cells: ['Jörg'] }],
+    });
     expect(readCsv(bytes('a;b\n1;2'), { delimiter: ',' })).toMatchObject({ ok: true, headers: ['a;b'] });
     // "Ã¶" is "ö" in UTF-8 read as Windows-1252: what the person sees, and may choose.
     expect(readCsv(bytes('name\nJörg'), { encoding: 'windows-1252' })).toMatchObject({

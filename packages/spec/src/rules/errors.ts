@@ -210,7 +210,9 @@ export function catalogueWords<T extends { pointer: string; message: string; rul
  * the codes its sources use.
  */
 export const PROTOTYPE_CODES: readonly string[] = [
+  'AMBIGUOUS_FORMAT',
   'BAD_CSV',
+  'BAD_ENCODING',
   'BAD_GATEWAY',
   'BAD_REQUEST',
   'BODY_NOT_AN_OBJECT',
@@ -241,6 +243,7 @@ export const PROTOTYPE_CODES: readonly string[] = [
   'NO_SUCH_FIGURE',
   'NOT_IMPLEMENTED',
   'NOT_SIGNED_IN',
+  'NOT_TEXT',
   'NO_SUCH_CALL',
   'PRECONDITION_REQUIRED',
   'SERVER_ERROR',
@@ -251,6 +254,7 @@ export const PROTOTYPE_CODES: readonly string[] = [
   'TOO_MANY_ATTEMPTS',
   'TOO_MANY_PARTS',
   'TOO_MANY_ROWS',
+  'UNKNOWN_CHARSET',
   'UNSUPPORTED_MEDIA_TYPE',
   'UPDATE_REFUSED',
   'URI_TOO_LONG',

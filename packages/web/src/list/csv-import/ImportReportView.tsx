@@ -6,9 +6,13 @@ import { type CsvDelimiter, faultyRowsCsv } from '@ninefold/spec';
 import { useId, useState } from 'react';
 import { saveBlob } from '../../app/save-blob';
 import type { ImportReport } from '../../data/data-provider';
+import { addEnglish } from '../../i18n/catalogue';
+import { importCsv } from '../../i18n/en/importCsv';
 import { useI18n } from '../../i18n/I18nProvider';
 import type { CsvFile } from './read-csv';
 import type { BatchState } from './run-batches';
+
+addEnglish('importCsv', importCsv);
 
 /** Errors a page shows. */
 const PAGE_ERRORS = 100;

@@ -18,8 +18,12 @@ import {
   readRows,
 } from '@ninefold/spec';
 import { useSpec } from '../../app/SpecContext';
+import { addEnglish } from '../../i18n/catalogue';
+import { importCsv } from '../../i18n/en/importCsv';
 import { useI18n } from '../../i18n/I18nProvider';
 import type { CsvFile, ReadChoices } from './read-csv';
+
+addEnglish('importCsv', importCsv);
 
 const PREVIEW_ROWS = 3;
 

@@ -1,6 +1,8 @@
 // What the client finds in a whole file before it sends a row: the format its values show, rows the file
 // itself spoils, cells that are not values of their field, and unique values it repeats. The core's rules,
 // as the API runs them on each part: a check sent in parts, and the import after it, refuse the same rows.
+
+import type { CsvImportReport as ImportReport } from '@ninefold/spec';
 import {
   type CsvFormat,
   type DetectedFormat,
@@ -10,7 +12,6 @@ import {
   type Model,
   readRows,
 } from '@ninefold/spec';
-import type { ImportReport } from '../../data/data-provider';
 import type { CsvFile } from './read-csv';
 import { emptyReport, type SendableRow } from './run-batches';
 
