@@ -16,6 +16,7 @@ import {
   type Field,
   fieldAccess,
   fieldLabel,
+  formatSample,
   numberExample,
   parseCsv,
   uniqueFields,
@@ -221,19 +222,7 @@ function jsonTable(body: { rows: unknown[]; rowNumbers?: unknown }, options: Imp
  * value and the parameter that settles it: it is never guessed.
  */
 export function formatOf(table: ImportTable, fields: Map<number, Field>, options: ImportOptions): CsvFormat {
-  const numbers: string[] = [];
-  const dates: string[] = [];
-  for (const [column, field] of fields) {
-    const into =
-      field.kind === 'number' || field.kind === 'money' || field.kind === 'integer'
-        ? numbers
-        : field.kind === 'date' || field.kind === 'datetime'
-          ? dates
-          : undefined;
-    if (!into) continue;
-    for (const { cells } of table.rows) if (cells[column]) into.push(cells[column] as string);
-  }
-  const detected = detectCsvFormat({ numbers, dates });
+  const detected = detectCsvFormat(formatSample(table.rows, fields));
   const format: CsvFormat = {
     decimal: options.decimal ?? detected.format.decimal,
     dateOrder: options.dateOrder ?? detected.format.dateOrder,

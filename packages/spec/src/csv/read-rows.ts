@@ -6,7 +6,7 @@ import { fieldLabel, findEntity, hasNumericKey, uniqueFields } from '../lookup';
 import type { Entity, Field, Model } from '../model';
 import { csvValue } from './cells';
 import { type ReadRow, repeatedValues } from './duplicates';
-import type { CsvFormat } from './format';
+import type { CsvFormat, FormatSample } from './format';
 import type { CsvRow } from './rows';
 
 /** A cell longer than this is not a value a form could have taken either. */
@@ -75,4 +75,24 @@ export function readRows(
     ]);
   }
   return { rows: read, errors };
+}
+
+/**
+ * The cells a file's format is detected from (`detectCsvFormat`): those of its number columns and of its
+ * date columns, as mapped.
+ */
+export function formatSample(rows: readonly CsvRow[], columns: ReadonlyMap<number, Field>): FormatSample {
+  const numbers: string[] = [];
+  const dates: string[] = [];
+  for (const [index, field] of columns) {
+    const into =
+      field.kind === 'number' || field.kind === 'money' || field.kind === 'integer'
+        ? numbers
+        : field.kind === 'date' || field.kind === 'datetime'
+          ? dates
+          : undefined;
+    if (!into) continue;
+    for (const { cells } of rows) if (cells[index]) into.push(cells[index] as string);
+  }
+  return { numbers, dates };
 }

@@ -9,6 +9,7 @@ import {
   detectCsvFormat,
   type Entity,
   type Field,
+  formatSample,
   type Model,
   readRows,
 } from '@ninefold/spec';
@@ -30,19 +31,7 @@ export function mappedColumns(
 
 /** The format the file's number and date columns show, and what they leave open. */
 export function fileFormat(file: CsvFile, columns: ReadonlyMap<number, Field>): DetectedFormat {
-  const numbers: string[] = [];
-  const dates: string[] = [];
-  for (const [index, field] of columns) {
-    const into =
-      field.kind === 'number' || field.kind === 'money' || field.kind === 'integer'
-        ? numbers
-        : field.kind === 'date' || field.kind === 'datetime'
-          ? dates
-          : undefined;
-    if (!into) continue;
-    for (const { cells } of file.rows) if (cells[index]) into.push(cells[index] as string);
-  }
-  return detectCsvFormat({ numbers, dates });
+  return detectCsvFormat(formatSample(file.rows, columns));
 }
 
 /**
