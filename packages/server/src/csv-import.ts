@@ -4,12 +4,16 @@
 // and the file's earlier rows as the import would; a real one commits, keyed like any POST. Every
 // refused row is reported, with every fault it has; `Accept: text/csv` answers those rows as a file.
 import {
+  addRepeats,
+  type CsvFormat,
   type CsvImportReport,
   type Entity,
+  type Field,
   faultyRowsCsv,
   type JsonValue,
   type ReadRow,
-  readRows,
+  type ReadRows,
+  readCells,
 } from '@ninefold/spec';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { principalOf, requireAction } from './access';
@@ -39,6 +43,29 @@ export type ImportReport = CsvImportReport;
  */
 const SLICE_MS = 20;
 
+const giveWay = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** Rows read between two turns of the event loop. */
+const READ_PART = 2_000;
+
+/** The rows read as values, in parts that leave other requests their turn; repeats found over all. */
+async function readInParts(
+  context: Context,
+  entity: Entity,
+  table: ImportTable,
+  fields: Map<number, Field>,
+  format: CsvFormat,
+): Promise<ReadRows> {
+  const read: ReadRows = { rows: [], errors: new Map() };
+  for (let start = 0; start < table.rows.length; start += READ_PART) {
+    const part = readCells(context.model, table.rows.slice(start, start + READ_PART), fields, format);
+    for (const row of part.rows) read.rows.push(row);
+    for (const [row, errors] of part.errors) read.errors.set(row, errors);
+    await giveWay();
+  }
+  return addRepeats(context.model, entity, read);
+}
+
 /** Thrown to take a dry run's writes back: what it found travels with it. */
 class DryRun extends Error {
   constructor(readonly report: ImportReport) {
@@ -57,9 +84,11 @@ export async function importRows(
   const options = importOptions(entity, context, request);
   if (options.existing === 'update') requireAction(model, request, entity, 'update');
   const table = tableOf(request, options);
+  await giveWay();
   const columns = columnPlan(context, request, entity, table.headers, options);
   const format = formatOf(table, columns.fields, options);
-  const read = readRows(model, entity, table.rows, columns.fields, format);
+  await giveWay();
+  const read = await readInParts(context, entity, table, columns.fields, format);
   await claimIdempotency(store, request, context.now().getTime(), {
     headers: table.headers,
     rows: table.rows,
@@ -89,7 +118,7 @@ export async function importRows(
       const errors = await writeRow(context, request, entity, tx, row, options, report);
       if (errors.length > 0) refusedRows.set(row.row, errors);
       if (performance.now() - slice > SLICE_MS) {
-        await new Promise((resolve) => setImmediate(resolve));
+        await giveWay();
         slice = performance.now();
       }
     }

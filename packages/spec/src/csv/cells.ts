@@ -47,7 +47,6 @@ export function csvValue(
   format: CsvFormat = PLAIN_FORMAT,
 ): CsvValue {
   if (text === '') return { ok: true, value: undefined };
-  const shown = text.length > 40 ? `${text.slice(0, 40)}…` : text;
   switch (field.kind) {
     case 'text':
     case 'markdown':
@@ -60,13 +59,13 @@ export function csvValue(
       if (!read.ok) return read;
       return Number.isSafeInteger(read.value)
         ? read
-        : { ok: false, message: `is not a whole number: "${shown}"` };
+        : { ok: false, message: `is not a whole number: "${clipped(text)}"` };
     }
     case 'boolean': {
       const word = text.trim().toLowerCase();
       if (['true', 'yes', 'y', '1'].includes(word)) return { ok: true, value: true };
       if (['false', 'no', 'n', '0'].includes(word)) return { ok: true, value: false };
-      return { ok: false, message: `is not yes or no: "${shown}"` };
+      return { ok: false, message: `is not yes or no: "${clipped(text)}"` };
     }
     case 'enum': {
       const wanted = text.trim().toLowerCase();
@@ -77,7 +76,7 @@ export function csvValue(
         ? { ok: true, value: found.value }
         : {
             ok: false,
-            message: `is not one of ${field.values.map((option) => option.label ?? option.value).join(', ')}: "${shown}"`,
+            message: `is not one of ${field.values.map((option) => option.label ?? option.value).join(', ')}: "${clipped(text)}"`,
           };
     }
     case 'date':
@@ -88,7 +87,7 @@ export function csvValue(
       if (!numericKey) return { ok: true, value: text.trim() };
       return /^\s*\d{1,15}\s*$/.test(text)
         ? { ok: true, value: Number(text) }
-        : { ok: false, message: `is not a record number: "${shown}"` };
+        : { ok: false, message: `is not a record number: "${clipped(text)}"` };
     case 'object':
     case 'list':
     case 'file':
@@ -97,7 +96,7 @@ export function csvValue(
       } catch {
         return {
           ok: false,
-          message: `is not JSON, as an export writes ${field.kind === 'list' ? 'a list' : 'it'}: "${shown}"`,
+          message: `is not JSON, as an export writes ${field.kind === 'list' ? 'a list' : 'it'}: "${clipped(text)}"`,
         };
       }
     default:
@@ -121,4 +120,8 @@ export interface CsvImportReport {
   ignored: Array<{ column: string; reason: string }>;
   /** How the file's numbers and dates were read. */
   format?: CsvFormat;
+}
+
+function clipped(text: string): string {
+  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
 }

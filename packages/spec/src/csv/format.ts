@@ -47,27 +47,30 @@ const GROUP_MARKS = [' ', '\u00a0', '\u202f', "'"];
  * readNumber('12,5', '.'); // { ok: false, message: 'is not a number written as 1,234.56: "12,5"' }
  */
 export function readNumber(text: string, decimal: CsvDecimal): CsvRead<number> {
-  const refused = {
+  // Made only for a cell that is no number: most cells are, and a message per cell would cost more than
+  // reading it.
+  const refused = () => ({
     ok: false as const,
     message: `is not a number written as ${numberExample(decimal)}: "${shown(text)}"`,
-  };
+  });
   const trimmed = text.trim();
+  if (/^\d{1,15}$/.test(trimmed)) return { ok: true, value: Number(trimmed) };
   const sign = /^[+-]/.test(trimmed) ? (trimmed[0] as string) : '';
   const body = trimmed.slice(sign.length);
   const scientific = /^(\d+)(?:[.,](\d+))?[eE]([+-]?\d+)$/.exec(body);
   if (scientific) {
-    if (body.includes(decimal === '.' ? ',' : '.')) return refused;
+    if (body.includes(decimal === '.' ? ',' : '.')) return refused();
     const value = Number(`${sign}${scientific[1]}.${scientific[2] ?? '0'}e${scientific[3]}`);
-    return Number.isFinite(value) ? { ok: true, value } : refused;
+    return Number.isFinite(value) ? { ok: true, value } : refused();
   }
   const parts = body.split(decimal);
-  if (parts.length > 2) return refused;
+  if (parts.length > 2) return refused();
   const [whole = '', fraction] = parts;
-  if (fraction !== undefined && !/^\d+$/.test(fraction)) return refused;
+  if (fraction !== undefined && !/^\d+$/.test(fraction)) return refused();
   const digits = ungrouped(whole, decimal === '.' ? ',' : '.');
-  if (digits === undefined || (digits === '' && fraction === undefined)) return refused;
+  if (digits === undefined || (digits === '' && fraction === undefined)) return refused();
   const value = Number(`${sign}${digits || '0'}${fraction === undefined ? '' : `.${fraction}`}`);
-  return Number.isFinite(value) ? { ok: true, value } : refused;
+  return Number.isFinite(value) ? { ok: true, value } : refused();
 }
 
 /** The digits of a whole part, plain or grouped by threes with one mark throughout; undefined if neither. */
@@ -94,16 +97,22 @@ function ungrouped(whole: string, thousands: string): string | undefined {
  */
 export function readDate(text: string, order: CsvDateOrder, withTime: boolean): CsvRead<string> {
   const trimmed = text.trim();
-  const wanted = withTime ? `${dateExample(order)} hh:mm` : dateExample(order);
-  const refused = { ok: false as const, message: `is not a date written as ${wanted}: "${shown(text)}"` };
+  const refused = () => ({
+    ok: false as const,
+    message: `is not a date written as ${withTime ? `${dateExample(order)} hh:mm` : dateExample(order)}: "${shown(text)}"`,
+  });
+  if (!withTime && /^\d{4}-\d{2}-\d{2}$/.test(trimmed)) {
+    const [year, month, day] = trimmed.split('-').map(Number) as [number, number, number];
+    return exists(year, month, day) ? { ok: true, value: trimmed } : refused();
+  }
   if (withTime && /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/.test(trimmed)) {
     // ISO 8601 with a time, a zone or not: read as the API reads it.
-    return Number.isNaN(Date.parse(trimmed.replace(' ', 'T'))) ? refused : { ok: true, value: trimmed };
+    return Number.isNaN(Date.parse(trimmed.replace(' ', 'T'))) ? refused() : { ok: true, value: trimmed };
   }
   const match = /^(\d{1,4})([-/.])(\d{1,2})\2(\d{1,4})(?:[ T](\d{1,2}):(\d{2})(?::(\d{2}))?)?$/.exec(trimmed);
-  if (!match) return refused;
+  if (!match) return refused();
   const [, first = '', , second = '', third = '', hour, minute, secondOfMinute] = match;
-  if (hour !== undefined && !withTime) return refused;
+  if (hour !== undefined && !withTime) return refused();
   let year: string;
   let month: string;
   let day: string;
@@ -112,12 +121,12 @@ export function readDate(text: string, order: CsvDateOrder, withTime: boolean): 
   else if (third.length === 4 && order === 'mdy') [month, day, year] = [first, second, third];
   else if (third.length === 2 || first.length === 2) {
     return { ok: false, message: `has a two-digit year; write the year in full: "${shown(text)}"` };
-  } else return refused;
+  } else return refused();
   const iso = `${year}-${month.padStart(2, '0')}-${day.padStart(2, '0')}`;
-  if (!exists(Number(year), Number(month), Number(day))) return refused;
+  if (!exists(Number(year), Number(month), Number(day))) return refused();
   if (!withTime) return { ok: true, value: iso };
   if (hour === undefined) return { ok: true, value: `${iso}T00:00:00Z` };
-  if (Number(hour) > 23 || Number(minute) > 59 || Number(secondOfMinute ?? 0) > 59) return refused;
+  if (Number(hour) > 23 || Number(minute) > 59 || Number(secondOfMinute ?? 0) > 59) return refused();
   return { ok: true, value: `${iso}T${hour.padStart(2, '0')}:${minute}:${secondOfMinute ?? '00'}Z` };
 }
 

@@ -18,8 +18,15 @@ export interface RowError {
   message: string;
 }
 
+/** Rows read as values, and the faults of those that have any, by row number. */
+export interface ReadRows {
+  rows: ReadRow[];
+  errors: Map<number, RowError[]>;
+}
+
 /**
- * Each row's values by field name, and the faults of the rows that have any, by row number.
+ * Each row's values by field name, and the faults of the rows that have any, by row number: cells that
+ * are no value of their field (`readCells`), then unique values the rows repeat (`addRepeats`).
  *
  * @example
  * readRows(model, product, [{ row: 2, cells: ['Tea', '3,50'] }], new Map([[0, name], [1, price]]), { decimal: ',', dateOrder: 'dmy' });
@@ -31,7 +38,17 @@ export function readRows(
   rows: readonly CsvRow[],
   columns: ReadonlyMap<number, Field>,
   format: CsvFormat,
-): { rows: ReadRow[]; errors: Map<number, RowError[]> } {
+): ReadRows {
+  return addRepeats(model, entity, readCells(model, rows, columns, format));
+}
+
+/** The cells of the rows as values, each cell that is none a fault of its row. Row by row: a caller may read a file in parts. */
+export function readCells(
+  model: Model,
+  rows: readonly CsvRow[],
+  columns: ReadonlyMap<number, Field>,
+  format: CsvFormat,
+): ReadRows {
   const numericKey = new Map<string, boolean>();
   for (const field of columns.values()) {
     const target = field.kind === 'reference' ? findEntity(model, field.entity) : undefined;
@@ -60,7 +77,13 @@ export function readRows(
     if (faults.length > 0) errors.set(row, faults);
     read.push({ row, values });
   }
-  const clean = read.filter((row) => !errors.has(row.row));
+  return { rows: read, errors };
+}
+
+/** Every row (of those without a fault yet) that repeats a unique value of an earlier one, as a fault of the later row. */
+export function addRepeats(model: Model, entity: Entity, read: ReadRows): ReadRows {
+  const { errors } = read;
+  const clean = read.rows.filter((row) => !errors.has(row.row));
   for (const repeat of repeatedValues(clean, uniqueFields(model, entity))) {
     const field = entity.fields.find((candidate) => candidate.name === repeat.field) ?? {
       name: repeat.field,
@@ -74,7 +97,7 @@ export function readRows(
       },
     ]);
   }
-  return { rows: read, errors };
+  return read;
 }
 
 /**
