@@ -45,6 +45,8 @@ export interface ImportOptions {
   decimal?: CsvDecimal;
   dateOrder?: CsvDateOrder;
   delimiter?: CsvDelimiter;
+  /** Import rows an earlier import made already (matched on no field), as new records again. */
+  again: boolean;
 }
 
 /** A column left unread, and why. */
@@ -61,7 +63,7 @@ export interface ImportTable {
   delimiter: CsvDelimiter;
 }
 
-const PARAMETERS = ['dryRun', 'match', 'existing', 'firstRow', 'decimal', 'dateOrder', 'delimiter'];
+const PARAMETERS = ['dryRun', 'match', 'existing', 'firstRow', 'decimal', 'dateOrder', 'delimiter', 'again'];
 
 /** The import's options from the query, strictly: an unknown one, or a bad value, is a 400 saying which. */
 export function importOptions(entity: Entity, context: Context, request: FastifyRequest): ImportOptions {
@@ -94,6 +96,8 @@ export function importOptions(entity: Entity, context: Context, request: Fastify
   const decimal = one('decimal');
   if (decimal !== undefined && decimal !== '.' && decimal !== ',')
     problems.push(`"decimal" is . or , (the decimal mark), not "${clip(decimal)}".`);
+  const again = one('again') ?? 'false';
+  if (again !== 'true' && again !== 'false') problems.push(`"again" is true or false, not "${clip(again)}".`);
   const dateOrder = one('dateOrder');
   if (dateOrder !== undefined && !(DATE_ORDERS as readonly string[]).includes(dateOrder))
     problems.push(`"dateOrder" is ymd, dmy or mdy, not "${clip(dateOrder)}".`);
@@ -106,6 +110,7 @@ export function importOptions(entity: Entity, context: Context, request: Fastify
     ...(match === undefined ? {} : { match }),
     existing: existing as ImportOptions['existing'],
     firstRow: Number(first),
+    again: again === 'true',
     ...(decimal === undefined ? {} : { decimal: decimal as CsvDecimal }),
     ...(dateOrder === undefined ? {} : { dateOrder: dateOrder as CsvDateOrder }),
     ...(delimiter === undefined ? {} : { delimiter: DELIMITER_NAMES[delimiter] as CsvDelimiter }),

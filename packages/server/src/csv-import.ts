@@ -3,6 +3,8 @@
 // out alone. A dry run does all of it in one transaction and takes it back, so that it sees the database
 // and the file's earlier rows as the import would; a real one commits, keyed like any POST. Every
 // refused row is reported, with every fault it has; `Accept: text/csv` answers those rows as a file.
+
+import { createHash } from 'node:crypto';
 import {
   addRepeats,
   type CsvFormat,
@@ -103,6 +105,7 @@ export async function importRows(
       updated: 0,
       unchanged: 0,
       skipped: 0,
+      alreadyImported: 0,
       refused: 0,
       errors: [],
       ignored: columns.ignored,
@@ -199,6 +202,17 @@ async function writeRow(
     report.skipped++;
     return [];
   }
+  // Matched on nothing: the row's content tells a file imported twice (a record an import made of the
+  // very same values, still there) from new rows.
+  const hash = options.match === undefined ? contentHash(entity, values) : undefined;
+  if (hash !== undefined && !options.again) {
+    const made = await tx.importedBefore(entity.name, hash);
+    if (made !== undefined && (await tx.get(entity.name, coerceKey(entity, made)))) {
+      report.skipped++;
+      report.alreadyImported++;
+      return [];
+    }
+  }
   try {
     await tx.savepoint(async () => {
       if (existing) {
@@ -252,6 +266,8 @@ async function writeRow(
           : prepared;
         const created = await tx.create(entity.name, record);
         if (!created.ok) throw new ProblemError(writeProblem(model, created.failure, entity, ''));
+        if (hash !== undefined)
+          await tx.rememberImported(entity.name, hash, String(keyValue(entity, created.value)));
         report.created++;
       }
     });
@@ -260,6 +276,14 @@ async function writeRow(
     return rowErrors(error, row);
   }
   return [];
+}
+
+/** The hash of a row's values, in field order: the same values give the same hash, whatever the columns' order. */
+function contentHash(entity: Entity, values: ReadRow['values']): string {
+  const content = entity.fields.map((field) => values[field.name] ?? null);
+  return createHash('sha256')
+    .update(JSON.stringify([entity.name, content]))
+    .digest('base64url');
 }
 
 /** Whether a record holds every value a row gives it already: then an update writes nothing. */

@@ -184,6 +184,35 @@ for (const database of databases) {
       expect((await boats()).length).toBe(before);
     });
 
+    it('says a file of records with no unique field was imported before, and makes nothing twice unless asked', async () => {
+      const file = 'Name\nGwen Lowe\nRaj Patel\nRaj Patel\n';
+      const importOwners = (query = '') =>
+        app.inject({
+          method: 'POST',
+          url: `/api/_import/Owner${query}`,
+          payload: file,
+          headers: { 'content-type': 'text/csv', authorization: master.authorization },
+        });
+      const owners = async (name: string) =>
+        (
+          await store.list('Owner', {
+            filters: [{ field: 'name', op: 'eq', value: name }],
+            sort: [],
+            limit: 10,
+            withTotal: false,
+          })
+        ).items.length;
+      // Two identical rows in one file are one record made and one row an import made already.
+      expect((await importOwners()).json()).toMatchObject({ created: 2, skipped: 1, alreadyImported: 1 });
+      const check = (await importOwners('?dryRun=true')).json();
+      expect(check).toMatchObject({ created: 0, skipped: 3, alreadyImported: 3, refused: 0 });
+      expect((await importOwners()).json()).toMatchObject({ created: 0, skipped: 3, alreadyImported: 3 });
+      expect(await owners('Raj Patel')).toBe(1);
+      // Asked to: made again, as new records.
+      expect((await importOwners('?again=true')).json()).toMatchObject({ created: 3, alreadyImported: 0 });
+      expect(await owners('Raj Patel')).toBe(3);
+    });
+
     it('takes JSON rows, keyed: a batch sent again is answered as the first time, not written twice', async () => {
       const body = {
         rows: [

@@ -15,6 +15,7 @@ import {
   releaseKey,
   releaseUnansweredKeys,
 } from './idempotency-table';
+import { ensureImportedTable, insertImported, selectImported } from './import-table';
 import { planList } from './list-query';
 import { ReadCache } from './read-cache';
 import { aggregateSql, columnOf, conditionSql } from './record-condition-sql';
@@ -76,6 +77,7 @@ const userTables = new WeakMap<StoreContext, Promise<void>>();
 const historyTables = new WeakMap<StoreContext, Promise<void>>();
 const idempotencyTables = new WeakMap<StoreContext, Promise<void>>();
 const counterTables = new WeakMap<StoreContext, Promise<void>>();
+const importedTables = new WeakMap<StoreContext, Promise<void>>();
 /** When expired idempotency keys were last swept, per database. */
 const lastPurges = new WeakMap<StoreContext, number>();
 /** Expired keys are swept at most this often; until then a claim takes over an expired key by itself. */
@@ -555,6 +557,16 @@ export class KyselyStore implements Store {
       throw new Error('nextNumber gives a number back on rollback: call it in a transaction');
     await this.ownTable(counterTables, ensureCounterTable);
     return takeNumber(this.kysely, this.context.sql, entity, field);
+  }
+
+  async importedBefore(entity: string, hash: string): Promise<string | undefined> {
+    await this.ownTable(importedTables, ensureImportedTable);
+    return selectImported(this.kysely, this.context.sql, entity, hash);
+  }
+
+  async rememberImported(entity: string, hash: string, key: string): Promise<void> {
+    await this.ownTable(importedTables, ensureImportedTable);
+    await insertImported(this.kysely, this.context.sql, entity, hash, key);
   }
 
   async history(entity: string, key: RecordKey): Promise<HistoryEntry[]> {

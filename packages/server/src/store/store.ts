@@ -169,6 +169,10 @@ export interface Store {
    * write gives it back). A new counter gives 1 first.
    */
   nextNumber(entity: string, field: string): Promise<number>;
+  /** The key of the record an import made of content with this hash, if an import did. */
+  importedBefore(entity: string, hash: string): Promise<string | undefined>;
+  /** Remembers, in the caller's transaction, that an import made record `key` of content with this hash. */
+  rememberImported(entity: string, hash: string, key: string): Promise<void>;
   /**
    * Changes one field of a record where it is (point 4's updates of other records: `stock -= 3` is
    * computed by the database, so two transitions taking stock at once both count), bumping its

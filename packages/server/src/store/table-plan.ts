@@ -76,6 +76,8 @@ export const IDEMPOTENCY_TABLE = '_ninefold_idempotency';
 export const HISTORY_TABLE = '_ninefold_history';
 /** The counters that number records (point 3's numbering). */
 export const COUNTERS_TABLE = '_ninefold_counters';
+/** The rows imports made, by their content's hash (import-table.ts). */
+export const IMPORTED_TABLE = '_ninefold_imported';
 /** Values every node of one database shares, such as the generated token secret. */
 export const SETTINGS_TABLE = '_ninefold_settings';
 /** Session tokens signed out before they expire, so that every node refuses them. */
@@ -92,6 +94,7 @@ const RESERVED_TABLES: readonly string[] = [
   IDEMPOTENCY_TABLE,
   HISTORY_TABLE,
   COUNTERS_TABLE,
+  IMPORTED_TABLE,
   SETTINGS_TABLE,
   REVOKED_TABLE,
   SIGN_IN_FAILURES_TABLE,

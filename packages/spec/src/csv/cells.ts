@@ -113,6 +113,11 @@ export interface CsvImportReport {
   /** Rows matching a record that already holds every value they carry: nothing written, no new version. */
   unchanged: number;
   skipped: number;
+  /**
+   * Of the skipped rows, those whose every value an earlier import made into a record still there (an
+   * entity matched on no unique field): the same file imported twice makes nothing twice.
+   */
+  alreadyImported: number;
   refused: number;
   /** Every refused row's errors, by the file's row number (a header is row 1). */
   errors: Array<{ row: number; field?: string; message: string }>;

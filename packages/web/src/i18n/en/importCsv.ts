@@ -49,6 +49,10 @@ export const importCsv = {
   checkingProgress: 'Checking: {done} of {count} rows',
   unchanged_one: '{count} row matches a {singular} that holds its values already: nothing is written for it.',
   unchanged_other: '{count} rows match {plural} that hold their values already: nothing is written for them.',
+  alreadyImported_one:
+    '{count} row holds the very values of a {singular} an earlier import made: it is skipped, not made twice.',
+  alreadyImported_other:
+    '{count} rows hold the very values of {plural} an earlier import made: they are skipped, not made twice.',
   errorsPages: 'Pages of rows with errors',
   download_one: 'Download the row with errors (CSV)',
   download_other: 'Download the {count} rows with errors (CSV)',

@@ -53,6 +53,10 @@ export const importCsv: Messages<'importCsv'> = {
     '{count} ligne correspond à un(e) {singular} qui a déjà ses valeurs : rien n’est écrit pour elle.',
   unchanged_other:
     '{count} lignes correspondent à des {plural} qui ont déjà leurs valeurs : rien n’est écrit pour elles.',
+  alreadyImported_one:
+    '{count} ligne a les valeurs mêmes d’un(e) {singular} qu’un import précédent a créé(e) : elle est ignorée, pas créée deux fois.',
+  alreadyImported_other:
+    '{count} lignes ont les valeurs mêmes de {plural} qu’un import précédent a créé(e)s : elles sont ignorées, pas créées deux fois.',
   errorsPages: 'Pages des lignes en erreur',
   download_one: 'Télécharger la ligne en erreur (CSV)',
   download_other: 'Télécharger les {count} lignes en erreur (CSV)',

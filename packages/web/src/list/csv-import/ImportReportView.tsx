@@ -118,6 +118,14 @@ function RowErrors({ report, context }: { report: ImportReport; context: ReportC
           {report.ignored.map((item) => `${item.column} (${item.reason})`).join('; ')}
         </Text>
       ) : null}
+      {report.alreadyImported > 0 ? (
+        <Text size="sm">
+          {tn('importCsv.alreadyImported', report.alreadyImported, {
+            singular: context.singular,
+            plural: context.plural,
+          })}
+        </Text>
+      ) : null}
       {report.unchanged > 0 ? (
         <Text size="sm">
           {tn('importCsv.unchanged', report.unchanged, {
