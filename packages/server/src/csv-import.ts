@@ -4,7 +4,6 @@
 // and the file's earlier rows as the import would; a real one commits, keyed like any POST. Every
 // refused row is reported, with every fault it has; `Accept: text/csv` answers those rows as a file.
 
-import { createHash } from 'node:crypto';
 import {
   addRepeats,
   type CsvFormat,
@@ -27,6 +26,7 @@ import {
   importOptions,
   tableOf,
 } from './csv-import-input';
+import { ImportMemory } from './csv-import-memory';
 import { claimIdempotency, sendAnswer, writeAnswered } from './idempotency';
 import { publishChange } from './live-events';
 import { ProblemError } from './problem';
@@ -115,10 +115,19 @@ export async function importRows(
     for (const fault of table.faults)
       refusedRows.set(fault.row, [{ row: fault.row, message: fault.message }]);
     for (const [row, errors] of read.errors) refusedRows.set(row, errors);
+    const memory =
+      options.match === undefined
+        ? await ImportMemory.of(
+            tx,
+            entity,
+            read.rows.filter((row) => !refusedRows.has(row.row)),
+            options.again,
+          )
+        : undefined;
     let slice = performance.now();
     for (const row of read.rows) {
       if (refusedRows.has(row.row)) continue;
-      const errors = await writeRow(context, request, entity, tx, row, options, report);
+      const errors = await writeRow(context, request, entity, tx, row, options, report, memory);
       if (errors.length > 0) refusedRows.set(row.row, errors);
       if (performance.now() - slice > SLICE_MS) {
         await giveWay();
@@ -130,6 +139,7 @@ export async function importRows(
       .sort((a, b) => a - b)
       .flatMap((row) => refusedRows.get(row) as ImportRowError[]);
     if (options.dryRun) throw new DryRun(report);
+    await memory?.save(tx);
     return report;
   };
 
@@ -192,6 +202,7 @@ async function writeRow(
   { row, values }: ReadRow,
   options: ImportOptions,
   report: ImportReport,
+  memory: ImportMemory | undefined,
 ): Promise<ImportRowError[]> {
   const { model } = context;
   const existing =
@@ -202,16 +213,11 @@ async function writeRow(
     report.skipped++;
     return [];
   }
-  // Matched on nothing: the row's content tells a file imported twice (a record an import made of the
-  // very same values, still there) from new rows.
-  const hash = options.match === undefined ? contentHash(entity, values) : undefined;
-  if (hash !== undefined && !options.again) {
-    const made = await tx.importedBefore(entity.name, hash);
-    if (made !== undefined && (await tx.get(entity.name, coerceKey(entity, made)))) {
-      report.skipped++;
-      report.alreadyImported++;
-      return [];
-    }
+  // Matched on nothing: the row's content tells a file imported twice from new rows.
+  if (memory?.madeAlready(row, options.again)) {
+    report.skipped++;
+    report.alreadyImported++;
+    return [];
   }
   try {
     await tx.savepoint(async () => {
@@ -266,8 +272,7 @@ async function writeRow(
           : prepared;
         const created = await tx.create(entity.name, record);
         if (!created.ok) throw new ProblemError(writeProblem(model, created.failure, entity, ''));
-        if (hash !== undefined)
-          await tx.rememberImported(entity.name, hash, String(keyValue(entity, created.value)));
+        memory?.remember(row, String(keyValue(entity, created.value)));
         report.created++;
       }
     });
@@ -276,14 +281,6 @@ async function writeRow(
     return rowErrors(error, row);
   }
   return [];
-}
-
-/** The hash of a row's values, in field order: the same values give the same hash, whatever the columns' order. */
-function contentHash(entity: Entity, values: ReadRow['values']): string {
-  const content = entity.fields.map((field) => values[field.name] ?? null);
-  return createHash('sha256')
-    .update(JSON.stringify([entity.name, content]))
-    .digest('base64url');
 }
 
 /** Whether a record holds every value a row gives it already: then an update writes nothing. */

@@ -21,29 +21,42 @@ export function ensureImportedTable(db: DynamicKysely, dialect: DialectSql, inTr
   );
 }
 
-/** The key of the record an import made of content with this hash, if any. */
+/** Hashes asked, or rows written, per statement: well below both dialects' limits on bound parameters. */
+const PER_STATEMENT = 300;
+
+/** The keys of the records imports made of content with these hashes, by hash. */
 export async function selectImported(
   db: DynamicKysely,
   dialect: DialectSql,
   entity: string,
-  hash: string,
-): Promise<string | undefined> {
-  const result = await sql<{ key: string }>`
-    SELECT "key" FROM ${dialect.tableRef(IMPORTED_TABLE)} WHERE "entity" = ${entity} AND "hash" = ${hash}
-  `.execute(db);
-  return result.rows[0]?.key;
+  hashes: readonly string[],
+): Promise<Map<string, string>> {
+  const found = new Map<string, string>();
+  for (let start = 0; start < hashes.length; start += PER_STATEMENT) {
+    const part = hashes.slice(start, start + PER_STATEMENT);
+    const result = await sql<{ hash: string; key: string }>`
+      SELECT "hash", "key" FROM ${dialect.tableRef(IMPORTED_TABLE)}
+      WHERE "entity" = ${entity} AND "hash" IN (${sql.join(part)})
+    `.execute(db);
+    for (const row of result.rows) found.set(row.hash, row.key);
+  }
+  return found;
 }
 
-/** Remembers that an import made the record `key` of content with this hash (the latest one wins). */
+/** Remembers that an import made these records of content with these hashes (the latest one wins). */
 export async function insertImported(
   db: DynamicKysely,
   dialect: DialectSql,
   entity: string,
-  hash: string,
-  key: string,
+  made: ReadonlyArray<{ hash: string; key: string }>,
 ): Promise<void> {
-  await sql`
-    INSERT INTO ${dialect.tableRef(IMPORTED_TABLE)} ("entity", "hash", "key") VALUES (${entity}, ${hash}, ${key})
-    ON CONFLICT ("entity", "hash") DO UPDATE SET "key" = ${key}
-  `.execute(db);
+  for (let start = 0; start < made.length; start += PER_STATEMENT) {
+    const rows = made
+      .slice(start, start + PER_STATEMENT)
+      .map(({ hash, key }) => sql`(${entity}, ${hash}, ${key})`);
+    await sql`
+      INSERT INTO ${dialect.tableRef(IMPORTED_TABLE)} ("entity", "hash", "key") VALUES ${sql.join(rows)}
+      ON CONFLICT ("entity", "hash") DO UPDATE SET "key" = excluded."key"
+    `.execute(db);
+  }
 }

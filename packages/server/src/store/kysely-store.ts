@@ -559,14 +559,16 @@ export class KyselyStore implements Store {
     return takeNumber(this.kysely, this.context.sql, entity, field);
   }
 
-  async importedBefore(entity: string, hash: string): Promise<string | undefined> {
+  async importedBefore(entity: string, hashes: readonly string[]): Promise<Map<string, string>> {
+    if (hashes.length === 0) return new Map();
     await this.ownTable(importedTables, ensureImportedTable);
-    return selectImported(this.kysely, this.context.sql, entity, hash);
+    return selectImported(this.kysely, this.context.sql, entity, hashes);
   }
 
-  async rememberImported(entity: string, hash: string, key: string): Promise<void> {
+  async rememberImported(entity: string, made: ReadonlyArray<{ hash: string; key: string }>): Promise<void> {
+    if (made.length === 0) return;
     await this.ownTable(importedTables, ensureImportedTable);
-    await insertImported(this.kysely, this.context.sql, entity, hash, key);
+    await insertImported(this.kysely, this.context.sql, entity, made);
   }
 
   async history(entity: string, key: RecordKey): Promise<HistoryEntry[]> {

@@ -169,10 +169,10 @@ export interface Store {
    * write gives it back). A new counter gives 1 first.
    */
   nextNumber(entity: string, field: string): Promise<number>;
-  /** The key of the record an import made of content with this hash, if an import did. */
-  importedBefore(entity: string, hash: string): Promise<string | undefined>;
-  /** Remembers, in the caller's transaction, that an import made record `key` of content with this hash. */
-  rememberImported(entity: string, hash: string, key: string): Promise<void>;
+  /** The keys of the records imports made of content with these hashes, by hash (import-table.ts). */
+  importedBefore(entity: string, hashes: readonly string[]): Promise<Map<string, string>>;
+  /** Remembers, in the caller's transaction, that an import made these records of content with these hashes. */
+  rememberImported(entity: string, made: ReadonlyArray<{ hash: string; key: string }>): Promise<void>;
   /**
    * Changes one field of a record where it is (point 4's updates of other records: `stock -= 3` is
    * computed by the database, so two transitions taking stock at once both count), bumping its

@@ -1,0 +1,72 @@
+// What imports made, remembered by content: an entity matched on no unique field has nothing else to tell
+// an orders file imported twice from a second file of orders. A row whose very values an import made into
+// a record that is still there is skipped (and said so), unless the request asks to import it again.
+import { createHash } from 'node:crypto';
+import type { Entity, ReadRow } from '@ninefold/spec';
+import { coerceKey } from './record-helpers';
+import type { Store } from './store/store';
+
+export class ImportMemory {
+  /** Rows made by this import, remembered when it commits. */
+  private readonly made: Array<{ hash: string; key: string }> = [];
+  private readonly madeNow = new Set<string>();
+
+  private constructor(
+    private readonly entity: Entity,
+    private readonly hashes: Map<number, string>,
+    private readonly before: Set<string>,
+  ) {}
+
+  /** The memory of the rows about to be written: which of them imports made already, read in a few queries. */
+  static async of(
+    tx: Store,
+    entity: Entity,
+    rows: readonly ReadRow[],
+    again: boolean,
+  ): Promise<ImportMemory> {
+    const hashes = new Map(rows.map((row) => [row.row, contentHash(entity, row.values)]));
+    const before = new Set<string>();
+    if (!again) {
+      const made = await tx.importedBefore(entity.name, [...new Set(hashes.values())]);
+      const still = await tx.existing(
+        entity.name,
+        [...made.values()].map((key) => coerceKey(entity, key)),
+      );
+      for (const [hash, key] of made) if (still.has(String(key))) before.add(hash);
+    }
+    return new ImportMemory(entity, hashes, before);
+  }
+
+  /** Whether an import made this row's very values into a record already: this one or an earlier one. */
+  madeAlready(row: number, again: boolean): boolean {
+    const hash = this.hashes.get(row);
+    if (hash === undefined || again) return false;
+    return this.before.has(hash) || this.madeNow.has(hash);
+  }
+
+  /** This row became the record `key`. */
+  remember(row: number, key: string): void {
+    const hash = this.hashes.get(row);
+    if (hash === undefined) return;
+    this.madeNow.add(hash);
+    this.made.push({ hash, key });
+  }
+
+  /** Writes what this import made, in the import's transaction. */
+  save(tx: Store): Promise<void> {
+    // Once per hash (the latest record wins): one statement may not write a row twice.
+    const latest = new Map(this.made.map(({ hash, key }) => [hash, key]));
+    return tx.rememberImported(
+      this.entity.name,
+      [...latest].map(([hash, key]) => ({ hash, key })),
+    );
+  }
+}
+
+/** The hash of a row's values, in field order: the same values give the same hash, whatever the columns' order. */
+function contentHash(entity: Entity, values: ReadRow['values']): string {
+  const content = entity.fields.map((field) => values[field.name] ?? null);
+  return createHash('sha256')
+    .update(JSON.stringify([entity.name, content]))
+    .digest('base64url');
+}
