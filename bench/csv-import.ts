@@ -12,7 +12,7 @@ import { createRequire } from 'node:module';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadSpec, type Model } from '@ninefold/spec';
+import { loadSpec, type Model } from '@ninefold/model';
 import pg from 'pg';
 import { buildApp } from '../packages/server/src/app';
 import { addUser } from '../packages/server/src/auth/users';

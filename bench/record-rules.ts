@@ -23,7 +23,7 @@ import {
   findEntity,
   loadSpec,
   type Model,
-} from '@ninefold/spec';
+} from '@ninefold/model';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { buildApp } from '../packages/server/src/app';
@@ -62,7 +62,7 @@ interface Latency {
 }
 
 // Read once: a long run must measure one specification throughout.
-const HELPDESK = readFileSync(join(ROOT, 'packages/spec/test/fixtures/helpdesk.md'), 'utf8');
+const HELPDESK = readFileSync(join(ROOT, 'packages/model/test/fixtures/helpdesk.md'), 'utf8');
 
 function helpdesk(withRules: boolean): Model {
   const text = HELPDESK;

@@ -1,7 +1,7 @@
 // Benchmarks, each side by side with its peer in one run, written to bench/results/ as ratios.
 // Run with `npm run bench`. Figures are medians of interleaved runs: the machines are shared and noisy.
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { loadSpec } from '@ninefold/spec';
+import { loadSpec } from '@ninefold/model';
 import { parse as parseYaml } from 'yaml';
 import { generateSpecYaml } from './generate-spec';
 import { median, RESULTS_DIR } from './support/figures';

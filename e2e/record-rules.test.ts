@@ -11,7 +11,7 @@ let server: NinefoldProcess;
 beforeAll(async () => {
   [browser, server] = await Promise.all([
     launchBrowser(),
-    startNinefold('serve', 'packages/spec/test/fixtures/helpdesk.md'),
+    startNinefold('serve', 'packages/model/test/fixtures/helpdesk.md'),
   ]);
 });
 afterAll(async () => {

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { ISSUE_CODES } from '@ninefold/spec';
+import { ISSUE_CODES } from '@ninefold/model';
 import { describe, expect, it } from 'vitest';
 import { documentedSeverities } from './support/documented-severities';
 import { pointsSaid } from './support/points-said';
@@ -19,7 +19,7 @@ describe('docs/spec-format.md', () => {
 describe('docs/spec-format.md, the calls of an API that is not Ninefold’s', () => {
   // The guide's example, loaded as a stranger would paste it into a specification of their own.
   it('loads as the guide says: a sort parameter per field and a LIKE between % wildcards', async () => {
-    const { loadSpec } = await import('@ninefold/spec');
+    const { loadSpec } = await import('@ninefold/model');
     const guide = readFileSync(new URL('../docs/spec-format.md', import.meta.url), 'utf8');
     const after = guide.slice(guide.indexOf('The YAML form also says how an API'));
     const example = /```yaml\n([\s\S]*?)```/.exec(after)?.[1];

@@ -2,7 +2,7 @@
 // straight into the table the store created (with its indexes): for the benchmarks of large lists.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { loadSpec } from '@ninefold/spec';
+import { loadSpec } from '@ninefold/model';
 import { openStore } from '../../packages/server/src/store/open-store';
 import { withPostgres } from './child-servers';
 

@@ -60,7 +60,7 @@ export default defineConfig(({ mode }) => ({
           // bundler, it shared a chunk with the data layer that every page loads at start, when only the
           // screens that evaluate a rule, a guard or a condition need it.
           groups: [
-            { name: 'cel', test: /@marcbachmann[\\/]cel-js|packages[\\/]spec[\\/]src[\\/]cel/ },
+            { name: 'cel', test: /@marcbachmann[\\/]cel-js|packages[\\/]model[\\/]src[\\/]cel/ },
             // Mantine's inputs, which every form needs and no first screen of a list or a record: left to
             // the bundler, shared by several lazy screens, they landed in the chunk every page loads.
             {

@@ -5,7 +5,7 @@
 // with the wrong cells, a blank line in a table, a deleted heading, a duplicate key, truncated JSON, a $ref
 // out of the document) fails with such an error. Replaces the earlier 1,000 in-process mutations.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { ISSUE_CODES } from '@ninefold/spec';
+import { ISSUE_CODES } from '@ninefold/model';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CORPUS, corpusDocuments } from '../../packages/openapi/test/support/corpus';
 import { seededRandom } from '../seeded-random';

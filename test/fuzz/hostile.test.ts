@@ -4,7 +4,7 @@
 // (quadratic, never finished), a line of 5,000,000 `|` (1.9 GB), a 12 MB Markdown file (44 s and 4.75 GB),
 // YAML nested 10,000 deep (a stack overflow reported as an internal error) and $refs out of the document.
 import { readFileSync } from 'node:fs';
-import { MAX_MARKDOWN_BYTES } from '@ninefold/spec';
+import { MAX_MARKDOWN_BYTES } from '@ninefold/model';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type FuzzInput, FuzzPool } from './pool';
 

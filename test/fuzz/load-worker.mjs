@@ -4,7 +4,7 @@ import { parentPort } from 'node:worker_threads';
 import { register } from 'tsx/esm/api';
 
 register();
-const { loadSpec } = await import('../../packages/spec/src/index.ts');
+const { loadSpec } = await import('../../packages/model/src/index.ts');
 const { importOpenApi } = await import('../../packages/openapi/src/index.ts');
 
 parentPort.on('message', (input) => {

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { Severity } from '@ninefold/spec';
+import type { Severity } from '@ninefold/model';
 
 /**
  * The severities `docs/spec-format.md` promises for each issue code, read from its table of codes, so

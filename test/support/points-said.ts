@@ -1,4 +1,4 @@
-import { POINT_KEYS } from '@ninefold/spec';
+import { POINT_KEYS } from '@ninefold/model';
 
 /**
  * A YAML fixture with every point it leaves out said to be "not shown". A point left out is an error

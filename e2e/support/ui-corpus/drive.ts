@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import type { Model, Screen } from '@ninefold/spec';
+import type { Model, Screen } from '@ninefold/model';
 import type { Locator, Page } from 'playwright-core';
 import { importOpenApi } from '../../../packages/openapi/src/index';
 import { corpusPath, corpusReadOptions } from '../../../packages/openapi/test/support/corpus';

@@ -1,5 +1,5 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util';
-import { didYouMean } from '@ninefold/spec';
+import { didYouMean } from '@ninefold/model';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 

@@ -1,5 +1,5 @@
+import type { LoadResult } from '@ninefold/model';
 import type { DevIssue } from '@ninefold/server';
-import type { LoadResult } from '@ninefold/spec';
 
 /** A load's issues as the page shows them in `ninefold dev`, each with its `file:line:column`. */
 export function devIssues(result: Pick<LoadResult, 'issues'>, file: string): DevIssue[] {

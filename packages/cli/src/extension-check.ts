@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { relative } from 'node:path';
-import { checkExtension, type Issue, type LoadResult, locateIn, type SourcePosition } from '@ninefold/spec';
+import { checkExtension, type Issue, type LoadResult, locateIn, type SourcePosition } from '@ninefold/model';
 import {
   type ExtensionProblem,
   readExtensionModule,
@@ -10,7 +10,7 @@ import {
 /**
  * What `check` says of a specification's extension module (docs/extending.md), or of its widgets when
  * it has none: the module's build, load and type errors at their `file:line:column`, and every name on
- * either side that the other does not have (see `checkExtension` in packages/spec).
+ * either side that the other does not have (see `checkExtension` in packages/model).
  */
 export async function extensionIssues(result: LoadResult, extension: string | undefined): Promise<Issue[]> {
   const model = result.model;

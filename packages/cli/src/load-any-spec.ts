@@ -1,7 +1,7 @@
 import { readFileSync, realpathSync } from 'node:fs';
 import { dirname, relative, resolve, sep } from 'node:path';
+import { type LoadResult, loadSpec } from '@ninefold/model';
 import { type FileRefusal, type ImportReport, importOpenApi, looksLikeOpenApi } from '@ninefold/openapi';
-import { type LoadResult, loadSpec } from '@ninefold/spec';
 
 /** A loaded specification, and the import report when it was an OpenAPI document. */
 export type AnySpecResult = LoadResult & { report?: ImportReport; openApi?: boolean };

@@ -1,4 +1,4 @@
-import type { LoadResult } from '@ninefold/spec';
+import type { LoadResult } from '@ninefold/model';
 import { type LoadAnyOptions, loadAnySpec } from './load-any-spec';
 import { readSpecFile } from './read-spec-file';
 import { printReport } from './report';

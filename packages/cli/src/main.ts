@@ -1,4 +1,4 @@
-import { didYouMean } from '@ninefold/spec';
+import { didYouMean } from '@ninefold/model';
 import { build } from './commands/build';
 import { check } from './commands/check';
 import { dev } from './commands/dev';

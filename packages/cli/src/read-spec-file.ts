@@ -1,6 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
+import { MAX_SPEC_BYTES } from '@ninefold/model';
 import { MAX_OPENAPI_BYTES } from '@ninefold/openapi';
-import { MAX_SPEC_BYTES } from '@ninefold/spec';
 
 /**
  * The most a file may hold before it is read: an OpenAPI document's limit, the larger one. Each loader then

@@ -1,4 +1,4 @@
-import { type Coverage, type Issue, type LoadResult, POINT_KEYS, type PointKey } from '@ninefold/spec';
+import { type Coverage, type Issue, type LoadResult, POINT_KEYS, type PointKey } from '@ninefold/model';
 import { paint, type Terminal } from './terminal';
 
 /** Every issue as `file:line:column  severity message (hint)  code`, a summary, and the coverage line. */

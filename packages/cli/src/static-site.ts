@@ -1,5 +1,5 @@
+import type { Model, SignIn } from '@ninefold/model';
 import { API_BASE, apiOrigin, contentSecurityPolicy } from '@ninefold/server';
-import type { Model, SignIn } from '@ninefold/spec';
 
 /**
  * Where a static client calls its API: `--api-base` when given, else the specification's `calls.baseUrl`,

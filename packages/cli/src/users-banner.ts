@@ -1,5 +1,5 @@
+import type { Model } from '@ninefold/model';
 import type { ProvisionedUser, ProvisionResult } from '@ninefold/server';
-import type { Model } from '@ninefold/spec';
 
 const SECRET_WORDS = { password: 'password', 'api-key': 'API key', token: 'access token' } as const;
 

@@ -37,7 +37,7 @@ function freshTree(): { web: string; load: () => Promise<RuntimeModule> } {
     'tsconfig.json',
   ])
     cpSync(join(root, 'packages/web', name), join(web, name), { recursive: true });
-  cpSync(join(root, 'packages/spec/src'), join(tree, 'packages/spec/src'), { recursive: true });
+  cpSync(join(root, 'packages/model/src'), join(tree, 'packages/model/src'), { recursive: true });
   // The playground bundles the published schema and two examples, by their paths in the repository.
   for (const name of ['schema/ninefold.schema.json', 'examples/shop.md', 'examples/empty.md'])
     cpSync(join(root, name), join(tree, name), { recursive: true });

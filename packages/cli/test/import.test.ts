@@ -1,8 +1,8 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { loadSpec, type Model, toMarkdown } from '@ninefold/model';
 import { importOpenApi } from '@ninefold/openapi';
-import { loadSpec, type Model, toMarkdown } from '@ninefold/spec';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CORPUS, corpusPath } from '../../openapi/test/support/corpus';
 import { main } from '../src/main';

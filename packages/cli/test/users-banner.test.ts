@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { loadSpec, type Model } from '@ninefold/spec';
+import { loadSpec, type Model } from '@ninefold/model';
 import { describe, expect, it } from 'vitest';
 import { usersBanner } from '../src/users-banner';
 

@@ -1,4 +1,4 @@
-import { type Coverage, checkModel, coverageOf, hasErrors, type Issue, type Model } from '@ninefold/spec';
+import { type Coverage, checkModel, coverageOf, hasErrors, type Issue, type Model } from '@ninefold/model';
 import type { ImportReport } from './import-report';
 import { readOpenApi } from './read/read-openapi';
 import type { OpenApiVersion, ReadOptions } from './read/types';

@@ -1,4 +1,4 @@
-import { POINT_KEYS, POINT_NAMES, type PointKey } from '@ninefold/spec';
+import { POINT_KEYS, POINT_NAMES, type PointKey } from '@ninefold/model';
 
 /** What happened to one part of the source document. */
 export type ReportKind = 'mapped' | 'inferred' | 'not-shown' | 'skipped';

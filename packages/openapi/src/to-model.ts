@@ -1,4 +1,4 @@
-import { type Entity, type Issue, type Model, notShownModel } from '@ninefold/spec';
+import { type Entity, type Issue, type Model, notShownModel } from '@ninefold/model';
 import { createReportBuilder, type ImportReport } from './import-report';
 import { mapCalls } from './map/calls';
 import { guarded, type MapContext } from './map/context';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
-import { checkModel, type Model } from '@ninefold/spec';
+import { checkModel, type Model } from '@ninefold/model';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { toModel } from '../src/to-model';

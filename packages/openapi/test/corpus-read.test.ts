@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { toPointer } from '@ninefold/spec';
+import { toPointer } from '@ninefold/model';
 import { describe, expect, it } from 'vitest';
 import { readOpenApi } from '../src/index';
 import { CORPUS, corpusDocuments, corpusReadOptions } from './support/corpus';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Model } from '@ninefold/spec';
+import type { Model } from '@ninefold/model';
 import { describe, expect, it } from 'vitest';
 import { importOpenApi, looksLikeOpenApi } from '../src/index';
 import { CORPUS, corpusPath } from './support/corpus';

@@ -1,4 +1,4 @@
-import type { Call, Model } from '@ninefold/spec';
+import type { Call, Model } from '@ninefold/model';
 import { describe, expect, it } from 'vitest';
 import { type OpenApi3Like, toModel } from '../src/to-model';
 

@@ -1,4 +1,4 @@
-import { checkModel, type Model } from '@ninefold/spec';
+import { checkModel, type Model } from '@ninefold/model';
 import { describe, expect, it } from 'vitest';
 import { formatImportReport } from '../src/import-report';
 import { type OpenApi3Like, toModel } from '../src/to-model';
@@ -90,7 +90,7 @@ const stores: OpenApi3Like = {
 describe('toModel: entities (point 3) and validation (point 5)', () => {
   it('maps object schemas to entities with inferred keys, display fields, references and embedded objects', () => {
     const { model, report } = map(stores);
-    const entities = items<import('@ninefold/spec').Entity>(model.entities);
+    const entities = items<import('@ninefold/model').Entity>(model.entities);
     const employee = entities.find((e) => e.name === 'Employee');
     expect(employee?.key).toBe('id');
     expect(employee?.display).toBe('name');
@@ -119,7 +119,7 @@ describe('toModel: entities (point 3) and validation (point 5)', () => {
 
   it('maps constraints to validation and maxItems to a named constant', () => {
     const { model } = map(stores);
-    const fields = items<import('@ninefold/spec').FieldConstraints>(model.validation, 'fields');
+    const fields = items<import('@ninefold/model').FieldConstraints>(model.validation, 'fields');
     expect(fields).toContainEqual({
       entity: 'Store',
       field: ['name'],
@@ -132,7 +132,7 @@ describe('toModel: entities (point 3) and validation (point 5)', () => {
       field: ['tags'],
       max: { kind: 'constant', name: 'MAX_STORE_TAGS' },
     });
-    const constants = items<import('@ninefold/spec').Constant>(model.constants);
+    const constants = items<import('@ninefold/model').Constant>(model.constants);
     expect(constants).toContainEqual(expect.objectContaining({ name: 'MAX_STORE_TAGS', value: 5 }));
     expect(constants).toContainEqual(expect.objectContaining({ name: 'MAX_PAGE_SIZE', value: 100 }));
   });
@@ -178,7 +178,7 @@ describe('toModel: entities (point 3) and validation (point 5)', () => {
         },
       },
     });
-    const entities = items<import('@ninefold/spec').Entity>(model.entities);
+    const entities = items<import('@ninefold/model').Entity>(model.entities);
     expect(entities.find((e) => e.name === 'Cat')?.fields.map((f) => f.name)).toEqual([
       'id',
       'kind',
@@ -283,8 +283,8 @@ const clinic: OpenApi3Like = {
 
 describe('toModel: which schemas become entities (point 3)', () => {
   const { model, report } = map(clinic);
-  const entities = items<import('@ninefold/spec').Entity>(model.entities);
-  const calls = items<import('@ninefold/spec').Call>(model.calls);
+  const entities = items<import('@ninefold/model').Entity>(model.entities);
+  const calls = items<import('@ninefold/model').Call>(model.calls);
   const names = entities.map((entity) => entity.name).sort();
   const entry = (pointer: string) => report.points.entities.find((e) => e.pointer === pointer);
 
@@ -347,7 +347,7 @@ describe('toModel: which schemas become entities (point 3)', () => {
       entity: 'Owner',
       response: { shape: 'array', entity: 'Owner' },
     });
-    const screens = items<import('@ninefold/spec').Screen>(model.screens);
+    const screens = items<import('@ninefold/model').Screen>(model.screens);
     expect(screens.map((s) => `${s.kind} ${s.route}`)).toContain('list /owners');
   });
 
@@ -416,7 +416,8 @@ describe('toModel: calls (point 7) and screens (point 2)', () => {
         paths: { '/articles': list(parameters) },
         components: { schemas: { Article: article } },
       } as OpenApi3Like);
-      return items<import('@ninefold/spec').Call>(model.calls).find((c) => c.name === 'listArticles')?.search;
+      return items<import('@ninefold/model').Call>(model.calls).find((c) => c.name === 'listArticles')
+        ?.search;
     };
     expect(searched([{ name: 'q', in: 'query', schema: { type: 'string' } }])).toEqual({ param: 'q' });
     expect(searched([{ name: 'Search', in: 'query', schema: { type: 'string' } }])).toEqual({
@@ -463,7 +464,7 @@ describe('toModel: calls (point 7) and screens (point 2)', () => {
       },
     };
     const { model, report } = map(doc);
-    const list = items<import('@ninefold/spec').Call>(model.calls).find((c) => c.name === 'listArticles');
+    const list = items<import('@ninefold/model').Call>(model.calls).find((c) => c.name === 'listArticles');
     expect(list?.filters).toEqual([
       { field: 'published', param: 'published', op: 'eq' },
       { field: 'title', param: 'title', op: 'eq' },
@@ -475,7 +476,7 @@ describe('toModel: calls (point 7) and screens (point 2)', () => {
 
   it("nests sub-resource screens under their parent with the list call's path parameters", () => {
     const { model } = map(stores);
-    const screens = items<import('@ninefold/spec').Screen>(model.screens);
+    const screens = items<import('@ninefold/model').Screen>(model.screens);
     expect(screens.map((s) => [s.kind, s.route])).toEqual([
       ['list', '/stores'],
       ['detail', '/stores/:storeId'],
@@ -496,7 +497,7 @@ describe('toModel: calls (point 7) and screens (point 2)', () => {
   it('maps purposes, parameters, envelopes, pagination, sorting and the base URL', () => {
     const { model } = map(stores);
     expect(model.calls.shown && model.calls.baseUrl).toBe('https://eu.example.com/v1');
-    const calls = items<import('@ninefold/spec').Call>(model.calls);
+    const calls = items<import('@ninefold/model').Call>(model.calls);
     const list = calls.find((c) => c.name === 'listEmployees');
     expect(list).toMatchObject({
       purpose: 'list',
@@ -577,7 +578,7 @@ describe('toModel: calls (point 7) and screens (point 2)', () => {
       },
       components: { schemas: { Thing: { type: 'object', properties: { id: { type: 'integer' } } } } },
     });
-    expect(items<import('@ninefold/spec').Call>(model.calls)[0]?.pagination).toEqual(expected);
+    expect(items<import('@ninefold/model').Call>(model.calls)[0]?.pagination).toEqual(expected);
   });
 
   it('maps form and multipart bodies, and binary fields to files', () => {
@@ -613,10 +614,10 @@ describe('toModel: calls (point 7) and screens (point 2)', () => {
         },
       },
     });
-    const calls = items<import('@ninefold/spec').Call>(model.calls);
+    const calls = items<import('@ninefold/model').Call>(model.calls);
     expect(calls[0]?.body).toEqual({ entity: 'UploadBody', encoding: 'multipart' });
     expect(calls[1]?.body).toEqual({ entity: 'FormBody', encoding: 'form' });
-    const upload = items<import('@ninefold/spec').Entity>(model.entities).find(
+    const upload = items<import('@ninefold/model').Entity>(model.entities).find(
       (e) => e.name === 'UploadBody',
     );
     expect(upload?.fields[0]).toMatchObject({ name: 'file', kind: 'file' });
@@ -654,7 +655,7 @@ const orders = (actions: string[]): OpenApi3Like => ({
 describe('toModel: states (point 4)', () => {
   it('turns action operations into transitions to the state their name matches', () => {
     const { model, report } = map(orders(['cancel', 'ship', 'refund']));
-    const machine = items<import('@ninefold/spec').StateMachine>(model.states, 'machines')[0];
+    const machine = items<import('@ninefold/model').StateMachine>(model.states, 'machines')[0];
     expect(machine).toMatchObject({ entity: 'Order', field: 'status', initial: 'placed' });
     expect(machine?.transitions).toEqual([
       { name: 'cancel', from: ['placed', 'shipped'], to: 'cancelled', call: 'cancelOrder', set: [] },
@@ -868,7 +869,7 @@ describe('toModel: sign-in and roles (point 6), errors (point 8), product (point
       summary: 'Errors',
       description: 'About errors',
     });
-    expect(items<import('@ninefold/spec').ErrorEntry>(model.errors, 'entries')).toEqual([
+    expect(items<import('@ninefold/model').ErrorEntry>(model.errors, 'entries')).toEqual([
       { match: { status: 404 }, message: 'Not here', action: 'go-back' },
       { match: { status: 409, code: 'OUT_OF_STOCK' }, message: 'Out of stock', action: 'reload' },
       { match: { status: '5xx' }, message: 'Down', action: 'retry' },
@@ -889,7 +890,7 @@ describe('toModel: sign-in and roles (point 6), errors (point 8), product (point
       },
     });
     // "Invalid filter syntax" was written for the search: it must not explain a refused order.
-    expect(items<import('@ninefold/spec').ErrorEntry>(model.errors, 'entries')).toEqual([
+    expect(items<import('@ninefold/model').ErrorEntry>(model.errors, 'entries')).toEqual([
       { match: { status: 400 }, message: 'Bad request', action: 'fix-field' },
       { match: { status: 404 }, message: 'No such order', action: 'go-back' },
     ]);
@@ -923,7 +924,7 @@ describe('toModel: bad input', () => {
         message: expect.stringContaining('boom'),
       }),
     ]);
-    expect(items<import('@ninefold/spec').Call>(model.calls).map((c) => c.name)).toEqual(['fine']);
+    expect(items<import('@ninefold/model').Call>(model.calls).map((c) => c.name)).toEqual(['fine']);
   });
 
   it('turns a failure in one schema into an issue at its pointer, and keeps the calls that use it', () => {
@@ -950,8 +951,8 @@ describe('toModel: bad input', () => {
         message: expect.stringContaining('bad schema'),
       }),
     ]);
-    expect(items<import('@ninefold/spec').Call>(model.calls)[0]).toMatchObject({ entity: 'Boom' });
-    expect(items<import('@ninefold/spec').Entity>(model.entities)).toEqual([{ name: 'Boom', fields: [] }]);
+    expect(items<import('@ninefold/model').Call>(model.calls)[0]).toMatchObject({ entity: 'Boom' });
+    expect(items<import('@ninefold/model').Entity>(model.entities)).toEqual([{ name: 'Boom', fields: [] }]);
   });
 
   it('never throws on garbage', () => {

@@ -1,4 +1,4 @@
-import { toPointer } from '@ninefold/spec';
+import { toPointer } from '@ninefold/model';
 import { describe, expect, it } from 'vitest';
 import { readOpenApi } from '../src/index';
 

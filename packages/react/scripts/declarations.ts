@@ -6,7 +6,7 @@ import ts from 'typescript';
 const TSCONFIG = fileURLToPath(new URL('../tsconfig.json', import.meta.url));
 
 /**
- * The client's declarations in one file: Ninefold's own types (the model of @ninefold/spec, the
+ * The client's declarations in one file: Ninefold's own types (the model of @ninefold/model, the
  * extension's) written out in it, React's imported from React, which the app has.
  */
 export async function writeClientDeclarations(entry: string, out: string): Promise<void> {

@@ -14,7 +14,7 @@ import {
   permissionsApply,
   type RecordCondition,
   writeViolations,
-} from '@ninefold/spec';
+} from '@ninefold/model';
 import type { FastifyRequest } from 'fastify';
 import type { Authentication } from './auth/authenticate';
 import { type Problem, ProblemError, problem } from './problem';
@@ -31,7 +31,7 @@ export function authenticationOf(request: FastifyRequest): Authentication {
   return authentications.get(request) ?? { kind: 'anonymous' };
 }
 
-/** The principal the permission rules of `packages/spec` are asked about: `{}` for nobody. */
+/** The principal the permission rules of `packages/model` are asked about: `{}` for nobody. */
 export function principalOf(request: FastifyRequest): Principal {
   const found = authenticationOf(request);
   return found.kind === 'user' ? found.principal : {};

@@ -1,4 +1,4 @@
-import type { Call, Entity, FilterParam, Model } from '@ninefold/spec';
+import type { Call, Entity, FilterParam, Model } from '@ninefold/model';
 
 /** Where the prototype API serves its calls; call paths are relative to it. */
 export const API_BASE = '/api';

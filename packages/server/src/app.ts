@@ -8,7 +8,7 @@ import {
   findEntity,
   type Model,
   permissionsApply,
-} from '@ninefold/spec';
+} from '@ninefold/model';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { principalOf, rememberAuthentication, requireAction } from './access';
 import { type ApiDescription, keepsHistory, prototypeApi, specPayload } from './api-calls';
@@ -83,7 +83,7 @@ export const IMPORT_BODY_LIMIT = 64 * 1024 * 1024;
 
 /**
  * The prototype API for a model: the specification's calls (or conventional REST when point 7 is not
- * shown) on the given store, validated by the shared rules of `packages/spec`, answering every failure
+ * shown) on the given store, validated by the shared rules of `packages/model`, answering every failure
  * as an RFC 9457 problem. Also serves `GET /spec.json` (the model and the calls) and `GET /healthz`.
  *
  * @example

@@ -1,7 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
-import { exhaustiveSwitchError, type Model, type SignIn } from '@ninefold/spec';
+import { exhaustiveSwitchError, type Model, type SignIn } from '@ninefold/model';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { PROBLEM_CONTENT_TYPE, problem } from './problem';
 import { screenPreloads } from './screen-preload';

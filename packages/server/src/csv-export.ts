@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { csvCell, type Field } from '@ninefold/spec';
+import { csvCell, type Field } from '@ninefold/model';
 import { stringify } from 'csv-stringify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Presenter } from './present';

@@ -20,7 +20,7 @@ import {
   numberExample,
   parseCsv,
   uniqueFields,
-} from '@ninefold/spec';
+} from '@ninefold/model';
 import type { FastifyRequest } from 'fastify';
 import { principalOf } from './access';
 import { clip, ProblemError, problem } from './problem';

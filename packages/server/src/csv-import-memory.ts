@@ -2,7 +2,7 @@
 // an orders file imported twice from a second file of orders. A row whose very values an import made into
 // a record that is still there is skipped (and said so), unless the request asks to import it again.
 import { createHash } from 'node:crypto';
-import type { Entity, ReadRow } from '@ninefold/spec';
+import type { Entity, ReadRow } from '@ninefold/model';
 import { coerceKey } from './record-helpers';
 import type { Store } from './store/store';
 

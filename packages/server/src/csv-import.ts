@@ -15,7 +15,7 @@ import {
   type ReadRow,
   type ReadRows,
   readCells,
-} from '@ninefold/spec';
+} from '@ninefold/model';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { principalOf, requireAction } from './access';
 import {

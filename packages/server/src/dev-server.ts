@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Model } from '@ninefold/spec';
+import type { Model } from '@ninefold/model';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { API_BASE, type ApiDescription, describeApi, prototypeApi, specPayload } from './api-calls';
 import { buildApp, DEFAULT_BODY_LIMIT } from './app';

@@ -12,7 +12,7 @@ import {
   groupRecords,
   type RecordCondition,
   shapeFigure,
-} from '@ninefold/spec';
+} from '@ninefold/model';
 import type { FastifyRequest } from 'fastify';
 import { enforce, principalOf, readNarrowing } from './access';
 import { clip, ProblemError, problem } from './problem';

@@ -1,6 +1,6 @@
 // A list call: its parameters read strictly, the records the role may read, as JSON pages or as CSV.
 import { randomUUID } from 'node:crypto';
-import { type Call, type Entity, entityFileName, type Model, resolveAmount } from '@ninefold/spec';
+import { type Call, type Entity, entityFileName, type Model, resolveAmount } from '@ninefold/model';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { readableList, refuseHiddenQuery, requireAction } from './access';
 import { sendCsv, wantsCsv } from './csv-export';

@@ -9,7 +9,7 @@ import {
   readSortParams,
   resolveAmount,
   searchFields,
-} from '@ninefold/spec';
+} from '@ninefold/model';
 import { DEFAULT_MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE } from './api-calls';
 import { clip, type Problem, problem } from './problem';
 import type { Filter, ListQuery } from './store/store';

@@ -5,7 +5,7 @@ import {
   type Principal,
   permissionsApply,
   personName,
-} from '@ninefold/spec';
+} from '@ninefold/model';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { authenticationOf, principalOf } from './access';
 import type { Authentication, Authenticator } from './auth/authenticate';

@@ -11,7 +11,7 @@ import {
   personFields,
   personName,
   referringFields,
-} from '@ninefold/spec';
+} from '@ninefold/model';
 import type { FastifyRequest } from 'fastify';
 import { principalOf, readNarrowing } from './access';
 import { clip, ProblemError, problem } from './problem';

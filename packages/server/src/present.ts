@@ -5,7 +5,7 @@ import {
   fieldAccess,
   type Model,
   type Principal,
-} from '@ninefold/spec';
+} from '@ninefold/model';
 import type { FastifyRequest } from 'fastify';
 import { principalOf } from './access';
 import type { StoredRecord } from './store/store';

@@ -1,4 +1,4 @@
-import type { FieldError, JsonValue } from '@ninefold/spec';
+import type { FieldError, JsonValue } from '@ninefold/model';
 
 /** An RFC 9457 problem details answer, with field errors as JSON pointers into the request body. */
 export interface Problem {

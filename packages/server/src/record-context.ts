@@ -1,5 +1,5 @@
 // What every record handler of the prototype API is given (see handlerFor in app.ts).
-import type { Model, StateMachine, Transition } from '@ninefold/spec';
+import type { Model, StateMachine, Transition } from '@ninefold/model';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { BodyLimits } from './request-body';
 import type { Store } from './store/store';

@@ -10,7 +10,7 @@ import {
   type StateMachine,
   type Transition,
   uniqueMessage,
-} from '@ninefold/spec';
+} from '@ninefold/model';
 import type { FastifyRequest } from 'fastify';
 import { principalOf } from './access';
 import { presenterFor } from './present';

@@ -18,7 +18,7 @@ import {
   updatedRecordRefusal,
   updateEnvironment,
   updateSteps,
-} from '@ninefold/spec';
+} from '@ninefold/model';
 import { ProblemError, problem, validationProblem } from './problem';
 import type { RecordKey, Store, StoredRecord } from './store/store';
 

@@ -15,7 +15,7 @@ import {
   transitionChange,
   transitionRefusal,
   validateRecord,
-} from '@ninefold/spec';
+} from '@ninefold/model';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { enforce, principalOf, refuseForbiddenFields, requireAction } from './access';
 import { apiBase } from './api-calls';

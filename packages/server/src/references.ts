@@ -5,7 +5,7 @@ import {
   type JsonValue,
   type Model,
   toPointer,
-} from '@ninefold/spec';
+} from '@ninefold/model';
 import type { RecordKey, Store } from './store/store';
 
 /**

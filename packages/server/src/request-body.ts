@@ -13,7 +13,7 @@ import {
   type JsonValue,
   type Model,
   toBytes,
-} from '@ninefold/spec';
+} from '@ninefold/model';
 import type { FastifyRequest } from 'fastify';
 import { API_BASE } from './api-calls';
 import { refuseDeepBody } from './body-depth';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Model, type ScreenKind, screenAt } from '@ninefold/spec';
+import { type Model, type ScreenKind, screenAt } from '@ninefold/model';
 
 /**
  * The module of the web runtime that holds each kind of screen, as its build manifest names it (the

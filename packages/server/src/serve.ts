@@ -1,5 +1,5 @@
 import { basename, dirname, extname, join } from 'node:path';
-import type { Model } from '@ninefold/spec';
+import type { Model } from '@ninefold/model';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, DEFAULT_BODY_LIMIT } from './app';
 import type { AuthOptions } from './auth/authenticate';

@@ -1,4 +1,4 @@
-import { loadSpec, type Model } from '@ninefold/spec';
+import { loadSpec, type Model } from '@ninefold/model';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { pointsSaid } from '../../../test/support/points-said';

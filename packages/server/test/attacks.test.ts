@@ -3,7 +3,7 @@
 // on sign-in. Each expects the refusal the client can read (401 or 403 problems, 422 for fields no one
 // may write, 429 with Retry-After).
 import { randomBytes } from 'node:crypto';
-import type { Model } from '@ninefold/spec';
+import type { Model } from '@ninefold/model';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';

@@ -1,4 +1,4 @@
-import type { SignIn } from '@ninefold/spec';
+import type { SignIn } from '@ninefold/model';
 import { describe, expect, it } from 'vitest';
 import {
   apiOrigin,

@@ -2,7 +2,7 @@
 // and sort, streamed in batches, without a field hidden from the role, and with text a spreadsheet would
 // run as a formula made harmless (issue 20).
 
-import { csvCell } from '@ninefold/spec';
+import { csvCell } from '@ninefold/model';
 import { parse } from 'csv-parse/sync';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

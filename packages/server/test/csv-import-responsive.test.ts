@@ -4,7 +4,7 @@
 // SQLite, over real HTTP: it must be answered while the import runs, not after it. How long it waits is
 // measured in bench/csv-import.ts, not here: these machines are shared.
 import { readFileSync } from 'node:fs';
-import { loadSpec } from '@ninefold/spec';
+import { loadSpec } from '@ninefold/model';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
 import { openStore } from '../src/store/open-store';

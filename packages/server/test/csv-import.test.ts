@@ -4,7 +4,7 @@
 // export wrote read back unchanged. On a domain of our own and on the shop, on both databases.
 
 import { readFileSync } from 'node:fs';
-import { loadSpec, type Model } from '@ninefold/spec';
+import { loadSpec, type Model } from '@ninefold/model';
 import { parse } from 'csv-parse/sync';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -5,7 +5,7 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadSpec, type Model, PROTOTYPE_CODES } from '@ninefold/spec';
+import { loadSpec, type Model, PROTOTYPE_CODES } from '@ninefold/model';
 import Fastify, { type InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pointsSaid } from '../../../test/support/points-said';

@@ -14,7 +14,7 @@ import {
   loadSpec,
   type Model,
   shapeFigure,
-} from '@ninefold/spec';
+} from '@ninefold/model';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { resolve } from 'node:path';
-import { loadSpec, type Model } from '@ninefold/spec';
+import { loadSpec, type Model } from '@ninefold/model';
 import { afterEach, describe, expect, it } from 'vitest';
 import { listenProblem } from '../src/listen-problem';
 import { serve } from '../src/serve';

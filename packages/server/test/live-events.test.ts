@@ -1,7 +1,7 @@
 // Live updates (`GET /api/_events`): each stream is told exactly what its role may read, before or after
 // each change. Generated writes (created, reassigned, placed, deleted by two people) are checked against
 // the API's own answers, read as each role, on SQLite and PostgreSQL.
-import { checkAction, type JsonValue } from '@ninefold/spec';
+import { checkAction, type JsonValue } from '@ninefold/model';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';

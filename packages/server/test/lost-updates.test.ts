@@ -1,7 +1,7 @@
 // Lost updates: an update must say which version it changes (If-Match, else 428), and a stale one is a
 // 412 carrying the record as it is now (only what the role may read) and its ETag, so that the client can
 // show both versions. Transitions take If-Match too, without requiring it.
-import type { Model } from '@ninefold/spec';
+import type { Model } from '@ninefold/model';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';

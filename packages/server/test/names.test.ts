@@ -2,7 +2,7 @@
 // only for ids the role already sees, on a domain of our own (fixtures/clinic.yaml).
 
 import { readFileSync } from 'node:fs';
-import { loadSpec, type Model } from '@ninefold/spec';
+import { loadSpec, type Model } from '@ninefold/model';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';

@@ -1,5 +1,5 @@
 // The client and the prototype API must agree on point 6. The client decides what to show with the
-// shared rules of packages/spec (checkScreen, checkAction, fieldAccess, transitionAccess with
+// shared rules of packages/model (checkScreen, checkAction, fieldAccess, transitionAccess with
 // checkTransition); this test asks the API the same questions for every role of the rich example, every
 // screen, every action on records in every state and of every owner, every field and every transition,
 // and expects it to allow exactly what those rules allow. The cases are computed from the specification,
@@ -16,7 +16,7 @@ import {
   type Screen,
   type StateMachine,
   transitionAccess,
-} from '@ninefold/spec';
+} from '@ninefold/model';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeApi } from '../src/api-calls';

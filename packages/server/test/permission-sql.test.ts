@@ -9,7 +9,7 @@ import {
   expressionEnvironment,
   findEntity,
   type JsonValue,
-} from '@ninefold/spec';
+} from '@ninefold/model';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateRecords } from '../src/seed/generate-records';
 import { openStore } from '../src/store/open-store';

@@ -18,7 +18,7 @@ import {
   loadSpec,
   type Model,
   permissionsApply,
-} from '@ninefold/spec';
+} from '@ninefold/model';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeApi } from '../src/api-calls';

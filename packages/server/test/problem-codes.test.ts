@@ -1,8 +1,8 @@
 // `check` warns about a catalogue entry whose code the prototype API never answers, from the list in
-// @ninefold/spec; this holds that list to the codes the server's sources actually answer with.
+// @ninefold/model; this holds that list to the codes the server's sources actually answer with.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PROTOTYPE_CODES, transitionRefusal } from '@ninefold/spec';
+import { PROTOTYPE_CODES, transitionRefusal } from '@ninefold/model';
 import { expect, it } from 'vitest';
 
 function sources(dir: string): string[] {

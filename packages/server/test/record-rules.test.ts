@@ -2,7 +2,7 @@
 // helpdesk specification: a domain written for these tests, not the demo. Every check runs on SQLite and
 // PostgreSQL, including the concurrency the issue names: 20 creates racing a limit of 3 leave 3.
 import { readFileSync } from 'node:fs';
-import { aggregateRecords, loadSpec, type Model, type RecordCondition } from '@ninefold/spec';
+import { aggregateRecords, loadSpec, type Model, type RecordCondition } from '@ninefold/model';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
@@ -16,7 +16,7 @@ const databases = await testDatabases();
 const NOW = new Date('2026-11-24T23:30:00Z'); // 00:30 on the 25th in Amsterdam (UTC+1)
 
 function helpdesk(): Model {
-  const file = new URL('../../spec/test/fixtures/helpdesk.md', import.meta.url);
+  const file = new URL('../../model/test/fixtures/helpdesk.md', import.meta.url);
   const result = loadSpec(readFileSync(file, 'utf8'), { file: 'helpdesk.md' });
   if (!result.ok || !result.model) throw new Error(`helpdesk.md must load: ${JSON.stringify(result.issues)}`);
   return result.model;

@@ -1,6 +1,6 @@
 // Rule codes (point 5): a 422 whose errors all come from rules of one code carries that code, for the
 // error catalogue to match; each field error carries its rule's code; otherwise VALIDATION_FAILED.
-import type { Model, Rule } from '@ninefold/spec';
+import type { Model, Rule } from '@ninefold/model';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';

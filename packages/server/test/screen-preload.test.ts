@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SCREEN_KINDS } from '@ninefold/spec';
+import { SCREEN_KINDS } from '@ninefold/model';
 import { ensureRuntime } from '@ninefold/web/runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // The runtime's own set, which decides what its screens wait for: read from its source, as the server

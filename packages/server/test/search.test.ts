@@ -2,7 +2,7 @@
 // FTS5 on SQLite, tsvector with GIN indexes on PostgreSQL (issue 20). Run on a domain of our own.
 
 import { readFileSync } from 'node:fs';
-import { loadSpec, type Model } from '@ninefold/spec';
+import { loadSpec, type Model } from '@ninefold/model';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';

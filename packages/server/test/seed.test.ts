@@ -8,7 +8,7 @@ import {
   loadSpec,
   type Model,
   validateRecord,
-} from '@ninefold/spec';
+} from '@ninefold/model';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { generateRecords } from '../src/seed/generate-records';
 import type { StoredRecord } from '../src/store/store';

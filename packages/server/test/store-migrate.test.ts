@@ -1,4 +1,4 @@
-import type { Entity, Field, ListScreen } from '@ninefold/spec';
+import type { Entity, Field, ListScreen } from '@ninefold/model';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { MigrationResult, MigrationStep, Store } from '../src/store/store';
 import { modelOf } from './store-model';

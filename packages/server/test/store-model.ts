@@ -5,7 +5,7 @@ import {
   type ListScreen,
   type Model,
   notShownModel,
-} from '@ninefold/spec';
+} from '@ninefold/model';
 
 /** A model whose nine points are all not shown. */
 export const EMPTY_MODEL: Model = notShownModel();

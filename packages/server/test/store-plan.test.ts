@@ -1,4 +1,4 @@
-import type { Entity } from '@ninefold/spec';
+import type { Entity } from '@ninefold/model';
 import { describe, expect, it } from 'vitest';
 import { decodeCursor, encodeCursor, InvalidCursorError } from '../src/store/cursor';
 import { diffPlans } from '../src/store/migrate';

@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadSpec } from '@ninefold/spec';
+import { loadSpec } from '@ninefold/model';
 import pg from 'pg';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { openStore } from '../src/store/open-store';

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Model } from '@ninefold/spec';
+import type { Model } from '@ninefold/model';
 import { sql } from 'kysely';
 import { afterAll, describe, it } from 'vitest';
 import { KyselyStore } from '../src/store/kysely-store';

@@ -1,4 +1,4 @@
-import type { Entity, JsonValue } from '@ninefold/spec';
+import type { Entity, JsonValue } from '@ninefold/model';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { encodeCursor, InvalidCursorError } from '../src/store/cursor';
 import type { ListQuery, Store, StoredRecord } from '../src/store/store';

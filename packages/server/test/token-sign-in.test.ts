@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadSpec, type Model } from '@ninefold/spec';
+import { loadSpec, type Model } from '@ninefold/model';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp, openStore, provisionUsers } from '../src/index';
 

@@ -1,4 +1,4 @@
-import { loadSpec } from '@ninefold/spec';
+import { loadSpec } from '@ninefold/model';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ExtensionNames } from '@ninefold/spec';
+import type { ExtensionNames } from '@ninefold/model';
 import { isComponent } from '../src/extension/is-component';
 
 const WEB_DIR = fileURLToPath(new URL('..', import.meta.url));
@@ -95,7 +95,7 @@ export async function readExtensionTheme(file: string): Promise<Record<string, u
   }
 }
 
-/** The model-facing names of an extension object (see `ExtensionNames` in packages/spec). */
+/** The model-facing names of an extension object (see `ExtensionNames` in packages/model). */
 export function namesOf(extension: Record<string, unknown>): ExtensionNames {
   const record = (value: unknown): Record<string, unknown> =>
     typeof value === 'object' && value !== null && !Array.isArray(value)

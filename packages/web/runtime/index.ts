@@ -8,10 +8,10 @@ import { fileURLToPath } from 'node:url';
 /** `packages/web/`. */
 const WEB_DIR = fileURLToPath(new URL('..', import.meta.url));
 /**
- * The client bundles the shared rules of `packages/spec` and, in its import worker, the importer of
+ * The client bundles the shared rules of `packages/model` and, in its import worker, the importer of
  * `packages/openapi`, so their sources count as the client's too.
  */
-const SPEC_SOURCES = fileURLToPath(new URL('../../spec/src', import.meta.url));
+const SPEC_SOURCES = fileURLToPath(new URL('../../model/src', import.meta.url));
 const OPENAPI_SOURCES = fileURLToPath(new URL('../../openapi/src', import.meta.url));
 const PLAYGROUND_SOURCES = [
   '../../server/src/api-calls.ts',
@@ -72,7 +72,7 @@ function workOf(extension: string | undefined): string {
 
 /**
  * Makes sure the built web runtime is there and current, building it with Vite when it is missing or its
- * sources (the client's, the shared rules of `packages/spec` and the importer) changed since, and returns its directory.
+ * sources (the client's, the shared rules of `packages/model` and the importer) changed since, and returns its directory.
  * So a fresh clone needs no separate build step. Safe to call from several processes at once: one builds
  * while the others wait, and the result appears in one rename.
  *

@@ -4,7 +4,7 @@ import 'virtual:ninefold-theme.css';
 import './app/app.css';
 // The notices and layouts of a team's extension: a few rules, in the one stylesheet every page has.
 import './extension/extension.css';
-import { type Model, screenAt } from '@ninefold/spec';
+import { type Model, screenAt } from '@ninefold/model';
 import { type ReactNode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App, createQueryClient } from './app/App';

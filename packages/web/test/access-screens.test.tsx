@@ -1,4 +1,4 @@
-import { type Grant, type Model, type Principal, screenAt } from '@ninefold/spec';
+import { type Grant, type Model, type Principal, screenAt } from '@ninefold/model';
 import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';

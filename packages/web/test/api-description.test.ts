@@ -1,4 +1,4 @@
-import { notShownModel } from '@ninefold/spec';
+import { notShownModel } from '@ninefold/model';
 import { describe, expect, it } from 'vitest';
 import { apiOf } from '../src/data/api-description';
 import { loadExample } from './support/load-example';

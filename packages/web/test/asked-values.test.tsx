@@ -1,5 +1,5 @@
+import type { Model } from '@ninefold/model';
 import { importOpenApi } from '@ninefold/openapi';
-import type { Model } from '@ninefold/spec';
 import { configure, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';

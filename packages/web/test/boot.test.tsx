@@ -1,4 +1,4 @@
-import { screenAt } from '@ninefold/spec';
+import { screenAt } from '@ninefold/model';
 import { render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { App, createQueryClient } from '../src/app/App';

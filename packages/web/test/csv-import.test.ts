@@ -1,6 +1,6 @@
 // Reading a CSV file a person chose, and which column holds which field: each bad file gets a message
 // that says what to do, never a crash (issue 20).
-import { findEntity, type Principal } from '@ninefold/spec';
+import { findEntity, type Principal } from '@ninefold/model';
 import { describe, expect, it } from 'vitest';
 import { firstMatches, importTarget } from '../src/list/csv-import/import-plan';
 import { readCsv } from '../src/list/csv-import/read-csv';

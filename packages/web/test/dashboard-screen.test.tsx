@@ -1,4 +1,4 @@
-import type { Call, Model } from '@ninefold/spec';
+import type { Call, Model } from '@ninefold/model';
 import { QueryClient } from '@tanstack/react-query';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';

@@ -1,4 +1,4 @@
-import type { Call } from '@ninefold/spec';
+import type { Call } from '@ninefold/model';
 import { describe, expect, it } from 'vitest';
 import { entityCalls, MissingCallError } from '../src/data/entity-calls';
 import { createHttpDataProvider } from '../src/data/http-data-provider';

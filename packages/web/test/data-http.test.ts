@@ -1,5 +1,5 @@
+import { loadSpec, type Model } from '@ninefold/model';
 import { buildApp, describeApi, openStore, type Store } from '@ninefold/server';
-import { loadSpec, type Model } from '@ninefold/spec';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { pointsSaid } from '../../../test/support/points-said';

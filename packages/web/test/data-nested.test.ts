@@ -1,5 +1,5 @@
+import type { Model } from '@ninefold/model';
 import { importOpenApi } from '@ninefold/openapi';
-import type { Model } from '@ninefold/spec';
 import { describe, expect, it } from 'vitest';
 import { screenBelow } from '../src/app/routes';
 import type { ApiDescription } from '../src/data/api-description';

@@ -1,5 +1,5 @@
+import type { Entity, Model } from '@ninefold/model';
 import { importOpenApi } from '@ninefold/openapi';
-import type { Entity, Model } from '@ninefold/spec';
 import { describe, expect, it } from 'vitest';
 import { rowDetail } from '../src/app/routes';
 import type { ApiDescription } from '../src/data/api-description';

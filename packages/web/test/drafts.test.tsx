@@ -1,4 +1,4 @@
-import type { Model, Principal } from '@ninefold/spec';
+import type { Model, Principal } from '@ninefold/model';
 import { act, configure, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-import type { Model } from '@ninefold/spec';
+import type { Model } from '@ninefold/model';
 import { QueryClient } from '@tanstack/react-query';
 import { act, configure, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';

@@ -1,5 +1,5 @@
 import { MantineProvider } from '@mantine/core';
-import type { Model } from '@ninefold/spec';
+import type { Model } from '@ninefold/model';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';

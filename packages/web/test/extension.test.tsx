@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Model, Principal } from '@ninefold/spec';
-import { EXTENSION_SLOTS, loadSpec } from '@ninefold/spec';
+import type { Model, Principal } from '@ninefold/model';
+import { EXTENSION_SLOTS, loadSpec } from '@ninefold/model';
 import { configure, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, expectTypeOf, it, vi } from 'vitest';

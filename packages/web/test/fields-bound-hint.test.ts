@@ -1,4 +1,4 @@
-import { boundsOf, type Field, findEntity, findField } from '@ninefold/spec';
+import { boundsOf, type Field, findEntity, findField } from '@ninefold/model';
 import { describe, expect, it } from 'vitest';
 import { boundHint } from '../src/fields/bound-hint';
 import { createI18n } from '../src/i18n/I18nProvider';

@@ -1,5 +1,5 @@
 import { MantineProvider } from '@mantine/core';
-import type { Field, JsonValue } from '@ninefold/spec';
+import type { Field, JsonValue } from '@ninefold/model';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';

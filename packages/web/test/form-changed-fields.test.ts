@@ -1,4 +1,4 @@
-import { type Field, findEntity } from '@ninefold/spec';
+import { type Field, findEntity } from '@ninefold/model';
 import { describe, expect, it } from 'vitest';
 import { changedFields } from '../src/form/changed-fields';
 import { loadExample } from './support/load-example';

@@ -1,8 +1,9 @@
 // The create form asks the grant's condition of the record as it will be, as the API does: a member of
 // the helpdesk, whose grant says "own tickets only", cannot send a ticket in another member's name. Guards
 // against the form offering what the API then refuses (or, before the API checked it, accepted).
+
+import type { Model, Screen } from '@ninefold/model';
 import { describeApi } from '@ninefold/server';
-import type { Model, Screen } from '@ninefold/spec';
 import { configure, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-import { type Entity, findEntity } from '@ninefold/spec';
+import { type Entity, findEntity } from '@ninefold/model';
 import { describe, expect, it } from 'vitest';
 import { derivedInputs } from '../src/form/derived-inputs';
 import { firstPage } from '../src/form/first-page';

@@ -1,4 +1,4 @@
-import { findEntity } from '@ninefold/spec';
+import { findEntity } from '@ninefold/model';
 import { describe, expect, it } from 'vitest';
 import { pointerToFormPath } from '../src/form/pointer-path';
 import { loadExample } from './support/load-example';

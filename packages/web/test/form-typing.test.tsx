@@ -1,4 +1,4 @@
-import { type Field, type Model, notShownModel } from '@ninefold/spec';
+import { type Field, type Model, notShownModel } from '@ninefold/model';
 import { act, configure, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Profiler } from 'react';

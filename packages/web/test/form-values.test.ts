@@ -1,4 +1,4 @@
-import { type Field, findEntity, type Model } from '@ninefold/spec';
+import { type Field, findEntity, type Model } from '@ninefold/model';
 import { describe, expect, it } from 'vitest';
 import {
   forValidation,

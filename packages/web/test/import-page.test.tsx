@@ -1,4 +1,4 @@
-import { notShownModel } from '@ninefold/spec';
+import { notShownModel } from '@ninefold/model';
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { loadSpec, type Model } from '@ninefold/spec';
+import { loadSpec, type Model } from '@ninefold/model';
 import { cleanup, configure, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import toolLibrary from '../../../test/fixtures/extension/tool-library.ui';

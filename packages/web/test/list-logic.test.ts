@@ -1,4 +1,4 @@
-import type { Call, ListScreen, Model } from '@ninefold/spec';
+import type { Call, ListScreen, Model } from '@ninefold/model';
 import { describe, expect, it } from 'vitest';
 import { entityCalls } from '../src/data/entity-calls';
 import { listSearchParams } from '../src/data/list-request';

@@ -1,4 +1,4 @@
-import { findEntity, loadSpec, type Model } from '@ninefold/spec';
+import { findEntity, loadSpec, type Model } from '@ninefold/model';
 import { QueryClient } from '@tanstack/react-query';
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -567,7 +567,7 @@ calls:
 
 function withPagination(
   model: Model,
-  pagination: NonNullable<import('@ninefold/spec').Call['pagination']>,
+  pagination: NonNullable<import('@ninefold/model').Call['pagination']>,
 ): Model {
   if (!model.calls.shown) throw new Error('the model shows no calls');
   return {

@@ -1,4 +1,4 @@
-import type { SignIn } from '@ninefold/spec';
+import type { SignIn } from '@ninefold/model';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   completeOidcSignIn,

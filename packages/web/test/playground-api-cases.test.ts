@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { loadSpec, type Model, type Principal } from '@ninefold/model';
 import { buildApp, describeApi, openStore } from '@ninefold/server';
-import { loadSpec, type Model, type Principal } from '@ninefold/spec';
 import { describe, expect, it } from 'vitest';
 import { signInAs } from '../../server/test/support/sign-in';
 import { everyFieldWritable } from '../../server/test/support/variants';

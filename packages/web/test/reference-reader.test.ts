@@ -1,4 +1,4 @@
-import type { Call, Model } from '@ninefold/spec';
+import type { Call, Model } from '@ninefold/model';
 import { describe, expect, it } from 'vitest';
 import { ApiError, type ListParams, NetworkError } from '../src/data/data-provider';
 import { createMemoryDataProvider } from '../src/data/memory-data-provider';

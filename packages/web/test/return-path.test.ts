@@ -1,4 +1,4 @@
-import { screenAt } from '@ninefold/spec';
+import { screenAt } from '@ninefold/model';
 import { describe, expect, it } from 'vitest';
 import { signInRedirect } from '../src/session/return-path';
 import type { SessionState } from '../src/session/SessionContext';

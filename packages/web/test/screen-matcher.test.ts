@@ -1,5 +1,5 @@
-import type { Screen } from '@ninefold/spec';
-import { createScreenMatcher } from '@ninefold/spec';
+import type { Screen } from '@ninefold/model';
+import { createScreenMatcher } from '@ninefold/model';
 import { describe, expect, it } from 'vitest';
 
 const screen = (name: string, route: string): Screen =>

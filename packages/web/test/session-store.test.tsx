@@ -1,4 +1,4 @@
-import type { Model, SignIn } from '@ninefold/spec';
+import type { Model, SignIn } from '@ninefold/model';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ApiDescription } from '../src/data/api-description';
 import { ApiError } from '../src/data/data-provider';

@@ -1,4 +1,4 @@
-import { type Model, notShownModel } from '@ninefold/spec';
+import { type Model, notShownModel } from '@ninefold/model';
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-import type { Model, SignIn } from '@ninefold/spec';
+import type { Model, SignIn } from '@ninefold/model';
 import { configure, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';

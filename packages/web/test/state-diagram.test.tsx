@@ -1,4 +1,4 @@
-import type { StateMachine } from '@ninefold/spec';
+import type { StateMachine } from '@ninefold/model';
 import { configure, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';

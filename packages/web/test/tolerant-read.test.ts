@@ -1,4 +1,4 @@
-import type { Model } from '@ninefold/spec';
+import type { Model } from '@ninefold/model';
 import { describe, expect, it } from 'vitest';
 import { readTolerantly } from '../src/data/tolerant-read';
 import { readTokenAnswer } from '../src/session/sign-in-answer';

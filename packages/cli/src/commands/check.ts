@@ -1,4 +1,4 @@
-import type { LoadResult } from '@ninefold/spec';
+import type { LoadResult } from '@ninefold/model';
 import { parseCommandArgs } from '../args';
 import { extensionIssues } from '../extension-check';
 import { extensionFile } from '../extension-file';

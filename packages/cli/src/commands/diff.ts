@@ -1,4 +1,3 @@
-import { migrationBetween } from '@ninefold/server';
 import {
   CHANGE_AREAS,
   type ChangeArea,
@@ -8,7 +7,8 @@ import {
   type LoadResult,
   type Model,
   type ModelChange,
-} from '@ninefold/spec';
+} from '@ninefold/model';
+import { migrationBetween } from '@ninefold/server';
 import { readExtensionModule } from '@ninefold/web/extension-module';
 import { parseCommandArgs } from '../args';
 import { nameLocator } from '../extension-check';

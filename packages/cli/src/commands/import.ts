@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
+import { toDocument, toMarkdown } from '@ninefold/model';
 import { formatImportReport, looksLikeOpenApi } from '@ninefold/openapi';
-import { toDocument, toMarkdown } from '@ninefold/spec';
 import { stringify } from 'yaml';
 import { parseCommandArgs } from '../args';
 import { loadAnySpec } from '../load-any-spec';

@@ -1,3 +1,4 @@
+import { exhaustiveSwitchError, type Model } from '@ninefold/model';
 import {
   DEFAULT_PORT,
   databaseProblem,
@@ -8,7 +9,6 @@ import {
   serve as startServer,
   type UserRequest,
 } from '@ninefold/server';
-import { exhaustiveSwitchError, type Model } from '@ninefold/spec';
 
 import { ensureRuntime } from '@ninefold/web/runtime';
 import { parseCommandArgs } from '../args';

@@ -7,7 +7,7 @@ import type {
   HttpMethod,
   Pagination,
   Parameter,
-} from '@ninefold/spec';
+} from '@ninefold/model';
 import type { MapContext } from './context';
 import {
   CALL_PARAMETER,

@@ -1,4 +1,4 @@
-import type { Issue, PathSegment } from '@ninefold/spec';
+import type { Issue, PathSegment } from '@ninefold/model';
 import type { ReportBuilder } from '../import-report';
 import type { OpenApi3Like } from './document';
 

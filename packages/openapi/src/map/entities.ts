@@ -6,7 +6,7 @@ import {
   type FieldConstraints,
   type FieldType,
   formatCheck,
-} from '@ninefold/spec';
+} from '@ninefold/model';
 import type { ReportEntry } from '../import-report';
 import { guarded, type MapContext } from './context';
 import {

@@ -1,4 +1,4 @@
-import type { ErrorAction, ErrorEntry } from '@ninefold/spec';
+import type { ErrorAction, ErrorEntry } from '@ninefold/model';
 import type { MapContext } from './context';
 import { deref, isRecord, list } from './document';
 import { type OperationInfo, pickContent, textOf } from './operations';

@@ -1,4 +1,4 @@
-import type { Entity, Field } from '@ninefold/spec';
+import type { Entity, Field } from '@ninefold/model';
 import type { MappedCall } from './calls';
 import type { MapContext } from './context';
 import { deref, isRecord, text } from './document';

@@ -5,7 +5,7 @@ import {
   type FieldType,
   type FilterParam,
   type Parameter,
-} from '@ninefold/spec';
+} from '@ninefold/model';
 import type { MapContext } from './context';
 import type { OperationInfo } from './operations';
 

@@ -1,4 +1,4 @@
-import { exhaustiveSwitchError, type Field, type JsonValue } from '@ninefold/spec';
+import { exhaustiveSwitchError, type Field, type JsonValue } from '@ninefold/model';
 import { isRecord, list, type SchemaLike, text } from './document';
 
 // What one property's schema says beside its type: its annotations and flags, the default it may

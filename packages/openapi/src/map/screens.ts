@@ -1,4 +1,4 @@
-import type { Entity, Screen } from '@ninefold/spec';
+import type { Entity, Screen } from '@ninefold/model';
 import type { MappedCall } from './calls';
 import type { MapContext } from './context';
 import { ROUTE_PARAMETER, uniqueName } from './document';

@@ -1,4 +1,4 @@
-import type { Role, Roles, SignIn } from '@ninefold/spec';
+import type { Role, Roles, SignIn } from '@ninefold/model';
 import type { MappedCall } from './calls';
 import type { MapContext } from './context';
 import { deref, IDENTIFIER, isRecord, list, pointer, text } from './document';

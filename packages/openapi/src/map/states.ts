@@ -1,4 +1,4 @@
-import type { Entity, StateMachine, Transition } from '@ninefold/spec';
+import type { Entity, StateMachine, Transition } from '@ninefold/model';
 import type { MappedCall } from './calls';
 import type { MapContext } from './context';
 import { IDENTIFIER, pointer } from './document';

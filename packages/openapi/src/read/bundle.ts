@@ -1,4 +1,4 @@
-import type { Issue, PathSegment } from '@ninefold/spec';
+import type { Issue, PathSegment } from '@ninefold/model';
 import { MAX_DEPTH } from './limits';
 import { type ParsedText, parseText } from './parse-text';
 import { decodePointer, folderOf, isInside, isUrlReference, resolvePath, resolvePointer } from './refs';

@@ -1,4 +1,4 @@
-import type { PathSegment } from '@ninefold/spec';
+import type { PathSegment } from '@ninefold/model';
 
 /**
  * The offset in JSON `text` of the value at `path` (or of its key, with `key`), or of the deepest

@@ -1,4 +1,4 @@
-import { type Issue, type PathSegment, readYaml, type SourcePosition } from '@ninefold/spec';
+import { type Issue, type PathSegment, readYaml, type SourcePosition } from '@ninefold/model';
 import { MAX_DEPTH, MAX_OPENAPI_BYTES } from './limits';
 import { lineColumn, locateJson } from './locate-json';
 

@@ -12,7 +12,7 @@
  * which keeps positions and caps alias expansion) plus one walk of its own that makes every reference
  * internal, and scalar's upgrader for Swagger 2.0. See bench/openapi-read.ts for the figures of this reader.
  */
-import type { Issue, PathSegment } from '@ninefold/spec';
+import type { Issue, PathSegment } from '@ninefold/model';
 import { upgradeFromTwoToThree } from '@scalar/openapi-upgrader/2.0-to-3.0';
 import { bundle } from './bundle';
 import { type ParsedText, parseText } from './parse-text';

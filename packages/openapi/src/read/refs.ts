@@ -1,4 +1,4 @@
-import type { PathSegment } from '@ninefold/spec';
+import type { PathSegment } from '@ninefold/model';
 
 /** The segments of a JSON pointer taken from a URI fragment (percent-decoded, then `~1` and `~0`). */
 export function decodePointer(pointer: string): PathSegment[] {

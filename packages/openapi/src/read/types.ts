@@ -1,4 +1,4 @@
-import type { Issue } from '@ninefold/spec';
+import type { Issue } from '@ninefold/model';
 import type { OpenAPIV3, OpenAPIV3_1 } from 'openapi-types';
 
 /**

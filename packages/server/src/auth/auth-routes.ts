@@ -1,4 +1,4 @@
-import type { Call } from '@ninefold/spec';
+import type { Call } from '@ninefold/model';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { authenticationOf } from '../access';
 import type { ApiDescription } from '../api-calls';

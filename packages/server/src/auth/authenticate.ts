@@ -5,7 +5,7 @@ import {
   type Model,
   type Principal,
   type SignIn,
-} from '@ninefold/spec';
+} from '@ninefold/model';
 import { ProblemError, problem } from '../problem';
 import type { Store, StoredUser } from '../store/store';
 import { oidcVerifierFor } from './oidc';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { JsonValue, Model, SignIn } from '@ninefold/spec';
+import type { JsonValue, Model, SignIn } from '@ninefold/model';
 import {
   createRemoteJWKSet,
   customFetch,

@@ -1,4 +1,4 @@
-import { demoLinks, type JsonValue, type Model, mostReferenced } from '@ninefold/spec';
+import { demoLinks, type JsonValue, type Model, mostReferenced } from '@ninefold/model';
 import type { Store, StoredUser } from '../store/store';
 import { USERS_TABLE } from '../store/table-plan';
 import { type DemoPasswordFile, readDemoPassword, writeDemoPassword } from './demo-password';

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { JsonValue, Model } from '@ninefold/spec';
+import type { JsonValue, Model } from '@ninefold/model';
 import type { Store, StoredUser } from '../store/store';
 import { hashPassword } from './passwords';
 

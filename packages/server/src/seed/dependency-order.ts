@@ -1,4 +1,4 @@
-import type { Entity, FieldType } from '@ninefold/spec';
+import type { Entity, FieldType } from '@ninefold/model';
 import { type ConstraintIndex, type FieldPlace, placeOf } from './seed-constraints';
 
 /** Objects nest at most this deep in seeded records; deeper ones are left out. */

@@ -6,7 +6,7 @@ import {
   type FieldType,
   type JsonValue,
   type Model,
-} from '@ninefold/spec';
+} from '@ninefold/model';
 import type { StoredRecord } from '../store/store';
 import { dependencyOrder, MAX_OBJECT_DEPTH } from './dependency-order';
 import { dateHint, type HintContext, nameMatches, rangeHint, textHint } from './name-hints';

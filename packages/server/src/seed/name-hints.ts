@@ -1,5 +1,5 @@
 import type { Faker } from '@faker-js/faker';
-import type { Entity, JsonValue } from '@ninefold/spec';
+import type { Entity, JsonValue } from '@ninefold/model';
 
 /** What a text hint may look at besides the faker instance. */
 export interface HintContext {

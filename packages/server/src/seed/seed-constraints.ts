@@ -4,7 +4,7 @@ import {
   type FieldConstraints,
   type FieldKind,
   type Model,
-} from '@ninefold/spec';
+} from '@ninefold/model';
 
 /**
  * Where a field sits: the top-level entity and the path from it, plus every embedded entity passed on

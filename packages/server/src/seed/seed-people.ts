@@ -1,4 +1,4 @@
-import { checkAction, type Model, personFields } from '@ninefold/spec';
+import { checkAction, type Model, personFields } from '@ninefold/model';
 import { userView } from '../auth/users';
 import type { Store, StoredUser } from '../store/store';
 

@@ -5,7 +5,7 @@ import {
   type JsonValue,
   type Model,
   validateRecord,
-} from '@ninefold/spec';
+} from '@ninefold/model';
 import { readerOf, withNumbers } from '../record-rules';
 import type { HistoryEntry, Store, StoredRecord } from '../store/store';
 import { statePlans } from './state-plan';

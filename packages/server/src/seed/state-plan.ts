@@ -1,4 +1,4 @@
-import type { Entity, Model, StateMachine, Transition } from '@ninefold/spec';
+import type { Entity, Model, StateMachine, Transition } from '@ninefold/model';
 
 /** How seeded records of one entity move through one state machine of point 4. */
 export interface StatePlan {

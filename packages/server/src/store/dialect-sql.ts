@@ -1,4 +1,4 @@
-import { exhaustiveSwitchError } from '@ninefold/spec';
+import { exhaustiveSwitchError } from '@ninefold/model';
 import { type RawBuilder, sql } from 'kysely';
 import type { ColumnType, PlannedColumn, PlannedIndex, PlannedTable } from './table-plan';
 

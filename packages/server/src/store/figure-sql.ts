@@ -1,11 +1,11 @@
-import { exhaustiveSwitchError, type FigureMeasure, type FigurePeriod } from '@ninefold/spec';
+import { exhaustiveSwitchError, type FigureMeasure, type FigurePeriod } from '@ninefold/model';
 import { type RawBuilder, sql } from 'kysely';
 import { columnOf } from './record-condition-sql';
 import type { PlannedTable } from './table-plan';
 
 // A dashboard figure's GROUP BY (see `FigureQuery`), written once for both dialects. Dates and datetimes
 // are ISO text in both (see table-plan), so a period is cut from the text: the day is its first ten
-// characters, whatever the time and in UTC, as `periodStart` of @ninefold/spec cuts it.
+// characters, whatever the time and in UTC, as `periodStart` of @ninefold/model cuts it.
 
 type Sql = RawBuilder<unknown>;
 

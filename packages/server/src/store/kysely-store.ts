@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { AggregateQuery, FigureGroup, JsonValue, RecordCondition } from '@ninefold/spec';
+import type { AggregateQuery, FigureGroup, JsonValue, RecordCondition } from '@ninefold/model';
 import { type RawBuilder, sql } from 'kysely';
 import { type ConstraintViolation, constraintViolation } from './constraint-violation';
 import { ensureCounterTable, takeNumber } from './counter-table';

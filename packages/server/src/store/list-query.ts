@@ -1,4 +1,4 @@
-import { exhaustiveSwitchError, type JsonValue } from '@ninefold/spec';
+import { exhaustiveSwitchError, type JsonValue } from '@ninefold/model';
 import { type RawBuilder, sql } from 'kysely';
 import { type CursorValue, decodeCursor, encodeCursor, InvalidCursorError } from './cursor';
 import type { DialectSql } from './dialect-sql';

@@ -1,4 +1,4 @@
-import type { Model } from '@ninefold/spec';
+import type { Model } from '@ninefold/model';
 import type { MigrationStep } from './store';
 import {
   type PlannedColumn,

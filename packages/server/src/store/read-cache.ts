@@ -1,4 +1,4 @@
-import type { FigureGroup } from '@ninefold/spec';
+import type { FigureGroup } from '@ninefold/model';
 import type { ListResult, StoredUser } from './store';
 
 /**

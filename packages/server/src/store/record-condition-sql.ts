@@ -4,12 +4,12 @@ import {
   exhaustiveSwitchError,
   type JsonValue,
   type RecordCondition,
-} from '@ninefold/spec';
+} from '@ninefold/model';
 import { type RawBuilder, sql } from 'kysely';
 import type { PlannedColumn, PlannedTable } from './table-plan';
 import type { ValueCodec } from './value-codec';
 
-// A rule's condition over other records (see `RecordCondition` in @ninefold/spec) as SQL, so that a
+// A rule's condition over other records (see `RecordCondition` in @ninefold/model) as SQL, so that a
 // count or a sum runs in the database, inside the write's own transaction, with every value bound.
 
 type Sql = RawBuilder<unknown>;

@@ -1,7 +1,7 @@
 // Free-text search of a list (the call's `search` parameter, point 7) in the database's own full-text
 // index: SQLite's FTS5, PostgreSQL's tsvector with a GIN index. Both are kept in step with every write
 // by the database itself (triggers on SQLite, an expression index on PostgreSQL).
-import { searchTerms } from '@ninefold/spec';
+import { searchTerms } from '@ninefold/model';
 import { type RawBuilder, sql } from 'kysely';
 import { type DialectSql, quote } from './dialect-sql';
 import type { PlannedTable, TablePlan } from './table-plan';

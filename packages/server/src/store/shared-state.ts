@@ -1,4 +1,4 @@
-import type { JsonValue } from '@ninefold/spec';
+import type { JsonValue } from '@ninefold/model';
 import { sql } from 'kysely';
 import type { DialectSql } from './dialect-sql';
 import { ensureOwnTable } from './own-table';

@@ -7,7 +7,7 @@ import type {
   Model,
   RecordCondition,
   SortKey,
-} from '@ninefold/spec';
+} from '@ninefold/model';
 import type { SharedState } from './shared-state';
 
 /** A record as stored and served: field values by name, plus the key. */

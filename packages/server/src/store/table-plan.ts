@@ -9,7 +9,7 @@ import {
   findEntity,
   type Model,
   searchFields,
-} from '@ninefold/spec';
+} from '@ninefold/model';
 
 /** Column types independent of the dialect; `dialect-sql.ts` spells them for SQLite and PostgreSQL. */
 export type ColumnType = 'text' | 'real' | 'integer' | 'boolean' | 'json';

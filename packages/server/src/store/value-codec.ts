@@ -1,4 +1,4 @@
-import { exhaustiveSwitchError, type JsonValue } from '@ninefold/spec';
+import { exhaustiveSwitchError, type JsonValue } from '@ninefold/model';
 import { type CursorValue, InvalidCursorError } from './cursor';
 import type { DialectName } from './dialect-sql';
 import type { StoredRecord } from './store';

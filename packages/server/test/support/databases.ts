@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { loadSpec, type Model } from '@ninefold/spec';
+import { loadSpec, type Model } from '@ninefold/model';
 import pg from 'pg';
 
 /** The PostgreSQL the suites use: the machine's local server, or NINEFOLD_TEST_PG. */

@@ -1,4 +1,4 @@
-import type { JsonValue } from '@ninefold/spec';
+import type { JsonValue } from '@ninefold/model';
 import type { FastifyInstance } from 'fastify';
 import { addUser } from '../../src/auth/users';
 import type { Store } from '../../src/store/store';

@@ -1,4 +1,4 @@
-import type { Model } from '@ninefold/spec';
+import type { Model } from '@ninefold/model';
 
 /** Every field writable by every role that may write its entity: no read-only fields, no grant limits. */
 export function everyFieldWritable(model: Model): Model {

@@ -1,5 +1,5 @@
 import { Alert, Anchor, List, Stack, Text, Title } from '@mantine/core';
-import { POINT_KEYS, type PointKey } from '@ninefold/spec';
+import { POINT_KEYS, type PointKey } from '@ninefold/model';
 import { useI18n } from '../i18n/I18nProvider';
 import { Link } from './router';
 import { IMPORT_PATH } from './routes';

@@ -1,5 +1,5 @@
 import { MantineProvider } from '@mantine/core';
-import { type Model, screenAt } from '@ninefold/spec';
+import { type Model, screenAt } from '@ninefold/model';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { lazy, type ReactNode, useMemo } from 'react';
 import type { Locale } from '../i18n/catalogue';

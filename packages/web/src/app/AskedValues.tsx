@@ -1,5 +1,5 @@
 import { Stack } from '@mantine/core';
-import { humanize, type Model, type Parameter, type Screen } from '@ninefold/spec';
+import { humanize, type Model, type Parameter, type Screen } from '@ninefold/model';
 import { lazy, type ReactNode, Suspense, useState } from 'react';
 import { type ConnectionValues, missingValues } from '../data/connection-values';
 import type { DataProvider } from '../data/data-provider';

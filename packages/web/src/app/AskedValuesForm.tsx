@@ -1,5 +1,5 @@
 import { Alert, Button, Stack, TextInput } from '@mantine/core';
-import { humanize, type Parameter } from '@ninefold/spec';
+import { humanize, type Parameter } from '@ninefold/model';
 import { type FormEvent, useState } from 'react';
 import { useI18n } from '../i18n/I18nProvider';
 

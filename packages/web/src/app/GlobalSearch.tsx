@@ -12,7 +12,7 @@ import {
   type Model,
   recordName,
   type Screen,
-} from '@ninefold/spec';
+} from '@ninefold/model';
 import { useQuery } from '@tanstack/react-query';
 import { type KeyboardEvent, useId, useMemo, useState } from 'react';
 import type { ApiRecord, DataProvider } from '../data/data-provider';

@@ -1,4 +1,4 @@
-import type { Screen } from '@ninefold/spec';
+import type { Screen } from '@ninefold/model';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useI18n } from '../i18n/I18nProvider';
 import { withLaterStyles } from './later-styles';

@@ -1,5 +1,5 @@
 import { Text } from '@mantine/core';
-import type { Screen } from '@ninefold/spec';
+import type { Screen } from '@ninefold/model';
 import { type ReactNode, useState } from 'react';
 import { Slot } from '../extension/Slot';
 import { useI18n } from '../i18n/I18nProvider';

@@ -1,5 +1,5 @@
-import type { Screen } from '@ninefold/spec';
-import { checkScreen, exhaustiveSwitchError } from '@ninefold/spec';
+import type { Screen } from '@ninefold/model';
+import { checkScreen, exhaustiveSwitchError } from '@ninefold/model';
 import { useI18n } from '../i18n/I18nProvider';
 import { settle } from '../screens/access-policy';
 import { refusalText, screenAction } from '../screens/access-text';

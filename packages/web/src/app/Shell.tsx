@@ -8,7 +8,7 @@ import {
   useMantineColorScheme,
 } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { checkScreen, type Model, type Principal, type Screen, screenAt } from '@ninefold/spec';
+import { checkScreen, type Model, type Principal, type Screen, screenAt } from '@ninefold/model';
 import { type ReactNode, Suspense, useMemo } from 'react';
 import { OfflineBanner } from '../errors/OfflineBanner';
 import { useExtension } from '../extension/ExtensionContext';

@@ -1,4 +1,4 @@
-import type { Model } from '@ninefold/spec';
+import type { Model } from '@ninefold/model';
 import { createContext, type ReactNode, useContext, useEffect, useMemo, useState } from 'react';
 import type { SpecPayload } from '../data/api-description';
 import type { DataProvider } from '../data/data-provider';

@@ -1,4 +1,4 @@
-import type { Model } from '@ninefold/spec';
+import type { Model } from '@ninefold/model';
 import type { ApiDescription } from '../data/api-description';
 import { createHttpDataProvider } from '../data/http-data-provider';
 import { createSessionStore } from '../session/session-store';

@@ -1,4 +1,4 @@
-import type { Model } from '@ninefold/spec';
+import type { Model } from '@ninefold/model';
 import type { Query, QueryClient } from '@tanstack/react-query';
 import type { DataProvider } from '../data/data-provider';
 import type { LiveChange } from '../data/live-events';

@@ -16,7 +16,7 @@ import { useSearch as useBrowserSearch } from 'wouter/use-browser-location';
 
 /**
  * The client's seam over its router (wouter, about 2 kB, in place of React Router's 20 kB in every first
- * load). The client matches its screens itself (`screenAt` in packages/spec), so all it asks of a router
+ * load). The client matches its screens itself (`screenAt` in packages/model), so all it asks of a router
  * is the address, a way to change it, and links; every module imports those from here.
  *
  * Addresses are read as they are written: wouter's own `useLocation` and `useSearch` decode them first,

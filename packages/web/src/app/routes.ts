@@ -1,4 +1,4 @@
-import type { Model, Screen } from '@ninefold/spec';
+import type { Model, Screen } from '@ninefold/model';
 
 /** Where the page about the specification (coverage and what it leaves out) lives. */
 export const ABOUT_PATH = '/_/about';
@@ -19,7 +19,7 @@ export function navigationScreens(model: Model): Screen[] {
   return screensOf(model).filter((screen) => !screen.hidden && !screen.route.includes(':'));
 }
 
-export { homeScreen } from '@ninefold/spec';
+export { homeScreen } from '@ninefold/model';
 
 /** Fills `:param` segments of a route, e.g. `routeTo('/orders/:id', { id: 7 })` is `/orders/7`. */
 export function routeTo(route: string, params: Record<string, string | number>): string {

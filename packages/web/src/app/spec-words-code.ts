@@ -1,2 +1,2 @@
 // What `loadSpecWords` loads: the model's translation, apart from the first load.
-export { translateModel } from '@ninefold/spec';
+export { translateModel } from '@ninefold/model';

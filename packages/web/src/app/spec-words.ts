@@ -1,4 +1,4 @@
-import { type Model, translationsFor } from '@ninefold/spec';
+import { type Model, translationsFor } from '@ninefold/model';
 
 // The specification's own words in the person's language (point 1's translations). The code that
 // translates a model comes with a language other than English, beside its catalogue (see `loadLocale`),

@@ -1,5 +1,5 @@
 import { SimpleGrid } from '@mantine/core';
-import { checkFigure, type Figure, figureCondition, findEntity } from '@ninefold/spec';
+import { checkFigure, type Figure, figureCondition, findEntity } from '@ninefold/model';
 import { useSpec } from '../app/SpecContext';
 import { settle } from '../screens/access-policy';
 import { useSession } from '../session/SessionContext';

@@ -1,5 +1,5 @@
 import { Button, Card, Group, Skeleton, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
-import { type Figure, type FigureAnswer, humanize } from '@ninefold/spec';
+import { type Figure, type FigureAnswer, humanize } from '@ninefold/model';
 import { useQuery } from '@tanstack/react-query';
 import { lazy, type ReactNode, Suspense, useId, useMemo, useState } from 'react';
 import { useSpec } from '../app/SpecContext';

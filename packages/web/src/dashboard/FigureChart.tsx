@@ -1,7 +1,7 @@
 import '@mantine/charts/styles.css';
 import { BarChart, DonutChart, LineChart } from '@mantine/charts';
 import { Group, Stack, Text } from '@mantine/core';
-import { type FigureChart as Chart, exhaustiveSwitchError } from '@ninefold/spec';
+import { type FigureChart as Chart, exhaustiveSwitchError } from '@ninefold/model';
 import type { FigureRow } from './figure-text';
 
 /** Colours of a donut's slices, in order: Mantine's, distinct in both themes. */

@@ -7,7 +7,7 @@ import {
   findEntity,
   type JsonValue,
   type Model,
-} from '@ninefold/spec';
+} from '@ninefold/model';
 import type { Formatters } from '../i18n/I18nProvider';
 
 /** What names a group and a value: the language's formatters and words, and the names of references. */

@@ -1,4 +1,4 @@
-import { type Call, findEntity, type Model } from '@ninefold/spec';
+import { type Call, findEntity, type Model } from '@ninefold/model';
 import { ApiError, type ApiRecord, type ListResult, type VersionedRecord } from './data-provider';
 import { readTolerantly } from './tolerant-read';
 

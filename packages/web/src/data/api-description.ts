@@ -1,4 +1,4 @@
-import type { Call, Model } from '@ninefold/spec';
+import type { Call, Model } from '@ninefold/model';
 
 /** The calls a client makes, as `/spec.json` gives them: the specification's own, or conventional ones. */
 export interface ApiDescription {

@@ -1,4 +1,4 @@
-import type { Call, Model, Parameter } from '@ninefold/spec';
+import type { Call, Model, Parameter } from '@ninefold/model';
 
 /**
  * Values an API asks for with its calls that no screen can know: an organisation, a tenant, an API

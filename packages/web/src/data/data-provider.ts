@@ -7,7 +7,7 @@ import type {
   FilterParam,
   JsonValue,
   SortKey,
-} from '@ninefold/spec';
+} from '@ninefold/model';
 import type { ConnectionValues } from './connection-values';
 import type { LiveHandlers } from './live-events';
 import type { NetworkStatus } from './network-status';

@@ -1,4 +1,4 @@
-import type { Call, Figure, Model } from '@ninefold/spec';
+import type { Call, Figure, Model } from '@ninefold/model';
 import { type Answer, readList, readRecordAnswer, sameOriginLink } from './answer-read';
 import { type ApiDescription, takesIdempotencyKey } from './api-description';
 import { createBlobFetch, parseJson } from './blob-fetch';

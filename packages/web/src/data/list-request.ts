@@ -5,7 +5,7 @@ import {
   type Model,
   resolveAmount,
   sortParams,
-} from '@ninefold/spec';
+} from '@ninefold/model';
 import type { ListParams, PageRequest } from './data-provider';
 
 /** Raised when a call's path needs a value the caller did not give: a programmer error, never guessed. */

@@ -1,4 +1,4 @@
-import type { JsonValue } from '@ninefold/spec';
+import type { JsonValue } from '@ninefold/model';
 import { createParser } from 'eventsource-parser';
 
 /** A change to records, as the prototype API's events stream tells it to this person. */

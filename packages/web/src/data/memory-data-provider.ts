@@ -18,7 +18,7 @@ import {
   transitionChange,
   transitionRefusal,
   validateRecord,
-} from '@ninefold/spec';
+} from '@ninefold/model';
 import type { ApiDescription } from './api-description';
 import {
   ApiError,

@@ -1,4 +1,4 @@
-import type { Call, JsonValue } from '@ninefold/spec';
+import type { Call, JsonValue } from '@ninefold/model';
 import type { ApiDescription } from './api-description';
 import { MAX_NAMES_ASKED, type NamesParams } from './data-provider';
 import type { Answer, SendInit } from './http-data-provider';

@@ -1,4 +1,4 @@
-import type { JsonValue } from '@ninefold/spec';
+import type { JsonValue } from '@ninefold/model';
 import type { QueryClient } from '@tanstack/react-query';
 import { nameKey, PEOPLE } from '../form/query-keys';
 import { type DataProvider, MAX_NAMES_ASKED, type NamesOf } from './data-provider';

@@ -1,4 +1,4 @@
-import { type Call, exhaustiveSwitchError, findEntity, type Model, resolveAmount } from '@ninefold/spec';
+import { type Call, exhaustiveSwitchError, findEntity, type Model, resolveAmount } from '@ninefold/model';
 import type { ApiRecord, DataProvider, PageRequest } from './data-provider';
 
 /** Ids asked for within one turn of the event loop are read together. */

@@ -1,4 +1,4 @@
-import { type Body, exhaustiveSwitchError } from '@ninefold/spec';
+import { type Body, exhaustiveSwitchError } from '@ninefold/model';
 
 /** A request body ready for `fetch`, with the content type to send (none for FormData: fetch sets it). */
 export interface EncodedBody {

@@ -1,4 +1,4 @@
-import { type Entity, findEntity, type Model } from '@ninefold/spec';
+import { type Entity, findEntity, type Model } from '@ninefold/model';
 import type { ApiRecord } from './data-provider';
 
 /**

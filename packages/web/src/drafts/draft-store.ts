@@ -1,4 +1,4 @@
-import type { JsonValue } from '@ninefold/spec';
+import type { JsonValue } from '@ninefold/model';
 
 /** What is kept of a create or edit form between visits, until it is saved or discarded. */
 export interface Draft {

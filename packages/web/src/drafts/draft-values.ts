@@ -5,7 +5,7 @@ import {
   fieldLabel,
   type JsonValue,
   type Model,
-} from '@ninefold/spec';
+} from '@ninefold/model';
 import { isWritable } from '../form/form-fields';
 import { embeddedEntity, type FormValues, isFile, isRecord, isStoredFile } from '../form/form-values';
 

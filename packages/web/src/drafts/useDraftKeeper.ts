@@ -1,4 +1,4 @@
-import type { Field, Model } from '@ninefold/spec';
+import type { Field, Model } from '@ninefold/model';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { UseFormReturn } from 'react-hook-form';
 import type { FormValues } from '../form/form-values';

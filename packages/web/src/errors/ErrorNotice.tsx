@@ -1,5 +1,5 @@
 import { Alert, Button, Stack, Text } from '@mantine/core';
-import { exhaustiveSwitchError } from '@ninefold/spec';
+import { exhaustiveSwitchError } from '@ninefold/model';
 import type { ReactNode, Ref } from 'react';
 import { useGoBack } from '../app/router';
 import { useI18n } from '../i18n/I18nProvider';

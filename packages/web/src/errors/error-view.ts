@@ -7,7 +7,7 @@ import {
   type Model,
   matchError,
   matchFieldErrors,
-} from '@ninefold/spec';
+} from '@ninefold/model';
 import { ApiError, type ApiFieldError, NetworkError, UnconfirmedWriteError } from '../data/data-provider';
 
 /** The client's own words for a failure the catalogue does not cover: a key of the `errors` messages. */

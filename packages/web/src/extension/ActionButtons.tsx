@@ -1,5 +1,5 @@
 import { Button, Group, Stack } from '@mantine/core';
-import type { Entity } from '@ninefold/spec';
+import type { Entity } from '@ninefold/model';
 import { lazy, type ReactNode, Suspense, useId, useState } from 'react';
 import type { ApiRecord, PathValues } from '../data/data-provider';
 import { type ActionReason, ActionReasons } from '../form/ActionReasons';

@@ -1,5 +1,5 @@
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
-import { type Entity, exhaustiveSwitchError } from '@ninefold/spec';
+import { type Entity, exhaustiveSwitchError } from '@ninefold/model';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useSpec } from '../app/SpecContext';

@@ -1,4 +1,4 @@
-import { type Entity, exhaustiveSwitchError, type Model } from '@ninefold/spec';
+import { type Entity, exhaustiveSwitchError, type Model } from '@ninefold/model';
 import { useSpec } from '../app/SpecContext';
 import { useI18n } from '../i18n/I18nProvider';
 import { refusalText, transitionRefusalText } from '../screens/access-text';

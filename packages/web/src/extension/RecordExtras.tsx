@@ -1,4 +1,4 @@
-import type { DetailScreen, Entity, ListScreen, Model } from '@ninefold/spec';
+import type { DetailScreen, Entity, ListScreen, Model } from '@ninefold/model';
 import { lazy, type ReactNode, Suspense, useMemo, useState } from 'react';
 import { useSpec } from '../app/SpecContext';
 import type { ApiRecord, DataProvider, PathValues } from '../data/data-provider';

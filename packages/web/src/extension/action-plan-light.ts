@@ -1,4 +1,4 @@
-import { checkGrant, type Entity, grantFor, type Model, permissionsApply } from '@ninefold/spec';
+import { checkGrant, type Entity, grantFor, type Model, permissionsApply } from '@ninefold/model';
 import type { ApiRecord, DataProvider } from '../data/data-provider';
 import { settle } from '../screens/access-policy';
 import type { SessionValue } from '../session/SessionContext';

@@ -6,7 +6,7 @@ import type {
   StateMachine,
   Transition,
   TransitionVerdict,
-} from '@ninefold/spec';
+} from '@ninefold/model';
 import type { ApiRecord, DataProvider } from '../data/data-provider';
 import { actionOffer } from '../form/action-offer';
 import { transitionChoices } from '../form/transition-choices';

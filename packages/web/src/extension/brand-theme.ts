@@ -1,6 +1,6 @@
 // By path, not by package: vite.config.ts loads this module to make an extension's brand a stylesheet,
-// and Vite's config loader leaves packages to Node, which cannot load packages/spec's TypeScript.
-import { BRAND_RADIUS_MAX, isBrandColor, isBrandFont } from '../../../spec/src/rules/brand';
+// and Vite's config loader leaves packages to Node, which cannot load packages/model's TypeScript.
+import { BRAND_RADIUS_MAX, isBrandColor, isBrandFont } from '../../../model/src/rules/brand';
 import { theme as baseTheme } from '../app/theme';
 import type { ThemeOverride } from './types';
 

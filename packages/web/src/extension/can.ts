@@ -1,4 +1,4 @@
-import { type CrudAction, checkAction, type JsonValue } from '@ninefold/spec';
+import { type CrudAction, checkAction, type JsonValue } from '@ninefold/model';
 import { useSpec } from '../app/SpecContext';
 import { settle } from '../screens/access-policy';
 import { useSession } from '../session/SessionContext';

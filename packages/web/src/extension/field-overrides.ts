@@ -1,4 +1,4 @@
-import type { Field } from '@ninefold/spec';
+import type { Field } from '@ninefold/model';
 import type { Extension, FieldOverride } from './types';
 
 /**

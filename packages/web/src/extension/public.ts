@@ -1,6 +1,6 @@
 // What a team's extension module imports: `import { defineExtension, useNinefold } from '@ninefold/web/extension'`.
 // Everything exported here is covered by the stability promise of docs/extending.md.
-import { type CrudAction, checkGrant, checkScreen, type Model, type Principal } from '@ninefold/spec';
+import { type CrudAction, checkGrant, checkScreen, type Model, type Principal } from '@ninefold/model';
 import { screensOf } from '../app/routes';
 import { useSpec } from '../app/SpecContext';
 import type { DataProvider } from '../data/data-provider';

@@ -7,7 +7,7 @@ import type {
   FieldKind,
   JsonValue,
   ListScreen,
-} from '@ninefold/spec';
+} from '@ninefold/model';
 import type { ComponentType, LazyExoticComponent, ReactNode } from 'react';
 import type { ApiRecord } from '../data/data-provider';
 

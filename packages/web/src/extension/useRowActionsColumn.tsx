@@ -1,4 +1,4 @@
-import type { Entity, ListScreen } from '@ninefold/spec';
+import type { Entity, ListScreen } from '@ninefold/model';
 import { type ReactNode, useEffect, useState } from 'react';
 import type { PathValues } from '../data/data-provider';
 import type { RowActionsColumnOptions } from '../list/ListTable';

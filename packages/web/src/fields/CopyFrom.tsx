@@ -1,4 +1,4 @@
-import { type Field, findEntity } from '@ninefold/spec';
+import { type Field, findEntity } from '@ninefold/model';
 import { useEffect, useRef } from 'react';
 import { useFormContext, useWatch } from 'react-hook-form';
 import { useSpec } from '../app/SpecContext';

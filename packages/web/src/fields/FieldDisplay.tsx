@@ -1,5 +1,5 @@
 import { Anchor, Text, VisuallyHidden } from '@mantine/core';
-import { type Field, type FieldKind, isPersonField, type JsonValue, type Model } from '@ninefold/spec';
+import { type Field, type FieldKind, isPersonField, type JsonValue, type Model } from '@ninefold/model';
 import { type ComponentType, lazy, type ReactNode, Suspense } from 'react';
 import { linkTarget, visibleControls } from '../app/link-policy';
 import { SafeMarkdown } from '../app/SafeMarkdown';

@@ -9,7 +9,7 @@ import {
   Textarea,
   TextInput,
 } from '@mantine/core';
-import { boundsOf, type Field, type FieldKind, fieldLabel, ruleHints } from '@ninefold/spec';
+import { boundsOf, type Field, type FieldKind, fieldLabel, ruleHints } from '@ninefold/model';
 import { type ComponentType, lazy, type ReactNode, Suspense, useId, useMemo, useState } from 'react';
 import { useController, useFormContext, useWatch } from 'react-hook-form';
 import { withLaterStyles } from '../app/later-styles';

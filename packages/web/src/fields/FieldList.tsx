@@ -1,5 +1,5 @@
 import { Box, Stack, Text, Title } from '@mantine/core';
-import { type Field, fieldLabel, findEntity, type JsonValue, type Model } from '@ninefold/spec';
+import { type Field, fieldLabel, findEntity, type JsonValue, type Model } from '@ninefold/model';
 import { readsAsBlock } from './display-props';
 import { FieldDisplay } from './FieldDisplay';
 import { fieldGroups } from './field-groups';

@@ -1,5 +1,5 @@
 import { Table } from '@mantine/core';
-import { type Field, fieldLabel, type JsonValue } from '@ninefold/spec';
+import { type Field, fieldLabel, type JsonValue } from '@ninefold/model';
 import type { ReactNode } from 'react';
 
 const NUMERIC = new Set<Field['kind']>(['number', 'integer', 'money']);

@@ -1,6 +1,6 @@
 import { Button, Group, Input, Stack, Text } from '@mantine/core';
 import { useMergedRef } from '@mantine/hooks';
-import { formatAmount, toBytes } from '@ninefold/spec';
+import { formatAmount, toBytes } from '@ninefold/model';
 import { type ChangeEvent, useRef } from 'react';
 import { useController, useFormContext } from 'react-hook-form';
 import { isFile, isStoredFile } from '../form/form-values';

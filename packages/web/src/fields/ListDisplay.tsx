@@ -1,5 +1,12 @@
 import { List, Text } from '@mantine/core';
-import { type Entity, entityLabel, type Field, fieldLabel, findEntity, type JsonValue } from '@ninefold/spec';
+import {
+  type Entity,
+  entityLabel,
+  type Field,
+  fieldLabel,
+  findEntity,
+  type JsonValue,
+} from '@ninefold/model';
 import { addEnglish } from '../i18n/catalogue';
 import { form as formMessages } from '../i18n/en/form';
 import { useI18n } from '../i18n/I18nProvider';

@@ -1,5 +1,5 @@
 import { ActionIcon, Button, Fieldset, Group, Stack, Text } from '@mantine/core';
-import { entityLabel, type Field, findEntity } from '@ninefold/spec';
+import { entityLabel, type Field, findEntity } from '@ninefold/model';
 import { useFieldArray, useFormContext } from 'react-hook-form';
 import { useSpec } from '../app/SpecContext';
 import { isWritable } from '../form/form-fields';

@@ -1,5 +1,5 @@
 import { Box, Text } from '@mantine/core';
-import { findEntity, type JsonValue } from '@ninefold/spec';
+import { findEntity, type JsonValue } from '@ninefold/model';
 import { detailFields } from '../form/form-fields';
 import { type DisplayProps, textOf } from './display-props';
 import { FieldList } from './FieldList';

@@ -1,5 +1,5 @@
 import { Fieldset, Stack, Text } from '@mantine/core';
-import { findEntity } from '@ninefold/spec';
+import { findEntity } from '@ninefold/model';
 import { useSpec } from '../app/SpecContext';
 import { isWritable } from '../form/form-fields';
 import { useFieldError } from '../form/useFieldError';

@@ -1,6 +1,6 @@
 import { Loader, Select } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { findEntity, type JsonValue, resolveAmount } from '@ninefold/spec';
+import { findEntity, type JsonValue, resolveAmount } from '@ninefold/model';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useController, useFormContext } from 'react-hook-form';

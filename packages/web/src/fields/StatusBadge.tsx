@@ -1,5 +1,5 @@
 import { Badge } from '@mantine/core';
-import type { StateMachine } from '@ninefold/spec';
+import type { StateMachine } from '@ninefold/model';
 import { TONE_COLORS } from './state-tone';
 
 /** A record's state as a badge: the state's label in its tone's colour (text, so colour is not the only cue). */

@@ -5,7 +5,7 @@ import {
   formatAmount,
   type ResolvedAmount,
   toBytes,
-} from '@ninefold/spec';
+} from '@ninefold/model';
 import { addEnglish } from '../i18n/catalogue';
 import { form as formMessages } from '../i18n/en/form';
 import type { I18n } from '../i18n/I18nProvider';

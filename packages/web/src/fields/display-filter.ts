@@ -1,4 +1,4 @@
-import type { Call, FilterParam } from '@ninefold/spec';
+import type { Call, FilterParam } from '@ninefold/model';
 
 /**
  * The list call's filter on the field that names a record, by which typed text finds records: `contains`

@@ -1,4 +1,4 @@
-import type { Field, FieldKind, JsonValue, Model } from '@ninefold/spec';
+import type { Field, FieldKind, JsonValue, Model } from '@ninefold/model';
 import type { ReactNode } from 'react';
 import { visibleControls } from '../app/link-policy';
 

@@ -1,4 +1,4 @@
-import type { Field } from '@ninefold/spec';
+import type { Field } from '@ninefold/model';
 
 /** Fields of one section (point 3's `group`), or the fields of none (`name` undefined). */
 export interface FieldGroup<T> {

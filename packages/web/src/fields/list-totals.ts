@@ -1,4 +1,4 @@
-import type { Entity, Field } from '@ninefold/spec';
+import type { Entity, Field } from '@ninefold/model';
 
 /**
  * The record's totals of each list: its derived fields (point 3) whose expression reads the list, such

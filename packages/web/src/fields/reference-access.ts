@@ -1,4 +1,4 @@
-import { checkGrant, checkScreen, findEntity, type Model, personName } from '@ninefold/spec';
+import { checkGrant, checkScreen, findEntity, type Model, personName } from '@ninefold/model';
 import { screenFor } from '../app/routes';
 import type { DataProvider } from '../data/data-provider';
 import { settle } from '../screens/access-policy';

@@ -1,5 +1,5 @@
 import type { MantineColor } from '@mantine/core';
-import type { Model, StateMachine, Tone } from '@ninefold/spec';
+import type { Model, StateMachine, Tone } from '@ninefold/model';
 
 /** The colour family of each tone of point 4, for badges in details and in table cells alike. */
 export const TONE_COLORS: Record<Tone, MantineColor> = {

@@ -1,4 +1,4 @@
-import { type Field, findEntity, type JsonValue, type Model } from '@ninefold/spec';
+import { type Field, findEntity, type JsonValue, type Model } from '@ninefold/model';
 import { useQuery } from '@tanstack/react-query';
 import { useAfterFirstPaint } from '../app/first-paint';
 import { useSpec } from '../app/SpecContext';

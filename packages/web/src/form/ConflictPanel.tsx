@@ -1,5 +1,5 @@
 import { Alert, Button, Group, Radio, Stack, Table, Text } from '@mantine/core';
-import { fieldLabel } from '@ninefold/spec';
+import { fieldLabel } from '@ninefold/model';
 import { type ReactNode, type Ref, useId, useState } from 'react';
 import { FieldDisplay } from '../fields/FieldDisplay';
 import { addEnglish } from '../i18n/catalogue';

@@ -1,4 +1,4 @@
-import { derivedValues, type Entity, type Field, type JsonValue } from '@ninefold/spec';
+import { derivedValues, type Entity, type Field, type JsonValue } from '@ninefold/model';
 import { useMemo } from 'react';
 import { useWatch } from 'react-hook-form';
 import { useSpec } from '../app/SpecContext';

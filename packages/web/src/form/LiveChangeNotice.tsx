@@ -1,5 +1,5 @@
 import { Alert } from '@mantine/core';
-import { type Field, fieldLabel, type JsonValue } from '@ninefold/spec';
+import { type Field, fieldLabel, type JsonValue } from '@ninefold/model';
 import { useLiveChange } from '../app/LiveUpdates';
 import { useSpec } from '../app/SpecContext';
 import { addEnglish } from '../i18n/catalogue';

@@ -1,5 +1,5 @@
 import { Anchor, Stack, Text, Title } from '@mantine/core';
-import { type Entity, entityLabel, entityPlural } from '@ninefold/spec';
+import { type Entity, entityLabel, entityPlural } from '@ninefold/model';
 import { Link } from '../app/router';
 import { screenFor } from '../app/routes';
 import { useSpec } from '../app/SpecContext';

@@ -1,5 +1,5 @@
 import { Box, Text } from '@mantine/core';
-import { type Field, fieldLabel, type JsonValue } from '@ninefold/spec';
+import { type Field, fieldLabel, type JsonValue } from '@ninefold/model';
 import { useId } from 'react';
 import { FieldDisplay } from '../fields/FieldDisplay';
 

@@ -6,7 +6,7 @@ import {
   type JsonValue,
   type StateMachine,
   type Transition,
-} from '@ninefold/spec';
+} from '@ninefold/model';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { useSpec } from '../app/SpecContext';

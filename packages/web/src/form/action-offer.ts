@@ -1,4 +1,4 @@
-import { type AccessDenial, type CrudAction, checkAction, type JsonValue, type Model } from '@ninefold/spec';
+import { type AccessDenial, type CrudAction, checkAction, type JsonValue, type Model } from '@ninefold/model';
 import { settle } from '../screens/access-policy';
 import type { SessionValue } from '../session/SessionContext';
 

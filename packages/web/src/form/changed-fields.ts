@@ -4,7 +4,7 @@ import {
   type FieldType,
   type JsonValue,
   type Model,
-} from '@ninefold/spec';
+} from '@ninefold/model';
 import { embeddedEntity, isFile, isRecord, type OutgoingRecord, type OutgoingValue } from './form-values';
 
 /**

@@ -1,4 +1,4 @@
-import type { Field, JsonValue, Model } from '@ninefold/spec';
+import type { Field, JsonValue, Model } from '@ninefold/model';
 import { isSecret } from '../drafts/draft-values';
 import { sameValue } from './changed-fields';
 import { type FormValues, forValidation, fromFormValue, toFormValue } from './form-values';

@@ -1,4 +1,4 @@
-import type { Entity, Field, FieldAccess, FormScreen } from '@ninefold/spec';
+import type { Entity, Field, FieldAccess, FormScreen } from '@ninefold/model';
 
 /** A field the person types into: neither set by the server nor computed. */
 export function isWritable(field: Field): boolean {

@@ -7,7 +7,7 @@ import {
   hasNumericKey,
   type JsonValue,
   type Model,
-} from '@ninefold/spec';
+} from '@ninefold/model';
 import { isWritable } from './form-fields';
 
 /**

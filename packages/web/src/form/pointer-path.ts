@@ -1,4 +1,4 @@
-import type { Entity, Field, Model } from '@ninefold/spec';
+import type { Entity, Field, Model } from '@ninefold/model';
 import { embeddedEntity } from './form-values';
 
 /** Where a field error lands in the form. */

@@ -7,7 +7,7 @@ import {
   type Transition,
   type TransitionVerdict,
   transitionAccess,
-} from '@ninefold/spec';
+} from '@ninefold/model';
 import type { EntityCalls } from '../data/data-provider';
 import { settle } from '../screens/access-policy';
 import type { SessionValue } from '../session/SessionContext';
@@ -26,7 +26,7 @@ export interface TransitionChoice {
 /**
  * The transitions a record's screen offers this principal, in the machine's order. Left out: those
  * without a call (the client cannot take them), and those the role may never take (`transitionAccess`
- * of packages/spec, the same rule the prototype API enforces: the roles a transition names, else the
+ * of packages/model, the same rule the prototype API enforces: the roles a transition names, else the
  * update grant). The rest are blocked with the verdict of `checkTransition` (state, guard) or of
  * `transitionAccess` on this record (the grant's condition). When the client cannot know the role (see
  * `roleUnknown`), a refusal for want of one is left to the API.

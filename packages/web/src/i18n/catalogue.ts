@@ -1,4 +1,4 @@
-import { exhaustiveSwitchError } from '@ninefold/spec';
+import { exhaustiveSwitchError } from '@ninefold/model';
 import { loadSpecWords } from '../app/spec-words';
 import { access as enAccess } from './en/access';
 import type { bulk as enBulk } from './en/bulk';

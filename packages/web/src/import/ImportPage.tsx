@@ -1,5 +1,5 @@
 import { Alert, Button, Group, Input, Paper, Progress, Stack, Text, TextInput, Title } from '@mantine/core';
-import { exhaustiveSwitchError, type Issue } from '@ninefold/spec';
+import { exhaustiveSwitchError, type Issue } from '@ninefold/model';
 import { type DragEvent, type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { IssueItems } from '../app/IssueItems';
 import { useSearchParams } from '../app/router';

@@ -1,4 +1,4 @@
-import type { Coverage, Issue } from '@ninefold/spec';
+import type { Coverage, Issue } from '@ninefold/model';
 
 /**
  * The messages between the import page and its worker. The worker does everything that takes time

@@ -1,5 +1,5 @@
+import { exhaustiveSwitchError } from '@ninefold/model';
 import { importOpenApi } from '@ninefold/openapi';
-import { exhaustiveSwitchError } from '@ninefold/spec';
 import type { ImportedDocument, ImportMessage, ImportRequest } from './protocol';
 
 /** Download progress is reported each time this many more bytes have arrived. */

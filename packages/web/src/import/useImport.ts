@@ -1,4 +1,4 @@
-import { exhaustiveSwitchError } from '@ninefold/spec';
+import { exhaustiveSwitchError } from '@ninefold/model';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ImportedDocument, ImportMessage, ImportRequest, ImportStage } from './protocol';
 

@@ -1,4 +1,4 @@
-import type { Model } from '@ninefold/spec';
+import type { Model } from '@ninefold/model';
 import { useLayoutEffect, useMemo } from 'react';
 import { App, createQueryClient } from '../app/App';
 import { setBasename } from '../app/base-path';

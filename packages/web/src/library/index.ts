@@ -11,7 +11,7 @@ import { skipLaterStyles } from '../app/later-styles';
 
 skipLaterStyles();
 
-export type { Model } from '@ninefold/spec';
+export type { Model } from '@ninefold/model';
 export type { ApiWire } from '../data/api-description';
 export * from '../extension/public';
 export type { Locale } from '../i18n/catalogue';

@@ -1,6 +1,6 @@
 // Selecting records of a list and doing one thing to all of them: loaded when the person asks to select.
 import { Alert, Button, Group, Modal, Progress, Text } from '@mantine/core';
-import { type Entity, entityLabel, entityPlural, humanize, recordName } from '@ninefold/spec';
+import { type Entity, entityLabel, entityPlural, humanize, recordName } from '@ninefold/model';
 import { useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
 import { useSpec } from '../app/SpecContext';

@@ -1,4 +1,4 @@
-import { type Field, fieldLabel, type Pagination, resolveAmount } from '@ninefold/spec';
+import { type Field, fieldLabel, type Pagination, resolveAmount } from '@ninefold/model';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useSpec } from '../app/SpecContext';
 import { addEnglish } from '../i18n/catalogue';

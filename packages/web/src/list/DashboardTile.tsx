@@ -1,5 +1,5 @@
 import { Anchor, Button, Card, Skeleton, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
-import { entityPlural, findEntity, type ListScreen } from '@ninefold/spec';
+import { entityPlural, findEntity, type ListScreen } from '@ninefold/model';
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Link } from '../app/router';

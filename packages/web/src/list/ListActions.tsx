@@ -1,4 +1,4 @@
-import type { Entity, Field } from '@ninefold/spec';
+import type { Entity, Field } from '@ninefold/model';
 import { lazy, Suspense, useId, useRef, useState } from 'react';
 import { withLaterStyles } from '../app/later-styles';
 import { useSpec } from '../app/SpecContext';

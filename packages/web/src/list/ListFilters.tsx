@@ -1,6 +1,6 @@
 import { Button } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
-import { entityLabel, exhaustiveSwitchError, fieldLabel, findEntity, type Model } from '@ninefold/spec';
+import { entityLabel, exhaustiveSwitchError, fieldLabel, findEntity, type Model } from '@ninefold/model';
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { useSpec } from '../app/SpecContext';
 import { dayPattern } from '../fields/date-format';

@@ -1,4 +1,4 @@
-import { exhaustiveSwitchError } from '@ninefold/spec';
+import { exhaustiveSwitchError } from '@ninefold/model';
 import type { ReactNode } from 'react';
 import type { ListResult } from '../data/data-provider';
 import { useI18n } from '../i18n/I18nProvider';

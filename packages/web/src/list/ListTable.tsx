@@ -1,5 +1,5 @@
 // biome-ignore-all lint/a11y/noRedundantRoles: a virtual table is laid out as grid and blocks (list.css), which strips its parts of their implicit table roles in browsers' accessibility trees, so it states them.
-import { fieldLabel, type Model, type SortKey } from '@ninefold/spec';
+import { fieldLabel, type Model, type SortKey } from '@ninefold/model';
 import { type CSSProperties, lazy, type ReactNode, Suspense, useEffect, useRef } from 'react';
 import type { ApiRecord } from '../data/data-provider';
 import { isNumeric, ListRow, ROW_HEIGHT, type RowProps, rowKey } from './ListRow';

@@ -1,5 +1,5 @@
 import { useDebouncedValue } from '@mantine/hooks';
-import { findEntity, type JsonValue } from '@ninefold/spec';
+import { findEntity, type JsonValue } from '@ninefold/model';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
 import { useSpec } from '../app/SpecContext';

@@ -8,7 +8,7 @@ import {
   type Model,
   type StateMachine,
   type Transition,
-} from '@ninefold/spec';
+} from '@ninefold/model';
 import type { EntityCalls } from '../data/data-provider';
 import { actionOffer } from '../form/action-offer';
 import { transitionChoices } from '../form/transition-choices';

@@ -2,7 +2,7 @@
 // screen would refuse it, then written one call at a time (a few at once), each transition under an
 // idempotency key made from the run and the record, so that running the same selection again after a
 // lost answer changes nothing twice.
-import { exhaustiveSwitchError, type Model } from '@ninefold/spec';
+import { exhaustiveSwitchError, type Model } from '@ninefold/model';
 import {
   ApiError,
   type ApiRecord,

@@ -1,4 +1,4 @@
-import { type Field, isPersonField, type JsonValue } from '@ninefold/spec';
+import { type Field, isPersonField, type JsonValue } from '@ninefold/model';
 import type { ComponentType, ReactNode } from 'react';
 import type { PlainLinks } from '../app/router';
 import { OverrideBoundary, originalOf } from '../extension/OverrideBoundary';

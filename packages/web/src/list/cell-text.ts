@@ -4,7 +4,7 @@ import {
   findEntity,
   type JsonValue,
   type Model,
-} from '@ninefold/spec';
+} from '@ninefold/model';
 import type { Formatters } from '../i18n/I18nProvider';
 
 /** What formatting a cell needs besides the value: the model for references, and the language. */

@@ -1,4 +1,4 @@
-import { exhaustiveSwitchError } from '@ninefold/spec';
+import { exhaustiveSwitchError } from '@ninefold/model';
 import type { ApiRecord, DataProvider, ListParams, PageRequest } from '../data/data-provider';
 
 /** A selection of every matching record stops here: past it, a bulk change is a job for a script. */

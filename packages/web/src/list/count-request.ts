@@ -1,4 +1,4 @@
-import { exhaustiveSwitchError, type Pagination } from '@ninefold/spec';
+import { exhaustiveSwitchError, type Pagination } from '@ninefold/model';
 import type { PageRequest } from '../data/data-provider';
 
 /**

@@ -11,7 +11,7 @@ import {
   type Pagination,
   resolveAmount,
   type SortKey,
-} from '@ninefold/spec';
+} from '@ninefold/model';
 import type { EntityCalls } from '../data/data-provider';
 
 /**

@@ -1,4 +1,4 @@
-import { exhaustiveSwitchError, type SortKey } from '@ninefold/spec';
+import { exhaustiveSwitchError, type SortKey } from '@ninefold/model';
 import type { FilterValue, ListParams, PageRequest } from '../data/data-provider';
 import { type FilterPlan, filterWidgetKind, type ListPlan } from './list-plan';
 

@@ -1,4 +1,4 @@
-import { type Field, findEntity, type Model } from '@ninefold/spec';
+import { type Field, findEntity, type Model } from '@ninefold/model';
 import { useMemo } from 'react';
 import { usePlainLinks } from '../app/router';
 import type { ApiRecord } from '../data/data-provider';

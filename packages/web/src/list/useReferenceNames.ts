@@ -1,4 +1,10 @@
-import { exhaustiveSwitchError, type Field, isPersonField, type JsonValue, type Model } from '@ninefold/spec';
+import {
+  exhaustiveSwitchError,
+  type Field,
+  isPersonField,
+  type JsonValue,
+  type Model,
+} from '@ninefold/model';
 import { type QueryClient, useQueries, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo } from 'react';
 import { useAfterFirstPaint } from '../app/first-paint';

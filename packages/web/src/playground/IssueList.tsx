@@ -1,5 +1,5 @@
 import { Text } from '@mantine/core';
-import type { Issue } from '@ninefold/spec';
+import type { Issue } from '@ninefold/model';
 
 /** The last check's issues as a list: where (line and column), what, and the hint. */
 export function IssueList({ issues }: { issues: readonly Issue[] }) {

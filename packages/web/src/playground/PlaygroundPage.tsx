@@ -1,5 +1,5 @@
 import { Alert, Button, Group, Loader, Menu, NativeSelect, Text, TextInput, Title } from '@mantine/core';
-import type { Model, SpecFormat } from '@ninefold/spec';
+import type { Model, SpecFormat } from '@ninefold/model';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { saveBlob } from '../app/save-blob';
 import { IssueList } from './IssueList';

@@ -1,5 +1,5 @@
+import type { Model } from '@ninefold/model';
 import { describeApi } from '@ninefold/server/api-calls';
-import type { Model } from '@ninefold/spec';
 import { memo, useEffect, useMemo, useRef } from 'react';
 import { App, createQueryClient } from '../app/App';
 import type { ApiDescription } from '../data/api-description';

@@ -4,7 +4,7 @@ import { yaml } from '@codemirror/lang-yaml';
 import { type Diagnostic, lintGutter, setDiagnostics } from '@codemirror/lint';
 import { Compartment, EditorState } from '@codemirror/state';
 import { EditorView } from '@codemirror/view';
-import type { Issue, SpecFormat } from '@ninefold/spec';
+import type { Issue, SpecFormat } from '@ninefold/model';
 import { basicSetup } from 'codemirror';
 import { useEffect, useRef } from 'react';
 import schema from '../../../../schema/ninefold.schema.json';

@@ -1,4 +1,4 @@
-import type { Coverage, Issue, SpecFormat } from '@ninefold/spec';
+import type { Coverage, Issue, SpecFormat } from '@ninefold/model';
 
 /**
  * The messages between the playground and its checking worker. Loading and checking the text (and

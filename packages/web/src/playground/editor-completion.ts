@@ -1,5 +1,5 @@
 import type { Completion, CompletionContext, CompletionResult } from '@codemirror/autocomplete';
-import { markdownVocabulary } from '@ninefold/spec';
+import { markdownVocabulary } from '@ninefold/model';
 
 // Suggestions while typing a specification. Markdown: the nine section headings, a section's table
 // headers and its `- Property:` lines, from the words the reader itself follows. YAML: the keys and the

@@ -1,4 +1,4 @@
-import type { SpecFormat } from '@ninefold/spec';
+import type { SpecFormat } from '@ninefold/model';
 
 /** The text being written, kept in the browser between visits: a closed tab or a crash loses nothing. */
 export interface PlaygroundDraft {

@@ -1,5 +1,5 @@
+import { exhaustiveSwitchError, loadSpec, type Model, toDocument, toMarkdown } from '@ninefold/model';
 import { importOpenApi } from '@ninefold/openapi';
-import { exhaustiveSwitchError, loadSpec, type Model, toDocument, toMarkdown } from '@ninefold/spec';
 import { stringify } from 'yaml';
 import { MAX_IMPORT_BYTES } from '../import/run-import';
 import type { CheckAnswer, CheckRequest } from './check-protocol';

@@ -1,5 +1,5 @@
+import { derivedValues, findEntity, formatNumber, type Model, numberedFields } from '@ninefold/model';
 import { generateRecords } from '@ninefold/server/seed';
-import { derivedValues, findEntity, formatNumber, type Model, numberedFields } from '@ninefold/spec';
 import type { ApiRecord } from '../data/data-provider';
 
 /** How many records of each entity the playground makes, as `ninefold serve --seed 12` would. */

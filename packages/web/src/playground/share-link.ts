@@ -1,4 +1,4 @@
-import { MAX_MARKDOWN_BYTES, MAX_SPEC_BYTES, type SpecFormat } from '@ninefold/spec';
+import { MAX_MARKDOWN_BYTES, MAX_SPEC_BYTES, type SpecFormat } from '@ninefold/model';
 
 /**
  * The longest address fragment a shared link may carry. Browsers take far more, but the places links

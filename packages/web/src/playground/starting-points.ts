@@ -1,4 +1,4 @@
-import { detectFormat, type SpecFormat } from '@ninefold/spec';
+import { detectFormat, type SpecFormat } from '@ninefold/model';
 
 /** A text to start from, loaded when chosen: the examples are not in the page's first download. */
 export interface StartingPoint {

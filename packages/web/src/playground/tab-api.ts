@@ -30,7 +30,7 @@ import {
   transitionRefusal,
   validateRecord,
   writeViolations,
-} from '@ninefold/spec';
+} from '@ninefold/model';
 import type { ApiDescription } from '../data/api-description';
 import type {
   ApiRecord,
@@ -81,7 +81,7 @@ export type TabApi = DataProvider;
 
 /**
  * The prototype API of `ninefold serve`, run in the page for the playground: the same rules of
- * `packages/spec` in the same order as packages/server (record-writes.ts, access.ts, app.ts), on records
+ * `packages/model` in the same order as packages/server (record-writes.ts, access.ts, app.ts), on records
  * held in memory. Reads give what the role may read; writes are refused as the server refuses them (the
  * role, its fields, the initial state, point 5's constraints, references, unique values, rules across
  * records, the grant's condition on the record as it will be); transitions are taken with their guards

@@ -1,4 +1,4 @@
-import { demoLinks, type JsonValue, type Model, mostReferenced, type Principal } from '@ninefold/spec';
+import { demoLinks, type JsonValue, type Model, mostReferenced, type Principal } from '@ninefold/model';
 import type { ApiRecord } from '../data/data-provider';
 
 /** The domain of demo users, as the prototype API's (RFC 2606: never somebody's real address). */

@@ -7,7 +7,7 @@ import {
   type Model,
   toPointer,
   uniqueMessage,
-} from '@ninefold/spec';
+} from '@ninefold/model';
 import { ApiError, type ApiRecord } from '../data/data-provider';
 
 // The prototype API's answers, made in the tab: the same statuses, codes and field pointers as

@@ -1,4 +1,4 @@
-import type { Model } from '@ninefold/spec';
+import type { Model } from '@ninefold/model';
 import type { ApiRecord } from '../data/data-provider';
 import type { TabState } from './tab-api';
 

@@ -11,7 +11,7 @@ import {
   updatedRecordRefusal,
   updateEnvironment,
   updateSteps,
-} from '@ninefold/spec';
+} from '@ninefold/model';
 import { refusal } from './tab-refusals';
 
 // What the tab's API works out for its writes, apart from the calls themselves (tab-api.ts): the same

@@ -1,4 +1,4 @@
-import type { Coverage, Issue, Model, SpecFormat } from '@ninefold/spec';
+import type { Coverage, Issue, Model, SpecFormat } from '@ninefold/model';
 import { startTransition, useCallback, useEffect, useRef, useState } from 'react';
 import type { ApiRecord } from '../data/data-provider';
 import type { CheckAnswer, CheckRequest } from './check-protocol';

@@ -1,5 +1,5 @@
 import { SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
-import { checkFigure, checkScreen, findEntity, humanize, type ListScreen } from '@ninefold/spec';
+import { checkFigure, checkScreen, findEntity, humanize, type ListScreen } from '@ninefold/model';
 import { lazy, Suspense } from 'react';
 import { withLaterStyles } from '../app/later-styles';
 import { screensOf } from '../app/routes';

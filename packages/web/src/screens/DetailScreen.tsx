@@ -7,7 +7,7 @@ import {
   fieldAccess,
   findEntity,
   type JsonValue,
-} from '@ninefold/spec';
+} from '@ninefold/model';
 import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { Link, useNavigate } from '../app/router';

@@ -13,7 +13,7 @@ import {
   recordName,
   recordToCreate,
   validateRecord,
-} from '@ninefold/spec';
+} from '@ninefold/model';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, type ReactNode, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { FormProvider, useForm } from 'react-hook-form';

@@ -8,7 +8,7 @@ import {
   findEntity,
   humanize,
   type SortKey,
-} from '@ninefold/spec';
+} from '@ninefold/model';
 import { lazy, type ReactNode, Suspense, useCallback, useMemo, useState } from 'react';
 import { withLaterStyles } from '../app/later-styles';
 import { Link } from '../app/router';

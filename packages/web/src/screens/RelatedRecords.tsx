@@ -11,7 +11,7 @@ import {
   type Model,
   referringFields,
   type Screen,
-} from '@ninefold/spec';
+} from '@ninefold/model';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '../app/router';
 import { rowDetail, screenFor, screensOf } from '../app/routes';

@@ -1,4 +1,4 @@
-import type { AccessVerdict } from '@ninefold/spec';
+import type { AccessVerdict } from '@ninefold/model';
 import type { SessionValue } from '../session/SessionContext';
 
 /**

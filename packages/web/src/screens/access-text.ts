@@ -10,7 +10,7 @@ import {
   type StateMachine,
   type Transition,
   type TransitionVerdict,
-} from '@ninefold/spec';
+} from '@ninefold/model';
 import type { I18n } from '../i18n/I18nProvider';
 
 /**
@@ -37,7 +37,7 @@ export function screenAction(screen: Screen): CrudAction | undefined {
 
 /**
  * Why an action (or the page that takes it) is refused, in the person's language. The verdicts of
- * `packages/spec` carry their reason as data; the words are the client's.
+ * `packages/model` carry their reason as data; the words are the client's.
  */
 export function refusalText(
   i18n: Pick<I18n, 't'>,

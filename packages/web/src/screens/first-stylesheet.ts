@@ -1,4 +1,4 @@
-import type { ScreenKind } from '@ninefold/spec';
+import type { ScreenKind } from '@ninefold/model';
 
 /**
  * The kinds of screen that draw with the stylesheet the page loads with. Every other kind waits for the

@@ -1,4 +1,4 @@
-import type { ScreenKind } from '@ninefold/spec';
+import type { ScreenKind } from '@ninefold/model';
 import { type ComponentType, lazy, useState } from 'react';
 import { withLaterStyles } from '../app/later-styles';
 import { FIRST_STYLESHEET_KINDS } from './first-stylesheet';

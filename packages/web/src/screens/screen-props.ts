@@ -1,4 +1,4 @@
-import type { FormScreen, Model, Screen, ScreenKind } from '@ninefold/spec';
+import type { FormScreen, Model, Screen, ScreenKind } from '@ninefold/model';
 import type { QueryClient } from '@tanstack/react-query';
 import type { DataProvider } from '../data/data-provider';
 import type { SessionValue } from '../session/SessionContext';

@@ -1,4 +1,4 @@
-import type { JsonValue, Principal } from '@ninefold/spec';
+import type { JsonValue, Principal } from '@ninefold/model';
 import { createContext, useContext } from 'react';
 
 /** The signed-in person as the client knows them: from the sign-in answer or the API's session call. */
@@ -30,7 +30,7 @@ export type SessionState =
 export interface SessionValue {
   state: SessionState;
   /**
-   * Who is asking, for the permission rules of `packages/spec` (`checkAction`, `checkScreen`, …). After a
+   * Who is asking, for the permission rules of `packages/model` (`checkAction`, `checkScreen`, …). After a
    * session ends in the middle of work (`signed-out` with `expired`), it stays that of the person whose
    * session it was until someone signs in, so that the page they work in does not change under them.
    */

@@ -1,5 +1,5 @@
 import { Badge, Button, Group, Text } from '@mantine/core';
-import { exhaustiveSwitchError, type Model } from '@ninefold/spec';
+import { exhaustiveSwitchError, type Model } from '@ninefold/model';
 import { useState } from 'react';
 import { Link, useLocation } from '../app/router';
 import { useSpec } from '../app/SpecContext';

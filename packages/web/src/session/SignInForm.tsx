@@ -1,5 +1,5 @@
 import { Alert, Button, Divider, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
-import { exhaustiveSwitchError } from '@ninefold/spec';
+import { exhaustiveSwitchError } from '@ninefold/model';
 import { type FormEvent, useRef, useState } from 'react';
 import { clientUrl } from '../app/base-path';
 import { OIDC_CALLBACK_PATH } from '../app/routes';

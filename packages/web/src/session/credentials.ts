@@ -1,4 +1,4 @@
-import { exhaustiveSwitchError, type SignIn } from '@ninefold/spec';
+import { exhaustiveSwitchError, type SignIn } from '@ninefold/model';
 
 /**
  * What the client holds to prove who is asking. It lives in the session store's memory (and, where the

@@ -1,4 +1,4 @@
-import { exhaustiveSwitchError, type SignIn } from '@ninefold/spec';
+import { exhaustiveSwitchError, type SignIn } from '@ninefold/model';
 import * as oauth from 'oauth4webapi';
 
 /** The sign-in kinds that send the person to a provider and back with a code. */

@@ -5,7 +5,7 @@ import {
   type Principal,
   type Screen,
   type SignIn,
-} from '@ninefold/spec';
+} from '@ninefold/model';
 import { OIDC_CALLBACK_PATH, SIGN_IN_PATH, screensOf } from '../app/routes';
 import type { SessionState } from './SessionContext';
 

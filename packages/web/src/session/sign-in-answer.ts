@@ -1,4 +1,4 @@
-import type { JsonValue, Principal } from '@ninefold/spec';
+import type { JsonValue, Principal } from '@ninefold/model';
 import type { SessionUser } from './SessionContext';
 
 /** A person as an answer describes them, every attribute kept with its JSON type for conditions. */

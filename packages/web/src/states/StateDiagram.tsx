@@ -1,5 +1,5 @@
 import { Box, List, Text, VisuallyHidden } from '@mantine/core';
-import { humanize, type StateMachine } from '@ninefold/spec';
+import { humanize, type StateMachine } from '@ninefold/model';
 import { useId, useMemo } from 'react';
 import { TONE_COLORS } from '../fields/state-tone';
 import { addEnglish } from '../i18n/catalogue';

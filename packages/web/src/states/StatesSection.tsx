@@ -1,5 +1,5 @@
 import { Stack, Title } from '@mantine/core';
-import { type Entity, entityLabel, fieldAccess, type JsonValue } from '@ninefold/spec';
+import { type Entity, entityLabel, fieldAccess, type JsonValue } from '@ninefold/model';
 import { useId } from 'react';
 import { useSpec } from '../app/SpecContext';
 import { addEnglish } from '../i18n/catalogue';

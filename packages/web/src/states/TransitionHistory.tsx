@@ -1,5 +1,5 @@
 import { Button, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
-import { humanize, type StateMachine } from '@ninefold/spec';
+import { humanize, type StateMachine } from '@ninefold/model';
 import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import { useSpec } from '../app/SpecContext';

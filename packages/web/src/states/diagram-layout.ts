@@ -1,4 +1,4 @@
-import { humanize, type StateMachine } from '@ninefold/spec';
+import { humanize, type StateMachine } from '@ninefold/model';
 
 /** A state as the diagram draws it: a box at a place, with its label. */
 export interface DiagramNode {

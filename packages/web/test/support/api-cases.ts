@@ -1,4 +1,4 @@
-import type { JsonValue } from '@ninefold/spec';
+import type { JsonValue } from '@ninefold/model';
 
 // The API cases the prototype API of `ninefold serve` and the playground's API in the tab must both pass
 // (playground-api-cases.test.ts runs each against both). Each case is a story of calls made by people of

@@ -1,5 +1,5 @@
+import type { Model } from '@ninefold/model';
 import { provisionUsers, type Store } from '@ninefold/server';
-import type { Model } from '@ninefold/spec';
 import type { FastifyInstance } from 'fastify';
 
 /**

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { loadSpec, type Model } from '@ninefold/spec';
+import { loadSpec, type Model } from '@ninefold/model';
 import type { ApiDescription } from '../../src/data/api-description';
 
 /** Loads and checks an example specification of the repository, failing loudly if it has errors. */

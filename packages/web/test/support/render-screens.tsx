@@ -1,5 +1,5 @@
 import { MantineProvider } from '@mantine/core';
-import { type Model, screenAt } from '@ninefold/spec';
+import { type Model, screenAt } from '@ninefold/model';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { type RenderResult, render } from '@testing-library/react';
 import { Suspense } from 'react';

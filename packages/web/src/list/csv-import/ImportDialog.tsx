@@ -2,7 +2,7 @@
 // it, say which column is which field, check every row as the API would write it (dry runs, in parts),
 // then import in keyed parts with a progress bar, and end with a report. Loaded when the person asks.
 import { Alert, Button, Group, Modal, Radio, Select, Stack, Table, Text } from '@mantine/core';
-import { type CsvFormat, type Entity, entityLabel, entityPlural } from '@ninefold/spec';
+import { type CsvFormat, type Entity, entityLabel, entityPlural } from '@ninefold/model';
 import { useQueryClient } from '@tanstack/react-query';
 import { useId, useMemo, useRef, useState } from 'react';
 import { useSpec } from '../../app/SpecContext';

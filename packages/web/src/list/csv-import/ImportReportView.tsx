@@ -2,7 +2,7 @@
 // all of them reachable), the rows with errors as a file to mend and import again, and the columns left
 // out. Formats its counts one way, in the person's language.
 import { Alert, Button, Group, Pagination, Progress, Stack, Table, Text } from '@mantine/core';
-import { type CsvDelimiter, faultyRowsCsv } from '@ninefold/spec';
+import { type CsvDelimiter, faultyRowsCsv } from '@ninefold/model';
 import { useId, useState } from 'react';
 import { saveBlob } from '../../app/save-blob';
 import type { ImportReport } from '../../data/data-provider';

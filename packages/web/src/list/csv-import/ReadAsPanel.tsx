@@ -16,7 +16,7 @@ import {
   type JsonValue,
   numberExample,
   readRows,
-} from '@ninefold/spec';
+} from '@ninefold/model';
 import { useSpec } from '../../app/SpecContext';
 import { addEnglish } from '../../i18n/catalogue';
 import { importCsv } from '../../i18n/en/importCsv';

@@ -2,7 +2,7 @@
 // itself spoils, cells that are not values of their field, and unique values it repeats. The core's rules,
 // as the API runs them on each part: a check sent in parts, and the import after it, refuse the same rows.
 
-import type { CsvImportReport as ImportReport } from '@ninefold/spec';
+import type { CsvImportReport as ImportReport } from '@ninefold/model';
 import {
   type CsvFormat,
   type DetectedFormat,
@@ -12,7 +12,7 @@ import {
   formatSample,
   type Model,
   readRows,
-} from '@ninefold/spec';
+} from '@ninefold/model';
 import type { CsvFile } from './read-csv';
 import { emptyReport, type SendableRow } from './run-batches';
 

@@ -7,7 +7,7 @@ import {
   type Model,
   type Principal,
   uniqueFields,
-} from '@ninefold/spec';
+} from '@ninefold/model';
 
 export interface ImportTarget {
   /** The fields a column may fill: written by this role, not set by the API, not files. */

@@ -9,7 +9,7 @@ import {
   type CsvRowFault,
   decodeCsv,
   parseCsv,
-} from '@ninefold/spec';
+} from '@ninefold/model';
 
 export interface CsvFile {
   encoding: CsvEncoding;

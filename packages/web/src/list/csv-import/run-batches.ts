@@ -1,7 +1,7 @@
 // Sending a file's rows in parts, for the check and the import alike. Each part is sized to take about
 // TARGET_MS on the server: the server answers others between parts (SQLite writes one transaction at a
 // time), progress moves, and a retry repeats little.
-import type { CsvImportReport as ImportReport } from '@ninefold/spec';
+import type { CsvImportReport as ImportReport } from '@ninefold/model';
 
 /** A row to send: its number in the file, and its cells' texts by field name. */
 export interface SendableRow {
