@@ -18,6 +18,7 @@ import {
 } from '@ninefold/model';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { principalOf, requireAction } from './access';
+import { wantsCsv } from './csv-export';
 import {
   columnPlan,
   formatOf,
@@ -168,29 +169,15 @@ export async function importRows(
   return sendAnswer(reply, done.answer);
 }
 
-/** `Accept: text/csv`: the refused rows as the file had them, with a last column of reasons. */
-function wantsCsv(request: FastifyRequest): boolean {
-  return (
-    String(request.headers.accept ?? '')
-      .split(',')[0]
-      ?.trim()
-      .startsWith('text/csv') === true
-  );
-}
-
+/** `Accept: text/csv` (csv-export.ts's test): the refused rows as the file had them, with a last column of reasons. */
 function answerOf(request: FastifyRequest, reply: FastifyReply, table: ImportTable, report: ImportReport) {
   if (!wantsCsv(request)) return report;
-  const reasons = new Map<number, string[]>();
-  for (const error of report.errors)
-    reasons.set(error.row, [...(reasons.get(error.row) ?? []), error.message]);
-  const cells = new Map<number, string[]>(
-    [...table.rows, ...table.faults].map((row) => [row.row, row.cells]),
-  );
-  const rows = [...reasons].map(([row, messages]) => ({ cells: cells.get(row) ?? [], reasons: messages }));
   return reply
     .type('text/csv; charset=utf-8')
     .header('content-disposition', 'attachment; filename="rows-with-errors.csv"')
-    .send(`\uFEFF${faultyRowsCsv(table.headers, rows, table.delimiter)}`);
+    .send(
+      `\uFEFF${faultyRowsCsv(table.headers, report.errors, [...table.rows, ...table.faults], table.delimiter)}`,
+    );
 }
 
 /** One row: matched, checked and written under its own savepoint; its errors, or none. */

@@ -172,6 +172,22 @@ for (const database of databases) {
         { row: 3, message: 'Row 3 has 1 cell where the header has 2.' },
         { row: 4, message: 'Row 4 has 3 cells where the header has 2.' },
       ]);
+      // Asked as CSV: the refused rows as the file had them, each with its reasons, ready to mend.
+      const asFile = await send(
+        'Name,Berth\nA;B;C\nKittiwake\nAuk,E4,extra\nTern,E5,,',
+        '?dryRun=true',
+        master,
+        {
+          headers: { accept: 'text/csv' },
+        },
+      );
+      expect(asFile.headers['content-type']).toMatch(/^text\/csv/);
+      expect(asFile.body).toBe(
+        '\uFEFFName,Berth,Errors,\r\n' +
+          'A;B;C,,Row 2 has 1 cell where the header has 2.,\r\n' +
+          'Kittiwake,,Row 3 has 1 cell where the header has 2.,\r\n' +
+          'Auk,E4,Row 4 has 3 cells where the header has 2.,extra',
+      );
       // A 2 MB cell is refused in its row, not as a broken file.
       const huge = (await send(`Name,Berth,Note\nMollymawk,E2,${'x'.repeat(2_000_000)}`)).json();
       expect(huge.errors[0]).toMatchObject({ row: 2, field: 'note' });

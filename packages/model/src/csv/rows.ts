@@ -95,27 +95,39 @@ function blank(cells: string[]): boolean {
 }
 
 /**
- * The rows as a CSV text in the file's own separator, with one more column: the faults of each row. What a
- * person downloads to mend the rows a check refused and import them again.
+ * The refused rows as a CSV text in the file's own separator, as the file had them, with one more column:
+ * each row's reasons. What a person downloads to mend the rows a check refused and import them again.
  *
  * @example
- * faultyRowsCsv(['name'], [{ cells: ['Tea'], reasons: ['Price is missing.'] }], ';'); // 'name;Errors\r\nTea;Price is missing.'
+ * faultyRowsCsv(['name'], [{ row: 3, message: 'Price is missing.' }], [{ row: 3, cells: ['Tea'] }], ';'); // 'name;Errors\r\nTea;Price is missing.'
  */
 export function faultyRowsCsv(
   headers: readonly string[],
-  rows: ReadonlyArray<{ cells: readonly string[]; reasons: readonly string[] }>,
+  errors: ReadonlyArray<{ row: number; message: string }>,
+  rows: Iterable<{ row: number; cells: readonly string[] }>,
   delimiter: CsvDelimiter,
   reasonsHeader = 'Errors',
 ): string {
+  const reasons = new Map<number, string[]>();
+  for (const error of errors) reasons.set(error.row, [...(reasons.get(error.row) ?? []), error.message]);
+  const cells = new Map<number, readonly string[]>();
+  for (const row of rows) if (reasons.has(row.row)) cells.set(row.row, row.cells);
+  const width = headers.length;
+  const longest = Math.max(width, ...[...cells.values()].map((found) => found.length));
   return Papa.unparse(
     {
-      fields: [...headers, reasonsHeader],
-      // A short row is padded, so that its reasons stand in the reasons column like every other row's.
-      data: rows.map((row) => [
-        ...row.cells,
-        ...Array<string>(Math.max(0, headers.length - row.cells.length)).fill(''),
-        row.reasons.join(' '),
-      ]),
+      fields: [...headers, reasonsHeader, ...Array<string>(longest - width).fill('')],
+      // The reasons stand in their own column whatever a row's width: a short row is padded to it, and a
+      // long row's cells past the header follow the reasons, so that none is lost.
+      data: [...reasons].map(([row, messages]) => {
+        const found = cells.get(row) ?? [];
+        return [
+          ...found.slice(0, width),
+          ...Array<string>(Math.max(0, width - found.length)).fill(''),
+          messages.join(' '),
+          ...found.slice(width),
+        ];
+      }),
     },
     { delimiter, newline: '\r\n' },
   );

@@ -2,7 +2,7 @@
 // all of them reachable), the rows with errors as a file to mend and import again, and the columns left
 // out. Formats its counts one way, in the person's language.
 import { Alert, Button, Group, Pagination, Progress, Stack, Table, Text } from '@mantine/core';
-import { type CsvDelimiter, faultyRowsCsv } from '@ninefold/model';
+import { faultyRowsCsv } from '@ninefold/model';
 import { useId, useState } from 'react';
 import { saveBlob } from '../../app/save-blob';
 import type { ImportReport } from '../../data/data-provider';
@@ -50,17 +50,11 @@ function RowErrors({ report, context }: { report: ImportReport; context: ReportC
   const at = Math.min(page, Math.max(1, pages));
   const shown = report.errors.slice((at - 1) * PAGE_ERRORS, at * PAGE_ERRORS);
   const download = () => {
-    const reasons = new Map<number, string[]>();
-    for (const error of report.errors)
-      reasons.set(error.row, [...(reasons.get(error.row) ?? []), error.message]);
-    const cells = new Map<number, string[]>(
-      [...context.file.rows, ...context.file.faults].map((row) => [row.row, row.cells]),
-    );
-    const rows = [...reasons].map(([row, messages]) => ({ cells: cells.get(row) ?? [], reasons: messages }));
     const text = faultyRowsCsv(
       context.file.headers,
-      rows,
-      context.file.delimiter as CsvDelimiter,
+      report.errors,
+      [...context.file.rows, ...context.file.faults],
+      context.file.delimiter,
       t('importCsv.reasonsColumn'),
     );
     // With its mark, so that a spreadsheet opens it as UTF-8 whatever the file it came from was.
