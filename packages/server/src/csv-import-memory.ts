@@ -1,8 +1,10 @@
 // What imports made, remembered by content: an entity matched on no unique field has nothing else to tell
-// an orders file imported twice from a second file of orders. A row whose very values an import made into
-// a record that is still there is skipped (and said so), unless the request asks to import it again.
+// an orders file imported twice from a second file of orders. A row whose very values the same person's
+// import made into a record that is still there is skipped (and said so), unless the request asks to
+// import it again. Per person: a skip over someone else's records would tell this person that a record
+// exists which point 6 may hide from them.
 import { createHash } from 'node:crypto';
-import type { Entity, ReadRow } from '@ninefold/model';
+import type { Entity, JsonValue, ReadRow } from '@ninefold/model';
 import { coerceKey } from './record-helpers';
 import type { Store } from './store/store';
 
@@ -15,16 +17,18 @@ export class ImportMemory {
     private readonly entity: Entity,
     private readonly hashes: Map<number, string>,
     private readonly before: Set<string>,
+    private readonly again: boolean,
   ) {}
 
   /** The memory of the rows about to be written: which of them imports made already, read in a few queries. */
   static async of(
     tx: Store,
     entity: Entity,
+    person: JsonValue | undefined,
     rows: readonly ReadRow[],
     again: boolean,
   ): Promise<ImportMemory> {
-    const hashes = new Map(rows.map((row) => [row.row, contentHash(entity, row.values)]));
+    const hashes = new Map(rows.map((row) => [row.row, contentHash(entity, person, row.values)]));
     const before = new Set<string>();
     if (!again) {
       const made = await tx.importedBefore(entity.name, [...new Set(hashes.values())]);
@@ -34,13 +38,13 @@ export class ImportMemory {
       );
       for (const [hash, key] of made) if (still.has(String(key))) before.add(hash);
     }
-    return new ImportMemory(entity, hashes, before);
+    return new ImportMemory(entity, hashes, before, again);
   }
 
   /** Whether an import made this row's very values into a record already: this one or an earlier one. */
-  madeAlready(row: number, again: boolean): boolean {
+  madeAlready(row: number): boolean {
     const hash = this.hashes.get(row);
-    if (hash === undefined || again) return false;
+    if (hash === undefined || this.again) return false;
     return this.before.has(hash) || this.madeNow.has(hash);
   }
 
@@ -63,10 +67,13 @@ export class ImportMemory {
   }
 }
 
-/** The hash of a row's values, in field order: the same values give the same hash, whatever the columns' order. */
-function contentHash(entity: Entity, values: ReadRow['values']): string {
+/**
+ * The hash of a row's values, in field order, and of who imports it: the same values give the same hash,
+ * whatever the columns' order.
+ */
+function contentHash(entity: Entity, person: JsonValue | undefined, values: ReadRow['values']): string {
   const content = entity.fields.map((field) => values[field.name] ?? null);
   return createHash('sha256')
-    .update(JSON.stringify([entity.name, content]))
+    .update(JSON.stringify([entity.name, person ?? null, content]))
     .digest('base64url');
 }

@@ -121,6 +121,7 @@ export async function importRows(
         ? await ImportMemory.of(
             tx,
             entity,
+            principalOf(request).user?.id,
             read.rows.filter((row) => !refusedRows.has(row.row)),
             options.again,
           )
@@ -201,7 +202,7 @@ async function writeRow(
     return [];
   }
   // Matched on nothing: the row's content tells a file imported twice from new rows.
-  if (memory?.madeAlready(row, options.again)) {
+  if (memory?.madeAlready(row)) {
     report.skipped++;
     report.alreadyImported++;
     return [];
