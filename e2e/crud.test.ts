@@ -479,6 +479,9 @@ describe('records of the rich example, used as a person uses them', () => {
 
     await dialog.getByRole('button', { name: 'Check the file' }).click();
     await dialog.getByText('Checked: 2 new, 0 to update, 0 to skip, 4 with errors.').waitFor();
+    await page.setViewportSize({ width: 360, height: 800 });
+    await screenshot(page, 'import-european-check-360');
+    await page.setViewportSize({ width: 1280, height: 800 });
     const errors = dialog.getByRole('table', { name: 'Rows with errors' });
     expect(await errors.locator('tbody tr').allTextContents()).toEqual([
       '4EmailEnter an email address such as name@example.com.',
@@ -527,6 +530,37 @@ describe('records of the rich example, used as a person uses them', () => {
     await screenshot(page, 'import-european-done-360');
     await page.setViewportSize({ width: 1280, height: 800 });
     await dialog.getByRole('button', { name: 'Close', exact: true }).last().click();
+    await dialog.waitFor({ state: 'detached' });
+  });
+
+  it('lets a person say the encoding of a file whose bytes read two ways, then reads it as they said', async () => {
+    const { page } = watched;
+    const dir = mkdtempSync(join(tmpdir(), 'ninefold-import-latin9-'));
+    const file = join(dir, 'clients.csv');
+    // ISO-8859-15: byte 0xA4 is "€" there, and "¤" in Windows-1252; nothing in the bytes tells which.
+    writeFileSync(
+      file,
+      Buffer.concat([
+        Buffer.from('Name,Email\nCaf', 'latin1'),
+        Buffer.from([0xe9, 0x20, 0xa4]),
+        Buffer.from(',cafe@eu.test\n'),
+      ]),
+    );
+    await page.goto(`${server.url}customers`);
+    await page.getByRole('button', { name: 'Import CSV' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Import customers from a CSV file' });
+    await dialog.getByLabel('CSV file', { exact: true }).setInputFiles(file);
+    await dialog
+      .getByRole('alert')
+      .filter({ hasText: 'byte 17 (line 2) is "¤" in Windows-1252 but "€" in ISO-8859-15' })
+      .waitFor();
+    await dialog.getByRole('combobox', { name: 'Encoding' }).click();
+    await page.getByRole('option', { name: 'ISO-8859-15' }).click();
+    await dialog.getByRole('status').filter({ hasText: 'clients.csv: 1 row, 2 columns.' }).waitFor();
+    const preview = dialog.getByRole('table', { name: 'How the first rows will be read' });
+    expect(await preview.locator('tbody tr').first().textContent()).toContain('Café €');
+    expect(await dialog.getByRole('combobox', { name: 'Encoding' }).inputValue()).toBe('ISO-8859-15');
+    await dialog.getByRole('button', { name: 'Close' }).first().click();
     await dialog.waitFor({ state: 'detached' });
   });
 

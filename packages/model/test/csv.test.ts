@@ -108,6 +108,15 @@ describe('the bytes of a file', () => {
     });
   });
 
+  it('tells UTF-16 written without its mark by its zero bytes, and says so', () => {
+    expect(decodeCsv(bytes(0x4e, 0, 0x61, 0, 0x6d, 0, 0xe9, 0))).toEqual({
+      ok: true,
+      text: 'Namé',
+      encoding: 'utf-16le',
+      source: 'wide',
+    });
+  });
+
   it('refuses, with the byte and the line, what does not decode cleanly', () => {
     expect(decodeCsv(bytes(0x41, 0x0a, 0xfc), { declared: 'utf-8' })).toMatchObject({
       ok: false,

@@ -7,7 +7,8 @@ export const CSV_ENCODINGS = ['utf-8', 'utf-16le', 'utf-16be', 'windows-1252', '
 export type CsvEncoding = (typeof CSV_ENCODINGS)[number];
 
 /** How the encoding was settled, for the person to see and correct. */
-export type CsvEncodingSource = 'bom' | 'utf-8' | 'declared' | 'chosen' | 'spreadsheet';
+/** `wide`: UTF-16 without a mark, told by its zero bytes. */
+export type CsvEncodingSource = 'bom' | 'wide' | 'utf-8' | 'declared' | 'chosen' | 'spreadsheet';
 
 export type CsvDecoded =
   | { ok: true; text: string; encoding: CsvEncoding; source: CsvEncodingSource }
@@ -35,7 +36,7 @@ export function decodeCsv(bytes: Uint8Array, options: DecodeOptions = {}): CsvDe
   if (bom) return finish(bytes.subarray(bom.length), bom.encoding, 'bom', bom.length);
   if (options.chosen) return finish(bytes, options.chosen, 'chosen', 0);
   const wide = utf16WithoutMark(bytes);
-  if (wide) return finish(bytes, wide, 'bom', 0);
+  if (wide) return finish(bytes, wide, 'wide', 0);
   const utf8 = tryDecode(bytes, 'utf-8');
   if (utf8 !== undefined) return text(utf8, 'utf-8', 'utf-8');
   const declared = options.declared?.trim().toLowerCase();

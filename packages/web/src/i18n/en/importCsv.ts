@@ -29,6 +29,7 @@ export const importCsv = {
   readAs: 'How the file is read',
   encoding: 'Encoding',
   encodingHint_bom: 'Marked in the file.',
+  encodingHint_wide: 'Every other byte is zero: UTF-16 without its mark.',
   encodingHint_utf8: 'Every byte is UTF-8.',
   encodingHint_declared: 'As the file says.',
   encodingHint_chosen: 'As you chose.',
@@ -50,9 +51,9 @@ export const importCsv = {
   unchanged_one: '{count} row matches a {singular} that holds its values already: nothing is written for it.',
   unchanged_other: '{count} rows match {plural} that hold their values already: nothing is written for them.',
   alreadyImported_one:
-    '{count} row holds the very values of a {singular} an earlier import made: it is skipped, not made twice.',
+    '{count} row holds the very values of a {singular} an earlier import of yours made: it is skipped, not made twice.',
   alreadyImported_other:
-    '{count} rows hold the very values of {plural} an earlier import made: they are skipped, not made twice.',
+    '{count} rows hold the very values of {plural} an earlier import of yours made: they are skipped, not made twice.',
   errorsPages: 'Pages of rows with errors',
   download_one: 'Download the row with errors (CSV)',
   download_other: 'Download the {count} rows with errors (CSV)',

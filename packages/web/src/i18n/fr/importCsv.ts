@@ -30,6 +30,7 @@ export const importCsv: Messages<'importCsv'> = {
   readAs: 'Lecture du fichier',
   encoding: 'Encodage',
   encodingHint_bom: 'Indiqué dans le fichier.',
+  encodingHint_wide: 'Un octet sur deux est nul : de l’UTF-16 sans sa marque.',
   encodingHint_utf8: 'Chaque octet est de l’UTF-8.',
   encodingHint_declared: 'Comme le fichier le dit.',
   encodingHint_chosen: 'Comme vous l’avez choisi.',
@@ -54,9 +55,9 @@ export const importCsv: Messages<'importCsv'> = {
   unchanged_other:
     '{count} lignes correspondent à des {plural} qui ont déjà leurs valeurs : rien n’est écrit pour elles.',
   alreadyImported_one:
-    '{count} ligne a les valeurs mêmes d’un(e) {singular} qu’un import précédent a créé(e) : elle est ignorée, pas créée deux fois.',
+    '{count} ligne a les valeurs mêmes d’un(e) {singular} que l’un de vos imports précédents a créé(e) : elle est ignorée, pas créée deux fois.',
   alreadyImported_other:
-    '{count} lignes ont les valeurs mêmes de {plural} qu’un import précédent a créé(e)s : elles sont ignorées, pas créées deux fois.',
+    '{count} lignes ont les valeurs mêmes de {plural} que l’un de vos imports précédents a créé(e)s : elles sont ignorées, pas créées deux fois.',
   errorsPages: 'Pages des lignes en erreur',
   download_one: 'Télécharger la ligne en erreur (CSV)',
   download_other: 'Télécharger les {count} lignes en erreur (CSV)',

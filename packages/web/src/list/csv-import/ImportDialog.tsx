@@ -2,7 +2,7 @@
 // it, say which column is which field, check every row as the API would write it (dry runs, in parts),
 // then import in keyed parts with a progress bar, and end with a report. Loaded when the person asks.
 import { Alert, Button, Group, Modal, Radio, Select, Stack, Table, Text } from '@mantine/core';
-import { type CsvFormat, type Entity, entityLabel, entityPlural } from '@ninefold/model';
+import { type CsvEncoding, type CsvFormat, type Entity, entityLabel, entityPlural } from '@ninefold/model';
 import { useQueryClient } from '@tanstack/react-query';
 import { useId, useMemo, useRef, useState } from 'react';
 import { useSpec } from '../../app/SpecContext';
@@ -16,7 +16,7 @@ import { useSession } from '../../session/SessionContext';
 import { fileCheck, fileFormat, mappedColumns } from './file-check';
 import { CheckReport, CommitProgress, type CommitView, type ReportContext } from './ImportReportView';
 import { firstMatches, importTarget } from './import-plan';
-import { ReadAsPanel } from './ReadAsPanel';
+import { ENCODING_CHOICES, ReadAsPanel } from './ReadAsPanel';
 import type { CsvFile, CsvRead, ReadChoices } from './read-csv';
 import { runBatches, type SendableRow } from './run-batches';
 
@@ -74,7 +74,7 @@ export default function ImportDialog({ entity, onClose, read = workerReader }: I
   const fileId = useId();
 
   const [reading, setReading] = useState(false);
-  const [readError, setReadError] = useState<string>();
+  const [readError, setReadError] = useState<{ message: string; file?: File }>();
   const [loaded, setLoaded] = useState<Loaded>();
   const [mapping, setMapping] = useState<Array<string | undefined>>([]);
   const [match, setMatch] = useState<string>('');
@@ -95,7 +95,8 @@ export default function ImportDialog({ entity, onClose, read = workerReader }: I
     setReading(false);
     if (!result.ok) {
       setLoaded(undefined);
-      setReadError(result.message);
+      // Bytes that did not decode as found: the person may say the file's encoding and read it again.
+      setReadError({ message: result.message, ...(result.encodingFault ? { file } : {}) });
       return;
     }
     const { ok: _ok, ...csv } = result;
@@ -240,8 +241,19 @@ export default function ImportDialog({ entity, onClose, read = workerReader }: I
         ) : null}
         {readError ? (
           <Alert color="red" role="alert">
-            {readError}
+            {readError.message}
           </Alert>
+        ) : null}
+        {readError?.file ? (
+          <Select
+            label={t('importCsv.encoding')}
+            placeholder={t('importCsv.choose')}
+            data={ENCODING_CHOICES}
+            value={null}
+            onChange={(value) =>
+              value && readError.file && void choose(readError.file, { encoding: value as CsvEncoding })
+            }
+          />
         ) : null}
         {loaded && context && detected && !commit ? (
           <>

@@ -1,7 +1,7 @@
 // How a chosen file is read, shown before anything is checked: its encoding, separator, numbers and
 // dates as found, each one the person may change, and the first rows as they will be read. A part the
 // file leaves open ("36.500") has no value until the person picks one: it is never guessed.
-import { Group, Select, Stack, Table, Text } from '@mantine/core';
+import { Select, SimpleGrid, Stack, Table, Text } from '@mantine/core';
 import {
   CSV_ENCODINGS,
   type CsvDateOrder,
@@ -34,6 +34,12 @@ const ENCODING_NAMES: Record<CsvEncoding, string> = {
   'windows-1252': 'Windows-1252',
   'iso-8859-15': 'ISO-8859-15',
 };
+
+/** The encodings as a person knows them, to choose from. */
+export const ENCODING_CHOICES = CSV_ENCODINGS.map((encoding) => ({
+  value: encoding,
+  label: ENCODING_NAMES[encoding],
+}));
 
 export interface ReadAsPanelProps {
   entity: Entity;
@@ -73,13 +79,14 @@ export function ReadAsPanel({
       <Text size="sm" fw={600} component="h3" m={0}>
         {t('importCsv.readAs')}
       </Text>
-      <Group grow align="flex-start" wrap="wrap">
+      {/* One box a row on a phone, where three side by side would cut their values to a few letters. */}
+      <SimpleGrid cols={{ base: 1, xs: 2, sm: 4 }} spacing="sm">
         <Select
           label={t('importCsv.encoding')}
           description={t(
             `importCsv.encodingHint_${file.encodingSource === 'utf-8' ? 'utf8' : file.encodingSource}`,
           )}
-          data={CSV_ENCODINGS.map((encoding) => ({ value: encoding, label: ENCODING_NAMES[encoding] }))}
+          data={ENCODING_CHOICES}
           value={file.encoding}
           // The hint below the box, so that the boxes of a row line up whatever the hint's length.
           inputWrapperOrder={['label', 'input', 'description']}
@@ -130,7 +137,7 @@ export function ReadAsPanel({
             onChange={(value) => value && onFormat({ ...chosen, dateOrder: value as CsvDateOrder })}
           />
         ) : null}
-      </Group>
+      </SimpleGrid>
       {format && columns.size > 0 ? (
         <Preview entity={entity} file={file} columns={columns} format={format} />
       ) : null}

@@ -22,7 +22,8 @@ export interface CsvFile {
   faults: CsvRowFault[];
 }
 
-export type CsvRead = ({ ok: true } & CsvFile) | { ok: false; message: string };
+/** `encodingFault`: the bytes did not decode as found; the person may say the encoding and read it again. */
+export type CsvRead = ({ ok: true } & CsvFile) | { ok: false; message: string; encodingFault?: true };
 
 /** What a person may correct about how the file is read. */
 export interface ReadChoices {
@@ -44,7 +45,11 @@ export const MAX_ROWS = 100_000;
 export function readCsv(bytes: Uint8Array, choices: ReadChoices = {}): CsvRead {
   if (bytes.length === 0) return { ok: false, message: 'The file is empty.' };
   const decoded = decodeCsv(bytes, choices.encoding ? { chosen: choices.encoding } : {});
-  if (!decoded.ok) return { ok: false, message: decoded.message };
+  if (!decoded.ok) {
+    return decoded.code === 'UNKNOWN_CHARSET'
+      ? { ok: false, message: decoded.message }
+      : { ok: false, message: decoded.message, encodingFault: true };
+  }
   const parsed = parseCsv(decoded.text, choices.delimiter);
   if (!parsed.ok) return { ok: false, message: parsed.message };
   const { headers, rows, faults, delimiter } = parsed.table;
