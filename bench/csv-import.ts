@@ -7,45 +7,22 @@
 // bench/results/csv-import-sqlite.json and csv-import-postgres.json.
 //
 //   npx tsx bench/csv-import.ts     BENCH_CSV_ROWS (default 100,000), BENCH_CSV_DATABASES (sqlite,postgres)
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { loadSpec, type Model } from '@ninefold/model';
 import pg from 'pg';
 import { buildApp } from '../packages/server/src/app';
 import { addUser } from '../packages/server/src/auth/users';
 import { openStore } from '../packages/server/src/store/open-store';
+import { openSqliteFile, rowingClub } from '../test/support/rowing-club';
 import { freshPostgres } from './support/child-servers';
 import { cleanUp } from './support/clean-up';
 import { percentile, RESULTS_DIR } from './support/figures';
 
-// better-sqlite3 ships no types, and none are added for it: the few calls used here are typed here.
-const Database = createRequire(import.meta.url)('better-sqlite3') as new (
-  path: string,
-  options?: { readonly?: boolean },
-) => SqliteFile;
-interface SqliteFile {
-  prepare(text: string): { all(...values: unknown[]): unknown[]; run(...values: unknown[]): unknown };
-  exec(text: string): void;
-  pragma(text: string): unknown;
-  transaction(work: () => void): () => void;
-  close(): void;
-}
-
-const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const ROWS = Number(process.env.BENCH_CSV_ROWS ?? 100_000);
 const DATABASES = (process.env.BENCH_CSV_DATABASES ?? 'sqlite,postgres').split(',');
 const PG_ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const PASSWORD = 'correct horse battery';
-
-function model(): Model {
-  const text = readFileSync(join(ROOT, 'test/fixtures/csv/rowing-club.yaml'), 'utf8');
-  const loaded = loadSpec(text, { file: 'rowing-club.yaml' });
-  if (!loaded.ok || !loaded.model) throw new Error('the rowing club does not load');
-  return loaded.model;
-}
 
 /** A semicolon file with decimal commas, as a German spreadsheet writes it; every 100th row is bad. */
 function file(rows: number): { csv: string; good: Array<[string, string, number, number, string]> } {
@@ -88,7 +65,7 @@ async function ours(database: string) {
   const dir = mkdtempSync(join(tmpdir(), 'ninefold-csv-bench-'));
   const url =
     database === 'sqlite' ? `sqlite:${join(dir, 'club.db')}` : await freshPostgres(PG_ADMIN_URL, 'csv');
-  const spec = model();
+  const spec = rowingClub();
   const store = await openStore({ model: spec, url });
   await store.migrate({ allowDestructive: false });
   const added = await addUser(
@@ -144,7 +121,7 @@ async function ours(database: string) {
 async function plainInsert(database: string, good: Array<[string, string, number, number, string]>) {
   if (database === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'ninefold-csv-peer-'));
-    const db = new Database(join(dir, 'peer.db'));
+    const db = openSqliteFile(join(dir, 'peer.db'));
     db.pragma('journal_mode = WAL');
     db.exec(
       'CREATE TABLE member (id INTEGER PRIMARY KEY, name TEXT, email TEXT UNIQUE, dues REAL, boats INTEGER, joined TEXT)',

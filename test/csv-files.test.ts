@@ -2,11 +2,10 @@
 // spreadsheets write, each with known bad rows (issue 40). Every good row must be stored exactly as
 // meant, checked by SQL on both databases; every bad row reported with its reason and the file's own row
 // number; and the client's reading of the same bytes must refuse the same rows with the same words.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { findEntity, loadSpec, type Model, readRows } from '@ninefold/model';
+import { findEntity, readRows } from '@ninefold/model';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -26,28 +25,9 @@ import {
   type Variant,
   variantName,
 } from './support/csv-files';
+import { openSqliteFile, rowingClub, type SqliteFile } from './support/rowing-club';
 
-// better-sqlite3 ships no types, and none are added for it: the few calls used here are typed here.
-const Database = createRequire(import.meta.url)('better-sqlite3') as new (
-  path: string,
-  options?: { readonly?: boolean },
-) => SqliteFile;
-interface SqliteFile {
-  prepare(text: string): { all(...values: unknown[]): unknown[]; run(...values: unknown[]): unknown };
-  exec(text: string): void;
-  pragma(text: string): unknown;
-  transaction(work: () => void): () => void;
-  close(): void;
-}
-
-function club(): Model {
-  const text = readFileSync(new URL('./fixtures/csv/rowing-club.yaml', import.meta.url), 'utf8');
-  const loaded = loadSpec(text, { file: 'rowing-club.yaml' });
-  if (!loaded.ok || !loaded.model) throw new Error(JSON.stringify(loaded.issues));
-  return loaded.model;
-}
-
-const model = club();
+const model = rowingClub();
 const member = findEntity(model, 'Member');
 if (!member) throw new Error('the club has members');
 const variants = allVariants();
@@ -102,7 +82,7 @@ for (const database of databases) {
         app = await buildApp({ model, store });
         secretary = await signInAs(app, store, 'secretary');
         // Read by SQL on a connection of its own, not through the store under test.
-        if (dir) sqlite = new Database(join(dir, 'club.db'), { readonly: true });
+        if (dir) sqlite = openSqliteFile(join(dir, 'club.db'), { readonly: true });
         else {
           postgres = new pg.Client({ connectionString: PG_URL });
           await postgres.connect();

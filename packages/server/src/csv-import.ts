@@ -9,6 +9,7 @@ import {
   type CsvFormat,
   type CsvImportReport,
   type Entity,
+  emptyImportReport,
   type Field,
   faultyRowsCsv,
   type JsonValue,
@@ -100,15 +101,7 @@ export async function importRows(
 
   const run = async (tx: Store): Promise<ImportReport> => {
     const report: ImportReport = {
-      dryRun: options.dryRun,
-      rows: table.rows.length + table.faults.length,
-      created: 0,
-      updated: 0,
-      unchanged: 0,
-      skipped: 0,
-      alreadyImported: 0,
-      refused: 0,
-      errors: [],
+      ...emptyImportReport(table.rows.length + table.faults.length, options.dryRun),
       ignored: columns.ignored,
       format,
     };

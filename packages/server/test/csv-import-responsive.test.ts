@@ -3,9 +3,8 @@
 // check of 100,000 rows). Here a health check is asked every 25 ms during a dry run of 20,000 rows on
 // SQLite, over real HTTP: it must be answered while the import runs, not after it. How long it waits is
 // measured in bench/csv-import.ts, not here: these machines are shared.
-import { readFileSync } from 'node:fs';
-import { loadSpec } from '@ninefold/model';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rowingClub } from '../../../test/support/rowing-club';
 import { buildApp } from '../src/app';
 import { openStore } from '../src/store/open-store';
 import type { Store } from '../src/store/store';
@@ -20,15 +19,10 @@ describe('a CSV import on SQLite', () => {
   let authorization: string;
 
   beforeAll(async () => {
-    const text = readFileSync(
-      new URL('../../../test/fixtures/csv/rowing-club.yaml', import.meta.url),
-      'utf8',
-    );
-    const loaded = loadSpec(text, { file: 'rowing-club.yaml' });
-    if (!loaded.ok || !loaded.model) throw new Error(JSON.stringify(loaded.issues));
-    store = await openStore({ model: loaded.model, url: 'sqlite::memory:' });
+    const model = rowingClub();
+    store = await openStore({ model, url: 'sqlite::memory:' });
     expect((await store.migrate({ allowDestructive: false })).ok).toBe(true);
-    app = await buildApp({ model: loaded.model, store });
+    app = await buildApp({ model, store });
     ({ authorization } = await signInAs(app, store, 'secretary'));
     base = await app.listen({ port: 0, host: '127.0.0.1' });
   });

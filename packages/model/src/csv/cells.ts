@@ -130,3 +130,19 @@ export interface CsvImportReport {
 function clipped(text: string): string {
   return text.length > 40 ? `${text.slice(0, 40)}…` : text;
 }
+
+/** A report of nothing done yet, for `rows` rows: where a check's or an import's counting starts. */
+export function emptyImportReport(rows: number, dryRun: boolean): CsvImportReport {
+  return {
+    dryRun,
+    rows,
+    created: 0,
+    updated: 0,
+    unchanged: 0,
+    skipped: 0,
+    alreadyImported: 0,
+    refused: 0,
+    errors: [],
+    ignored: [],
+  };
+}

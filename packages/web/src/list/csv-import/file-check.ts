@@ -8,13 +8,14 @@ import {
   type DetectedFormat,
   detectCsvFormat,
   type Entity,
+  emptyImportReport,
   type Field,
   formatSample,
   type Model,
   readRows,
 } from '@ninefold/model';
 import type { CsvFile } from './read-csv';
-import { emptyReport, type SendableRow } from './run-batches';
+import type { SendableRow } from './run-batches';
 
 /** Each mapped column's field, by the column's place. */
 export function mappedColumns(
@@ -47,7 +48,7 @@ export function fileCheck(
   dryRun: boolean,
 ): { sendable: SendableRow[]; report: ImportReport } {
   const { errors } = readRows(model, entity, file.rows, columns, format);
-  const report = emptyReport(file.rows.length + file.faults.length, dryRun);
+  const report = emptyImportReport(file.rows.length + file.faults.length, dryRun);
   for (const fault of file.faults) report.errors.push({ row: fault.row, message: fault.message });
   for (const rowErrors of errors.values()) report.errors.push(...rowErrors);
   report.errors.sort((a, b) => a.row - b.row);

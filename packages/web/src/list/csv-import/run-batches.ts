@@ -34,7 +34,7 @@ export function nextSize(size: number, ms: number): number {
  * again), adding each answer to the report. `send` gets the part and where it starts, which keys it.
  *
  * @example
- * await runBatches((part, start) => data.importRows({ …, rows: part.map((row) => row.values), idempotencyKey: `${key}-${start}` }), rows, undefined, emptyReport(rows.length, false), onBatch);
+ * await runBatches((part, start) => data.importRows({ …, rows: part.map((row) => row.values), idempotencyKey: `${key}-${start}` }), rows, undefined, emptyImportReport(rows.length, false), onBatch);
  */
 export async function runBatches(
   send: (part: SendableRow[], start: number) => Promise<ImportReport>,
@@ -60,22 +60,6 @@ export async function runBatches(
   return state;
 }
 
-/** A report of nothing yet, for `rows` rows. */
-export function emptyReport(rows: number, dryRun: boolean): ImportReport {
-  return {
-    dryRun,
-    rows,
-    created: 0,
-    updated: 0,
-    unchanged: 0,
-    skipped: 0,
-    alreadyImported: 0,
-    refused: 0,
-    errors: [],
-    ignored: [],
-  };
-}
-
 /** Two reports as one: counts added, every error kept (`runBatches` puts them in the file's order). */
 export function addReports(total: ImportReport, part: ImportReport): ImportReport {
   return {
@@ -83,9 +67,9 @@ export function addReports(total: ImportReport, part: ImportReport): ImportRepor
     rows: total.rows,
     created: total.created + part.created,
     updated: total.updated + part.updated,
-    unchanged: total.unchanged + (part.unchanged ?? 0),
+    unchanged: total.unchanged + part.unchanged,
     skipped: total.skipped + part.skipped,
-    alreadyImported: total.alreadyImported + (part.alreadyImported ?? 0),
+    alreadyImported: total.alreadyImported + part.alreadyImported,
     refused: total.refused + part.refused,
     errors: total.errors.concat(part.errors),
     ignored: part.ignored.length > 0 ? part.ignored : total.ignored,
