@@ -1,8 +1,10 @@
 #!/usr/bin/env node
-// The packages export TypeScript sources directly (nothing but the web runtime is built), so the command
-// registers tsx's loader before it starts.
-import { register } from 'tsx/esm/api';
+// The command runs as JavaScript built from its TypeScript sources, built again whenever they changed
+// (scripts/command-build.mjs), so starting it transpiles nothing.
+import { pathToFileURL } from 'node:url';
+import { commandDir } from '../scripts/command-build.mjs';
 
-register();
-const { main } = await import('../packages/cli/src/main.ts');
+// Errors name the sources' files and lines, not the bundle's.
+process.setSourceMapsEnabled(true);
+const { main } = await import(pathToFileURL(`${await commandDir()}/main.js`).href);
 process.exitCode = await main(process.argv.slice(2));

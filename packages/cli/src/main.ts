@@ -1,10 +1,3 @@
-import { didYouMean } from '@ninefold/model';
-import { build } from './commands/build';
-import { check } from './commands/check';
-import { dev } from './commands/dev';
-import { diff } from './commands/diff';
-import { importCommand } from './commands/import';
-import { serve } from './commands/serve';
 import { processTerminal, type Terminal } from './terminal';
 
 const HELP = `Usage: ninefold COMMAND [options]
@@ -38,9 +31,12 @@ export async function main(argv: string[], terminal: Terminal = processTerminal(
     terminal.out('ninefold 0.1.0\n');
     return 0;
   }
-  const run = COMMANDS[command];
-  if (run && Object.hasOwn(COMMANDS, command)) return run(args, terminal);
+  if (Object.hasOwn(COMMANDS, command)) {
+    const run = await COMMANDS[command as keyof typeof COMMANDS]();
+    return run(args, terminal);
+  }
   // As git says it: the one line, the closest command, and where the list is; not the whole help.
+  const { didYouMean } = await import('@ninefold/model');
   const hint = didYouMean(command, Object.keys(COMMANDS));
   const what = command.startsWith('-') ? 'option' : 'command';
   terminal.err(
@@ -49,11 +45,14 @@ export async function main(argv: string[], terminal: Terminal = processTerminal(
   return 2;
 }
 
-const COMMANDS: Record<string, (args: string[], terminal: Terminal) => Promise<number>> = {
-  check,
-  import: importCommand,
-  dev,
-  build,
-  serve,
-  diff,
-};
+type Command = (args: string[], terminal: Terminal) => Promise<number>;
+
+/** Each command is loaded only when called, so that `--help` or `check` never load a server. */
+const COMMANDS = {
+  check: async (): Promise<Command> => (await import('./commands/check')).check,
+  import: async (): Promise<Command> => (await import('./commands/import')).importCommand,
+  dev: async (): Promise<Command> => (await import('./commands/dev')).dev,
+  build: async (): Promise<Command> => (await import('./commands/build')).build,
+  serve: async (): Promise<Command> => (await import('./commands/serve')).serve,
+  diff: async (): Promise<Command> => (await import('./commands/diff')).diff,
+} satisfies Record<string, () => Promise<Command>>;
