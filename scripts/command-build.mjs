@@ -91,7 +91,7 @@ export async function buildCommand(dir) {
       format: 'esm',
       platform: 'node',
       target: 'node20',
-      // Stack traces name the sources (bin/ninefold.js turns source maps on).
+      // For stack traces that name the sources' lines (see bin/ninefold.js).
       sourcemap: 'linked',
       banner: { js: REQUIRE_BANNER },
       logLevel: 'silent',

@@ -43,6 +43,13 @@ describe('the benchmarks, at tiny sizes', () => {
     expect(figure.peer).toBeGreaterThan(0);
   }, 60_000);
 
+  it('bench/command-start.ts: the command as a whole process against vite --help and tsc --version', async () => {
+    const dir = await bench('command-start.ts', { BENCH_START_RUNS: '1' });
+    const figure = JSON.parse(readFileSync(join(dir, 'command-start.json'), 'utf8'));
+    for (const name of ['help', 'checkEmpty', 'checkRich', 'viteHelp', 'tscVersion', 'checkEmptyThroughTsx'])
+      expect(figure.medians[name], name).toBeGreaterThan(0);
+  }, 60_000);
+
   it.skipIf(noPostgres !== undefined)(
     'bench/csv-import.ts: a CSV import through the API against a plain batched INSERT, on both databases',
     async () => {
