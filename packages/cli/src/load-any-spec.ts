@@ -1,6 +1,6 @@
 import { readFileSync, realpathSync } from 'node:fs';
 import { dirname, relative, resolve, sep } from 'node:path';
-import { type LoadResult, loadSpec } from '@ninefold/model';
+import { type Issue, type LoadResult, loadSpec } from '@ninefold/model';
 import { type FileRefusal, type ImportReport, importOpenApi, looksLikeOpenApi } from '@ninefold/openapi';
 
 /** A loaded specification, and the import report when it was an OpenAPI document. */
@@ -11,6 +11,8 @@ export interface LoadAnyOptions {
   root?: string | undefined;
   /** `--client-id`: the client an OAuth2 or OpenID Connect sign-in signs in as, where nothing names one. */
   clientId?: string | undefined;
+  /** `--sign-in`: an OpenAPI document's security scheme to sign in with, over the one the import picks. */
+  signInScheme?: string | undefined;
 }
 
 /**
@@ -21,7 +23,11 @@ export interface LoadAnyOptions {
 export function loadAnySpec(text: string, file: string, options: LoadAnyOptions = {}): AnySpecResult {
   // A blank `--client-id ""` names no client: the sign-in page asks for one, as without the option.
   const clientId = options.clientId?.trim() || undefined;
-  if (!looksLikeOpenApi(text)) return withClientId(loadSpec(text, { file }), clientId);
+  const signInScheme = options.signInScheme?.trim() || undefined;
+  if (!looksLikeOpenApi(text)) {
+    const loaded = withClientId(loadSpec(text, { file }), clientId);
+    return signInScheme === undefined ? loaded : refuseSignInOption(loaded, file);
+  }
   const root = options.root ?? dirname(file);
   const imported = importOpenApi(
     { text, file },
@@ -29,6 +35,7 @@ export function loadAnySpec(text: string, file: string, options: LoadAnyOptions 
       readFile: confinedReader(root),
       root: sameForm(file, root),
       ...(clientId === undefined ? {} : { clientId }),
+      ...(signInScheme === undefined ? {} : { signInScheme }),
     },
   );
   return {
@@ -40,6 +47,19 @@ export function loadAnySpec(text: string, file: string, options: LoadAnyOptions 
     issues: imported.issues,
     openApi: true,
   };
+}
+
+/** A specification says its one sign-in itself (point 6): `--sign-in` chooses among a document's schemes only. */
+function refuseSignInOption(result: LoadResult, file: string): LoadResult {
+  const issue: Issue = {
+    code: 'invalid-value',
+    severity: 'error',
+    message:
+      "--sign-in chooses among an OpenAPI document's security schemes; a nine-point specification names its sign-in in point 6.",
+    path: [],
+    source: { file, line: 1, column: 1 },
+  };
+  return { ...result, ok: false, issues: [issue, ...result.issues] };
 }
 
 /** A specification's OAuth2 sign-in that names no client id signs in as the one given at the command. */

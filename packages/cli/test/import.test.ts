@@ -139,4 +139,34 @@ describe.skipIf(CORPUS === undefined)('ninefold import', () => {
     expect(await main(['check', conduit], terminal)).toBe(0);
     expect(terminal.stdout).toContain('coverage: 7 of 9 points shown');
   });
+
+  it('signs in with the scheme chosen by --sign-in when the document has several, and names the calls of each', async () => {
+    const petstore = corpusPath('readme-oas-examples/3.0/petstore.json');
+    const chosen = bufferTerminal();
+    expect(await main(['import', petstore, '--sign-in', 'api_key'], chosen)).toBe(0);
+    expect(chosen.stdout).toMatch(/signIn:\n\s+kind: api-key\n\s+in: header\n\s+name: api_key/);
+    expect(chosen.stderr).toContain(
+      'security scheme "petstore_auth" is not used: the client signs in one way, "api_key"; 7 calls name it',
+    );
+    expect(chosen.stderr).toContain('choose it with --sign-in petstore_auth');
+
+    const unknown = bufferTerminal();
+    expect(await main(['import', petstore, '--sign-in', 'bearer'], unknown)).toBe(1);
+    expect(unknown.stderr).toContain(
+      '--sign-in: the document has no security scheme "bearer"; it has "petstore_auth", "api_key".',
+    );
+  });
+
+  it('refuses --sign-in for a nine-point specification, whose point 6 names its sign-in', async () => {
+    const terminal = bufferTerminal();
+    expect(await main(['check', resolve(root, 'examples/shop.md'), '--sign-in', 'x'], terminal)).toBe(2);
+    const serve = bufferTerminal();
+    expect(
+      await main(
+        ['build', resolve(root, 'examples/shop.md'), '--sign-in', 'x', '--out', join(dir, 'never')],
+        serve,
+      ),
+    ).toBe(1);
+    expect(serve.stderr).toContain("--sign-in chooses among an OpenAPI document's security schemes");
+  });
 });

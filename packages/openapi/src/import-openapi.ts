@@ -24,6 +24,11 @@ export interface ImportOptions extends ReadOptions {
   onStage?: (stage: ImportStage) => void;
   /** The client id an OAuth2 or OpenID Connect sign-in uses: documents never say it. */
   clientId?: string;
+  /**
+   * The security scheme to sign in with, by its name in `components.securitySchemes`, when the document
+   * has several: the import otherwise picks the one the operations use (docs/openapi.md).
+   */
+  signInScheme?: string;
 }
 
 /**
@@ -49,6 +54,7 @@ export function importOpenApi(
     mapped = toModel(read.document as unknown as OpenApi3Like, {
       file: input.file,
       ...(options.clientId === undefined ? {} : { clientId: options.clientId }),
+      ...(options.signInScheme === undefined ? {} : { signInScheme: options.signInScheme }),
     });
   } catch (error) {
     // toModel turns each failing step into an issue; this is the last guard against a bug in it.

@@ -35,7 +35,10 @@ export interface ToModelResult {
  * console.log(formatImportReport(report));
  * ```
  */
-export function toModel(document: OpenApi3Like, options: { file: string; clientId?: string }): ToModelResult {
+export function toModel(
+  document: OpenApi3Like,
+  options: { file: string; clientId?: string; signInScheme?: string },
+): ToModelResult {
   const report = createReportBuilder(options.file);
   const context: MapContext = {
     doc: isRecord(document) ? document : {},
@@ -43,6 +46,7 @@ export function toModel(document: OpenApi3Like, options: { file: string; clientI
     report,
     issues: [],
     ...(options.clientId === undefined ? {} : { clientId: options.clientId }),
+    ...(options.signInScheme === undefined ? {} : { signInScheme: options.signInScheme }),
   };
   const doc = context.doc;
   const title = text(doc.info?.title)?.trim();

@@ -307,6 +307,46 @@ describe('calls of a real headless CMS', () => {
     );
     expect(reportText).toContain('security scheme \\"KeyAuth\\" is not used');
   });
+
+  it('say which calls need each scheme it does not use, and how to choose it instead', () => {
+    const skipped = report.points.roles.find((entry) =>
+      entry.message.startsWith('security scheme "KeyAuth"'),
+    );
+    expect(skipped?.message).toBe(
+      'security scheme "KeyAuth" is not used: the client signs in one way, "Auth"; no call names it; choose it with --sign-in KeyAuth',
+    );
+  });
+});
+
+describe('a security scheme chosen at import', () => {
+  it('signs in with the chosen scheme over the one the operations name, and says so', () => {
+    const { model, report, issues } = toModel(eventsDocument(), {
+      file: 'events.json',
+      signInScheme: 'KeyAuth',
+    });
+    expect(issues.filter((issue) => issue.severity === 'error')).toEqual([]);
+    expect(model.roles.shown && model.roles.signIn).toEqual({
+      kind: 'api-key',
+      in: 'query',
+      name: 'access_token',
+      session: 'session',
+    });
+    const messages = report.points.roles.map((entry) => entry.message);
+    expect(messages).toContain('"KeyAuth" is the scheme chosen at import (--sign-in)');
+    expect(messages.find((message) => message.startsWith('security scheme "Auth"'))).toBe(
+      'security scheme "Auth" is not used: the client signs in one way, "KeyAuth"; 4 calls name it (readItemsEvents, createItemsEvents, readItemsSignups, createItemsSignups); choose it with --sign-in Auth',
+    );
+  });
+
+  it('is an error when the document has no such scheme, naming the ones it has', () => {
+    const { issues } = toModel(eventsDocument(), { file: 'events.json', signInScheme: 'Bearer' });
+    expect(issues).toContainEqual(
+      expect.objectContaining({
+        severity: 'error',
+        message: '--sign-in: the document has no security scheme "Bearer"; it has "KeyAuth", "Auth".',
+      }),
+    );
+  });
 });
 
 describe('references from OpenAPI links', () => {

@@ -31,6 +31,7 @@ Options:
   --base PATH       the path the client is served under, e.g. /shop/ (default /)
   --root DIR        an OpenAPI document's $refs may read files in DIR only (default: its own folder)
   --client-id ID    the OAuth2 or OpenID Connect client id to sign in with (documents never name it)
+  --sign-in SCHEME  the security scheme to sign in with, when the document has several
   --ui FILE         the team's extension module (TSX), bundled with the client; by default SPEC's name
                     with .ui.tsx (shop.ui.tsx beside shop.md), or ui/index.tsx beside SPEC, when there
                     is one. See docs/extending.md
@@ -92,6 +93,7 @@ export async function build(args: string[], terminal: Terminal): Promise<number>
   const loaded = await loadSpecFile(file, 'build', terminal, {
     root: parsed.values.root,
     clientId: parsed.values['client-id'],
+    signInScheme: parsed.values['sign-in'],
   });
   if (!loaded.ok) return loaded.exitCode;
   const model = loaded.result.model;
@@ -254,6 +256,7 @@ function parseBuildArgs(args: string[]) {
       help: { type: 'boolean', short: 'h', default: false },
       root: { type: 'string' },
       'client-id': { type: 'string' },
+      'sign-in': { type: 'string' },
       ui: { type: 'string' },
       playground: { type: 'boolean', default: false },
     },

@@ -47,6 +47,7 @@ Options:
   --allow-destructive   apply schema changes that drop or narrow stored data
   --root DIR            an OpenAPI document's $refs may read files in DIR only (default: its own folder)
   --client-id ID        the OAuth2 or OpenID Connect client id to sign in with (documents never name it)
+  --sign-in SCHEME      the security scheme to sign in with, when the document has several
 ${UI_OPTION_HELP}; rebuilt and reloaded on change
   -h, --help            show this help
 
@@ -127,6 +128,7 @@ export async function dev(
   const loaded = await loadSpecFile(file, 'dev', terminal, {
     root: parsed.values.root,
     clientId: parsed.values['client-id'],
+    signInScheme: parsed.values['sign-in'],
   });
   if (!loaded.ok) return loaded.exitCode;
   const ui = await extensionFile(file, parsed.values.ui);
@@ -207,6 +209,7 @@ export async function dev(
     const watcher = watchSpec(file, server, terminal, extensionState, {
       root: parsed.values.root,
       clientId: parsed.values['client-id'],
+      signInScheme: parsed.values['sign-in'],
     });
     const uiFile = ui.file;
     const extensionWatcher =
@@ -317,6 +320,7 @@ function parseDevArgs(args: string[]) {
       help: { type: 'boolean', short: 'h', default: false },
       root: { type: 'string' },
       'client-id': { type: 'string' },
+      'sign-in': { type: 'string' },
       ui: { type: 'string' },
     },
   });

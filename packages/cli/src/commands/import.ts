@@ -22,6 +22,7 @@ Options:
   --report all       list every mapped item in the report too, not only the inferred and the missing
   --root DIR         an OpenAPI document's $refs may read files in DIR only (default: its own folder)
   --client-id ID     the OAuth2 or OpenID Connect client id to sign in with (documents never name it)
+  --sign-in SCHEME   the security scheme to sign in with, when the document has several
   -h, --help         show this help
 
 Every command also takes an OpenAPI document directly as its SPEC; import writes the specification out.
@@ -72,6 +73,7 @@ export async function importCommand(args: string[], terminal: Terminal): Promise
   const result = loadAnySpec(read.text, file, {
     root: parsed.values.root,
     clientId: parsed.values['client-id'],
+    signInScheme: parsed.values['sign-in'],
   });
   const toErr = { ...terminal, out: terminal.err };
   if (result.issues.length > 0 || !result.model) printReport(result, file, toErr);
@@ -119,6 +121,7 @@ function parseImportArgs(args: string[]) {
       help: { type: 'boolean', short: 'h', default: false },
       root: { type: 'string' },
       'client-id': { type: 'string' },
+      'sign-in': { type: 'string' },
     },
   });
 }

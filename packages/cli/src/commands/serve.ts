@@ -53,6 +53,7 @@ Options (each setting in brackets may come from the environment instead; a flag 
   --no-client           serve only the API, the model and the health check
   --root DIR            an OpenAPI document's $refs may read files in DIR only (default: its own folder)
   --client-id ID        the OAuth2 or OpenID Connect client id to sign in with (documents never name it)
+  --sign-in SCHEME      the security scheme to sign in with, when the document has several
 ${UI_OPTION_HELP}
   -h, --help            show this help
 
@@ -112,6 +113,7 @@ export async function serve(
   const loaded = await loadSpecFile(file, 'serve', terminal, {
     root: parsed.values.root,
     clientId: parsed.values['client-id'],
+    signInScheme: parsed.values['sign-in'],
   });
   if (!loaded.ok) return loaded.exitCode;
   const model = loaded.result.model;
@@ -221,6 +223,7 @@ function parseServeArgs(args: string[]) {
       help: { type: 'boolean', short: 'h', default: false },
       root: { type: 'string' },
       'client-id': { type: 'string' },
+      'sign-in': { type: 'string' },
       ui: { type: 'string' },
       'secret-file': { type: 'string' },
       'previous-secret-file': { type: 'string' },

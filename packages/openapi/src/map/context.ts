@@ -10,6 +10,8 @@ export interface MapContext {
   issues: Issue[];
   /** The OAuth2 or OpenID Connect client id given at import (`--client-id`). */
   clientId?: string;
+  /** The security scheme the person chose to sign in with (`--sign-in`), over the one the import picks. */
+  signInScheme?: string;
 }
 
 /** A warning about the source document, with its path (a JSON pointer's segments) into that document. */

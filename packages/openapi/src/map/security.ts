@@ -26,6 +26,17 @@ export function mapRoles(
   for (const requirement of list(context.doc.security))
     if (isRecord(requirement)) for (const key of Object.keys(requirement)) applied.add(key);
   const uses = schemeUses(calls);
+  const chosen = context.signInScheme;
+  if (chosen !== undefined && !Object.hasOwn(schemes, chosen)) {
+    context.issues.push({
+      code: 'unknown-reference',
+      severity: 'error',
+      message: `--sign-in: the document has no security scheme "${chosen}"; it has ${Object.keys(schemes)
+        .map((key) => `"${key}"`)
+        .join(', ')}.`,
+      path: ['components', 'securitySchemes'],
+    });
+  }
   const signInMapped = calls.find((c) => c.call.purpose === 'sign-in');
   const signInCall: SignInCall | undefined =
     signInMapped === undefined
@@ -45,10 +56,15 @@ export function mapRoles(
   // Then the schemes the operations name, most used first: a scheme no call asks for opens nothing.
   const others = Object.keys(schemes)
     .filter((key) => !applied.has(key))
-    .map((key) => ({ key, rank: rank(key), used: uses.get(key) ?? 0 }))
+    .map((key) => ({ key, rank: rank(key), used: uses.get(key)?.length ?? 0 }))
     .sort((a, b) => b.used - a.used || a.rank - b.rank)
     .map(({ key }) => key);
-  const order = [...applied, ...others];
+  const ranked = [...applied, ...others];
+  // The person's choice comes before any ranking; the others stay in line should it map to no sign-in.
+  const order =
+    chosen !== undefined && Object.hasOwn(schemes, chosen)
+      ? [chosen, ...ranked.filter((key) => key !== chosen)]
+      : ranked;
   const reasons: string[] = [];
   for (const key of order) {
     const scheme = schemes[key];
@@ -74,12 +90,14 @@ export function mapRoles(
         at,
         `sign-in call "${signIn.call}": its path names a login${scheme.type === 'apiKey' ? `; "${key}" is the Authorization header, so the token it answers is sent as a bearer token` : ''}`,
       );
-    if (!applied.has(key) && (uses.get(key) ?? 0) > 0)
+    if (key === chosen)
+      context.report.add('roles', 'mapped', at, `"${key}" is the scheme chosen at import (--sign-in)`);
+    else if (!applied.has(key) && (uses.get(key)?.length ?? 0) > 0)
       context.report.add(
         'roles',
         'inferred',
         at,
-        `"${key}" is the scheme the operations name (${uses.get(key)} of them), and the document applies none to all`,
+        `"${key}" is the scheme the operations name (${uses.get(key)?.length} of them), and the document applies none to all`,
       );
     if (signIn.kind === 'token')
       context.report.add(
@@ -136,7 +154,7 @@ export function mapRoles(
           'roles',
           'skipped',
           pointer('components', 'securitySchemes', other),
-          `security scheme "${other}" is not used: the client signs in one way, "${key}"`,
+          `security scheme "${other}" is not used: the client signs in one way, "${key}"; ${namedBy(other, uses, applied)}; choose it with --sign-in ${other}`,
         );
     return { shown: true, signIn, roles, grants: [] };
   }
@@ -162,14 +180,27 @@ function takesEmailAndPassword(context: MapContext, mapped: MappedCall): boolean
   return Object.hasOwn(properties, 'email') && Object.hasOwn(properties, 'password');
 }
 
-/** How many operations name each security scheme in their own `security`. */
-function schemeUses(calls: MappedCall[]): Map<string, number> {
-  const uses = new Map<string, number>();
-  for (const { info } of calls)
+/** The calls that name each security scheme in their operation's own `security`. */
+function schemeUses(calls: MappedCall[]): Map<string, string[]> {
+  const uses = new Map<string, string[]>();
+  for (const { call, info } of calls)
     for (const requirement of list(info.operation.security))
       if (isRecord(requirement))
-        for (const key of Object.keys(requirement)) uses.set(key, (uses.get(key) ?? 0) + 1);
+        for (const key of Object.keys(requirement)) {
+          const names = uses.get(key) ?? [];
+          names.push(call.name);
+          uses.set(key, names);
+        }
   return uses;
+}
+
+/** Which calls need a scheme, in words: all of them, some by name, or none. */
+function namedBy(key: string, uses: Map<string, string[]>, applied: Set<string>): string {
+  if (applied.has(key)) return 'the document applies it to every call';
+  const names = uses.get(key) ?? [];
+  if (names.length === 0) return 'no call names it';
+  const shown = names.slice(0, 5).join(', ');
+  return `${names.length} call${names.length === 1 ? ' names' : 's name'} it (${shown}${names.length > 5 ? ', …' : ''})`;
 }
 
 /** A bearer token the person pastes, kept for the tab: the way in when the client cannot get one itself. */
