@@ -8,6 +8,7 @@ import { type NinefoldProcess, startNinefold } from './support/ninefold';
 import {
   api,
   DIRECTUS_ADMIN,
+  DIRECTUS_TOKEN_SECONDS,
   type RealServer,
   startDirectus,
   startPlatformatic,
@@ -353,6 +354,21 @@ describe('Directus, as imported from its own description', () => {
     await page.getByRole('row', { name: /Spring fair/ }).waitFor();
     expect(await page.getByRole('row').count()).toBe(3);
     await expectAccessible(page, 'real-directus-list');
+  });
+
+  it('stays signed in past the token’s life, renewed through the document’s refresh call', async () => {
+    const { page } = watched;
+    const requests = recordRequests(page);
+    // Directus's tokens last DIRECTUS_TOKEN_SECONDS here; the client renews one at half its life.
+    await page.waitForTimeout((DIRECTUS_TOKEN_SECONDS + 2) * 1000);
+    await page.getByRole('link', { name: 'Signups' }).click();
+    await page.getByRole('row', { name: /Ada Byron/ }).waitFor();
+    const refreshes = requests.filter((sent) => new URL(sent.url()).pathname === '/api/auth/refresh');
+    expect(refreshes.length).toBeGreaterThanOrEqual(1);
+    expect(refreshes[0]?.postDataJSON()).toEqual({ refresh_token: expect.any(String) });
+    expect(await page.getByRole('dialog').count()).toBe(0);
+    await page.getByRole('link', { name: 'Events' }).click();
+    await page.getByRole('row', { name: /Spring fair/ }).waitFor();
   });
 
   it('puts the server’s own validation message on its field, then creates the event once', async () => {

@@ -549,6 +549,8 @@ export type CallPurpose =
   | 'delete'
   | 'transition'
   | 'sign-in'
+  /** Trades the session's refresh token (or its live token) for a fresh one, before the token runs out. */
+  | 'refresh'
   | 'sign-out'
   | 'upload'
   | 'other';
@@ -560,6 +562,7 @@ export const CALL_PURPOSES: readonly CallPurpose[] = [
   'delete',
   'transition',
   'sign-in',
+  'refresh',
   'sign-out',
   'upload',
   'other',

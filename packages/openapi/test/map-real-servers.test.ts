@@ -229,6 +229,23 @@ function eventsDocument(): OpenApi3Like {
           },
         },
       },
+      '/auth/refresh': {
+        post: {
+          operationId: 'refresh',
+          requestBody: {
+            content: {
+              'application/json': {
+                schema: { type: 'object', properties: { refresh_token: { type: 'string' } } },
+              },
+            },
+          },
+          responses: { 200: ok({ type: 'object' }) },
+        },
+      },
+      // A record's action named like a renewal is no session's.
+      '/caches/refresh': {
+        post: { operationId: 'refreshCaches', responses: { 204: { description: 'done' } } },
+      },
       ...collection('events', 'ItemsEvents'),
       ...collection('signups', 'ItemsSignups'),
     },
@@ -306,6 +323,11 @@ describe('calls of a real headless CMS', () => {
       '\\"Auth\\" is the Authorization header, so the token it answers is sent as a bearer token',
     );
     expect(reportText).toContain('security scheme \\"KeyAuth\\" is not used');
+  });
+
+  it('take the POST at /auth/refresh for the session’s renewal, and only a path that says so', () => {
+    expect(byName(model, 'refresh')?.purpose).toBe('refresh');
+    expect(byName(model, 'refreshCaches')?.purpose).not.toBe('refresh');
   });
 
   it('say which calls need each scheme it does not use, and how to choose it instead', () => {

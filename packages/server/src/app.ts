@@ -236,8 +236,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     app.get(`${api.base}${api.figures}/:screen/:figure`, (request) => figureAnswer(request, context));
   }
   for (const call of api.calls) {
-    // Sign-in and sign-out calls are the session routes above.
-    if (call.purpose === 'sign-in' || call.purpose === 'sign-out') continue;
+    // Sign-in, refresh and sign-out calls are the session routes above.
+    if (call.purpose === 'sign-in' || call.purpose === 'refresh' || call.purpose === 'sign-out') continue;
     const url = `${api.base}${call.path.replace(/\{([^}]+)\}/g, ':$1')}`;
     const handler = handlerFor(call, context);
     app.route({ method: call.method, url, handler });
@@ -263,6 +263,7 @@ function handlerFor(call: Call, context: Context): Handler {
       return recordHandler(call, purpose, entity, context);
     }
     case 'sign-in':
+    case 'refresh':
     case 'sign-out':
     case 'upload':
     case 'other':

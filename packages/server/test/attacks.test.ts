@@ -3,7 +3,7 @@
 // on sign-in. Each expects the refusal the client can read (401 or 403 problems, 422 for fields no one
 // may write, 429 with Retry-After).
 import { randomBytes } from 'node:crypto';
-import type { Model } from '@ninefold/model';
+import type { Call, Model } from '@ninefold/model';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
@@ -172,6 +172,30 @@ describe('attacks on the prototype API’s permissions', () => {
       expect((await call(fresh, 'GET', '/api/auth/session')).json().user).toMatchObject({ role: 'clerk' });
       expect((await call(fresh, 'POST', '/api/auth/sign-out')).statusCode).toBe(204);
       expect((await call(fresh, 'GET', '/api/customers')).statusCode).toBe(401);
+    });
+
+    it('answers a refresh call the specification names as its own, and refuses one without a session', async () => {
+      if (!shop.calls.shown) throw new Error('the example shows point 7');
+      const renew: Call = {
+        name: 'renew',
+        method: 'POST',
+        path: '/session/renew',
+        purpose: 'refresh',
+        parameters: [],
+        filters: [],
+      };
+      await app.close();
+      await store.close();
+      await start({ ...shop, calls: { ...shop.calls, items: [...shop.calls.items, renew] } });
+      const clerk = await signInAs(app, store, 'clerk');
+      expect((await call(undefined, 'POST', '/api/session/renew')).json().code).toBe('NOT_SIGNED_IN');
+      const renewed = await call(clerk.authorization, 'POST', '/api/session/renew', {
+        refresh_token: 'ignored',
+      });
+      expect(renewed.statusCode).toBe(200);
+      const fresh = `Bearer ${renewed.json().token}`;
+      expect((await call(clerk.authorization, 'GET', '/api/customers')).json().code).toBe('SESSION_EXPIRED');
+      expect((await call(fresh, 'GET', '/api/auth/session')).json().user).toMatchObject({ role: 'clerk' });
     });
 
     it('refuses nobody signed in, with a problem the client can act on', async () => {

@@ -1,4 +1,4 @@
-import type { Model, SignIn } from '@ninefold/model';
+import type { Call, Model, SignIn } from '@ninefold/model';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ApiDescription } from '../src/data/api-description';
 import { ApiError } from '../src/data/data-provider';
@@ -373,6 +373,49 @@ describe('refresh', () => {
     await store.signInWithPassword(OWNER.email, 'pw');
     await vi.advanceTimersByTimeAsync(20 * 60_000);
     expect(sent).toHaveLength(1);
+  });
+
+  it('renews through the API’s own refresh call with the refresh token its sign-in gave (Directus’s shapes)', async () => {
+    // Directus answers { data: { access_token, refresh_token, expires } }, expires in milliseconds, and
+    // takes { refresh_token } at POST /auth/refresh; each refresh token is good once.
+    const directusAnswer = (access: string, refresh: string) =>
+      json(200, { data: { access_token: access, refresh_token: refresh, expires: 900_000 } });
+    const { sent, fetch } = fakeFetch({
+      'POST /auth/sign-in': () => directusAnswer('access-1', 'refresh-1'),
+      'POST /auth/refresh': (request) =>
+        (request.body as { refresh_token?: string } | undefined)?.refresh_token === 'refresh-1'
+          ? directusAnswer('access-2', 'refresh-2')
+          : directusAnswer('access-3', 'refresh-3'),
+    });
+    const refreshCall: Call = {
+      name: 'refresh',
+      method: 'POST',
+      path: '/auth/refresh',
+      purpose: 'refresh',
+      parameters: [],
+      filters: [],
+    };
+    const realApi: ApiDescription = {
+      ...prototypeApi,
+      auth: undefined,
+      calls: [...prototypeApi.calls, refreshCall],
+    };
+    const store = storeFor(shop, realApi, { fetch });
+    await store.signInWithPassword(OWNER.email, 'pw');
+    expect(store.getSnapshot().state).toMatchObject({ status: 'signed-in', expiresAt: NOW + 900_000 });
+    await vi.advanceTimersByTimeAsync(14 * 60_000 - 1_000);
+    expect(sent.filter((request) => request.path === '/auth/refresh')).toEqual([]);
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(sent.filter((request) => request.path === '/auth/refresh').map((request) => request.body)).toEqual(
+      [{ refresh_token: 'refresh-1' }],
+    );
+    expect(store.authHeaders()).toEqual({ authorization: 'Bearer access-2' });
+    // The next renewal sends the refresh token the last one gave.
+    await vi.advanceTimersByTimeAsync(15 * 60_000);
+    expect(sent.filter((request) => request.path === '/auth/refresh').map((request) => request.body)).toEqual(
+      [{ refresh_token: 'refresh-1' }, { refresh_token: 'refresh-2' }],
+    );
+    expect(store.authHeaders()).toEqual({ authorization: 'Bearer access-3' });
   });
 
   it('renews an OpenID Connect session with its refresh token', async () => {

@@ -48,12 +48,19 @@ describe('reading an answer tolerantly', () => {
 });
 
 describe('a sign-in answer that wraps its token', () => {
-  it('takes the token from `{ data: { access_token } }` and no person from the wrapper (Directus)', () => {
+  it('takes the token, its refresh token and its life from `{ data: { access_token } }`, and no person from the wrapper (Directus)', () => {
     const read = readTokenAnswer(
       { data: { access_token: 'eyJ.a.b', expires: 900000, refresh_token: 'r' } },
-      0,
+      1_000,
     );
-    expect(read).toEqual({ token: 'eyJ.a.b' });
+    // Directus's `expires` is the token's life in milliseconds.
+    expect(read).toEqual({ token: 'eyJ.a.b', refreshToken: 'r', expiresAt: 901_000 });
+  });
+
+  it('reads a large `expires` as a time since the epoch, in seconds or milliseconds', () => {
+    const at = Date.parse('2026-06-01T12:00:00Z');
+    expect(readTokenAnswer({ token: 't', expires: at / 1000 }, 0)?.expiresAt).toBe(at);
+    expect(readTokenAnswer({ token: 't', expires: at }, 0)?.expiresAt).toBe(at);
   });
 
   it('still takes the person when the wrapper is one (Conduit’s `{ user: { email, token } }`)', () => {

@@ -79,6 +79,10 @@ const PAGING_PARAMS = new Set([
 const isPagingParam = (name: string) => PAGING_PARAMS.has(name.toLowerCase());
 const SIGN_IN_SEGMENTS = ['login', 'signin', 'sign-in', 'sign_in', 'session', 'sessions', 'authenticate'];
 const SIGN_OUT_SEGMENTS = ['logout', 'signout', 'sign-out', 'sign_out'];
+/** A POST that renews the session's token: `/auth/refresh`, `/token/refresh`, `/refresh-token`. */
+const REFRESH_SEGMENTS = ['refresh', 'refresh-token', 'refresh_token', 'refreshtoken'];
+/** What a bare `refresh` must follow to be the session's, not a record's action ("refresh the cache"). */
+const AUTH_SEGMENTS = ['auth', 'oauth', 'oauth2', 'token', 'tokens', 'session', 'sessions', 'jwt'];
 /**
  * Why a PUT, PATCH or DELETE on a path that also lists records is never one record's update or delete:
  * it changes every record it matches (Platformatic's `PUT /suppliers/`, Directus's `DELETE /items/x`),
@@ -317,6 +321,14 @@ function pathProblem(path: string): string | undefined {
   return undefined;
 }
 
+/** A token renewal: no record in its path, and a name that says so on its own or after an auth segment. */
+function isRefresh(info: OperationInfo, last: string): boolean {
+  if (info.isItem || !REFRESH_SEGMENTS.includes(last)) return false;
+  if (last !== 'refresh') return true;
+  const before = (info.pathSegments[info.pathSegments.length - 2] ?? '').toLowerCase();
+  return AUTH_SEGMENTS.includes(before);
+}
+
 function purposeOf(
   info: OperationInfo,
   listed: ReadonlyMap<string, string | undefined>,
@@ -354,6 +366,8 @@ function purposeOf(
     case 'post':
       if (SIGN_IN_SEGMENTS.includes(last)) return { purpose: 'sign-in', why: `its path ends in "${last}"` };
       if (SIGN_OUT_SEGMENTS.includes(last)) return { purpose: 'sign-out', why: `its path ends in "${last}"` };
+      if (isRefresh(info, last))
+        return { purpose: 'refresh', why: `its path ends in "${info.pathSegments.slice(-2).join('/')}"` };
       if (action)
         return {
           purpose: 'transition',

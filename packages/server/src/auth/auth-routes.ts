@@ -34,20 +34,29 @@ export function registerAuthRoutes(app: FastifyInstance, api: ApiDescription, au
       ...(who.session ? { expiresAt: new Date(who.session.expiresAt * 1000).toISOString() } : {}),
     };
   });
+  // A specification's own refresh call (point 7) is answered as the conventional one is; there is one
+  // only with a password sign-in, whose tokens this API makes.
+  const refreshRoutes = new Map<string, string>();
   if (api.auth.refresh) {
-    app.post(routeOf(api.base, api.auth.refresh), async (request, reply) => {
-      const who = authenticationOf(request);
-      if (who.kind !== 'user' || !who.session) throw notSignedIn();
-      const user = { ...who.principal.user, id: String(who.principal.user.id), role: who.principal.role };
-      const fresh = await auth.refresh(user, who.session);
-      noStore(reply);
-      return {
-        token: fresh.token,
-        tokenType: 'Bearer',
-        expiresAt: new Date(fresh.expiresAt * 1000).toISOString(),
-        user: who.principal.user,
-      };
-    });
+    refreshRoutes.set(api.auth.refresh, 'POST');
+    for (const call of api.calls.filter((each) => each.purpose === 'refresh'))
+      refreshRoutes.set(call.path, call.method);
+  }
+  for (const [path, method] of refreshRoutes) {
+    app.route({ method, url: routeOf(api.base, path), handler: refresh });
+  }
+  async function refresh(request: FastifyRequest, reply: FastifyReply) {
+    const who = authenticationOf(request);
+    if (who.kind !== 'user' || !who.session) throw notSignedIn();
+    const user = { ...who.principal.user, id: String(who.principal.user.id), role: who.principal.role };
+    const fresh = await auth.refresh(user, who.session);
+    noStore(reply);
+    return {
+      token: fresh.token,
+      tokenType: 'Bearer',
+      expiresAt: new Date(fresh.expiresAt * 1000).toISOString(),
+      user: who.principal.user,
+    };
   }
   const signOut = async (request: FastifyRequest, reply: FastifyReply) => {
     const who = authenticationOf(request);

@@ -225,7 +225,7 @@ export function createSessionStore(
 
   const canRefresh = () =>
     credentials?.scheme === 'bearer' &&
-    ((signIn.kind === 'password' && api.auth?.refresh !== undefined) ||
+    ((signIn.kind === 'password' && refreshCall() !== undefined) ||
       ((signIn.kind === 'oidc' || signIn.kind === 'oauth2') && credentials.refreshToken !== undefined));
 
   const expiresAt = () => (snapshot.state.status === 'signed-in' ? snapshot.state.expiresAt : undefined);
@@ -379,6 +379,13 @@ export function createSessionStore(
     );
   };
 
+  /** The API's own refresh call (point 7), else the prototype API's; a password sign-in's only. */
+  const refreshCall = (): { method: string; path: string } | undefined => {
+    const call = api.calls.find((candidate) => candidate.purpose === 'refresh');
+    if (call) return { method: call.method, path: call.path };
+    return api.auth?.refresh ? { method: 'POST', path: api.auth.refresh } : undefined;
+  };
+
   const signOutCall = (): { method: string; path: string } | undefined => {
     const call = api.calls.find((candidate) => candidate.purpose === 'sign-out');
     if (call) return { method: call.method, path: call.path };
@@ -442,7 +449,11 @@ export function createSessionStore(
       if (!answer.ok) throw await failure(answer);
       const read = readTokenAnswer(answer.body, now());
       if (!read) throw new SignInError('unreadable');
-      const bearer: Credentials = { scheme: 'bearer', token: read.token };
+      const bearer: Credentials = {
+        scheme: 'bearer',
+        token: read.token,
+        ...(read.refreshToken === undefined ? {} : { refreshToken: read.refreshToken }),
+      };
       let user = read.user;
       let expiry = read.expiresAt;
       if (!user) {
@@ -549,8 +560,14 @@ export function createSessionStore(
       if (snapshot.state.status !== 'signed-in' || held?.scheme !== 'bearer' || !canRefresh()) return false;
       const person = userRecord ?? {};
       try {
-        if (signIn.kind === 'password' && api.auth?.refresh) {
-          const answer = await send('POST', api.auth.refresh, { headers: headersFor(signIn, held) });
+        const call = refreshCall();
+        if (signIn.kind === 'password' && call) {
+          // The live token goes in the header (the prototype API's way); a refresh token the sign-in
+          // gave goes in the body, as `refresh_token` (Directus's way and OAuth 2's name).
+          const answer = await send(call.method, call.path, {
+            headers: headersFor(signIn, held),
+            ...(held.refreshToken === undefined ? {} : { json: { refresh_token: held.refreshToken } }),
+          });
           if (credentials !== held) return false;
           if (answer.status === 401) {
             expire();
@@ -558,9 +575,14 @@ export function createSessionStore(
           }
           const read = answer.ok ? readTokenAnswer(answer.body, now()) : undefined;
           if (!read) return false;
+          const refreshToken = read.refreshToken ?? held.refreshToken;
           establish(
             {
-              credentials: { scheme: 'bearer', token: read.token },
+              credentials: {
+                scheme: 'bearer',
+                token: read.token,
+                ...(refreshToken === undefined ? {} : { refreshToken }),
+              },
               user: read.user ?? person,
               ...(read.expiresAt === undefined ? {} : { expiresAt: read.expiresAt }),
             },

@@ -7,6 +7,8 @@ export type UserRecord = Record<string, JsonValue>;
 /** What a sign-in (or refresh) answer gives: a token, maybe its expiry and the person. */
 export interface TokenAnswer {
   token: string;
+  /** A token to trade for a fresh one through the API's refresh call (Directus's `refresh_token`). */
+  refreshToken?: string;
   /** Milliseconds since the epoch. */
   expiresAt?: number;
   user?: UserRecord;
@@ -37,7 +39,13 @@ export function readTokenAnswer(body: unknown, now: number): TokenAnswer | undef
   if (token !== undefined) {
     const user = isObject(body.user) ? (body.user as UserRecord) : undefined;
     const expiresAt = expiryIn(body, now);
-    return { token, ...(expiresAt === undefined ? {} : { expiresAt }), ...(user ? { user } : {}) };
+    const refreshToken = refreshTokenIn(body);
+    return {
+      token,
+      ...(refreshToken === undefined ? {} : { refreshToken }),
+      ...(expiresAt === undefined ? {} : { expiresAt }),
+      ...(user ? { user } : {}),
+    };
   }
   const wrappers = Object.values(body).filter((value) => isObject(value) && tokenIn(value) !== undefined);
   const wrapper = wrappers.length === 1 ? (wrappers[0] as Record<string, unknown>) : undefined;
@@ -46,8 +54,10 @@ export function readTokenAnswer(body: unknown, now: number): TokenAnswer | undef
   const expiresAt = expiryIn(wrapper, now) ?? expiryIn(body, now);
   // `{ data: { access_token, expires, refresh_token } }` (Directus) wraps a token, not a person.
   const person = Object.keys(wrapper).some((name) => !SECRET_MEMBERS.has(name) && !EXPIRY_MEMBERS.has(name));
+  const refreshToken = refreshTokenIn(wrapper) ?? refreshTokenIn(body);
   return {
     token: wrapped,
+    ...(refreshToken === undefined ? {} : { refreshToken }),
     ...(expiresAt === undefined ? {} : { expiresAt }),
     ...(person ? { user: wrapper as UserRecord } : {}),
   };
@@ -111,7 +121,16 @@ function tokenIn(object: Record<string, unknown>): string | undefined {
   return undefined;
 }
 
-/** `expiresAt` as an ISO date or a time since the epoch, else OAuth2's `expires_in` seconds. */
+function refreshTokenIn(object: Record<string, unknown>): string | undefined {
+  const value = object.refresh_token ?? object.refreshToken;
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/**
+ * `expiresAt` as an ISO date or a time since the epoch, else OAuth2's `expires_in` seconds, else a
+ * number `expires`: a time since the epoch when it is that large, otherwise how long the token lasts in
+ * milliseconds (Directus's `expires: 900000`).
+ */
 function expiryIn(object: Record<string, unknown>, now: number): number | undefined {
   const at = object.expiresAt;
   if (typeof at === 'string') {
@@ -123,6 +142,12 @@ function expiryIn(object: Record<string, unknown>, now: number): number | undefi
   const inSeconds = object.expires_in ?? object.expiresIn;
   if (typeof inSeconds === 'number' && Number.isFinite(inSeconds) && inSeconds > 0) {
     return now + inSeconds * 1000;
+  }
+  const expires = object.expires;
+  if (typeof expires === 'number' && Number.isFinite(expires) && expires > 0) {
+    if (expires >= 1e11) return expires;
+    if (expires >= 1e9) return expires * 1000;
+    return now + expires;
   }
   return undefined;
 }
