@@ -1,24 +1,29 @@
+export * from './authoring/diff';
+export * from './authoring/extension-check';
+export { didYouMean, suggest } from './authoring/suggest';
+export * from './authoring/translate';
+export * from './authoring/translation-words';
 export * from './cel';
-export { RECORD_FUNCTIONS, type RecordFunction } from './cel-records';
-export * from './check-model';
+export { RECORD_FUNCTIONS, type RecordFunction } from './cel/records';
+export * from './check';
 export * from './csv';
-export * from './diff';
-export type { DocumentInput } from './document-schema';
+export { normalize, toAmount, toFieldType } from './document/normalize';
+export { MAX_ALIAS_COUNT, MAX_YAML_DEPTH, readYaml } from './document/read-yaml';
+export type { DocumentInput } from './document/schema';
 export {
   DOCUMENT_KEYS,
   documentJsonSchema,
   documentSchema,
   NOT_SHOWN_PATTERN,
   notShownReason,
-} from './document-schema';
+} from './document/schema';
+export type { SourceDocument, SpecFormat } from './document/source';
+export { toDocument } from './document/write';
 export * from './exhaustive';
-export * from './extension-check';
-export * from './figure-access';
-export * from './figure-condition';
-export * from './figures';
 export * from './issues';
 export * from './load';
 export * from './lookup';
+export { readMarkdown } from './markdown/read';
 export {
   MAX_INDENT,
   MAX_MARKDOWN_BYTES,
@@ -26,12 +31,9 @@ export {
   MAX_NESTING,
 } from './markdown/text-limits';
 export { markdownVocabulary, type SectionVocabulary } from './markdown/vocabulary';
+export { type MarkdownResult, toMarkdown } from './markdown/write';
 export * from './model';
 export * from './names';
-export { normalize, toAmount, toFieldType } from './normalize';
-export { readMarkdown } from './read-markdown';
-export { MAX_ALIAS_COUNT, MAX_YAML_DEPTH, readYaml } from './read-yaml';
-export * from './records';
 export * from './rules/brand';
 export * from './rules/condition-data';
 export * from './rules/constants';
@@ -39,6 +41,9 @@ export * from './rules/demo-links';
 export * from './rules/derived';
 export { boundsOf, entitySchema, type JsonSchema } from './rules/entity-schema';
 export * from './rules/errors';
+export * from './rules/figure-access';
+export * from './rules/figure-condition';
+export * from './rules/figures';
 export * from './rules/formats';
 export {
   type AccessDenial,
@@ -57,17 +62,12 @@ export {
 export * from './rules/messages';
 export * from './rules/numbering';
 export * from './rules/permissions';
+export * from './rules/records';
+export { createScreenMatcher, homeScreen, type ScreenMatch, screenAt } from './rules/screen-matcher';
+export * from './rules/search';
+export * from './rules/sort-param';
 export * from './rules/transitions';
 export * from './rules/unique-message';
 export * from './rules/update-refusal';
 export * from './rules/updates';
 export * from './rules/validate';
-export { createScreenMatcher, homeScreen, type ScreenMatch, screenAt } from './screen-matcher';
-export * from './search';
-export * from './sort-param';
-export type { SourceDocument, SpecFormat } from './source';
-export { didYouMean, suggest } from './suggest';
-export { toDocument } from './to-document';
-export { type MarkdownResult, toMarkdown } from './to-markdown';
-export * from './translate';
-export * from './translation-words';

@@ -1,14 +1,14 @@
-import { checkModelWithOffsets } from './check-model';
-import { type DocumentInput, documentSchema } from './document-schema';
+import { checkModelWithOffsets } from './check';
+import { normalize } from './document/normalize';
+import { readYaml } from './document/read-yaml';
+import { type DocumentInput, documentSchema } from './document/schema';
+import { schemaIssues } from './document/schema-issues';
+import type { SourceDocument, SpecFormat } from './document/source';
 import type { Issue, PathSegment, SourcePosition } from './issues';
 import { hasErrors } from './issues';
+import { readMarkdown } from './markdown/read';
 import { MAX_MARKDOWN_BYTES } from './markdown/text-limits';
 import { type Model, POINT_KEYS, type PointKey } from './model';
-import { normalize } from './normalize';
-import { readMarkdown } from './read-markdown';
-import { readYaml } from './read-yaml';
-import { schemaIssues } from './schema-issues';
-import type { SourceDocument, SpecFormat } from './source';
 
 /**
  * A YAML or JSON specification larger than this is refused before parsing: it is not a hand-written

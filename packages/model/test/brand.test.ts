@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { toDocument } from '../src/document/write';
 import { loadSpec } from '../src/load';
-import { toDocument } from '../src/to-document';
-import { toMarkdown } from '../src/to-markdown';
+import { toMarkdown } from '../src/markdown/write';
 
 // Point 1's brand, as data (docs/extending.md): the same in Markdown and YAML, written back unchanged,
 // and refused where the client could not draw it.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../../../test/seeded-random';
-import { checkModel, checkModelWithOffsets } from '../src/check-model';
+import { checkModel, checkModelWithOffsets } from '../src/check';
 import type { Issue } from '../src/issues';
 import { ISSUE_CODES } from '../src/issues';
 import type {

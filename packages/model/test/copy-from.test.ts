@@ -3,7 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { loadSpec } from '../src/load';
-import { toMarkdown } from '../src/to-markdown';
+import { toMarkdown } from '../src/markdown/write';
 
 function workshop(repairLine: string): string {
   return `title: Spokes & Sprockets

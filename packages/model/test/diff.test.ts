@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { diffModels } from '../src/diff';
+import { diffModels } from '../src/authoring/diff';
 import { loadSpec } from '../src/load';
 import type { Model } from '../src/model';
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkExtension, EXTENSION_SLOTS, type ExtensionNames } from '../src/extension-check';
+import { checkExtension, EXTENSION_SLOTS, type ExtensionNames } from '../src/authoring/extension-check';
 import { loadSpec, locateIn } from '../src/load';
 import { FIELD_KINDS, type Model } from '../src/model';
 

@@ -4,10 +4,10 @@
 
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { groupRecords, periodStart, shapeFigure } from '../src/figures';
 import { loadSpec } from '../src/load';
+import { toMarkdown } from '../src/markdown/write';
 import type { DashboardScreen, Figure } from '../src/model';
-import { toMarkdown } from '../src/to-markdown';
+import { groupRecords, periodStart, shapeFigure } from '../src/rules/figures';
 
 const GARDEN = readFileSync(new URL('../../server/test/fixtures/garden.yaml', import.meta.url), 'utf8');
 

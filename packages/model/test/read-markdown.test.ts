@@ -3,9 +3,9 @@ import { gfmTableFromMarkdown } from 'mdast-util-gfm-table';
 import { toString as mdastToString } from 'mdast-util-to-string';
 import { gfmTable } from 'micromark-extension-gfm-table';
 import { describe, expect, it, vi } from 'vitest';
-import { documentSchema } from '../src/document-schema';
+import { documentSchema } from '../src/document/schema';
 import type { Issue, IssueCode } from '../src/issues';
-import { readMarkdown } from '../src/read-markdown';
+import { readMarkdown } from '../src/markdown/read';
 
 const FILE = 'shop.md';
 
@@ -1288,7 +1288,7 @@ describe('readMarkdown: robustness', () => {
       },
     }));
     try {
-      const { readMarkdown: isolated } = await import('../src/read-markdown');
+      const { readMarkdown: isolated } = await import('../src/markdown/read');
       const source = isolated('# Shop\n', FILE);
       expect(source.data).toBeUndefined();
       expect(source.issues).toEqual([

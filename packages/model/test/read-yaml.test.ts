@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readYaml } from '../src/read-yaml';
+import { readYaml } from '../src/document/read-yaml';
 
 describe('readYaml', () => {
   it('reads the document and locates values and keys', () => {

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
+import { toDocument } from '../src/document/write';
 import { loadSpec } from '../src/load';
+import { toMarkdown } from '../src/markdown/write';
 import type { Model } from '../src/model';
 import { validateRecord } from '../src/rules/validate';
-import { toDocument } from '../src/to-document';
-import { toMarkdown } from '../src/to-markdown';
 
 const shopMarkdown = readFileSync(new URL('../../../examples/shop.md', import.meta.url), 'utf8');
 

@@ -3,9 +3,9 @@ import { Validator } from '@cfworker/json-schema';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { parse } from 'yaml';
 import { SCHEMA_PATH } from '../scripts/write-schema';
-import { type DocumentInput, documentJsonSchema } from '../src/document-schema';
+import { type DocumentInput, documentJsonSchema } from '../src/document/schema';
+import { readMarkdown } from '../src/markdown/read';
 import type { Model, PointKey } from '../src/model';
-import { readMarkdown } from '../src/read-markdown';
 
 const committed = JSON.parse(readFileSync(SCHEMA_PATH, 'utf8'));
 const validator = new Validator(committed, '2020-12', false);

@@ -6,7 +6,7 @@ import {
   readSortParams,
   sortParamNames,
   sortParams,
-} from '../src/sort-param';
+} from '../src/rules/sort-param';
 
 // The client writes a sort order and the prototype API reads it back with the same module: each style
 // must round-trip, and what a call does not sort by is left out (client) or refused (API).

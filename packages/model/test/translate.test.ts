@@ -4,11 +4,11 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { specTexts, translateModel } from '../src/authoring/translate';
 import { loadSpec } from '../src/load';
 import { entityPlural, fieldLabel } from '../src/lookup';
+import { toMarkdown } from '../src/markdown/write';
 import type { DashboardScreen, Model } from '../src/model';
-import { toMarkdown } from '../src/to-markdown';
-import { specTexts, translateModel } from '../src/translate';
 
 const EXAMPLES = resolve(import.meta.dirname, '../../../examples');
 

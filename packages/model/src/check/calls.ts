@@ -3,7 +3,7 @@ import type { Entity } from '../model';
 import { type Context, isRecord, list, refer, referField, report, shownList, text } from './context';
 import { checkAmount } from './validation';
 
-// The checks of point 7 (the calls it makes). check-model.ts runs them in point order over one shared Context.
+// The checks of point 7 (the calls it makes). check/index.ts runs them in point order over one shared Context.
 
 export function checkCalls(context: Context): void {
   const calls = shownList(context.model.calls, 'items');

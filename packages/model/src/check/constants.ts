@@ -1,6 +1,6 @@
 import { type Context, isRecord, isScopeVariable, report, shownList, text } from './context';
 
-// The checks of point 9 (business constants and limits). check-model.ts runs them in point order over one shared Context.
+// The checks of point 9 (business constants and limits). check/index.ts runs them in point order over one shared Context.
 
 export function checkConstants(context: Context): void {
   const constants = shownList(context.model.constants, 'items');

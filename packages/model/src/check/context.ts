@@ -1,3 +1,4 @@
+import { didYouMean } from '../authoring/suggest';
 import {
   checkExpression,
   type ExpressionScope,
@@ -21,7 +22,6 @@ import {
   type Role,
   type Screen,
 } from '../model';
-import { didYouMean } from '../suggest';
 
 /** An issue, and for an error inside a CEL expression the character offset within that expression. */
 export interface CheckedIssue {

@@ -1,7 +1,7 @@
+import { didYouMean } from '../authoring/suggest';
 import { exhaustiveSwitchError } from '../exhaustive';
 import type { PathSegment } from '../issues';
 import { type Entity, FIELD_KINDS, type Field } from '../model';
-import { didYouMean } from '../suggest';
 import {
   type Context,
   checkCel,
@@ -15,7 +15,7 @@ import {
 } from './context';
 import { checkNumbering } from './product';
 
-// The checks of point 3 (entities and fields), numbering included. check-model.ts runs them in point order over one shared Context.
+// The checks of point 3 (entities and fields), numbering included. check/index.ts runs them in point order over one shared Context.
 
 export function checkEntities(context: Context): void {
   const entities = shownList(context.model.entities, 'items');

@@ -1,10 +1,10 @@
+import { didYouMean } from '../authoring/suggest';
 import type { PathSegment } from '../issues';
 import type { Entity, Model } from '../model';
 import { PROTOTYPE_CODES } from '../rules/errors';
-import { didYouMean } from '../suggest';
 import { type Context, isRecord, refer, referFieldPath, report, shownList, text } from './context';
 
-// The checks of point 8 (the error catalogue), codes nothing can produce included. check-model.ts runs them in point order over one shared Context.
+// The checks of point 8 (the error catalogue), codes nothing can produce included. check/index.ts runs them in point order over one shared Context.
 
 export function checkErrors(context: Context): void {
   const entries = shownList(context.model.errors, 'entries');

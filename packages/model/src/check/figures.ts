@@ -1,8 +1,8 @@
+import { didYouMean } from '../authoring/suggest';
 import { expressionEnvironment } from '../cel';
 import type { PathSegment } from '../issues';
 import { type Entity, FIGURE_CHARTS, type Field } from '../model';
 import { columnKindOf, conditionAsData } from '../rules/condition-data';
-import { didYouMean } from '../suggest';
 import { type Context, checkCel, isRecord, kindOf, list, refer, referField, report, text } from './context';
 
 // The checks of a dashboard's figures (point 2): each must be an aggregate the prototype API can compute

@@ -1,12 +1,12 @@
+import { didYouMean } from '../authoring/suggest';
+import { specTexts } from '../authoring/translate';
 import { isTimeZone } from '../cel';
 import type { PathSegment } from '../issues';
 import { BRAND_RADIUS_MAX, isBrandColor, isBrandFont, isBrandLogo, isBrandRadius } from '../rules/brand';
 import { parseNumbering } from '../rules/numbering';
-import { didYouMean } from '../suggest';
-import { specTexts } from '../translate';
 import { type Context, refer, report, shown, text } from './context';
 
-// The checks of point 1 (what the product does): its home screen, its time zone, its brand. check-model.ts runs them in point order over one shared Context.
+// The checks of point 1 (what the product does): its home screen, its time zone, its brand. check/index.ts runs them in point order over one shared Context.
 
 export function checkProduct(context: Context): void {
   const product = shown(context.model.product);

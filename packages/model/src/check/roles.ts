@@ -1,10 +1,10 @@
+import { didYouMean } from '../authoring/suggest';
 import { exhaustiveSwitchError } from '../exhaustive';
 import type { PathSegment } from '../issues';
 import { CRUD_ACTIONS, type Entity, SIGN_IN_KINDS, type SignInKind } from '../model';
-import { didYouMean } from '../suggest';
 import { type Context, checkCel, isRecord, list, refer, referField, report, shown, text } from './context';
 
-// The checks of point 6 (roles and permissions). check-model.ts runs them in point order over one shared Context.
+// The checks of point 6 (roles and permissions). check/index.ts runs them in point order over one shared Context.
 
 export function checkRoles(context: Context): void {
   const roles = shown(context.model.roles);

@@ -1,12 +1,12 @@
+import { didYouMean } from '../authoring/suggest';
 import { exhaustiveSwitchError } from '../exhaustive';
 import type { PathSegment } from '../issues';
 import { type Entity, SCREEN_KINDS, type Screen, type ScreenKind } from '../model';
-import { didYouMean } from '../suggest';
 import { type Context, isRecord, list, refer, referField, report, shownList, text } from './context';
 import { checkFigures } from './figures';
 import { checkAmount } from './validation';
 
-// The checks of point 2 (screens and routes). check-model.ts runs them in point order over one shared Context.
+// The checks of point 2 (screens and routes). check/index.ts runs them in point order over one shared Context.
 
 export function checkScreens(context: Context): void {
   const screens = shownList(context.model.screens, 'items');

@@ -1,8 +1,8 @@
+import { didYouMean } from '../authoring/suggest';
 import type { ExpressionScope } from '../cel';
 import type { PathSegment } from '../issues';
 import type { Entity } from '../model';
 import { checkUpdateExpressions, parseUpdate, updateEnvironment } from '../rules/updates';
-import { didYouMean } from '../suggest';
 import {
   type Context,
   checkCel,
@@ -17,7 +17,7 @@ import {
   text,
 } from './context';
 
-// The checks of point 4 (states and transitions), changes of other records included. check-model.ts runs them in point order over one shared Context.
+// The checks of point 4 (states and transitions), changes of other records included. check/index.ts runs them in point order over one shared Context.
 
 export function checkStates(context: Context): void {
   const machines = shownList(context.model.states, 'machines');

@@ -1,5 +1,5 @@
 import { type ExpressionScope, expressionEnvironment } from '../cel';
-import { countNeverPasses } from '../cel-ast';
+import { countNeverPasses } from '../cel/ast';
 import type { PathSegment } from '../issues';
 import type { Constant, Entity, FieldKind } from '../model';
 import {
@@ -19,7 +19,7 @@ import {
 } from './context';
 import { constantNumber } from './errors';
 
-// The checks of point 5 (validation rules): constraints, rules, codes and counts that cannot pass. check-model.ts runs them in point order over one shared Context.
+// The checks of point 5 (validation rules): constraints, rules, codes and counts that cannot pass. check/index.ts runs them in point order over one shared Context.
 
 export const TEXT_KINDS: readonly FieldKind[] = ['text', 'markdown'];
 export const UNORDERED_KINDS: readonly FieldKind[] = ['boolean', 'enum', 'reference', 'object'];

@@ -36,7 +36,7 @@ export interface BlockReaders {
  * The reader's generic machinery for the convention's tables and properties lists: it follows a
  * `TableSpec` or a list of `Property` keys, reads each cell with its grammar, records where every value
  * came from, and reports unknown, repeated and missing columns and keys. The points' own reading is in
- * `read-markdown.ts`.
+ * `markdown/read.ts`.
  *
  * @example
  * ```ts

@@ -1,6 +1,6 @@
 import { POINT_KEYS, type PointKey } from '../model';
-import { SECTION_TITLES } from '../to-markdown';
 import { PROPERTIES, TABLES, type TableSpec } from './table-specs';
+import { SECTION_TITLES } from './write';
 
 /** What an editor may suggest inside one `##` section of the nine-point Markdown. */
 export interface SectionVocabulary {

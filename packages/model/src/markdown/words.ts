@@ -1,4 +1,4 @@
-import { suggest } from '../suggest';
+import { suggest } from '../authoring/suggest';
 
 // The words of the Markdown convention (`docs/spec-format.md`) and how the reader matches them.
 

@@ -1,11 +1,11 @@
 import type { ASTNode } from '@marcbachmann/cel-js';
 import { type ExpressionContext, type ExpressionEnvironment, evaluateExpression } from '../cel';
-import { COMPARISONS, fieldOf, mentions, REVERSED } from '../cel-ast';
-import { toPlain } from '../cel-values';
+import { COMPARISONS, fieldOf, mentions, REVERSED } from '../cel/ast';
+import { toPlain } from '../cel/values';
 import { exhaustiveSwitchError } from '../exhaustive';
 import { findEntity, hasNumericKey } from '../lookup';
 import type { Entity, JsonValue, Model } from '../model';
-import type { Comparison, RecordCondition } from '../records';
+import type { Comparison, RecordCondition } from './records';
 
 // A condition over `record` (a permission of point 6: `record.ownerId == user.id || record.status !=
 // "draft"`) as data the prototype API can turn into SQL, so that a list asks the database for the rows

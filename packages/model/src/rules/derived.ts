@@ -6,7 +6,7 @@ import {
 } from '../cel';
 import { findEntity } from '../lookup';
 import type { Field, JsonValue, Model } from '../model';
-import type { RecordReader } from '../records';
+import type { RecordReader } from './records';
 
 type Derived = { derived: Field[]; env?: ReturnType<typeof expressionEnvironment> };
 

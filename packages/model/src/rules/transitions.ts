@@ -8,8 +8,8 @@ import {
 import { exhaustiveSwitchError } from '../exhaustive';
 import { findEntity } from '../lookup';
 import type { JsonValue, Model, StateMachine, Transition } from '../model';
-import type { RecordReader } from '../records';
 import { fillMessage } from './messages';
+import type { RecordReader } from './records';
 
 /** Who takes a transition and when; the role is checked only when given (sign-in arrives with point 6). */
 export interface TransitionContext {

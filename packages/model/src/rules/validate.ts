@@ -9,15 +9,15 @@ import {
   expressionEnvironment,
   expressionReadsRecords,
 } from '../cel';
-import { listCheckedPerItem, topBindings } from '../cel-ast';
+import { listCheckedPerItem, topBindings } from '../cel/ast';
 import { toPointer } from '../issues';
 import { fieldLabel, findEntity, entityLabel as label } from '../lookup';
 import type { Entity, Field, JsonValue, Model, Rule } from '../model';
-import type { RecordReader } from '../records';
 import { formatAmount, type ResolvedAmount } from './constants';
 import { type Bounds, boundsOf, entitySchema, type JsonSchema } from './entity-schema';
 import { formatCheck } from './formats';
 import { fillMessage } from './messages';
+import type { RecordReader } from './records';
 
 /** One problem with one value of a record, where the person can fix it. */
 export interface FieldError {

@@ -1,5 +1,5 @@
-import { exhaustiveSwitchError } from './exhaustive';
-import type { Call, FilterParam, SortKey } from './model';
+import { exhaustiveSwitchError } from '../exhaustive';
+import type { Call, FilterParam, SortKey } from '../model';
 
 type CallSort = NonNullable<Call['sort']>;
 

@@ -1,5 +1,5 @@
-import type { Field, Model, PointKey } from './model';
-import { POINT_KEYS } from './model';
+import type { Field, Model, PointKey } from '../model';
+import { POINT_KEYS } from '../model';
 
 /** What a change of specification touches, in the order `ninefold diff` reports it. */
 export type ChangeArea =

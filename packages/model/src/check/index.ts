@@ -1,17 +1,17 @@
-import { checkCalls } from './check/calls';
-import { checkConstants } from './check/constants';
-import { type CheckedIssue, createContext, pointIndex } from './check/context';
-import { checkEntities } from './check/entities';
-import { checkErrors } from './check/errors';
-import { checkProduct } from './check/product';
-import { checkRoles } from './check/roles';
-import { checkScreens } from './check/screens';
-import { checkStates } from './check/states';
-import { checkValidation } from './check/validation';
-import type { Issue } from './issues';
-import type { Model } from './model';
+import type { Issue } from '../issues';
+import type { Model } from '../model';
+import { checkCalls } from './calls';
+import { checkConstants } from './constants';
+import { type CheckedIssue, createContext, pointIndex } from './context';
+import { checkEntities } from './entities';
+import { checkErrors } from './errors';
+import { checkProduct } from './product';
+import { checkRoles } from './roles';
+import { checkScreens } from './screens';
+import { checkStates } from './states';
+import { checkValidation } from './validation';
 
-export type { CheckedIssue } from './check/context';
+export type { CheckedIssue } from './context';
 
 // The semantic checks run on the normalized model, after a loader has checked the document's shape. The
 // model may still be broken in any way (an OpenAPI import builds it directly, and tests feed it garbage),

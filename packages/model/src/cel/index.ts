@@ -1,4 +1,8 @@
 import { type ASTNode, Environment, type ParseResult } from '@marcbachmann/cel-js';
+import { exhaustiveSwitchError } from '../exhaustive';
+import { findEntity } from '../lookup';
+import { type Entity, FIELD_KINDS, type FieldKind, type FieldType, type Model } from '../model';
+import type { RecordReader } from '../rules/records';
 import {
   entitiesNamedByRecordFunctions,
   entityTypeName,
@@ -6,14 +10,10 @@ import {
   RECORD_READER,
   readsOtherRecords,
   registerRecordFunctions,
-} from './cel-records';
-import { CEL_TIMESTAMP, type CelSchema, type CelType, toCel, toPlain } from './cel-values';
-import { exhaustiveSwitchError } from './exhaustive';
-import { findEntity } from './lookup';
-import { type Entity, FIELD_KINDS, type FieldKind, type FieldType, type Model } from './model';
-import type { RecordReader } from './records';
+} from './records';
+import { CEL_TIMESTAMP, type CelSchema, type CelType, toCel, toPlain } from './values';
 
-export { CEL_TIMESTAMP, type CelSchema, type CelType } from './cel-values';
+export { CEL_TIMESTAMP, type CelSchema, type CelType } from './values';
 
 // CEL is the one expression language of a specification: transition guards and side effects, derived
 // fields, cross-field rules and permission conditions. The checks, the client and the prototype API all

@@ -1,5 +1,5 @@
-import { exhaustiveSwitchError } from './exhaustive';
-import type { JsonValue } from './model';
+import { exhaustiveSwitchError } from '../exhaustive';
+import type { JsonValue } from '../model';
 
 // What an expression asks of records other than the one being written: an aggregate over an entity's
 // records that meet a condition, or one record by its key. The condition is data, not CEL, so that the

@@ -1,4 +1,4 @@
-import type { Issue, PathSegment, SourcePosition } from './issues';
+import type { Issue, PathSegment, SourcePosition } from '../issues';
 
 export type SpecFormat = 'markdown' | 'yaml' | 'json';
 

@@ -1,5 +1,5 @@
-import type { Issue, PathSegment, SourcePosition } from './issues';
-import { FIELD_KINDS, type Field, type Model } from './model';
+import type { Issue, PathSegment, SourcePosition } from '../issues';
+import { FIELD_KINDS, type Field, type Model } from '../model';
 
 /**
  * What a team's extension module names, read from its default export (docs/extending.md): the

@@ -1,7 +1,7 @@
-import { expressionEnvironment } from './cel';
-import type { Entity, Figure, Model } from './model';
+import { expressionEnvironment } from '../cel';
+import type { Entity, Figure, Model } from '../model';
+import { columnKindOf, conditionAsData } from './condition-data';
 import type { RecordCondition } from './records';
-import { columnKindOf, conditionAsData } from './rules/condition-data';
 
 /**
  * The figure's own condition as data for SQL (a `true` when it has none), or undefined when it cannot

@@ -1,4 +1,4 @@
-import type { Model, Screen } from './model';
+import type { Model, Screen } from '../model';
 
 export interface ScreenMatch {
   screen: Screen;

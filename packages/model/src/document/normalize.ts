@@ -1,20 +1,5 @@
-import type {
-  CallDocument,
-  ConstantDocument,
-  DocumentInput,
-  EntityDocument,
-  ErrorEntryDocument,
-  FigureDocument,
-  GrantDocument,
-  RolesDocument,
-  ScreenDocument,
-  StateMachineDocument,
-  TypeDocument,
-  ValidationDocument,
-} from './document-schema';
-import { notShownReason } from './document-schema';
-import { exhaustiveSwitchError } from './exhaustive';
-import type { Issue } from './issues';
+import { exhaustiveSwitchError } from '../exhaustive';
+import type { Issue } from '../issues';
 import {
   type Amount,
   type BrandTheme,
@@ -41,7 +26,22 @@ import {
   type SignIn,
   type StateMachine,
   type Validation,
-} from './model';
+} from '../model';
+import type {
+  CallDocument,
+  ConstantDocument,
+  DocumentInput,
+  EntityDocument,
+  ErrorEntryDocument,
+  FigureDocument,
+  GrantDocument,
+  RolesDocument,
+  ScreenDocument,
+  StateMachineDocument,
+  TypeDocument,
+  ValidationDocument,
+} from './schema';
+import { notShownReason } from './schema';
 
 /**
  * Turns a validated authoring document into the model: maps become named arrays, shorthands are

@@ -1,5 +1,5 @@
-import { exhaustiveSwitchError } from './exhaustive';
-import { loadSpec } from './load';
+import { exhaustiveSwitchError } from '../exhaustive';
+import { loadSpec } from '../load';
 import type {
   Amount,
   Call,
@@ -17,8 +17,8 @@ import type {
   StateMachine,
   Translations,
   Validation,
-} from './model';
-import { CRUD_ACTIONS, POINT_KEYS } from './model';
+} from '../model';
+import { CRUD_ACTIONS, POINT_KEYS } from '../model';
 
 /** What `toMarkdown` gives: the document, and what of the model it could not write. */
 export interface MarkdownResult {

@@ -1,14 +1,14 @@
 import type { ASTNode, Environment } from '@marcbachmann/cel-js';
-import { COMPARISONS, fieldOf, findNode, mentions, REVERSED, someNode } from './cel-ast';
-import { type CelSchema, toCel, toPlain } from './cel-values';
-import type { JsonValue } from './model';
+import type { JsonValue } from '../model';
 import {
   AGGREGATE_FUNCTIONS,
   type AggregateFunction,
   type Comparison,
   type RecordCondition,
   type RecordReader,
-} from './records';
+} from '../rules/records';
+import { COMPARISONS, fieldOf, findNode, mentions, REVERSED, someNode } from './ast';
+import { type CelSchema, toCel, toPlain } from './values';
 
 // Functions that reach records other than the one an expression is about:
 //

@@ -9,7 +9,7 @@ import {
   Scalar,
   type YAMLError,
 } from 'yaml';
-import type { Issue, PathSegment, SourcePosition } from './issues';
+import type { Issue, PathSegment, SourcePosition } from '../issues';
 import type { SourceDocument, SpecFormat } from './source';
 import { nestingBeyond, PARSER_DEPTH_GUARD, plainPosition, shapeLimitIssues } from './yaml-limits';
 

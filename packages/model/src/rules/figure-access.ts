@@ -1,7 +1,7 @@
-import { exhaustiveSwitchError } from './exhaustive';
-import type { Entity, Figure, Model } from './model';
+import { exhaustiveSwitchError } from '../exhaustive';
+import type { Entity, Figure, Model } from '../model';
+import { type AccessVerdict, checkGrant, fieldAccess, type Principal } from './grants';
 import type { RecordCondition } from './records';
-import { type AccessVerdict, checkGrant, fieldAccess, type Principal } from './rules/grants';
 
 // Who may be told a dashboard figure (point 2), apart from how figures are computed: a dashboard's first
 // screen asks this of every figure, and needs nothing else of them.

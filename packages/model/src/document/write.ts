@@ -1,17 +1,4 @@
-import type {
-  CallDocument,
-  ConstantDocument,
-  DocumentInput,
-  EntityDocument,
-  ErrorEntryDocument,
-  GrantDocument,
-  RolesDocument,
-  ScreenDocument,
-  StateMachineDocument,
-  TypeDocument,
-  ValidationDocument,
-} from './document-schema';
-import { exhaustiveSwitchError } from './exhaustive';
+import { exhaustiveSwitchError } from '../exhaustive';
 import type {
   Amount,
   Call,
@@ -29,7 +16,20 @@ import type {
   SignIn,
   StateMachine,
   Validation,
-} from './model';
+} from '../model';
+import type {
+  CallDocument,
+  ConstantDocument,
+  DocumentInput,
+  EntityDocument,
+  ErrorEntryDocument,
+  GrantDocument,
+  RolesDocument,
+  ScreenDocument,
+  StateMachineDocument,
+  TypeDocument,
+  ValidationDocument,
+} from './schema';
 
 /**
  * The authoring document (the YAML/JSON format) that loads back to this model: the inverse of

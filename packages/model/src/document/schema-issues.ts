@@ -1,7 +1,7 @@
 import type * as z from 'zod';
-import { documentJsonSchema } from './document-schema';
-import type { Issue, PathSegment } from './issues';
-import { didYouMean } from './suggest';
+import { didYouMean } from '../authoring/suggest';
+import type { Issue, PathSegment } from '../issues';
+import { documentJsonSchema } from './schema';
 
 type JsonSchema = {
   $ref?: string;

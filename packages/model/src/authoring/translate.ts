@@ -1,5 +1,5 @@
-import { entityLabel, entityPlural, fieldLabel, humanize } from './lookup';
-import type { Entity, Field, FieldType, Model } from './model';
+import { entityLabel, entityPlural, fieldLabel, humanize } from '../lookup';
+import type { Entity, Field, FieldType, Model } from '../model';
 import { translationsFor } from './translation-words';
 
 // The specification's own words in the person's language (point 1's translations). A translation is

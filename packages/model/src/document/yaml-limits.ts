@@ -1,5 +1,5 @@
 import { isAlias, isCollection, isNode, isPair, type Node } from 'yaml';
-import type { Issue, SourcePosition } from './issues';
+import type { Issue, SourcePosition } from '../issues';
 
 // The limits a YAML or JSON text is held to, before and after it is parsed (see readYaml).
 

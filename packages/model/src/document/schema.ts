@@ -11,7 +11,7 @@ import {
   POINT_KEYS,
   SCREEN_KINDS,
   TONES,
-} from './model';
+} from '../model';
 
 // The authoring format (YAML and JSON, and what the Markdown loader builds) is validated with Zod, and the
 // published JSON Schema is generated from these same definitions, so the two cannot drift apart. Zod must

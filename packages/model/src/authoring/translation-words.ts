@@ -1,4 +1,4 @@
-import type { Model } from './model';
+import type { Model } from '../model';
 
 /**
  * The specification's words in a language (point 1's translations): an exact tag first (`fr-CA`), then

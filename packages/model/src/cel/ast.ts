@@ -1,5 +1,5 @@
 import type { ASTNode, Environment } from '@marcbachmann/cel-js';
-import type { Comparison } from './records';
+import type { Comparison } from '../rules/records';
 
 // Reading the shape of a parsed expression: which variables a part names, which list a check walks item
 // by item, what a check binds at its top, and a count compared with a number it can never meet.

@@ -2,13 +2,15 @@ import type { Heading, List, Nodes, RootContent, Table } from 'mdast';
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import { gfmTableFromMarkdown } from 'mdast-util-gfm-table';
 import { gfmTable } from 'micromark-extension-gfm-table';
-import { NOT_SHOWN_PATTERN } from './document-schema';
-import type { PathSegment, SourcePosition } from './issues';
-import { constantValue, readActions, readType } from './markdown/cell-grammars';
-import type { Text } from './markdown/located-text';
-import { setOwn } from './markdown/located-text';
-import { type PropertyEntry, type Row, TableReader } from './markdown/table-reader';
-import { tableShapeProblems } from './markdown/table-shapes';
+import { NOT_SHOWN_PATTERN } from '../document/schema';
+import type { SourceDocument } from '../document/source';
+import type { PathSegment, SourcePosition } from '../issues';
+import { POINT_KEYS, type PointKey } from '../model';
+import { constantValue, readActions, readType } from './cell-grammars';
+import type { Text } from './located-text';
+import { setOwn } from './located-text';
+import { type PropertyEntry, type Row, TableReader } from './table-reader';
+import { tableShapeProblems } from './table-shapes';
 import {
   namesFirstColumn,
   PROPERTIES,
@@ -16,11 +18,9 @@ import {
   type SubsectionSpec,
   TABLES,
   type TableSpec,
-} from './markdown/table-specs';
-import { findTextLimitOverflow } from './markdown/text-limits';
-import { closest, norm, SIGN_IN_HEADINGS, SIGN_IN_KINDS, word } from './markdown/words';
-import { POINT_KEYS, type PointKey } from './model';
-import type { SourceDocument } from './source';
+} from './table-specs';
+import { findTextLimitOverflow } from './text-limits';
+import { closest, norm, SIGN_IN_HEADINGS, SIGN_IN_KINDS, word } from './words';
 
 /**
  * Reads a nine-point Markdown specification into the authoring document (the YAML/JSON shape), following

@@ -1,5 +1,5 @@
-import { exhaustiveSwitchError } from './exhaustive';
-import type { Figure, FigurePeriod, JsonValue } from './model';
+import { exhaustiveSwitchError } from '../exhaustive';
+import type { Figure, FigurePeriod, JsonValue } from '../model';
 import { matchesCondition, type RecordCondition } from './records';
 
 // A dashboard figure's aggregate (point 2), the same wherever it is computed: the prototype API asks the
