@@ -1,5 +1,6 @@
 import type { Model, SignIn } from '@ninefold/model';
-import { API_BASE, apiOrigin, contentSecurityPolicy } from '@ninefold/server';
+import { API_BASE } from '@ninefold/model';
+import { apiOrigin, contentSecurityPolicy } from '@ninefold/server';
 
 /**
  * Where a static client calls its API: `--api-base` when given, else the specification's `calls.baseUrl`,

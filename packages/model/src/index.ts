@@ -6,6 +6,7 @@ export * from './authoring/translation-words';
 export * from './cel';
 export { RECORD_FUNCTIONS, type RecordFunction } from './cel/records';
 export * from './check';
+export * from './contract/api';
 export * from './csv';
 export { normalize, toAmount, toFieldType } from './document/normalize';
 export { MAX_ALIAS_COUNT, MAX_YAML_DEPTH, readYaml } from './document/read-yaml';

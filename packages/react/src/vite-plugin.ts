@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
+import { describeApi, prototypeApi, specPayload } from '@ninefold/model';
 import type { Plugin } from 'vite';
 import { loadAnySpec } from '../../cli/src/load-any-spec';
 import { printReport } from '../../cli/src/report';
-import { describeApi, prototypeApi, specPayload } from '../../server/src/api-calls';
 
 export interface NinefoldPluginOptions {
   /**

@@ -2,16 +2,19 @@ import { randomUUID } from 'node:crypto';
 import cors from '@fastify/cors';
 import multipart from '@fastify/multipart';
 import {
+  type ApiDescription,
   type Call,
   type Entity,
   exhaustiveSwitchError,
   findEntity,
+  keepsHistory,
   type Model,
   permissionsApply,
+  prototypeApi,
+  specPayload,
 } from '@ninefold/model';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { principalOf, rememberAuthentication, requireAction } from './access';
-import { type ApiDescription, keepsHistory, prototypeApi, specPayload } from './api-calls';
 import { registerAuthRoutes } from './auth/auth-routes';
 import { type Authenticator, type AuthOptions, createAuthenticator } from './auth/authenticate';
 import { refuseDeepBody } from './body-depth';

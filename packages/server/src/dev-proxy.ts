@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import replyFrom from '@fastify/reply-from';
+import { API_BASE } from '@ninefold/model';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { API_BASE } from './api-calls';
 import { PROBLEM_CONTENT_TYPE, type Problem, problem } from './problem';
 
 /** Where the dev proxy forwards `/api/*`: one origin and a path prefix on it, nothing else. */

@@ -1,4 +1,3 @@
-export { API_BASE, type ApiDescription, type ApiWire, describeApi, specPayload } from './api-calls';
 export { type AppOptions, buildApp, DEFAULT_BODY_LIMIT } from './app';
 export { createOidcVerifier, oidcVerifierFor } from './auth/oidc';
 export { DEMO_DOMAIN, type ProvisionedUser, type ProvisionResult, provisionUsers } from './auth/provision';

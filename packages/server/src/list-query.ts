@@ -1,5 +1,7 @@
 import {
   type Call,
+  DEFAULT_MAX_PAGE_SIZE,
+  DEFAULT_PAGE_SIZE,
   type Field,
   findEntity,
   hasNumericKey,
@@ -10,7 +12,6 @@ import {
   resolveAmount,
   searchFields,
 } from '@ninefold/model';
-import { DEFAULT_MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE } from './api-calls';
 import { clip, type Problem, problem } from './problem';
 import type { Filter, ListQuery } from './store/store';
 

@@ -1,6 +1,7 @@
 // The write calls: create, update and transition, each checked by the rules of points 4, 5 and 6.
 import { createHash } from 'node:crypto';
 import {
+  apiBase,
   type Call,
   checkGuardWithRecords,
   checkTransition,
@@ -18,7 +19,6 @@ import {
 } from '@ninefold/model';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { enforce, principalOf, refuseForbiddenFields, requireAction } from './access';
-import { apiBase } from './api-calls';
 import { claimIdempotency, sendAnswer, writeAnswered } from './idempotency';
 import { publishChange } from './live-events';
 import { presenterFor } from './present';

@@ -1,4 +1,5 @@
 import {
+  API_BASE,
   boundsOf,
   type Call,
   type Entity,
@@ -15,7 +16,6 @@ import {
   toBytes,
 } from '@ninefold/model';
 import type { FastifyRequest } from 'fastify';
-import { API_BASE } from './api-calls';
 import { refuseDeepBody } from './body-depth';
 import { clip, ProblemError, problem } from './problem';
 import type { Store, StoredRecord } from './store/store';

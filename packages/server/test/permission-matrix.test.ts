@@ -9,6 +9,7 @@ import {
   checkAction,
   checkScreen,
   checkTransition,
+  describeApi,
   fieldAccess,
   type JsonValue,
   type Model,
@@ -19,7 +20,6 @@ import {
 } from '@ninefold/model';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeApi } from '../src/api-calls';
 import { buildApp } from '../src/app';
 import { openStore } from '../src/store/open-store';
 import type { Store, StoredRecord } from '../src/store/store';

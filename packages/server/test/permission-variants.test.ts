@@ -9,6 +9,7 @@ import {
   type CrudAction,
   checkAction,
   createdValues,
+  describeApi,
   type Entity,
   evaluateExpression,
   expressionEnvironment,
@@ -21,7 +22,6 @@ import {
 } from '@ninefold/model';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeApi } from '../src/api-calls';
 import { buildApp } from '../src/app';
 import { generateRecords } from '../src/seed/generate-records';
 import { openStore } from '../src/store/open-store';

@@ -14,7 +14,6 @@ const WEB_DIR = fileURLToPath(new URL('..', import.meta.url));
 const SPEC_SOURCES = fileURLToPath(new URL('../../model/src', import.meta.url));
 const OPENAPI_SOURCES = fileURLToPath(new URL('../../openapi/src', import.meta.url));
 const PLAYGROUND_SOURCES = [
-  '../../server/src/api-calls.ts',
   '../../server/src/seed',
   '../../../schema/ninefold.schema.json',
   '../../../examples/shop.md',

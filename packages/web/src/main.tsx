@@ -4,7 +4,14 @@ import 'virtual:ninefold-theme.css';
 import './app/app.css';
 // The notices and layouts of a team's extension: a few rules, in the one stylesheet every page has.
 import './extension/extension.css';
-import { type Model, screenAt } from '@ninefold/model';
+import {
+  type ApiDescription,
+  type ApiWire,
+  apiOf,
+  type Model,
+  type SpecPayload,
+  screenAt,
+} from '@ninefold/model';
 import { type ReactNode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App, createQueryClient } from './app/App';
@@ -14,7 +21,6 @@ import { connect } from './app/connect';
 import { afterNextPaint } from './app/first-paint';
 import { loadLaterStyles } from './app/later-styles';
 import { IMPORT_PATH, screensOf } from './app/routes';
-import { type ApiDescription, type ApiWire, apiOf, type SpecPayload } from './data/api-description';
 import { hasRowActions } from './extension/action-places';
 import { type LoadedExtension, NO_EXTENSION, readExtension } from './extension/loaded';
 import { loadRecordExtras } from './extension/useRowActionsColumn';

@@ -1,6 +1,5 @@
-import { notShownModel } from '@ninefold/model';
+import { apiOf, notShownModel } from '@ninefold/model';
 import { describe, expect, it } from 'vitest';
-import { apiOf } from '../src/data/api-description';
 import { loadExample } from './support/load-example';
 
 describe('the calls a client makes, from /spec.json', () => {

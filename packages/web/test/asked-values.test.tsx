@@ -1,10 +1,9 @@
-import type { Model } from '@ninefold/model';
+import type { ApiDescription, Model } from '@ninefold/model';
 import { importOpenApi } from '@ninefold/openapi';
 import { configure, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { App } from '../src/app/App';
-import type { ApiDescription } from '../src/data/api-description';
 import { askedParameters, createConnectionValues } from '../src/data/connection-values';
 import { createHttpDataProvider } from '../src/data/http-data-provider';
 

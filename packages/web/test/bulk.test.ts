@@ -1,9 +1,10 @@
 // Doing one thing to many records of a list (issue 20): each record decided by the same rules as its own
 // screen before anything is sent, the API's refusals reported with their reasons, and a retry after a
 // lost answer made under the same idempotency keys, so nothing changes twice.
+
+import type { ApiDescription } from '@ninefold/model';
 import { type Entity, findEntity, type Principal, recordName } from '@ninefold/model';
 import { describe, expect, it } from 'vitest';
-import type { ApiDescription } from '../src/data/api-description';
 import { type ApiRecord, type DataProvider, NetworkError } from '../src/data/data-provider';
 import { createMemoryDataProvider } from '../src/data/memory-data-provider';
 import { createI18n } from '../src/i18n/I18nProvider';

@@ -1,9 +1,9 @@
-import { loadSpec, type Model } from '@ninefold/model';
-import { buildApp, describeApi, openStore, type Store } from '@ninefold/server';
+import type { ApiDescription } from '@ninefold/model';
+import { describeApi, loadSpec, type Model } from '@ninefold/model';
+import { buildApp, openStore, type Store } from '@ninefold/server';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { pointsSaid } from '../../../test/support/points-said';
-import type { ApiDescription } from '../src/data/api-description';
 import { ApiError, type DataProvider, NetworkError } from '../src/data/data-provider';
 import { MissingCallError } from '../src/data/entity-calls';
 import { createHttpDataProvider } from '../src/data/http-data-provider';

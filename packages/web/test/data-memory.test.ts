@@ -1,5 +1,5 @@
+import type { ApiDescription } from '@ninefold/model';
 import { describe, expect, it } from 'vitest';
-import type { ApiDescription } from '../src/data/api-description';
 import { ApiError, NetworkError } from '../src/data/data-provider';
 import { entityCalls, MissingCallError } from '../src/data/entity-calls';
 import { createMemoryDataProvider } from '../src/data/memory-data-provider';

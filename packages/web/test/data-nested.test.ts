@@ -1,8 +1,7 @@
-import type { Model } from '@ninefold/model';
+import type { ApiDescription, Model } from '@ninefold/model';
 import { importOpenApi } from '@ninefold/openapi';
 import { describe, expect, it } from 'vitest';
 import { screenBelow } from '../src/app/routes';
-import type { ApiDescription } from '../src/data/api-description';
 import { requireCall } from '../src/data/entity-calls';
 import { createHttpDataProvider } from '../src/data/http-data-provider';
 

@@ -1,8 +1,7 @@
-import type { Entity, Model } from '@ninefold/model';
+import type { ApiDescription, Entity, Model } from '@ninefold/model';
 import { importOpenApi } from '@ninefold/openapi';
 import { describe, expect, it } from 'vitest';
 import { rowDetail } from '../src/app/routes';
-import type { ApiDescription } from '../src/data/api-description';
 import { createHttpDataProvider } from '../src/data/http-data-provider';
 
 // Two ways real documents describe reading one record that a list shows, and what the client makes of

@@ -1,8 +1,8 @@
+import type { ApiDescription } from '@ninefold/model';
 import { act, configure, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { App } from '../src/app/App';
-import type { ApiDescription } from '../src/data/api-description';
 import { NetworkError } from '../src/data/data-provider';
 import { createMemoryDataProvider } from '../src/data/memory-data-provider';
 import { DELETE_DELAY_MS } from '../src/feedback/delete-later';

@@ -1,10 +1,11 @@
-import { buildApp, describeApi, openStore, type Store } from '@ninefold/server';
+import type { ApiDescription } from '@ninefold/model';
+import { describeApi } from '@ninefold/model';
+import { buildApp, openStore, type Store } from '@ninefold/server';
 import { configure, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { App } from '../src/app/App';
-import type { ApiDescription } from '../src/data/api-description';
 import type { ApiRecord } from '../src/data/data-provider';
 import { createHttpDataProvider } from '../src/data/http-data-provider';
 import { createSessionStore, type SessionStore } from '../src/session/session-store';

@@ -1,6 +1,7 @@
-import { buildApp, describeApi, openStore } from '@ninefold/server';
+import type { ApiDescription } from '@ninefold/model';
+import { describeApi } from '@ninefold/model';
+import { buildApp, openStore } from '@ninefold/server';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { ApiDescription } from '../src/data/api-description';
 import { ApiError, type ApiRecord, type DataProvider, NetworkError } from '../src/data/data-provider';
 import { createHttpDataProvider } from '../src/data/http-data-provider';
 import { injectRequest, signInAsOwner } from './support/in-process-api';

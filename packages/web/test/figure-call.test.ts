@@ -1,9 +1,8 @@
 // A figure as an API answers it (issue 21): the prototype API's `{ value }` or `{ groups }`, and what a
 // hostile or broken answer becomes: never markup, never millions of groups, never a crash.
 
-import type { DashboardScreen, Figure } from '@ninefold/model';
+import type { ApiDescription, DashboardScreen, Figure } from '@ninefold/model';
 import { describe, expect, it } from 'vitest';
-import type { ApiDescription } from '../src/data/api-description';
 import { readFigureAnswer } from '../src/data/figure-call';
 import { createHttpDataProvider } from '../src/data/http-data-provider';
 import { apiOf, loadExample } from './support/load-example';

@@ -2,12 +2,11 @@
 // the helpdesk, whose grant says "own tickets only", cannot send a ticket in another member's name. Guards
 // against the form offering what the API then refuses (or, before the API checked it, accepted).
 
-import type { Model, Screen } from '@ninefold/model';
-import { describeApi } from '@ninefold/server';
+import type { ApiDescription, Model, Screen } from '@ninefold/model';
+import { describeApi } from '@ninefold/model';
 import { configure, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import type { ApiDescription } from '../src/data/api-description';
 import { createMemoryDataProvider } from '../src/data/memory-data-provider';
 import type { SessionValue } from '../src/session/SessionContext';
 import { loadExample } from './support/load-example';

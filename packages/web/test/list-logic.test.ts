@@ -1,11 +1,12 @@
 import type { Call, ListScreen, Model } from '@ninefold/model';
+import { DEFAULT_PAGE_SIZE } from '@ninefold/model';
 import { describe, expect, it } from 'vitest';
 import { entityCalls } from '../src/data/entity-calls';
 import { listSearchParams } from '../src/data/list-request';
 import { createI18n } from '../src/i18n/I18nProvider';
 import { cellText } from '../src/list/cell-text';
 import { countOf, countRequest } from '../src/list/count-request';
-import { DEFAULT_PAGE_SIZE, listCallForRoute, planList } from '../src/list/list-plan';
+import { listCallForRoute, planList } from '../src/list/list-plan';
 import {
   clearFilters,
   EMPTY_LIST_STATE,

@@ -1,9 +1,8 @@
 // Names of references a role may not open and of people (issue 20), as the client asks for them: which
 // columns are named how, batched requests, and answers read as data whatever the API sends.
 
-import type { JsonValue } from '@ninefold/model';
+import type { ApiDescription, JsonValue } from '@ninefold/model';
 import { describe, expect, it } from 'vitest';
-import type { ApiDescription } from '../src/data/api-description';
 import type { DataProvider, NamesParams } from '../src/data/data-provider';
 import { createHttpDataProvider } from '../src/data/http-data-provider';
 import { createMemoryDataProvider } from '../src/data/memory-data-provider';

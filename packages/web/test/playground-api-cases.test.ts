@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { loadSpec, type Model, type Principal } from '@ninefold/model';
-import { buildApp, describeApi, openStore } from '@ninefold/server';
+import type { ApiDescription } from '@ninefold/model';
+import { describeApi, loadSpec, type Model, type Principal } from '@ninefold/model';
+import { buildApp, openStore } from '@ninefold/server';
 import { describe, expect, it } from 'vitest';
 import { signInAs } from '../../server/test/support/sign-in';
 import { everyFieldWritable } from '../../server/test/support/variants';
-import type { ApiDescription } from '../src/data/api-description';
 import { ApiError, type DataProvider } from '../src/data/data-provider';
 import { createHttpDataProvider } from '../src/data/http-data-provider';
 import { createTabApi } from '../src/playground/tab-api';

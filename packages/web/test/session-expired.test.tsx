@@ -1,9 +1,9 @@
+import type { ApiDescription } from '@ninefold/model';
 import { QueryClient } from '@tanstack/react-query';
 import { configure, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { App } from '../src/app/App';
-import type { ApiDescription } from '../src/data/api-description';
 import { createHttpDataProvider } from '../src/data/http-data-provider';
 import { createSessionStore, type SessionStore } from '../src/session/session-store';
 import { loadExample } from './support/load-example';

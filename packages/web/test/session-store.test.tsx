@@ -1,6 +1,5 @@
-import type { Call, Model, SignIn } from '@ninefold/model';
+import type { ApiDescription, Call, Model, SignIn } from '@ninefold/model';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ApiDescription } from '../src/data/api-description';
 import { ApiError } from '../src/data/data-provider';
 import { safeReturnPath, signInAddress } from '../src/session/return-path';
 import {

@@ -1,9 +1,8 @@
-import type { Model, SignIn } from '@ninefold/model';
+import type { ApiDescription, Model, SignIn } from '@ninefold/model';
 import { configure, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { App } from '../src/app/App';
-import type { ApiDescription } from '../src/data/api-description';
 import { createHttpDataProvider } from '../src/data/http-data-provider';
 import {
   createSessionStore,

@@ -1,9 +1,8 @@
-import type { StateMachine } from '@ninefold/model';
+import type { ApiDescription, StateMachine } from '@ninefold/model';
 import { configure, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { App } from '../src/app/App';
-import type { ApiDescription } from '../src/data/api-description';
 import type { ApiRecord } from '../src/data/data-provider';
 import { createMemoryDataProvider } from '../src/data/memory-data-provider';
 import { createSessionStore, type SessionStore } from '../src/session/session-store';

@@ -1,6 +1,6 @@
 import { cp, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
-import { describeApi, specPayload } from '@ninefold/server';
+import { describeApi, specPayload } from '@ninefold/model';
 import { ensureRuntime } from '@ninefold/web/runtime';
 import { parseCommandArgs } from '../args';
 import { extensionFile } from '../extension-file';

@@ -1,7 +1,6 @@
-import type { Call } from '@ninefold/model';
+import type { ApiDescription, Call } from '@ninefold/model';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { authenticationOf } from '../access';
-import type { ApiDescription } from '../api-calls';
 import { ProblemError, problem } from '../problem';
 import type { Authenticator } from './authenticate';
 

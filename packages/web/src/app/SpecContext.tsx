@@ -1,6 +1,5 @@
-import type { Model } from '@ninefold/model';
+import type { Model, SpecPayload } from '@ninefold/model';
 import { createContext, type ReactNode, useContext, useEffect, useMemo, useState } from 'react';
-import type { SpecPayload } from '../data/api-description';
 import type { DataProvider } from '../data/data-provider';
 import type { LoadedExtension } from '../extension/loaded';
 import { useI18n } from '../i18n/I18nProvider';

@@ -1,5 +1,4 @@
-import type { Model } from '@ninefold/model';
-import type { ApiDescription } from '../data/api-description';
+import type { ApiDescription, Model } from '@ninefold/model';
 import { createHttpDataProvider } from '../data/http-data-provider';
 import { createSessionStore } from '../session/session-store';
 

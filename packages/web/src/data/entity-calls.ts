@@ -1,5 +1,4 @@
-import type { Call, CallPurpose, Model } from '@ninefold/model';
-import type { ApiDescription } from './api-description';
+import type { ApiDescription, Call, CallPurpose, Model } from '@ninefold/model';
 import type { EntityCalls, PathValues } from './data-provider';
 import { pathParameterNames } from './list-request';
 

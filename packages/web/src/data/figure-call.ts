@@ -1,5 +1,4 @@
-import type { Call, FigureAnswer, FigureGroup, JsonValue, Model } from '@ninefold/model';
-import type { ApiDescription } from './api-description';
+import type { ApiDescription, Call, FigureAnswer, FigureGroup, JsonValue, Model } from '@ninefold/model';
 import { ApiError, type FigureParams } from './data-provider';
 import type { Answer, SendInit } from './http-data-provider';
 import { clipText } from './problem-reader';

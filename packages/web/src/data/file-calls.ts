@@ -1,7 +1,6 @@
 // The calls of whole files: a list exported as CSV and rows imported, where the API is Ninefold's
 // prototype API (the only one that says it makes and takes them: `api.csv`, `api.import`).
-import type { Call, Model } from '@ninefold/model';
-import type { ApiDescription } from './api-description';
+import type { ApiDescription, Call, Model } from '@ninefold/model';
 import type { EntityCalls, ImportParams, ImportReport, ListParams } from './data-provider';
 import { requireListCall } from './entity-calls';
 import type { Answer, SendInit } from './http-data-provider';

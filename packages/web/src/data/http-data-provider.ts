@@ -1,6 +1,6 @@
 import type { Call, Figure, Model } from '@ninefold/model';
+import { type ApiDescription, takesIdempotencyKey } from '@ninefold/model';
 import { type Answer, readList, readRecordAnswer, sameOriginLink } from './answer-read';
-import { type ApiDescription, takesIdempotencyKey } from './api-description';
 import { createBlobFetch, parseJson } from './blob-fetch';
 import { askedParameters, type ConnectionValues, createConnectionValues } from './connection-values';
 import {

@@ -1,5 +1,7 @@
+import type { ApiDescription } from '@ninefold/model';
 import {
   checkTransition,
+  DEFAULT_PAGE_SIZE,
   derivedValues,
   type Entity,
   exhaustiveSwitchError,
@@ -19,7 +21,6 @@ import {
   transitionRefusal,
   validateRecord,
 } from '@ninefold/model';
-import type { ApiDescription } from './api-description';
 import {
   ApiError,
   type ApiRecord,
@@ -83,7 +84,6 @@ export interface MemoryDataProvider extends DataProvider {
 }
 
 /** Page size for a link-header request that names none, as the prototype API's default. */
-const DEFAULT_PAGE_SIZE = 25;
 
 /**
  * A `DataProvider` that keeps records in memory: sorts, filters (eq, contains, gte, lte, in), pages in

@@ -1,5 +1,4 @@
-import type { Call, JsonValue } from '@ninefold/model';
-import type { ApiDescription } from './api-description';
+import type { ApiDescription, Call, JsonValue } from '@ninefold/model';
 import { MAX_NAMES_ASKED, type NamesParams } from './data-provider';
 import type { Answer, SendInit } from './http-data-provider';
 import { clipText } from './problem-reader';

@@ -1,6 +1,6 @@
 import { Loader, Select } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { findEntity, type JsonValue, resolveAmount } from '@ninefold/model';
+import { DEFAULT_PAGE_SIZE, findEntity, type JsonValue, resolveAmount } from '@ninefold/model';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useController, useFormContext } from 'react-hook-form';
@@ -20,7 +20,6 @@ import type { InputProps } from './FieldInput';
 addEnglish('form', formMessages);
 
 /** The prototype API's page size, for a target entity whose list screen names none. */
-const DEFAULT_PAGE_SIZE = 25;
 
 /** How long to wait after the last keystroke before asking the API. */
 const SEARCH_DELAY_MS = 250;

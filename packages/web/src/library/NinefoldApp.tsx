@@ -1,9 +1,9 @@
 import type { Model } from '@ninefold/model';
+import { type ApiWire, apiOf } from '@ninefold/model';
 import { useLayoutEffect, useMemo } from 'react';
 import { App, createQueryClient } from '../app/App';
 import { setBasename } from '../app/base-path';
 import { connect } from '../app/connect';
-import { type ApiWire, apiOf } from '../data/api-description';
 import { applyBrand, clearBrand } from '../extension/brand-theme';
 import { readExtension } from '../extension/loaded';
 import type { Extension } from '../extension/types';

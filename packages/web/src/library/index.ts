@@ -11,8 +11,7 @@ import { skipLaterStyles } from '../app/later-styles';
 
 skipLaterStyles();
 
-export type { Model } from '@ninefold/model';
-export type { ApiWire } from '../data/api-description';
+export type { ApiWire, Model } from '@ninefold/model';
 export * from '../extension/public';
 export type { Locale } from '../i18n/catalogue';
 export { NinefoldApp, type NinefoldAppProps } from './NinefoldApp';

@@ -1,5 +1,6 @@
 import {
   type Call,
+  DEFAULT_PAGE_SIZE,
   type Entity,
   exhaustiveSwitchError,
   type Field,
@@ -18,7 +19,6 @@ import type { EntityCalls } from '../data/data-provider';
  * The page size when the screen names none: the prototype API's own default (docs/prototype-api.md), so
  * the client asks for what the server would answer anyway rather than a size of its own invention.
  */
-export const DEFAULT_PAGE_SIZE = 25;
 
 const NONE_HIDDEN: ReadonlySet<string> = new Set();
 

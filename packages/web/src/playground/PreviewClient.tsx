@@ -1,8 +1,7 @@
-import type { Model } from '@ninefold/model';
-import { describeApi } from '@ninefold/server/api-calls';
+import type { ApiDescription, Model } from '@ninefold/model';
+import { describeApi } from '@ninefold/model';
 import { memo, useEffect, useMemo, useRef } from 'react';
 import { App, createQueryClient } from '../app/App';
-import type { ApiDescription } from '../data/api-description';
 import type { ApiRecord } from '../data/data-provider';
 import { createSessionStore, noSessionStore } from '../session/session-store';
 import { createTabApi, newTabState, type TabState } from './tab-api';

@@ -1,3 +1,4 @@
+import type { ApiDescription } from '@ninefold/model';
 import {
   aggregateRecords,
   checkAction,
@@ -31,7 +32,6 @@ import {
   validateRecord,
   writeViolations,
 } from '@ninefold/model';
-import type { ApiDescription } from '../data/api-description';
 import type {
   ApiRecord,
   CreateParams,

@@ -1,5 +1,4 @@
-import type { Model, SignIn } from '@ninefold/model';
-import type { ApiDescription } from '../data/api-description';
+import type { ApiDescription, Model, SignIn } from '@ninefold/model';
 import type { ApiError } from '../data/data-provider';
 import { readApiError } from '../data/problem-reader';
 import {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import type { ApiDescription } from '@ninefold/model';
 import { loadSpec, type Model } from '@ninefold/model';
-import type { ApiDescription } from '../../src/data/api-description';
 
 /** Loads and checks an example specification of the repository, failing loudly if it has errors. */
 export function loadExample(name: string): Model {

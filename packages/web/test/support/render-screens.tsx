@@ -1,4 +1,5 @@
 import { MantineProvider } from '@mantine/core';
+import type { ApiDescription } from '@ninefold/model';
 import { type Model, screenAt } from '@ninefold/model';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { type RenderResult, render } from '@testing-library/react';
@@ -9,7 +10,6 @@ import { ScreenParamsProvider } from '../../src/app/ScreenParams';
 import { ScreenRoute } from '../../src/app/ScreenRoute';
 import { SpecProvider, useSpec } from '../../src/app/SpecContext';
 import { theme } from '../../src/app/theme';
-import type { ApiDescription } from '../../src/data/api-description';
 import type { DataProvider } from '../../src/data/data-provider';
 import type { LoadedExtension } from '../../src/extension/loaded';
 import type { Locale } from '../../src/i18n/catalogue';

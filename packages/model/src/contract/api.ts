@@ -1,4 +1,4 @@
-import type { Call, Entity, FilterParam, Model } from '@ninefold/model';
+import type { Call, Entity, FilterParam, Model } from '../model';
 
 /** Where the prototype API serves its calls; call paths are relative to it. */
 export const API_BASE = '/api';
@@ -282,22 +282,44 @@ export type ApiWire = Omit<ApiDescription, 'calls'> & { calls?: Call[] };
 export function specPayload(model: Model, api: ApiDescription): { model: Model; api: ApiWire } {
   const own = model.calls.shown ? model.calls.items : [];
   const extra = api.conventional || api.calls.length !== own.length;
-  return {
-    model,
-    api: extra
-      ? api
-      : {
-          base: api.base,
-          conventional: false,
-          ...(api.auth ? { auth: api.auth } : {}),
-          ...(api.history ? { history: api.history } : {}),
-          ...(api.csv ? { csv: api.csv } : {}),
-          ...(api.import ? { import: api.import } : {}),
-          ...(api.names ? { names: api.names } : {}),
-          ...(api.people ? { people: api.people } : {}),
-          ...(api.figures ? { figures: api.figures } : {}),
-          ...(api.events ? { events: api.events } : {}),
-          ...(api.idempotency ? { idempotency: api.idempotency } : {}),
-        },
-  };
+  if (extra) return { model, api };
+  // Everything but the calls, whatever the description holds, so that no new member is left behind.
+  const { calls: _own, ...rest } = api;
+  return { model, api: rest };
+}
+
+/** The calls a client makes, from the payload: those `api` lists, else the model's own. */
+export function apiOf(model: Model, wire: ApiWire): ApiDescription {
+  return { ...wire, calls: wire.calls ?? (model.calls.shown ? model.calls.items : []) };
+}
+
+/** What the client boots from: the checked model, the calls, and in `ninefold dev` the check issues. */
+export interface SpecPayload {
+  model: Model;
+  api: ApiDescription;
+  /** Only in `ninefold dev`: the specification's check issues, shown in the page. */
+  dev?: { issues: DevIssue[]; reload: boolean };
+}
+
+export interface DevIssue {
+  severity: 'error' | 'warning';
+  message: string;
+  source?: string;
+  code: string;
+}
+
+/**
+ * Whether a write through `call` may carry an `Idempotency-Key` and so be tried again: the API says it
+ * honours them, or the call declares the header.
+ *
+ * @example
+ * takesIdempotencyKey({ base: '/api', conventional: true, calls: [] }, createOrder); // false
+ */
+export function takesIdempotencyKey(api: ApiDescription, call: Call): boolean {
+  return (
+    api.idempotency === true ||
+    call.parameters.some(
+      (parameter) => parameter.in === 'header' && parameter.name.toLowerCase() === 'idempotency-key',
+    )
+  );
 }
