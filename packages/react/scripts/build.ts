@@ -4,9 +4,9 @@
 import { rm } from 'node:fs/promises';
 import { builtinModules } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { themeStylesheetPlugin } from '@ninefold/web/vite-plugins';
 import react from '@vitejs/plugin-react';
 import { build, type Plugin } from 'vite';
-import { themeStylesheetPlugin } from '../../web/runtime/vite-plugins';
 import { writeClientDeclarations, writePluginDeclarations } from './declarations';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));

@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
+import { loadAnySpec } from '@ninefold/cli/load-any-spec';
+import { printReport } from '@ninefold/cli/report';
 import { describeApi, prototypeApi, specPayload } from '@ninefold/model';
 import type { Plugin } from 'vite';
-import { loadAnySpec } from '../../cli/src/load-any-spec';
-import { printReport } from '../../cli/src/report';
 
 export interface NinefoldPluginOptions {
   /**

@@ -1,5 +1,7 @@
 // By path, not by package: vite.config.ts loads this module to make an extension's brand a stylesheet,
 // and Vite's config loader leaves packages to Node, which cannot load packages/model's TypeScript.
+// By its path, not '@ninefold/model': vite.config.ts loads this file in Node, and Vite's config loader
+// leaves a package to Node, which cannot read the model's TypeScript (test/boundaries.test.ts allows it).
 import { BRAND_RADIUS_MAX, isBrandColor, isBrandFont } from '../../../model/src/rules/brand';
 import { theme as baseTheme } from '../app/theme';
 import type { ThemeOverride } from './types';
