@@ -1,5 +1,15 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Node tests that run whole processes (the command, its builds, benchmarks' smoke runs, the fuzzing pool):
+ * a project of their own, so that `npm run test:quick` can leave them to `npm test`.
+ */
+const WHOLE_PROCESSES = [
+  'packages/cli/test/**/*.test.ts',
+  'test/bench-smoke*.test.ts',
+  'test/fuzz/**/*.test.ts',
+];
+
 export default defineConfig({
   test: {
     reporters: ['default', './test/summary-reporter.ts'],
@@ -16,9 +26,17 @@ export default defineConfig({
         test: {
           name: 'node',
           include: ['packages/*/test/**/*.test.ts', 'test/**/*.test.ts'],
-          exclude: ['packages/web/**'],
+          exclude: ['packages/web/**', ...WHOLE_PROCESSES],
           // Files share a worker's loaded modules instead of loading them again each (a third of the
           // suite's time went to imports); no test here leans on a module's state being fresh.
+          isolate: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'process',
+          include: WHOLE_PROCESSES,
           isolate: false,
         },
       },
