@@ -9,7 +9,8 @@
 // - form: keydown to next frame per keystroke in a 200-field create form, ours vs rjsf.
 //
 // Peers are installed on first use into bench/.peers/ (gitignored). Environment: BENCH_LIST_RUNS (runs
-// per side, default 21), BENCH_FORM_ROUNDS (page loads per side, default 5), NINEFOLD_CHROMIUM, and
+// per side, default 21), BENCH_FORM_ROUNDS (page loads per side, default 5), BENCH_FORM_KEYSTROKES (of
+// the 40 typed in each, for a quick run), NINEFOLD_CHROMIUM, and
 // BENCH_LIST_BASELINE: another checkout of Ninefold (its dependencies installed, e.g. a `git worktree` of
 // an earlier commit with `npm ci`), whose list is then measured in the same run as a fourth side. A change
 // of 10% cannot be told from the machine's drift between two runs; beside each other, it can.
@@ -57,7 +58,11 @@ const DEMO_SPEC = join(ROOT, 'examples/shop.yaml');
 const LIST_RUNS = Number(process.env.BENCH_LIST_RUNS ?? 21);
 const LIST_BASELINE = process.env.BENCH_LIST_BASELINE ? resolve(process.env.BENCH_LIST_BASELINE) : undefined;
 const FORM_ROUNDS = Number(process.env.BENCH_FORM_ROUNDS ?? 5);
-const TYPED_TEXT = 'The quick brown fox jumps over the lazy ';
+/** What each round types; BENCH_FORM_KEYSTROKES types only its start (the suite's smoke run types 8). */
+const TYPED_TEXT = 'The quick brown fox jumps over the lazy '.slice(
+  0,
+  Number(process.env.BENCH_FORM_KEYSTROKES ?? Number.POSITIVE_INFINITY),
+);
 // A fast typist's pace (10 characters a second) rather than keys sent back to back.
 const KEY_PAUSE_MS = 100;
 
