@@ -50,24 +50,65 @@ export async function installServer(name: ServerName): Promise<string> {
   )}\n`;
   const manifestFile = join(dir, 'package.json');
   const done = join(dir, 'node_modules/.installed');
-  if (existsSync(done) && existsSync(manifestFile) && readFileSync(manifestFile, 'utf8') === manifest)
-    return dir;
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(manifestFile, manifest);
-  console.log(`installing the ${name} server into ${dir} (once)…`);
-  await new Promise<void>((resolve, reject) => {
-    const npm = spawn('npm', ['install', '--prefix', dir, '--no-audit', '--no-fund', '--loglevel=error'], {
-      cwd: dir,
-      stdio: ['ignore', 'inherit', 'inherit'],
-      env: { ...process.env, npm_config_update_notifier: 'false' },
+  const installed = () =>
+    existsSync(done) && existsSync(manifestFile) && readFileSync(manifestFile, 'utf8') === manifest;
+  // The suite starts these installs in the background at its start (e2e/support/global-setup.ts), so a
+  // test may find one under way: it waits for it rather than installing into the same folder twice.
+  const lock = join(INSTALLS, `.${name}.installing`);
+  for (;;) {
+    if (installed()) return dir;
+    mkdirSync(INSTALLS, { recursive: true });
+    if (takeLock(lock)) break;
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+  try {
+    if (installed()) return dir;
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(manifestFile, manifest);
+    console.log(`installing the ${name} server into ${dir} (once)…`);
+    await new Promise<void>((resolve, reject) => {
+      const npm = spawn('npm', ['install', '--prefix', dir, '--no-audit', '--no-fund', '--loglevel=error'], {
+        cwd: dir,
+        stdio: ['ignore', 'inherit', 'inherit'],
+        env: { ...process.env, npm_config_update_notifier: 'false' },
+      });
+      // The lock names npm itself: should this process end first, a later run waits for npm to finish.
+      if (npm.pid !== undefined) writeFileSync(lock, String(npm.pid));
+      npm.once('error', reject);
+      npm.once('exit', (code) =>
+        code === 0 ? resolve() : reject(new Error(`npm install of the ${name} server failed (exit ${code})`)),
+      );
     });
-    npm.once('error', reject);
-    npm.once('exit', (code) =>
-      code === 0 ? resolve() : reject(new Error(`npm install of the ${name} server failed (exit ${code})`)),
-    );
-  });
-  writeFileSync(done, new Date().toISOString());
-  return dir;
+    writeFileSync(done, new Date().toISOString());
+    return dir;
+  } finally {
+    rmSync(lock, { force: true });
+  }
+}
+
+/**
+ * Takes an install's lock: a file naming the process that holds it, made only if absent. A lock whose
+ * process has gone (a run that was killed) is taken over.
+ */
+function takeLock(lock: string): boolean {
+  try {
+    writeFileSync(lock, String(process.pid), { flag: 'wx' });
+    return true;
+  } catch {
+    const holder = Number(readFileSync(lock, { encoding: 'utf8', flag: 'a+' }));
+    if (Number.isInteger(holder) && holder > 0 && alive(holder)) return false;
+    rmSync(lock, { force: true });
+    return false;
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The API's own answer, as JSON, failing the test with the body when the status is not the one expected. */
