@@ -72,3 +72,4 @@ export * from './rules/unique-message';
 export * from './rules/update-refusal';
 export * from './rules/updates';
 export * from './rules/validate';
+export * from './rules/write-plan';

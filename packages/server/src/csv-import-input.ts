@@ -17,15 +17,16 @@ import {
   fieldAccess,
   fieldLabel,
   formatSample,
+  machineOf,
   numberExample,
   parseCsv,
   uniqueFields,
+  withDefaults,
 } from '@ninefold/model';
 import type { FastifyRequest } from 'fastify';
 import { principalOf } from './access';
 import { clip, ProblemError, problem } from './problem';
 import type { Context } from './record-context';
-import { machineOf, withDefaults } from './record-helpers';
 
 /** Rows one request may carry: a larger file is sent in parts. */
 export const MAX_IMPORT_ROWS = 100_000;

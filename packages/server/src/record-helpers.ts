@@ -2,6 +2,7 @@
 import {
   type Call,
   checkAction,
+  conventionalTransitionCall,
   type Entity,
   entityLabel,
   hasNumericKey,
@@ -83,28 +84,12 @@ export function keyValue(entity: Entity, record: StoredRecord): RecordKey {
   return record[entity.key ?? 'id'] as RecordKey;
 }
 
-export function withDefaults(entity: Entity, record: StoredRecord, readOnly: boolean): StoredRecord {
-  const out = { ...record };
-  for (const field of entity.fields) {
-    const isReadOnly = Boolean(field.readOnly || field.derived);
-    if (isReadOnly === readOnly && field.default !== undefined && out[field.name] === undefined)
-      out[field.name] = field.default;
-  }
-  return out;
-}
-
-export function machineOf(model: Model, entity: Entity): StateMachine | undefined {
-  return model.states.shown
-    ? model.states.machines.find((machine) => machine.entity === entity.name)
-    : undefined;
-}
-
 export function transitionsByCall(model: Model, calls: Call[], conventional: boolean) {
   const map = new Map<string, { machine: StateMachine; transition: Transition }>();
   if (!model.states.shown) return map;
   for (const machine of model.states.machines) {
     for (const step of machine.transitions) {
-      const name = conventional ? `${step.name}${machine.entity}` : step.call;
+      const name = conventional ? conventionalTransitionCall(machine.entity, step) : step.call;
       if (name && calls.some((call) => call.name === name)) map.set(name, { machine, transition: step });
     }
   }

@@ -5,17 +5,19 @@ import {
   type Call,
   checkGuardWithRecords,
   checkTransition,
+  createStateRefusal,
   derivedValues,
   type Entity,
   entityLabel,
   type FieldError,
-  fieldLabel,
   guardReadsRecords,
   recordToCreate,
   transitionAccess,
   transitionChange,
   transitionRefusal,
+  updateStateRefusal,
   validateRecord,
+  withDefaults,
 } from '@ninefold/model';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { enforce, principalOf, refuseForbiddenFields, requireAction } from './access';
@@ -32,10 +34,8 @@ import {
   keyOf,
   keyValue,
   load,
-  machineOf,
   pathOf,
   pick,
-  withDefaults,
   writeFailure,
   writeProblem,
 } from './record-helpers';
@@ -131,18 +131,8 @@ export async function recordForCreate(
 ): Promise<StoredRecord> {
   const { model } = context;
   refuseForbiddenFields(model, request, entity, body);
-  const machine = machineOf(model, entity);
-  if (machine && body[machine.field] !== undefined && body[machine.field] !== machine.initial) {
-    throw new ProblemError(
-      validationProblem([
-        {
-          pointer: `/${machine.field}`,
-          code: 'rule',
-          message: `A new ${entityLabel(entity)} starts as ${machine.initial}; use a transition to change it.`,
-        },
-      ]),
-    );
-  }
+  const stateRefusal = createStateRefusal(model, entity, body);
+  if (stateRefusal) throw new ProblemError(validationProblem([stateRefusal]));
   const input = withDefaults(entity, body, false);
   const creator = principalOf(request).user;
   const result = validateRecord(model, entity.name, input, {
@@ -182,16 +172,9 @@ export async function changeForUpdate(
 ): Promise<{ stored: StoredRecord; record: StoredRecord }> {
   const { model } = context;
   refuseForbiddenFields(model, request, entity, change);
-  const machine = machineOf(model, entity);
-  if (machine && change[machine.field] !== undefined && change[machine.field] !== old[machine.field]) {
-    throw new ProblemError(
-      problem(
-        409,
-        'USE_A_TRANSITION',
-        `The ${fieldLabel({ name: machine.field })} of ${entityLabel(entity)} changes only through its transitions.`,
-      ),
-    );
-  }
+  const stateRefusal = updateStateRefusal(model, entity, old, change);
+  if (stateRefusal)
+    throw new ProblemError(problem(stateRefusal.status, stateRefusal.code, stateRefusal.message));
   const editor = principalOf(request).user;
   const result = validateRecord(model, entity.name, change, {
     mode: 'update',

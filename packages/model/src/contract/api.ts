@@ -1,4 +1,5 @@
 import type { Call, Entity, FilterParam, Model } from '../model';
+import { conventionalTransitionCall } from '../rules/write-plan';
 
 /** Where the prototype API serves its calls; call paths are relative to it. */
 export const API_BASE = '/api';
@@ -229,7 +230,7 @@ function conventionalCalls(model: Model, entity: Entity): Call[] {
       for (const transition of machine.transitions) {
         calls.push({
           ...base,
-          name: `${transition.name}${entity.name}`,
+          name: conventionalTransitionCall(entity.name, transition),
           method: 'POST',
           path: `${item}/${transition.name}`,
           purpose: 'transition',

@@ -1,4 +1,10 @@
-import type { ApiDescription, Call, CallPurpose, Model } from '@ninefold/model';
+import {
+  type ApiDescription,
+  type Call,
+  type CallPurpose,
+  conventionalTransitionCall,
+  type Model,
+} from '@ninefold/model';
 import type { EntityCalls, PathValues } from './data-provider';
 import { pathParameterNames } from './list-request';
 
@@ -42,7 +48,7 @@ export function entityCalls(api: ApiDescription, model: Model, entity: string): 
     for (const machine of model.states.machines) {
       if (machine.entity !== entity) continue;
       for (const transition of machine.transitions) {
-        const name = api.conventional ? `${transition.name}${entity}` : transition.call;
+        const name = api.conventional ? conventionalTransitionCall(entity, transition) : transition.call;
         const call = name === undefined ? undefined : api.calls.find((candidate) => candidate.name === name);
         if (call) found.transitions[transition.name] = call;
       }

@@ -12,8 +12,8 @@ import {
   hasNumericKey,
   type JsonValue,
   type Model,
+  machineOf,
   matchesSearch,
-  type StateMachine,
   searchFields,
   searchTerms,
   shapeFigure,
@@ -486,12 +486,6 @@ function defaults(entity: Entity): ApiRecord {
   const out: ApiRecord = {};
   for (const field of entity.fields) if (field.default !== undefined) out[field.name] = clone(field.default);
   return out;
-}
-
-function machineOf(model: Model, entity: Entity): StateMachine | undefined {
-  return model.states.shown
-    ? model.states.machines.find((machine) => machine.entity === entity.name)
-    : undefined;
 }
 
 /** Filter text compared with a stored value the way a query string is: as text, numbers as numbers. */

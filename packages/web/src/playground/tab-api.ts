@@ -8,12 +8,12 @@ import {
   checkTransition,
   createdValuesReadRecords,
   createdValuesWithRecords,
+  createStateRefusal,
   derivedValues,
   type Entity,
   entityLabel,
   type FigureAnswer,
   fieldAccess,
-  fieldLabel,
   figureCondition,
   findEntity,
   formatNumber,
@@ -21,6 +21,7 @@ import {
   hasRecordRules,
   type JsonValue,
   type Model,
+  machineOf,
   numberedFields,
   type Principal,
   type RecordReader,
@@ -29,7 +30,9 @@ import {
   transitionAccess,
   transitionChange,
   transitionRefusal,
+  updateStateRefusal,
   validateRecord,
+  withDefaults,
   writeViolations,
 } from '@ninefold/model';
 import type {
@@ -52,7 +55,7 @@ import {
   pageOf,
 } from '../data/memory-data-provider';
 import { enforce, invalid, referenceErrors, refusal, uniqueError } from './tab-refusals';
-import { machineOf, otherChanges, plain, referrer, withDefaults } from './tab-writes';
+import { otherChanges, plain, referrer } from './tab-writes';
 
 export interface TabApiOptions {
   /** Who is asking: the role switcher's choice, read on every call. */
@@ -242,16 +245,8 @@ export function createTabApi(
       enforce(checkAction(model, principal(), entity.name, 'create'));
       const body = plain(params.values);
       refuseForbiddenFields(entity, body);
-      const machine = machineOf(model, entity);
-      if (machine && body[machine.field] !== undefined && body[machine.field] !== machine.initial) {
-        throw invalid([
-          {
-            pointer: `/${machine.field}`,
-            code: 'rule',
-            message: `A new ${entityLabel(entity)} starts as ${machine.initial}; use a transition to change it.`,
-          },
-        ]);
-      }
+      const stateRefusal = createStateRefusal(model, entity, body);
+      if (stateRefusal) throw invalid([stateRefusal]);
       const input = withDefaults(entity, body);
       const result = validateRecord(model, entity.name, input, {
         mode: 'create',
@@ -325,14 +320,8 @@ export function createTabApi(
       }
       const change = plain(params.values);
       refuseForbiddenFields(entity, change);
-      const machine = machineOf(model, entity);
-      if (machine && change[machine.field] !== undefined && change[machine.field] !== old[machine.field]) {
-        throw refusal(
-          409,
-          'USE_A_TRANSITION',
-          `The ${fieldLabel({ name: machine.field })} of ${entityLabel(entity)} changes only through its transitions.`,
-        );
-      }
+      const stateRefusal = updateStateRefusal(model, entity, old, change);
+      if (stateRefusal) throw refusal(stateRefusal.status, stateRefusal.code, stateRefusal.message);
       const result = validateRecord(model, entity.name, change, {
         mode: 'update',
         old,

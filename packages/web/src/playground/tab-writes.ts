@@ -100,22 +100,6 @@ export function referrer(
   return undefined;
 }
 
-export function machineOf(model: Model, entity: Entity): StateMachine | undefined {
-  return model.states.shown
-    ? model.states.machines.find((machine) => machine.entity === entity.name)
-    : undefined;
-}
-
-export function withDefaults(entity: Entity, record: Record<string, JsonValue>): Record<string, JsonValue> {
-  const out = { ...record };
-  for (const field of entity.fields) {
-    const readOnly = Boolean(field.readOnly || field.derived);
-    if (!readOnly && field.default !== undefined && out[field.name] === undefined)
-      out[field.name] = field.default;
-  }
-  return out;
-}
-
 /** The values a form sends, as JSON: a file chosen in the tab is kept by its name and size only. */
 export function plain(values: Record<string, unknown>): Record<string, JsonValue> {
   const out: Record<string, JsonValue> = {};
