@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import InstallsLastSequencer from './test/sequencer';
 
 /**
  * Node tests that run whole processes (the command, its builds, benchmarks' smoke runs, the fuzzing pool):
@@ -20,6 +21,7 @@ export default defineConfig({
     // schema, each server and browser its own port and profile, and one build of the web runtime at a
     // time is made under a lock.
     maxWorkers: 2,
+    sequence: { sequencer: InstallsLastSequencer },
     projects: [
       {
         extends: true,
