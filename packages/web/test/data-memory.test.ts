@@ -127,6 +127,40 @@ describe('memory data provider', () => {
     expect(error.fieldErrors.map((f: { pointer: string }) => f.pointer)).toContain('/email');
   });
 
+  it('refuses a state set by hand as the prototype API does, when asked to validate', async () => {
+    const data = createMemoryDataProvider(
+      model,
+      api,
+      { Customer: customers },
+      { now: () => NOW, validate: true },
+    );
+    const values = { customer: 1, lines: [{ product: 1, quantity: 1, unitPrice: 10 }] };
+    const created = await data
+      .create({ entity: 'Order', values: { ...values, status: 'paid' } })
+      .catch((e) => e);
+    expect(created).toBeInstanceOf(ApiError);
+    expect(created.status).toBe(422);
+    expect(created.fieldErrors).toEqual([
+      {
+        pointer: '/status',
+        code: 'rule',
+        message: 'A new Order starts as draft; use a transition to change it.',
+      },
+    ]);
+    expect(data.records('Order')).toEqual([]);
+    const order = await data.create({ entity: 'Order', values });
+    const changed = await data
+      .update({
+        entity: 'Order',
+        id: String(order.record.id),
+        values: { status: 'paid' },
+        version: order.version,
+      })
+      .catch((e) => e);
+    expect(changed).toMatchObject({ status: 409, code: 'USE_A_TRANSITION' });
+    expect(data.records('Order')[0]).toMatchObject({ status: 'draft' });
+  });
+
   it('takes transitions with the shared rules', async () => {
     const data = createMemoryDataProvider(model, api, {}, { now: () => NOW });
     const order = await data.create({

@@ -1,6 +1,7 @@
 import type { ApiDescription } from '@ninefold/model';
 import {
   checkTransition,
+  createStateRefusal,
   DEFAULT_PAGE_SIZE,
   derivedValues,
   type Entity,
@@ -19,7 +20,9 @@ import {
   shapeFigure,
   transitionChange,
   transitionRefusal,
+  updateStateRefusal,
   validateRecord,
+  withDefaults,
 } from '@ninefold/model';
 import {
   ApiError,
@@ -262,6 +265,29 @@ export function createMemoryDataProvider(
 
   const validate = (entity: Entity, values: Record<string, JsonValue>, old?: ApiRecord) => {
     if (!options.validate) return;
+    // A state set by hand is refused first, with the core's words, as the prototype API refuses it.
+    const onCreate = old ? undefined : createStateRefusal(model, entity, values);
+    if (onCreate)
+      throw new ApiError(
+        422,
+        'Invalid values',
+        onCreate.message,
+        'VALIDATION_FAILED',
+        undefined,
+        [onCreate],
+        undefined,
+      );
+    const onUpdate = old ? updateStateRefusal(model, entity, old, values) : undefined;
+    if (onUpdate)
+      throw new ApiError(
+        onUpdate.status,
+        'Conflict',
+        onUpdate.message,
+        onUpdate.code,
+        undefined,
+        [],
+        undefined,
+      );
     const result = validateRecord(model, entity.name, values, {
       mode: old ? 'update' : 'create',
       ...(old ? { old } : {}),
@@ -346,7 +372,8 @@ export function createMemoryDataProvider(
           const entity = entityOf(params.entity);
           const values = toValues(params.values);
           validate(entity, values);
-          const record: ApiRecord = { ...defaults(entity), ...values };
+          // The defaults of every field, read-only ones too: the API fills those itself.
+          const record = clone(withDefaults(entity, withDefaults(entity, values), true)) as ApiRecord;
           const machine = machineOf(model, entity);
           if (machine) record[machine.field] = machine.initial;
           Object.assign(record, derivedValues(model, entity.name, record));
@@ -480,12 +507,6 @@ function assignKey(entity: Entity, table: Table, record: ApiRecord): void {
   const next = table.nextKey;
   table.nextKey += 1;
   record[key] = hasNumericKey(entity) ? next : `${entity.name.toLowerCase()}-${next}`;
-}
-
-function defaults(entity: Entity): ApiRecord {
-  const out: ApiRecord = {};
-  for (const field of entity.fields) if (field.default !== undefined) out[field.name] = clone(field.default);
-  return out;
 }
 
 /** Filter text compared with a stored value the way a query string is: as text, numbers as numbers. */
