@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import InstallsLastSequencer from './test/sequencer';
+import InstallsLastSequencer from './test/sequencer.ts';
 
 /**
  * Node tests that run whole processes (the command, its builds, benchmarks' smoke runs, the fuzzing pool):
