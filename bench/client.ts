@@ -19,7 +19,7 @@ import { cpus } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import type { Browser } from 'playwright-core';
+import type { Browser, Response } from 'playwright-core';
 import { buildPeer } from './client-peers';
 import {
   FORM_FIELD_COUNT,
@@ -108,7 +108,7 @@ interface PageLoad {
 async function loadScripts(browser: Browser, origin: string, route: string): Promise<PageLoad> {
   const { context, page, errors } = await freshPage(browser);
   const bodies: Array<Promise<ScriptFile>> = [];
-  page.on('response', (response) => {
+  const onResponse = (response: Response): void => {
     // Module preloads are scripts too, whichever resource type the browser gives them.
     const javascript = /javascript/.test(response.headers()['content-type'] ?? '');
     if (response.request().resourceType() !== 'script' && !javascript) return;
@@ -119,9 +119,13 @@ async function loadScripts(browser: Browser, origin: string, route: string): Pro
         gzipBytes: gzipSync(body).length,
       })),
     );
-  });
+  };
+  page.on('response', onResponse);
   await page.goto(`${origin}${route}`, { waitUntil: 'networkidle' });
   const rowsRendered = (await page.evaluate(COUNT_DATA_ROWS)) as number;
+  // Stop listening before the bodies are awaited: a response that arrived after that point had its
+  // body read after the context closed, which rejected with nobody waiting and ended the process.
+  page.off('response', onResponse);
   const files = await Promise.all(bodies);
   await context.close();
   return {
