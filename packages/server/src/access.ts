@@ -13,7 +13,6 @@ import {
   type Principal,
   permissionsApply,
   type RecordCondition,
-  writeViolations,
 } from '@ninefold/model';
 import type { FastifyRequest } from 'fastify';
 import type { Authentication } from './auth/authenticate';
@@ -64,33 +63,6 @@ export function requireAction(
   record?: StoredRecord,
 ): void {
   enforce(checkAction(model, principalOf(request), entity.name, action, record));
-}
-
-/** Refuses a body that sets fields the role may not read or may not write: never dropped silently. */
-export function refuseForbiddenFields(
-  model: Model,
-  request: FastifyRequest,
-  entity: Entity,
-  body: Record<string, unknown>,
-): void {
-  const violations = writeViolations(model, principalOf(request), entity.name, body);
-  if (violations.length === 0) return;
-  throw new ProblemError(
-    problem(
-      403,
-      'FORBIDDEN_FIELDS',
-      violations.length === 1
-        ? (violations[0]?.message ?? 'A field may not be set.')
-        : `${violations.length} fields may not be set by your role.`,
-      {
-        errors: violations.map((violation) => ({
-          pointer: `/${violation.field}`,
-          code: 'forbidden',
-          detail: violation.message,
-        })),
-      },
-    ),
-  );
 }
 
 /**

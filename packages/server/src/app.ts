@@ -11,6 +11,8 @@ import {
   type Model,
   machineOf,
   permissionsApply,
+  planBeforeRead,
+  planDelete,
   prototypeApi,
   specPayload,
 } from '@ninefold/model';
@@ -28,7 +30,7 @@ import { list } from './list-handler';
 import { publishChange, registerEvents } from './live-events';
 import { peopleNames, recordNames } from './names';
 import { presenterFor } from './present';
-import { clip, PROBLEM_CONTENT_TYPE, type Problem, ProblemError, problem } from './problem';
+import { applied, clip, PROBLEM_CONTENT_TYPE, type Problem, ProblemError, problem } from './problem';
 import type { Context, Handler } from './record-context';
 import {
   coerceKey,
@@ -40,7 +42,7 @@ import {
   transitionsByCall,
   writeProblem,
 } from './record-helpers';
-import { create, transition, update } from './record-writes';
+import { actorOf, create, transition, update } from './record-writes';
 import {
   type BodyLimits,
   contentDisposition,
@@ -299,11 +301,12 @@ function recordHandler(
       return (request, reply) => update(call, entity, context, request, reply);
     case 'delete':
       return async (request, reply) => {
-        requireAction(context.model, request, entity, 'delete');
+        applied(planBeforeRead(context.model, actorOf(context, request), { kind: 'delete', entity }));
         const key = keyOf(call, request);
         // Read first also for live updates: who may see that it went depends on what it was.
         const { record } = await load(entity, context, key);
-        requireAction(context.model, request, entity, 'delete', record);
+        applied(await planDelete(context.model, entity, record, actorOf(context, request)));
+        // The plan found no record naming this one; the database's foreign keys refuse one made since.
         const result = await context.store.delete(entity.name, coerceKey(entity, key));
         if (!result.ok) throw new ProblemError(writeProblem(context.model, result.failure, entity, key));
         publishChange(context, request, {

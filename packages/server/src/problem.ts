@@ -1,4 +1,10 @@
-import type { FieldError, JsonValue } from '@ninefold/model';
+import {
+  type FieldError,
+  type JsonValue,
+  type Planned,
+  validationRefusal,
+  type WriteRefusal,
+} from '@ninefold/model';
 
 /** An RFC 9457 problem details answer, with field errors as JSON pointers into the request body. */
 export interface Problem {
@@ -61,27 +67,33 @@ export function problem(
   };
 }
 
-/**
- * A 422 whose field errors came from the shared validation rules. An error of a rule that names a code
- * (point 5) carries that code; when every error does and it is one code, so does the problem, for the
- * error catalogue to match (`CREDIT_LIMIT`). Otherwise the problem is `VALIDATION_FAILED`.
- */
-export function validationProblem(errors: FieldError[]): Problem {
-  const count = errors.length;
-  const ruleCodes = new Set(errors.map((error) => error.ruleCode));
-  const [only] = ruleCodes;
+/** A refusal of the core's write plans, as the answer says it. */
+export function refusalProblem(refusal: WriteRefusal): Problem {
   return problem(
-    422,
-    count > 0 && ruleCodes.size === 1 && only !== undefined ? only : 'VALIDATION_FAILED',
-    count === 1 ? (errors[0]?.message ?? 'A value is not valid.') : `${count} values are not valid.`,
-    {
-      errors: errors.map((error) => ({
-        pointer: error.pointer,
-        code: error.ruleCode ?? error.code,
-        detail: error.message,
-      })),
-    },
+    refusal.status,
+    refusal.code,
+    refusal.message,
+    refusal.errors.length > 0 || refusal.status === 422
+      ? {
+          errors: refusal.errors.map((error) => ({
+            pointer: error.pointer,
+            code: error.ruleCode ?? error.code,
+            detail: error.message,
+          })),
+        }
+      : {},
   );
+}
+
+/** A 422 of field errors, coded as the core's `validationRefusal` codes it. */
+export function validationProblem(errors: FieldError[]): Problem {
+  return refusalProblem(validationRefusal(errors));
+}
+
+/** Throws the answer to a refused plan, or gives its outcome. */
+export function applied<T extends object>(planned: Planned<T>): T {
+  if (!planned.ok) throw new ProblemError(refusalProblem(planned.refusal));
+  return planned;
 }
 
 /** Thrown inside a handler to answer with a problem; the error handler turns it into the response. */

@@ -9,6 +9,7 @@ import {
   type JsonValue,
   type Model,
   type StateMachine,
+  stillReferencedMessage,
   type Transition,
   uniqueMessage,
 } from '@ninefold/model';
@@ -122,11 +123,7 @@ export function writeProblem(model: Model, failure: WriteFailure, entity: Entity
         { pointer: `/${failure.field}`, code: 'rule', message: uniqueMessage(model, entity, failure.field) },
       ]);
     case 'referenced':
-      return problem(
-        409,
-        'STILL_REFERENCED',
-        `${entityLabel(entity)} ${clip(key)} is still used by a ${failure.by}; change or remove that first.`,
-      );
+      return problem(409, 'STILL_REFERENCED', stillReferencedMessage(entity, clip(key), failure.by));
     case 'not-found':
       return problem(404, 'NOT_FOUND', `There is no ${entityLabel(entity)} ${clip(key)}.`);
     case 'version-mismatch':

@@ -1,7 +1,5 @@
 import {
-  checkRecordRules,
   createdValuesReadRecords,
-  createdValuesWithRecords,
   type Entity,
   entityLabel,
   findEntity,
@@ -12,6 +10,7 @@ import {
   missingUpdateTarget,
   numberedFields,
   parseUpdate,
+  planAcrossRecords,
   type RecordReader,
   type StateMachine,
   type Transition,
@@ -19,7 +18,7 @@ import {
   updateEnvironment,
   updateSteps,
 } from '@ninefold/model';
-import { ProblemError, problem, validationProblem } from './problem';
+import { applied, ProblemError, problem } from './problem';
 import type { RecordKey, Store, StoredRecord } from './store/store';
 
 // What a write does inside its own transaction before the row is written: the rules of point 5 that
@@ -45,9 +44,9 @@ export function needsTransaction(model: Model, entity: Entity, mode: 'create' | 
 }
 
 /**
- * Checks the rules across records (refusing with the rules' codes and messages, as any 422) and, on
- * create, gives each numbered field its number. `tx` must be a transaction: the rules' locks and the
- * numbers are held and given back with it.
+ * The core's `planAcrossRecords` where the write is made (refusing as any refused plan) and, on create,
+ * a number for each numbered field. `tx` must be a transaction: the rules' locks and the numbers are
+ * held and given back with it.
  */
 export async function beforeWrite(
   model: Model,
@@ -59,35 +58,18 @@ export async function beforeWrite(
   const sets = scope.mode === 'create' && createdValuesReadRecords(model, entity.name);
   // Writers of this entity take turns from here to the commit: two creates cannot both count 2 of 3.
   if (reads || sets) await tx.lockForRules([entity.name]);
-  let record = scope.record;
-  if (sets) {
-    const created = await createdValuesWithRecords(
+  const { record } = applied(
+    await planAcrossRecords(
       model,
-      entity.name,
-      { user: (scope.user ?? {}) as Record<string, JsonValue>, now: scope.now, record },
-      readerOf(tx),
-    );
-    if (!created.ok) {
-      throw new ProblemError(
-        problem(
-          500,
-          'EFFECT_FAILED',
-          `The value set on create of ${created.field} could not be computed: ${created.message}`,
-        ),
-      );
-    }
-    record = { ...record, ...created.values };
-  }
-  if (reads) {
-    const errors = await checkRecordRules(model, entity.name, record, {
-      mode: scope.mode,
-      ...(scope.old ? { old: scope.old } : {}),
-      ...(scope.user ? { user: scope.user } : {}),
-      now: scope.now,
-      reader: readerOf(tx),
-    });
-    if (errors.length > 0) throw new ProblemError(validationProblem(errors));
-  }
+      entity,
+      { mode: scope.mode, record: scope.record, ...(scope.old ? { old: scope.old } : {}) },
+      {
+        principal: scope.user ? { user: scope.user as Record<string, JsonValue> } : {},
+        now: scope.now,
+        reader: readerOf(tx),
+      },
+    ),
+  );
   return scope.mode === 'create' ? withNumbers(tx, entity, record) : record;
 }
 
@@ -107,6 +89,7 @@ export function readerOf(store: Store): RecordReader {
   return {
     aggregate: (query) => store.aggregate(query),
     lookup: async (entity, key) => (isKey(key) ? store.get(entity, key) : undefined),
+    existing: (entity, keys) => store.existing(entity, [...keys]),
   };
 }
 

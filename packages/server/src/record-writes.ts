@@ -1,30 +1,26 @@
-// The write calls: create, update and transition, each checked by the rules of points 4, 5 and 6.
+// The write calls: create, update and transition. What each checks, and in which order, is the core's
+// write plan (packages/model/src/rules/write-plans.ts); here are the request, the store and the answer.
 import { createHash } from 'node:crypto';
 import {
   apiBase,
   type Call,
-  checkGuardWithRecords,
-  checkTransition,
-  createStateRefusal,
-  derivedValues,
   type Entity,
   entityLabel,
   type FieldError,
   guardReadsRecords,
-  recordToCreate,
-  transitionAccess,
-  transitionChange,
-  transitionRefusal,
-  updateStateRefusal,
-  validateRecord,
-  withDefaults,
+  planBeforeRead,
+  planCreate,
+  planGuardAcrossRecords,
+  planTransition,
+  planUpdate,
+  type WriteActor,
 } from '@ninefold/model';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { enforce, principalOf, refuseForbiddenFields, requireAction } from './access';
+import { principalOf, requireAction } from './access';
 import { claimIdempotency, sendAnswer, writeAnswered } from './idempotency';
 import { publishChange } from './live-events';
 import { presenterFor } from './present';
-import { ProblemError, problem, validationProblem } from './problem';
+import { applied, ProblemError, problem, refusalProblem } from './problem';
 import type { Context } from './record-context';
 import {
   changedSinceRead,
@@ -35,12 +31,10 @@ import {
   keyValue,
   load,
   pathOf,
-  pick,
   writeFailure,
   writeProblem,
 } from './record-helpers';
 import { applyUpdates, beforeWrite, needsTransaction, readerOf, updatedEntity } from './record-rules';
-import { checkReferences } from './references';
 import { forgetFiles, readRequestBody, saveFiles } from './request-body';
 import type { Store, StoredRecord } from './store/store';
 
@@ -129,32 +123,10 @@ export async function recordForCreate(
   /** Where references are looked up: the import's transaction, which holds the database's one SQLite connection. */
   store: Store = context.store,
 ): Promise<StoredRecord> {
-  const { model } = context;
-  refuseForbiddenFields(model, request, entity, body);
-  const stateRefusal = createStateRefusal(model, entity, body);
-  if (stateRefusal) throw new ProblemError(validationProblem([stateRefusal]));
-  const input = withDefaults(entity, body, false);
-  const creator = principalOf(request).user;
-  const result = validateRecord(model, entity.name, input, {
-    mode: 'create',
-    now: context.now(),
-    ...(creator ? { user: creator } : {}),
+  const planned = await planCreate(context.model, entity, body, actorOf(context, request, store), {
+    errors: uploadErrors,
   });
-  if (!result.ok || uploadErrors.length)
-    throw new ProblemError(validationProblem([...uploadErrors, ...(result.ok ? [] : result.errors)]));
-  const referenceErrors = await checkReferences(model, store, entity, result.record);
-  if (referenceErrors.length) throw new ProblemError(validationProblem(referenceErrors));
-
-  // Defaults, values set on create, the initial state and derived values (stored too, so that lists can
-  // sort and filter on them): the record exactly as it will be stored.
-  const values = recordToCreate(model, entity.name, result.record, {
-    user: principalOf(request).user ?? {},
-    now: context.now(),
-  });
-  // The grant's condition holds for the record as it will be stored, or a role could create one in
-  // another person's name (and that person would then see it).
-  requireAction(model, request, entity, 'create', values);
-  return values;
+  return applied(planned).record;
 }
 
 /**
@@ -170,35 +142,16 @@ export async function changeForUpdate(
   uploadErrors: FieldError[] = [],
   store: Store = context.store,
 ): Promise<{ stored: StoredRecord; record: StoredRecord }> {
-  const { model } = context;
-  refuseForbiddenFields(model, request, entity, change);
-  const stateRefusal = updateStateRefusal(model, entity, old, change);
-  if (stateRefusal)
-    throw new ProblemError(problem(stateRefusal.status, stateRefusal.code, stateRefusal.message));
-  const editor = principalOf(request).user;
-  const result = validateRecord(model, entity.name, change, {
-    mode: 'update',
-    old,
-    now: context.now(),
-    ...(editor ? { user: editor } : {}),
+  const planned = await planUpdate(context.model, entity, old, change, actorOf(context, request, store), {
+    errors: uploadErrors,
   });
-  if (!result.ok || uploadErrors.length)
-    throw new ProblemError(validationProblem([...uploadErrors, ...(result.ok ? [] : result.errors)]));
-  const referenceErrors = await checkReferences(
-    model,
-    store,
-    entity,
-    pick(result.record, Object.keys(change)),
-  );
-  if (referenceErrors.length) throw new ProblemError(validationProblem(referenceErrors));
-  // A change may not move a record out of what the role may change (another customer's, say).
-  requireAction(model, request, entity, 'update', { ...old, ...result.record });
+  const { stored, record } = applied(planned);
+  return { stored, record };
+}
 
-  const stored = { ...change, ...derivedValues(model, entity.name, result.record) };
-  return {
-    stored,
-    record: { ...old, ...result.record, ...derivedValues(model, entity.name, result.record) },
-  };
+/** Who writes, for the core's plans: the request's principal, the API's clock, reads through `store`. */
+export function actorOf(context: Context, request: FastifyRequest, store: Store = context.store): WriteActor {
+  return { principal: principalOf(request), now: context.now(), reader: readerOf(store) };
 }
 
 export async function update(
@@ -209,7 +162,7 @@ export async function update(
   reply: FastifyReply,
 ) {
   const { model, store } = context;
-  requireAction(model, request, entity, 'update');
+  applied(planBeforeRead(model, actorOf(context, request), { kind: 'update', entity }));
   const key = keyOf(call, request);
   const { record: old, version } = await load(entity, context, key);
   requireAction(model, request, entity, 'update', old);
@@ -293,7 +246,8 @@ export async function transition(
   // A transition takes no values: a repeat is what the key, the path and any body sent say it is.
   await claimIdempotency(store, request, now.getTime(), request.body ?? null);
   const principal = principalOf(request);
-  enforce(transitionAccess(model, principal, machine, step));
+  const actor = { ...actorOf(context, request), now };
+  applied(planBeforeRead(model, actor, { kind: 'transition', machine, step }));
   const key = keyOf(call, request);
   // If-Match is optional here: the machine itself refuses a transition from a state the record left.
   const expected = ifMatch(request);
@@ -304,27 +258,12 @@ export async function transition(
       : { id: String(user.id), email: typeof user.email === 'string' ? user.email : null };
   for (let attempt = 1; ; attempt++) {
     const { record, version } = await load(entity, context, key);
-    enforce(transitionAccess(model, principal, machine, step, record));
-    // The machine is asked first, of the record as it is now: a step someone else already took (the
-    // order paid in another tab) is an illegal transition, which says more than "changed since read".
-    const verdict = checkTransition(model, machine, step, record, {
-      now,
-      ...(principal.role === undefined ? {} : { role: principal.role }),
-      ...(principal.user === undefined ? {} : { user: principal.user }),
-    });
-    if (!verdict.allowed) {
-      const { status, code } = transitionRefusal(verdict.reason);
-      throw new ProblemError(problem(status, code, verdict.message));
-    }
+    const planned = planTransition(model, machine, step, record, actor);
+    if (!planned.ok) throw new ProblemError(refusalProblem(planned.refusal));
     if (expected !== undefined && expected !== version) {
       throw await changedSinceRead(entity, context, request, key);
     }
-    const computed = transitionChange(model, machine, step, record, { now });
-    if (!computed.ok) throw new ProblemError(problem(500, 'EFFECT_FAILED', computed.message));
-    const change = {
-      ...computed.change,
-      ...derivedValues(model, entity.name, { ...record, ...computed.change }),
-    };
+    const { change } = planned;
     // Written only over the version the checks were made on, so two requests racing cannot both take it;
     // a keyed request's answer is stored with it.
     const apply = (tx: Store) =>
@@ -346,24 +285,18 @@ export async function transition(
               if (guardReads) {
                 // A guard over other records (at most two on hold) is decided where the write is made.
                 await inner.lockForRules([entity.name]);
-                const guarded = await checkGuardWithRecords(
-                  model,
-                  machine,
-                  step,
-                  record,
-                  who,
-                  readerOf(inner),
+                applied(
+                  await planGuardAcrossRecords(model, machine, step, record, {
+                    ...actor,
+                    reader: readerOf(inner),
+                  }),
                 );
-                if (!guarded.allowed) {
-                  const { status, code } = transitionRefusal(guarded.reason);
-                  throw new ProblemError(problem(status, code, guarded.message));
-                }
               }
-              const applied = await apply(inner);
+              const written = await apply(inner);
               // Other records change with the transition or not at all (an order takes its stock): a
               // refused change throws, and the transaction takes the transition back with it.
-              if (applied.ok) await applyUpdates(model, inner, machine, step, record, who);
-              return applied;
+              if (written.ok) await applyUpdates(model, inner, machine, step, record, who);
+              return written;
             })
           : apply(tx),
       // The new version, so that the client's next change can say which one it read.

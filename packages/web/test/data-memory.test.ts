@@ -131,7 +131,8 @@ describe('memory data provider', () => {
     const data = createMemoryDataProvider(
       model,
       api,
-      { Customer: customers },
+      // The product the line names exists: the plan checks references, as the API does.
+      { Customer: customers, Product: [{ id: 1, name: 'Mooring line' }] },
       { now: () => NOW, validate: true },
     );
     const values = { customer: 1, lines: [{ product: 1, quantity: 1, unitPrice: 10 }] };

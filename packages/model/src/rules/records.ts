@@ -43,6 +43,8 @@ export interface RecordReader {
   aggregate(query: AggregateQuery): MaybePromise<JsonValue>;
   /** The record of `entity` whose key is `key`, or undefined. */
   lookup(entity: string, key: JsonValue): MaybePromise<Record<string, JsonValue> | undefined>;
+  /** Which of these keys of `entity` name a record, as strings: one query where `lookup` would take many. */
+  existing?(entity: string, keys: ReadonlyArray<string | number>): MaybePromise<Set<string>>;
 }
 
 /** Three-valued, as SQL: `undefined` is unknown (a comparison with an empty field). */

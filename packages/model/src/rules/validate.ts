@@ -43,7 +43,9 @@ export type FieldErrorCode =
   | 'max'
   | 'pattern'
   | 'accept'
-  | 'rule';
+  | 'rule'
+  /** A field the role may not read or write (403 `FORBIDDEN_FIELDS`). */
+  | 'forbidden';
 
 export interface ValidateOptions {
   /** `create` checks a whole new record; `update` checks a change merged over `old`. */

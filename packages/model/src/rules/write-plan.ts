@@ -1,10 +1,8 @@
 import { entityLabel, fieldLabel } from '../lookup';
 import type { Entity, JsonValue, Model, StateMachine, Transition } from '../model';
 
-// The first steps of a write that every caller takes alike (the API, the playground's API in the tab,
-// the client's memory provider): which state machine an entity has, the defaults a new record gets, and
-// the refusal of a state field set by hand. Each caller turns a refusal into its own answer; the rule
-// and its words are here once.
+// The pieces of a write that every plan (write-plans.ts) and the seed share: which state machine an
+// entity has, the defaults a new record gets, and the refusal of a state field set by hand.
 
 /** The state machine of point 4 that an entity's records follow, if any. */
 export function machineOf(model: Model, entity: Pick<Entity, 'name'>): StateMachine | undefined {

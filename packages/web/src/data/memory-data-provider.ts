@@ -1,7 +1,6 @@
 import type { ApiDescription } from '@ninefold/model';
 import {
-  checkTransition,
-  createStateRefusal,
+  aggregateRecords,
   DEFAULT_PAGE_SIZE,
   derivedValues,
   type Entity,
@@ -15,13 +14,21 @@ import {
   type Model,
   machineOf,
   matchesSearch,
+  type Planned,
+  type Principal,
+  planAcrossRecords,
+  planBeforeRead,
+  planCreate,
+  planDelete,
+  planGuardAcrossRecords,
+  planTransition,
+  planUpdate,
+  type RecordReader,
   searchFields,
   searchTerms,
   shapeFigure,
-  transitionChange,
-  transitionRefusal,
-  updateStateRefusal,
-  validateRecord,
+  type WriteActor,
+  type WriteRefusal,
   withDefaults,
 } from '@ninefold/model';
 import {
@@ -54,10 +61,16 @@ export interface LoggedCall {
 
 export interface MemoryDataProviderOptions {
   /**
-   * Check creates and updates with the shared `validateRecord`, refusing like the prototype API (a 422
-   * with field errors). Off by default so that tests can store partial records.
+   * Run the core's write plans on creates, updates and deletes, refusing as the prototype API does (a
+   * 422 with field errors, a state set by hand, a reference to nothing, a record still referenced). Off
+   * by default so that tests can store partial records.
    */
   validate?: boolean;
+  /**
+   * Who is asking, for point 6 when `validate` is on; without it, the plans check everything but the
+   * role (a test double with nobody signed in).
+   */
+  principal?: () => Principal;
   /** The clock for transition guards and effects; tests pin it. */
   now?: () => Date;
   /**
@@ -118,10 +131,7 @@ export function createMemoryDataProvider(
   const tables: MemoryTables = options.tables ?? new Map<string, Table>();
   const network = createNetworkStatus();
   /** First answers (or refusals) of keyed calls, by method, entity, record and key. */
-  const replays = new Map<
-    string,
-    { sent: string } & ({ outcome: 'done'; value: unknown } | { outcome: 'failed'; error: unknown })
-  >();
+  const replays = new Map<string, { sent: string; outcome: Promise<unknown> }>();
   let fileCount = 0;
 
   // An entity's seed is copied in when the entity is first used: GitHub's 281 entities in the playground
@@ -145,7 +155,7 @@ export function createMemoryDataProvider(
   };
 
   /** Logs the call, then either fails it as a test asked or runs it, always asynchronously. */
-  const run = async <T>(method: DataMethod, params: unknown, body: () => T): Promise<T> => {
+  const run = async <T>(method: DataMethod, params: unknown, body: () => T | Promise<T>): Promise<T> => {
     log.push({ method, params });
     await Promise.resolve();
     const signal = (params as { signal?: AbortSignal }).signal;
@@ -165,7 +175,11 @@ export function createMemoryDataProvider(
    * A keyed call runs once; a repeat with the same key and values gets a copy of the first outcome, and
    * with other values the prototype API's refusal.
    */
-  const once = <T>(replayKey: string | undefined, values: unknown, body: () => T): T => {
+  const once = async <T>(
+    replayKey: string | undefined,
+    values: unknown,
+    body: () => Promise<T>,
+  ): Promise<T> => {
     if (replayKey === undefined) return body();
     const sent = JSON.stringify(values ?? null);
     const known = replays.get(replayKey);
@@ -180,16 +194,15 @@ export function createMemoryDataProvider(
         undefined,
       );
     }
-    if (known?.outcome === 'done') return clone(known.value as JsonValue) as T;
-    if (known?.outcome === 'failed') throw known.error;
+    // A repeat sent while the first is still running waits for its outcome, as the API's claim makes it.
+    if (known) return clone((await known.outcome) as JsonValue) as T;
+    const outcome = body();
+    replays.set(replayKey, { sent, outcome });
     try {
-      const value = body();
-      replays.set(replayKey, { sent, outcome: 'done', value: clone(value as JsonValue) });
-      return value;
+      return clone((await outcome) as JsonValue) as T;
     } catch (error) {
       // A 5xx is not kept, as the prototype API does not: a repeat runs again.
-      if (!(error instanceof ApiError && error.status >= 500))
-        replays.set(replayKey, { sent, outcome: 'failed', error });
+      if (error instanceof ApiError && error.status >= 500) replays.delete(replayKey);
       throw error;
     }
   };
@@ -263,47 +276,44 @@ export function createMemoryDataProvider(
     return out;
   };
 
-  const validate = (entity: Entity, values: Record<string, JsonValue>, old?: ApiRecord) => {
-    if (!options.validate) return;
-    // A state set by hand is refused first, with the core's words, as the prototype API refuses it.
-    const onCreate = old ? undefined : createStateRefusal(model, entity, values);
-    if (onCreate)
-      throw new ApiError(
-        422,
-        'Invalid values',
-        onCreate.message,
-        'VALIDATION_FAILED',
-        undefined,
-        [onCreate],
-        undefined,
-      );
-    const onUpdate = old ? updateStateRefusal(model, entity, old, values) : undefined;
-    if (onUpdate)
-      throw new ApiError(
-        onUpdate.status,
-        'Conflict',
-        onUpdate.message,
-        onUpdate.code,
-        undefined,
-        [],
-        undefined,
-      );
-    const result = validateRecord(model, entity.name, values, {
-      mode: old ? 'update' : 'create',
-      ...(old ? { old } : {}),
-      now: now(),
-    });
-    if (!result.ok) {
-      throw new ApiError(
-        422,
-        'Invalid values',
-        result.errors[0]?.message ?? 'A value is not valid.',
-        'VALIDATION_FAILED',
-        undefined,
-        result.errors.map((error) => ({ pointer: error.pointer, message: error.message, code: error.code })),
-        undefined,
-      );
+  const rowsOf = (name: string) => table(name).rows.map((row) => row.record as Record<string, JsonValue>);
+  const reader: RecordReader = {
+    aggregate: (query) => aggregateRecords(rowsOf(query.entity), query),
+    lookup: (name, key) => {
+      const entity = findEntity(model, name);
+      const field = entity?.key ?? 'id';
+      return entity ? rowsOf(name).find((record) => String(record[field]) === String(key)) : undefined;
+    },
+  };
+  /** Who writes, for the core's write plans; the role is asked only of a provider given a principal. */
+  const actor = (): WriteActor & { reader: RecordReader } => ({
+    principal: options.validate && options.principal ? options.principal() : 'unchecked',
+    now: now(),
+    reader,
+  });
+  /** A plan's outcome, or its refusal thrown; a stale version's carries the record as it is now. */
+  const settled = <T extends object>(planned: Planned<T>, row?: Row): T => {
+    if (planned.ok) return planned;
+    const { refusal } = planned;
+    if (row && refusal.code === 'CHANGED_SINCE_READ') {
+      throw new ApiError(412, TITLES[412], refusal.message, refusal.code, undefined, [], undefined, {
+        current: clone(row.record),
+        currentVersion: etag(row.version),
+      });
     }
+    throw new ApiError(
+      refusal.status,
+      TITLES[refusal.status],
+      refusal.message,
+      refusal.code,
+      undefined,
+      refusal.errors.map((error) => ({
+        pointer: error.pointer,
+        message: error.message,
+        code: error.ruleCode ?? error.code,
+      })),
+      undefined,
+    );
   };
 
   const versioned = (row: Row): VersionedRecord => ({
@@ -367,16 +377,24 @@ export function createMemoryDataProvider(
 
     create(params: CreateParams) {
       return run('create', params, () =>
-        once(keyOf(['create', params.entity], params.idempotencyKey), params.values, () => {
+        once(keyOf(['create', params.entity], params.idempotencyKey), params.values, async () => {
           requireCall(callsOf(params.entity), params.entity, 'create');
           const entity = entityOf(params.entity);
           const values = toValues(params.values);
-          validate(entity, values);
-          // The defaults of every field, read-only ones too: the API fills those itself.
-          const record = clone(withDefaults(entity, withDefaults(entity, values), true)) as ApiRecord;
-          const machine = machineOf(model, entity);
-          if (machine) record[machine.field] = machine.initial;
-          Object.assign(record, derivedValues(model, entity.name, record));
+          let record: ApiRecord;
+          if (options.validate) {
+            const who = actor();
+            const planned = settled(await planCreate(model, entity, values, who)).record;
+            record = settled(
+              await planAcrossRecords(model, entity, { mode: 'create', record: planned }, who),
+            ).record;
+          } else {
+            // The defaults of every field, read-only ones too: the API fills those itself.
+            record = clone(withDefaults(entity, withDefaults(entity, values), true)) as ApiRecord;
+            const machine = machineOf(model, entity);
+            if (machine) record[machine.field] = machine.initial;
+            Object.assign(record, derivedValues(model, entity.name, record));
+          }
           const rows = table(entity.name);
           assignKey(entity, rows, record);
           const row = { record, version: 1 };
@@ -387,15 +405,27 @@ export function createMemoryDataProvider(
     },
 
     update(params: UpdateParams) {
-      return run('update', params, () => {
+      return run('update', params, async () => {
         requireCall(callsOf(params.entity), params.entity, 'update');
         const entity = entityOf(params.entity);
+        if (options.validate) settled(planBeforeRead(model, actor(), { kind: 'update', entity }));
         const row = find(entity, params.id);
-        checkVersion(row, params.version, entity, params.id);
         const change = toValues(params.values);
-        validate(entity, change, row.record);
-        const record = { ...row.record, ...change };
-        Object.assign(record, derivedValues(model, entity.name, record));
+        let record: ApiRecord;
+        if (options.validate) {
+          const old = row.record as Record<string, JsonValue>;
+          const who = actor();
+          const versions = { sent: params.version, current: etag(row.version), required: false };
+          const planned = settled(await planUpdate(model, entity, old, change, who, { versions }), row);
+          settled(
+            await planAcrossRecords(model, entity, { mode: 'update', record: planned.record, old }, who),
+          );
+          record = { ...old, ...planned.stored };
+        } else {
+          checkVersion(row, params.version, entity, params.id);
+          record = { ...row.record, ...change };
+          Object.assign(record, derivedValues(model, entity.name, record));
+        }
         row.record = record;
         row.version += 1;
         return versioned(row);
@@ -403,10 +433,13 @@ export function createMemoryDataProvider(
     },
 
     delete(params: DeleteParams) {
-      return run('delete', params, () => {
+      return run('delete', params, async () => {
         requireCall(callsOf(params.entity), params.entity, 'delete');
         const entity = entityOf(params.entity);
+        if (options.validate) settled(planBeforeRead(model, actor(), { kind: 'delete', entity }));
         const row = find(entity, params.id);
+        if (options.validate)
+          settled(await planDelete(model, entity, row.record as Record<string, JsonValue>, actor()));
         const rows = table(entity.name);
         rows.rows = rows.rows.filter((candidate) => candidate !== row);
       });
@@ -417,7 +450,7 @@ export function createMemoryDataProvider(
         once(
           keyOf(['transition', params.entity, params.id, params.transition], params.idempotencyKey),
           null,
-          () => {
+          async () => {
             requireTransitionCall(callsOf(params.entity), params.entity, params.transition);
             const entity = entityOf(params.entity);
             const machine = machineOf(model, entity);
@@ -433,37 +466,14 @@ export function createMemoryDataProvider(
                 undefined,
               );
             }
+            const who = actor();
+            settled(planBeforeRead(model, who, { kind: 'transition', machine, step }));
             const row = find(entity, params.id);
-            checkVersion(row, params.version, entity, params.id);
-            const at = now();
-            const verdict = checkTransition(model, machine, step, row.record, { now: at });
-            if (!verdict.allowed) {
-              const { status, code } = transitionRefusal(verdict.reason);
-              throw new ApiError(
-                status,
-                status === 403 ? 'Forbidden' : 'Conflict',
-                verdict.message,
-                code,
-                undefined,
-                [],
-                undefined,
-              );
-            }
-            const computed = transitionChange(model, machine, step, row.record, { now: at });
-            if (!computed.ok) {
-              throw new ApiError(
-                500,
-                'Server error',
-                computed.message,
-                'EFFECT_FAILED',
-                undefined,
-                [],
-                undefined,
-              );
-            }
-            const record = { ...row.record, ...computed.change };
-            Object.assign(record, derivedValues(model, entity.name, record));
-            row.record = record;
+            const record = row.record as Record<string, JsonValue>;
+            const versions = { sent: params.version, current: etag(row.version), required: false };
+            const { change } = settled(planTransition(model, machine, step, record, who, versions), row);
+            settled(await planGuardAcrossRecords(model, machine, step, record, who));
+            row.record = { ...record, ...change };
             row.version += 1;
             return versioned(row);
           },
@@ -482,6 +492,18 @@ interface Table {
   rows: Row[];
   nextKey: number;
 }
+
+/** The titles the prototype API gives its refusals, for the errors the plans refuse with. */
+const TITLES: Record<WriteRefusal['status'], string> = {
+  401: 'Not signed in',
+  403: 'Forbidden',
+  409: 'Conflict',
+  412: 'Precondition failed',
+  422: 'Invalid values',
+  428: 'Precondition required',
+  500: 'Server error',
+  501: 'Not implemented',
+};
 
 function etag(version: number): string {
   return `"${version}"`;

@@ -3,37 +3,28 @@ import {
   aggregateRecords,
   checkAction,
   checkFigure,
-  checkGuardWithRecords,
-  checkRecordRules,
-  checkTransition,
-  createdValuesReadRecords,
-  createdValuesWithRecords,
-  createStateRefusal,
   derivedValues,
   type Entity,
-  entityLabel,
   type FigureAnswer,
   fieldAccess,
   figureCondition,
   findEntity,
   formatNumber,
   groupRecords,
-  hasRecordRules,
   type JsonValue,
   type Model,
   machineOf,
   numberedFields,
   type Principal,
+  planAcrossRecords,
+  planBeforeRead,
+  planCreate,
+  planDelete,
+  planGuardAcrossRecords,
+  planTransition,
+  planUpdate,
   type RecordReader,
-  recordToCreate,
   shapeFigure,
-  transitionAccess,
-  transitionChange,
-  transitionRefusal,
-  updateStateRefusal,
-  validateRecord,
-  withDefaults,
-  writeViolations,
 } from '@ninefold/model';
 import type {
   ApiRecord,
@@ -54,8 +45,8 @@ import {
   type MemoryTables,
   pageOf,
 } from '../data/memory-data-provider';
-import { enforce, invalid, referenceErrors, refusal, uniqueError } from './tab-refusals';
-import { otherChanges, plain, referrer } from './tab-writes';
+import { enforce, refusal, settled } from './tab-refusals';
+import { otherChanges, plain } from './tab-writes';
 
 export interface TabApiOptions {
   /** Who is asking: the role switcher's choice, read on every call. */
@@ -142,7 +133,6 @@ export function createTabApi(
       return found ? findRow(found, String(key)) : undefined;
     },
   };
-  const exists = (entity: string, key: JsonValue) => reader.lookup(entity, key) !== undefined;
 
   /** What the role sees of a record: no write-only field, no field it may not read, derived ones fresh. */
   const presenter = (entity: Entity) => {
@@ -167,40 +157,8 @@ export function createTabApi(
   const loaded = async (entity: Entity, id: string, path: GetParams['path']) =>
     store.get({ entity: entity.name, id, ...(path ? { path } : {}) });
 
-  const refuseForbiddenFields = (entity: Entity, body: Record<string, JsonValue>) => {
-    const violations = writeViolations(model, principal(), entity.name, body);
-    if (violations.length === 0) return;
-    throw refusal(
-      403,
-      'FORBIDDEN_FIELDS',
-      violations.length === 1
-        ? (violations[0]?.message ?? 'A field may not be set.')
-        : `${violations.length} fields may not be set by your role.`,
-      violations.map((violation) => ({
-        pointer: `/${violation.field}`,
-        code: 'rule',
-        message: violation.message,
-      })),
-    );
-  };
-
-  const checkRules = async (
-    entity: Entity,
-    mode: 'create' | 'update',
-    record: Record<string, JsonValue>,
-    old?: Record<string, JsonValue>,
-  ) => {
-    if (!hasRecordRules(model, entity.name, mode)) return;
-    const by = user();
-    const errors = await checkRecordRules(model, entity.name, record, {
-      mode,
-      ...(old ? { old } : {}),
-      ...(by ? { user: by } : {}),
-      now: now(),
-      reader,
-    });
-    if (errors.length > 0) throw invalid(errors);
-  };
+  /** Who writes now, for the core's write plans, reading the tab's records. */
+  const actorNow = () => ({ principal: principal(), now: now(), reader });
 
   return {
     ...store,
@@ -241,42 +199,11 @@ export function createTabApi(
 
     async create(params: CreateParams) {
       const entity = entityOf(params.entity);
-      const by = user();
-      enforce(checkAction(model, principal(), entity.name, 'create'));
-      const body = plain(params.values);
-      refuseForbiddenFields(entity, body);
-      const stateRefusal = createStateRefusal(model, entity, body);
-      if (stateRefusal) throw invalid([stateRefusal]);
-      const input = withDefaults(entity, body);
-      const result = validateRecord(model, entity.name, input, {
-        mode: 'create',
-        now: now(),
-        ...(by ? { user: by } : {}),
-      });
-      if (!result.ok) throw invalid(result.errors);
-      const missing = referenceErrors(model, entity, result.record, exists);
-      if (missing.length > 0) throw invalid(missing);
-      let values = recordToCreate(model, entity.name, result.record, { user: by ?? {}, now: now() });
-      enforce(checkAction(model, principal(), entity.name, 'create', values));
-      if (createdValuesReadRecords(model, entity.name)) {
-        const created = await createdValuesWithRecords(
-          model,
-          entity.name,
-          { user: by ?? {}, now: now(), record: values },
-          reader,
-        );
-        if (!created.ok) {
-          throw refusal(
-            500,
-            'EFFECT_FAILED',
-            `The value set on create of ${created.field} could not be computed: ${created.message}`,
-          );
-        }
-        values = { ...values, ...created.values };
-      }
-      await checkRules(entity, 'create', values);
-      const clash = uniqueError(model, entity, values, rows(entity.name));
-      if (clash) throw clash;
+      const actor = actorNow();
+      let values = settled(await planCreate(model, entity, plain(params.values), actor)).record;
+      values = settled(
+        await planAcrossRecords(model, entity, { mode: 'create', record: values }, actor),
+      ).record;
       for (const { field, pattern } of numberedFields(entity)) {
         const at = `${entity.name}.${field}`;
         const next = (numbers.get(at) ?? 0) + 1;
@@ -294,57 +221,27 @@ export function createTabApi(
 
     async update(params: UpdateParams) {
       const entity = entityOf(params.entity);
-      const by = user();
-      enforce(checkAction(model, principal(), entity.name, 'update'));
+      const actor = actorNow();
+      settled(planBeforeRead(model, actor, { kind: 'update', entity }));
       const current = await loaded(entity, params.id, params.path);
       const old = current.record as Record<string, JsonValue>;
-      enforce(checkAction(model, principal(), entity.name, 'update', old));
-      if (params.version === undefined) {
-        throw refusal(
-          428,
-          'PRECONDITION_REQUIRED',
-          `Send If-Match with the ETag of the ${entityLabel(entity)} you changed, so that nobody's changes are lost.`,
-        );
+      const versions = { sent: params.version, current: current.version ?? '', required: true };
+      const planned = await planUpdate(model, entity, old, plain(params.values), actor, { versions });
+      if (!planned.ok && planned.refusal.code === 'CHANGED_SINCE_READ') {
+        // The record as it is now goes with the refusal, so that the person can compare and choose.
+        const { status, code, message } = planned.refusal;
+        throw refusal(status, code, message, [], {
+          current: presenter(entity)(old),
+          ...(current.version ? { currentVersion: current.version } : {}),
+        });
       }
-      if (params.version !== current.version) {
-        throw refusal(
-          412,
-          'CHANGED_SINCE_READ',
-          `${entityLabel(entity)} ${params.id} was changed by someone else since you read it.`,
-          [],
-          {
-            current: presenter(entity)(old),
-            ...(current.version ? { currentVersion: current.version } : {}),
-          },
-        );
-      }
-      const change = plain(params.values);
-      refuseForbiddenFields(entity, change);
-      const stateRefusal = updateStateRefusal(model, entity, old, change);
-      if (stateRefusal) throw refusal(stateRefusal.status, stateRefusal.code, stateRefusal.message);
-      const result = validateRecord(model, entity.name, change, {
-        mode: 'update',
-        old,
-        now: now(),
-        ...(by ? { user: by } : {}),
-      });
-      if (!result.ok) throw invalid(result.errors);
-      const changed = Object.fromEntries(
-        Object.keys(change).map((name) => [name, result.record[name] ?? null]),
-      ) as Record<string, JsonValue>;
-      const missing = referenceErrors(model, entity, changed, exists);
-      if (missing.length > 0) throw invalid(missing);
-      const after = { ...old, ...result.record };
-      enforce(checkAction(model, principal(), entity.name, 'update', after));
-      await checkRules(entity, 'update', { ...after, ...derivedValues(model, entity.name, after) }, old);
-      const others = rows(entity.name).filter((record) => record[keyOf(entity)] !== old[keyOf(entity)]);
-      const clash = uniqueError(model, entity, after, others);
-      if (clash) throw clash;
+      const { stored, record } = settled(planned);
+      settled(await planAcrossRecords(model, entity, { mode: 'update', record, old }, actor));
       const saved = await store.update({
         entity: entity.name,
         id: params.id,
-        values: { ...change, ...derivedValues(model, entity.name, result.record) },
-        version: params.version,
+        values: stored,
+        ...(params.version === undefined ? {} : { version: params.version }),
         ...(params.path ? { path: params.path } : {}),
       });
       return present(entity, saved);
@@ -352,17 +249,10 @@ export function createTabApi(
 
     async delete(params: DeleteParams) {
       const entity = entityOf(params.entity);
-      enforce(checkAction(model, principal(), entity.name, 'delete'));
+      const actor = actorNow();
+      settled(planBeforeRead(model, actor, { kind: 'delete', entity }));
       const found = await loaded(entity, params.id, params.path);
-      enforce(checkAction(model, principal(), entity.name, 'delete', found.record));
-      const user = referrer(model, entity, found.record[keyOf(entity)] ?? null, rows);
-      if (user) {
-        throw refusal(
-          409,
-          'STILL_REFERENCED',
-          `${entityLabel(entity)} ${params.id} is still used by a ${user}; change or remove that first.`,
-        );
-      }
+      settled(await planDelete(model, entity, found.record as Record<string, JsonValue>, actor));
       await store.delete(params);
     },
 
@@ -373,39 +263,24 @@ export function createTabApi(
       if (!machine || !step) {
         throw refusal(501, 'NOT_IMPLEMENTED', `No transition of point 4 is taken by ${params.transition}.`);
       }
-      const who = principal();
-      const at = now();
-      enforce(transitionAccess(model, who, machine, step));
+      const actor = actorNow();
+      settled(planBeforeRead(model, actor, { kind: 'transition', machine, step }));
       const current = await loaded(entity, params.id, params.path);
       const record = current.record as Record<string, JsonValue>;
-      enforce(transitionAccess(model, who, machine, step, record));
-      const context = {
-        now: at,
-        ...(who.role === undefined ? {} : { role: who.role }),
-        ...(who.user === undefined ? {} : { user: who.user }),
-      };
-      const verdict = checkTransition(model, machine, step, record, context);
-      if (!verdict.allowed) {
-        const { status, code } = transitionRefusal(verdict.reason);
-        throw refusal(status, code, verdict.message);
-      }
-      if (params.version !== undefined && params.version !== current.version) {
-        throw refusal(
-          412,
-          'CHANGED_SINCE_READ',
-          `${entityLabel(entity)} ${params.id} was changed by someone else since you read it.`,
-        );
-      }
-      const computed = transitionChange(model, machine, step, record, { now: at });
-      if (!computed.ok) throw refusal(500, 'EFFECT_FAILED', computed.message);
-      const guarded = await checkGuardWithRecords(model, machine, step, record, context, reader);
-      if (!guarded.allowed) {
-        const { status, code } = transitionRefusal(guarded.reason);
-        throw refusal(status, code, guarded.message);
-      }
+      const versions = { sent: params.version, current: current.version ?? '', required: false };
+      settled(planTransition(model, machine, step, record, actor, versions));
+      settled(await planGuardAcrossRecords(model, machine, step, record, actor));
       // Other records change with the transition or not at all: every change is worked out and checked
       // before any is written.
-      const changes = otherChanges(model, machine, step, record, context, reader);
+      const by = user();
+      const changes = otherChanges(
+        model,
+        machine,
+        step,
+        record,
+        { now: actor.now, ...(by ? { user: by } : {}) },
+        reader,
+      );
       const taken = await store.transition(params);
       for (const change of changes) {
         const target = findRow(entityOf(change.entity), change.key);

@@ -1,5 +1,4 @@
 import {
-  type Entity,
   entityLabel,
   findEntity,
   type JsonValue,
@@ -80,24 +79,6 @@ function applied(op: '=' | '+=' | '-=', old: JsonValue | undefined, value: JsonV
   const base = typeof old === 'number' ? old : 0;
   const by = typeof value === 'number' ? value : 0;
   return op === '-=' ? base - by : base + by;
-}
-
-/** The label of an entity holding a reference to this record, which a delete would leave dangling. */
-export function referrer(
-  model: Model,
-  entity: Entity,
-  key: JsonValue,
-  rows: (entity: string) => Array<Record<string, JsonValue>>,
-): string | undefined {
-  for (const other of model.entities.shown ? model.entities.items : []) {
-    if (other.embedded) continue;
-    const fields = other.fields.filter((field) => field.kind === 'reference' && field.entity === entity.name);
-    if (fields.length === 0) continue;
-    if (rows(other.name).some((record) => fields.some((field) => record[field.name] === key))) {
-      return entityLabel(other).toLowerCase();
-    }
-  }
-  return undefined;
 }
 
 /** The values a form sends, as JSON: a file chosen in the tab is kept by its name and size only. */

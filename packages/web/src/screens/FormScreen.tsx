@@ -10,9 +10,9 @@ import {
   findEntity,
   type JsonValue,
   type Model,
+  planCreate,
+  planUpdate,
   recordName,
-  recordToCreate,
-  validateRecord,
 } from '@ninefold/model';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, type ReactNode, useEffect, useId, useMemo, useRef, useState } from 'react';
@@ -77,7 +77,7 @@ import { form as formMessages } from '../i18n/en/form';
 import { useI18n } from '../i18n/I18nProvider';
 import { useSession } from '../session/SessionContext';
 import { StatesSection } from '../states/StatesSection';
-import { settle } from './access-policy';
+import { roleUnknown, settle } from './access-policy';
 import { refusalText } from './access-text';
 import { NotAllowed } from './NotAllowed';
 
@@ -448,8 +448,12 @@ function RecordForm({ screen, entity, id, loaded, restored, drafts, notice }: Re
     },
   });
 
-  /** Checks the form's values and sends them as a change of `base` (on edit) or a new record. */
-  const save = (base: VersionedRecord | undefined) => {
+  /**
+   * Checks the form's values with the core's write plan, as the API will (the role, its fields, point 5,
+   * the grant's condition on the record as it will be), and sends them as a change of `base` (on edit)
+   * or a new record. References and rules across records are the API's: the form has no reader.
+   */
+  const save = async (base: VersionedRecord | undefined) => {
     if (saving.current) return;
     methods.clearErrors();
     setProblem(undefined);
@@ -463,40 +467,30 @@ function RecordForm({ screen, entity, id, loaded, restored, drafts, notice }: Re
       void navigate(cancelTo);
       return;
     }
-    const checked = validateRecord(
-      model,
-      form.name,
-      forValidation(input),
-      editing ? { mode: 'update', old: base?.record ?? {} } : { mode: 'create' },
-    );
-    if (!checked.ok) {
-      const unplaced = placeErrors(catalogueWords(model, form.name, checked.errors));
-      setProblem(unplaced.length > 0 ? { kind: 'invalid', messages: unplaced } : undefined);
+    saving.current = true;
+    // A refusal for want of a role is the API's to make when the client cannot know the role.
+    const actor = { principal: roleUnknown(session) ? ('unchecked' as const) : principal, now: new Date() };
+    const values = forValidation(input);
+    const planned = editing
+      ? await planUpdate(model, entity, base?.record ?? {}, values, actor, { shape: form })
+      : await planCreate(model, entity, values, actor, { shape: form });
+    if (!planned.ok) {
+      saving.current = false;
+      const { refusal } = planned;
+      const messages = refusal.access
+        ? [
+            refusalText(i18n, model, principal, refusal.access, {
+              entity: entity.name,
+              action: editing ? 'update' : 'create',
+            }),
+          ]
+        : refusal.errors.length > 0
+          ? placeErrors(catalogueWords(model, form.name, refusal.errors))
+          : [refusal.message];
+      setProblem(messages.length > 0 ? { kind: 'invalid', messages } : undefined);
       setFocusRequest((count) => count + 1);
       return;
     }
-    // The grant's condition is asked of the record as it will be, as the API asks it: a record in
-    // another person's name, or moved out of the role's reach, is refused here rather than after sending.
-    const asWillBe = editing
-      ? { ...(base?.record ?? {}), ...checked.record }
-      : recordToCreate(model, entity.name, checked.record, { user: principal.user ?? {}, now: new Date() });
-    const verdict = settle(
-      checkAction(model, principal, entity.name, editing ? 'update' : 'create', asWillBe),
-      session,
-    );
-    if (!verdict.allowed) {
-      setProblem({
-        kind: 'invalid',
-        messages: [
-          refusalText(i18n, model, principal, verdict.reason, {
-            entity: entity.name,
-            action: editing ? 'update' : 'create',
-          }),
-        ],
-      });
-      return;
-    }
-    saving.current = true;
     // Written before sending: if the tab dies before the answer, the draft and its key are still there.
     keeper.flush({ force: !editing });
     mutation.mutate({ values: input, version: base?.version });
@@ -505,7 +499,7 @@ function RecordForm({ screen, entity, id, loaded, restored, drafts, notice }: Re
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (mutation.isPending || conflict) return;
-    save(originalRef.current);
+    void save(originalRef.current);
   };
 
   const resolveConflict = (next: FormValues | undefined, then: 'save' | 'stay') => {
@@ -513,7 +507,7 @@ function RecordForm({ screen, entity, id, loaded, restored, drafts, notice }: Re
     moveTo(conflict.theirs);
     setConflict(undefined);
     if (next) methods.reset(next);
-    if (then === 'save') save(conflict.theirs);
+    if (then === 'save') void save(conflict.theirs);
   };
 
   const entryInput = ({ field, editable }: FormEntry) =>

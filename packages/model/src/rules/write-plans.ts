@@ -1,0 +1,443 @@
+import { exhaustiveSwitchError } from '../exhaustive';
+import { entityLabel, findEntity } from '../lookup';
+import type { CrudAction, Entity, JsonValue, Model, StateMachine, Transition } from '../model';
+import { createdValuesReadRecords, createdValuesWithRecords, derivedValues, recordToCreate } from './derived';
+import type { AccessDenial, AccessVerdict, Principal } from './grants';
+import { writeViolations } from './grants';
+import { checkAction, transitionAccess } from './permissions';
+import type { RecordReader } from './records';
+import { referenceErrors, stillReferencedBy, stillReferencedMessage } from './references';
+import { checkGuardWithRecords, checkTransition, transitionChange, transitionRefusal } from './transitions';
+import { uniqueErrors } from './unique-message';
+import { checkRecordRules, type FieldError, hasRecordRules, validateRecord } from './validate';
+import { createStateRefusal, updateStateRefusal, withDefaults } from './write-plan';
+
+// The one place where the order of a write's checks is written. Every caller runs these plans and only
+// applies their outcome: the prototype API (record-writes.ts, in its transaction), the playground's API in
+// the tab, the client's memory provider, and the form before it sends. A plan never writes; it answers
+// with what would be stored, or with the refusal, as data that each caller turns into its own answer.
+//
+// Each write has two stages. The plan proper checks the record itself (the role, its fields, the state,
+// point 5, the references it names, the grant's condition on the record as it is and as it will be).
+// The second stage, `...AcrossRecords`, checks what reads other records (rules of point 5 that count or
+// sum, values set on create from other records, guards that read records): the API runs it inside its
+// transaction after taking its lock, so two writes cannot both pass a limit; the in-memory callers run
+// it straight after.
+
+/** A refused write: the answer's status and catalogue code, its message, and every field refused. */
+export interface WriteRefusal {
+  status: 401 | 403 | 409 | 412 | 422 | 428 | 500 | 501;
+  code: string;
+  message: string;
+  /** Every field refused, at its JSON Pointer; empty when the refusal is of the write as a whole. */
+  errors: FieldError[];
+  /** For a refusal of point 6: why, so that a client can word it in its own language. */
+  access?: AccessDenial;
+}
+
+export type Planned<T> = ({ ok: true } & T) | { ok: false; refusal: WriteRefusal };
+
+/** Who writes, when, and what the plan may read of other records. */
+export interface WriteActor {
+  /**
+   * Who is asking. `unchecked` is for a caller with no principal at all (the memory provider standing in
+   * for an API in tests): point 6 is then not asked, everything else is.
+   */
+  principal: Principal | 'unchecked';
+  now: Date;
+  /**
+   * Reads other records. Without one (the form before it sends), references and everything across
+   * records are left to the API, which has one.
+   */
+  reader?: RecordReader;
+}
+
+/** Options of a create or update plan. */
+export interface BodyOptions {
+  /**
+   * The entity the body is checked against when a call takes its own shape (an imported API's request
+   * body); the entity itself otherwise.
+   */
+  shape?: Entity;
+  /** Field errors the caller found before the plan (files that could not be read), reported with its own. */
+  errors?: FieldError[];
+  /** The version the change was made on, checked after the role may write the record at all. */
+  versions?: Versions;
+}
+
+/**
+ * The version a write says it was made on (`If-Match`) and the record's own: a stale one is refused,
+ * before the values are looked at, since they were chosen looking at another version.
+ */
+export interface Versions {
+  sent: string | undefined;
+  current: string;
+  /** Whether a write must say its version (an update must; a transition may). */
+  required: boolean;
+}
+
+/** A write of a record that exists, as far as it is known before the record is read. */
+export type WriteOfRecord =
+  | { kind: 'update' | 'delete'; entity: Entity }
+  | { kind: 'transition'; machine: StateMachine; step: Transition };
+
+/**
+ * What is refused before a record is read: a role that may never make this write. Every caller asks it
+ * first, so that a role without the grant is told so (403) rather than whether the record exists (404).
+ */
+export function planBeforeRead(model: Model, actor: WriteActor, write: WriteOfRecord): Planned<object> {
+  switch (write.kind) {
+    case 'update':
+    case 'delete':
+      return access(model, actor, write.entity, write.kind) ?? { ok: true };
+    case 'transition':
+      return transitionAllowed(model, actor, write.machine, write.step) ?? { ok: true };
+    default:
+      return exhaustiveSwitchError(write);
+  }
+}
+
+/**
+ * A create: the record exactly as it will be stored (defaults, values set on create, the initial state,
+ * derived values), or every refusal found.
+ *
+ * @example
+ * ```ts
+ * await planCreate(model, order, { customer: 99 }, { principal, now, reader });
+ * // { ok: false, refusal: { status: 422, code: 'VALIDATION_FAILED', message: 'There is no Customer 99.', … } }
+ * ```
+ */
+export async function planCreate(
+  model: Model,
+  entity: Entity,
+  body: Record<string, JsonValue>,
+  actor: WriteActor,
+  options: BodyOptions = {},
+): Promise<Planned<{ record: Record<string, JsonValue> }>> {
+  const refused = access(model, actor, entity, 'create') ?? forbiddenFields(model, actor, entity, body);
+  if (refused) return refused;
+  const user = userOf(actor);
+  const errors: FieldError[] = [...(options.errors ?? [])];
+  const state = createStateRefusal(model, entity, body);
+  if (state) errors.push(state);
+  const shape = options.shape ?? entity;
+  const result = validateRecord(model, shape.name, withDefaults(shape, body), {
+    mode: 'create',
+    now: actor.now,
+    ...(user ? { user } : {}),
+  });
+  // The state field's own refusal says more than "read-only" at the same place.
+  if (!result.ok) errors.push(...result.errors.filter((error) => error.pointer !== state?.pointer));
+  else if (actor.reader) errors.push(...(await referenceErrors(model, shape, result.record, actor.reader)));
+  if (errors.length > 0 || !result.ok) return invalid(errors);
+  const record = recordToCreate(model, entity.name, result.record, { user: user ?? {}, now: actor.now });
+  // The grant's condition holds for the record as it will be stored, or a role could create one in
+  // another person's name (and that person would then see it).
+  return access(model, actor, entity, 'create', record) ?? { ok: true, record };
+}
+
+/**
+ * An update of `old`: what to store (the change with its derived values) and the record it leaves, or
+ * every refusal found. The version the change was made on is the caller's to compare, after the role
+ * may update `old` at all and before this plan.
+ */
+export async function planUpdate(
+  model: Model,
+  entity: Entity,
+  old: Record<string, JsonValue>,
+  change: Record<string, JsonValue>,
+  actor: WriteActor,
+  options: BodyOptions = {},
+): Promise<Planned<{ stored: Record<string, JsonValue>; record: Record<string, JsonValue> }>> {
+  const refused =
+    access(model, actor, entity, 'update') ??
+    access(model, actor, entity, 'update', old) ??
+    staleVersion(entity, old, options.versions) ??
+    forbiddenFields(model, actor, entity, change);
+  if (refused) return refused;
+  const state = updateStateRefusal(model, entity, old, change);
+  if (state) return refusal(state.status, state.code, state.message);
+  const user = userOf(actor);
+  const shape = options.shape ?? entity;
+  const result = validateRecord(model, shape.name, change, {
+    mode: 'update',
+    old,
+    now: actor.now,
+    ...(user ? { user } : {}),
+  });
+  const errors: FieldError[] = [...(options.errors ?? [])];
+  if (!result.ok) errors.push(...result.errors);
+  else if (actor.reader) {
+    const changed = Object.fromEntries(
+      Object.keys(change)
+        .filter((name) => name in result.record)
+        .map((name) => [name, result.record[name] as JsonValue]),
+    );
+    errors.push(...(await referenceErrors(model, shape, changed, actor.reader)));
+  }
+  if (errors.length > 0 || !result.ok) return invalid(errors);
+  const after = { ...old, ...result.record };
+  // A change may not move a record out of what the role may change (another customer's, say).
+  const moved = access(model, actor, entity, 'update', after);
+  if (moved) return moved;
+  const derived = derivedValues(model, entity.name, result.record);
+  return { ok: true, stored: { ...change, ...derived }, record: { ...after, ...derived } };
+}
+
+/**
+ * What a create or update must also pass among other records, with `reader` seeing the database as the
+ * write will leave it: values set on create that count other records, then unique values and the rules
+ * of point 5 that read records, every clash in one list. Answers the record with those values in.
+ */
+export async function planAcrossRecords(
+  model: Model,
+  entity: Entity,
+  scope: { mode: 'create' | 'update'; record: Record<string, JsonValue>; old?: Record<string, JsonValue> },
+  actor: WriteActor & { reader: RecordReader },
+): Promise<Planned<{ record: Record<string, JsonValue> }>> {
+  const user = userOf(actor);
+  let record = scope.record;
+  if (scope.mode === 'create' && createdValuesReadRecords(model, entity.name)) {
+    const created = await createdValuesWithRecords(
+      model,
+      entity.name,
+      { user: user ?? {}, now: actor.now, record },
+      actor.reader,
+    );
+    if (!created.ok) {
+      return refusal(
+        500,
+        'EFFECT_FAILED',
+        `The value set on create of ${created.field} could not be computed: ${created.message}`,
+      );
+    }
+    record = { ...record, ...created.values };
+  }
+  const key = scope.old?.[entity.key ?? 'id'];
+  const errors = await uniqueErrors(model, entity, record, actor.reader, key);
+  if (hasRecordRules(model, entity.name, scope.mode)) {
+    errors.push(
+      ...(await checkRecordRules(model, entity.name, record, {
+        mode: scope.mode,
+        ...(scope.old ? { old: scope.old } : {}),
+        ...(user ? { user } : {}),
+        now: actor.now,
+        reader: actor.reader,
+      })),
+    );
+  }
+  return errors.length > 0 ? invalid(errors) : { ok: true, record };
+}
+
+/**
+ * A transition of `record`: the change it makes (the new state, its effects, derived values), or why it
+ * is refused. A guard that reads other records is checked by `planGuardAcrossRecords`.
+ */
+export function planTransition(
+  model: Model,
+  machine: StateMachine,
+  step: Transition,
+  record: Record<string, JsonValue>,
+  actor: WriteActor,
+  versions?: Versions,
+): Planned<{ change: Record<string, JsonValue> }> {
+  const refused =
+    transitionAllowed(model, actor, machine, step) ?? transitionAllowed(model, actor, machine, step, record);
+  if (refused) return refused;
+  const context = transitionContext(actor);
+  // The machine is asked of the record as it is now: a step someone else already took (the order paid
+  // in another tab) is an illegal transition, which says more than "changed since read".
+  const verdict = checkTransition(model, machine, step, record, context);
+  if (!verdict.allowed) {
+    const { status, code } = transitionRefusal(verdict.reason);
+    return refusal(status, code, verdict.message);
+  }
+  const stale = staleVersion(findEntity(model, machine.entity) ?? { name: machine.entity }, record, versions);
+  if (stale) return stale;
+  const computed = transitionChange(model, machine, step, record, { now: actor.now });
+  if (!computed.ok) return refusal(500, 'EFFECT_FAILED', computed.message);
+  const change = {
+    ...computed.change,
+    ...derivedValues(model, machine.entity, { ...record, ...computed.change }),
+  };
+  return { ok: true, change };
+}
+
+/** A transition's guard that reads other records, decided where the write is made. */
+export async function planGuardAcrossRecords(
+  model: Model,
+  machine: StateMachine,
+  step: Transition,
+  record: Record<string, JsonValue>,
+  actor: WriteActor & { reader: RecordReader },
+): Promise<Planned<object>> {
+  const guarded = await checkGuardWithRecords(
+    model,
+    machine,
+    step,
+    record,
+    transitionContext(actor),
+    actor.reader,
+  );
+  if (guarded.allowed) return { ok: true };
+  const { status, code } = transitionRefusal(guarded.reason);
+  return refusal(status, code, guarded.message);
+}
+
+/** A delete of `record`: allowed, or refused for the role or because other records still name it. */
+export async function planDelete(
+  model: Model,
+  entity: Entity,
+  record: Record<string, JsonValue>,
+  actor: WriteActor,
+): Promise<Planned<object>> {
+  const refused = access(model, actor, entity, 'delete') ?? access(model, actor, entity, 'delete', record);
+  if (refused) return refused;
+  if (actor.reader) {
+    const key = record[entity.key ?? 'id'] ?? null;
+    const by = await stillReferencedBy(model, entity, key, actor.reader);
+    if (by) return refusal(409, 'STILL_REFERENCED', stillReferencedMessage(entity, clip(String(key)), by));
+  }
+  return { ok: true };
+}
+
+/**
+ * A refusal of point 5's constraints as one answer: the rule's own code when every error has the same
+ * one (`CREDIT_LIMIT`), `VALIDATION_FAILED` otherwise.
+ */
+export function validationRefusal(errors: FieldError[]): WriteRefusal {
+  const codes = new Set(errors.map((error) => error.ruleCode));
+  const [only] = codes;
+  return {
+    status: 422,
+    code: errors.length > 0 && codes.size === 1 && only !== undefined ? only : 'VALIDATION_FAILED',
+    message:
+      errors.length === 1
+        ? (errors[0]?.message ?? 'A value is not valid.')
+        : `${errors.length} values are not valid.`,
+    errors,
+  };
+}
+
+/** A refused verdict of point 6: 401 for nobody signed in, 403 for a role or a condition. */
+export function accessRefusal(verdict: Exclude<AccessVerdict, { allowed: true }>): WriteRefusal {
+  switch (verdict.reason) {
+    case 'not-signed-in':
+      return {
+        status: 401,
+        code: 'NOT_SIGNED_IN',
+        message: verdict.message,
+        errors: [],
+        access: verdict.reason,
+      };
+    case 'role':
+    case 'no-grant':
+    case 'condition':
+      return { status: 403, code: 'FORBIDDEN', message: verdict.message, errors: [], access: verdict.reason };
+    default:
+      return exhaustiveSwitchError(verdict.reason);
+  }
+}
+
+/** A piece of a request quoted in a message, cut short so that a hostile value cannot flood the answer. */
+function clip(text: string): string {
+  return text.length > 60 ? `${text.slice(0, 60)}…` : text;
+}
+
+function refusal(
+  status: WriteRefusal['status'],
+  code: string,
+  message: string,
+): { ok: false; refusal: WriteRefusal } {
+  return { ok: false, refusal: { status, code, message, errors: [] } };
+}
+
+function invalid(errors: FieldError[]): { ok: false; refusal: WriteRefusal } {
+  return { ok: false, refusal: validationRefusal(errors) };
+}
+
+function staleVersion(
+  entity: Pick<Entity, 'name' | 'label' | 'key'>,
+  record: Record<string, JsonValue>,
+  versions: Versions | undefined,
+): { ok: false; refusal: WriteRefusal } | undefined {
+  if (!versions) return undefined;
+  const label = entityLabel(entity);
+  if (versions.sent === undefined) {
+    return versions.required
+      ? refusal(
+          428,
+          'PRECONDITION_REQUIRED',
+          `Send If-Match with the ETag of the ${label} you changed, so that nobody's changes are lost.`,
+        )
+      : undefined;
+  }
+  if (versions.sent === versions.current) return undefined;
+  const key = clip(String(record[entity.key ?? 'id'] ?? ''));
+  return refusal(412, 'CHANGED_SINCE_READ', `${label} ${key} was changed by someone else since you read it.`);
+}
+
+function userOf(actor: WriteActor): Record<string, JsonValue> | undefined {
+  return actor.principal === 'unchecked' ? undefined : actor.principal.user;
+}
+
+function transitionContext(actor: WriteActor) {
+  const principal = actor.principal === 'unchecked' ? {} : actor.principal;
+  return {
+    now: actor.now,
+    ...(principal.role === undefined ? {} : { role: principal.role }),
+    ...(principal.user === undefined ? {} : { user: principal.user }),
+  };
+}
+
+function access(
+  model: Model,
+  actor: WriteActor,
+  entity: Entity,
+  action: CrudAction,
+  record?: Record<string, JsonValue>,
+): { ok: false; refusal: WriteRefusal } | undefined {
+  if (actor.principal === 'unchecked') return undefined;
+  const verdict = checkAction(model, actor.principal, entity.name, action, record);
+  return verdict.allowed ? undefined : { ok: false, refusal: accessRefusal(verdict) };
+}
+
+function transitionAllowed(
+  model: Model,
+  actor: WriteActor,
+  machine: StateMachine,
+  step: Transition,
+  record?: Record<string, JsonValue>,
+): { ok: false; refusal: WriteRefusal } | undefined {
+  if (actor.principal === 'unchecked') return undefined;
+  const verdict = transitionAccess(model, actor.principal, machine, step, record);
+  return verdict.allowed ? undefined : { ok: false, refusal: accessRefusal(verdict) };
+}
+
+/** Fields the role may not read or may not write: refused, never dropped silently. */
+function forbiddenFields(
+  model: Model,
+  actor: WriteActor,
+  entity: Entity,
+  body: Record<string, unknown>,
+): { ok: false; refusal: WriteRefusal } | undefined {
+  if (actor.principal === 'unchecked') return undefined;
+  const violations = writeViolations(model, actor.principal, entity.name, body);
+  if (violations.length === 0) return undefined;
+  return {
+    ok: false,
+    refusal: {
+      status: 403,
+      code: 'FORBIDDEN_FIELDS',
+      message:
+        violations.length === 1
+          ? (violations[0]?.message ?? 'A field may not be set.')
+          : `${violations.length} fields may not be set by your role.`,
+      errors: violations.map((violation) => ({
+        pointer: `/${violation.field}`,
+        code: 'forbidden',
+        message: violation.message,
+      })),
+    },
+  };
+}
