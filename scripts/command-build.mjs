@@ -33,6 +33,8 @@ const DAY_MS = 24 * 3600_000;
  * place, and a build of the same sources that lands first is simply used.
  */
 export async function commandDir() {
+  // An installed package (scripts/pack.mjs) carries its build and none of the sources to build from.
+  if (!(await exists(join(ROOT, 'packages/cli/src')))) return join(DIST, 'installed');
   const stamp = await sourceStamp();
   if (stamp === undefined) return join(DIST, 'installed');
   const dir = join(DIST, stamp);

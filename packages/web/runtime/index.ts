@@ -90,6 +90,15 @@ export async function ensureRuntime(options: EnsureRuntimeOptions = {}): Promise
     extension === undefined
       ? sourceStamp()
       : `${await sourceStamp()}; ${await extensionStamp(dir, extension)}`;
+  // An installed package (scripts/pack.mjs) has the client built and none of its sources to build from.
+  if (!(await exists(join(WEB_DIR, 'src')))) {
+    if (extension === undefined && (await exists(join(dir, 'index.html')))) return dir;
+    throw new Error(
+      extension === undefined
+        ? `the web client is not built at ${dir}, and its sources are not here to build it from`
+        : "a client with an extension module is built from the web client's sources: run it from a clone of Ninefold (docs/extending.md)",
+    );
+  }
   const deadline = Date.now() + WAIT_LIMIT_MS;
   let waiting = false;
   for (;;) {

@@ -24,6 +24,16 @@ if (!window.matchMedia) {
       dispatchEvent: () => false,
     }) as MediaQueryList;
 }
+// Mantine's focus trap finds nothing focusable where happy-dom computes no layout, and says so with the
+// whole React fiber attached: thousands of lines per dialog in the log, about the test DOM, not the client
+// (the browser tests run the same dialogs in Chromium).
+for (const method of ['error', 'warn'] as const) {
+  const original = console[method].bind(console);
+  console[method] = (...args: unknown[]) => {
+    if (typeof args[0] === 'string' && args[0].startsWith('[@mantine/hooks/use-focus-trap]')) return;
+    original(...args);
+  };
+}
 if (!('ResizeObserver' in window)) {
   (window as unknown as { ResizeObserver: unknown }).ResizeObserver = class {
     observe() {}
