@@ -10,6 +10,7 @@ import {
   keepsHistory,
   type Model,
   machineOf,
+  mayKnowWhoActed,
   permissionsApply,
   planBeforeRead,
   planDelete,
@@ -334,7 +335,8 @@ function notImplemented(detail: string): Handler {
 
 /**
  * `GET /api/_history/{Entity}/{id}`: the transitions a record went through, newest first, for whoever
- * may read the record (the same 401 and 403 as reading it).
+ * may read the record (the same 401 and 403 as reading it); who took each step only for a role that may
+ * change the record too.
  */
 async function history(request: FastifyRequest, context: Context) {
   const { model } = context;
@@ -348,7 +350,10 @@ async function history(request: FastifyRequest, context: Context) {
   requireAction(model, request, entity, 'read');
   const { record } = await load(entity, context, id);
   requireAction(model, request, entity, 'read', record);
-  return { items: await context.store.history(entity.name, keyValue(entity, record)) };
+  const items = await context.store.history(entity.name, keyValue(entity, record));
+  // Who took each step is told by the same rule as in the live events (the core's mayKnowWhoActed).
+  if (mayKnowWhoActed(model, principalOf(request), entity.name, record)) return { items };
+  return { items: items.map((item) => ({ ...item, by: null })) };
 }
 
 function toProblem(error: unknown, report: AppOptions['onServerError']): Problem {

@@ -2,6 +2,7 @@ import {
   checkAction,
   findEntity,
   type Model,
+  mayKnowWhoActed,
   type Principal,
   permissionsApply,
   personName,
@@ -85,7 +86,7 @@ export function eventFor(model: Model, principal: Principal, event: StoredEvent)
   if (!entity || entity.embedded) return undefined;
   const applies = permissionsApply(model);
   const changed = event.kind === 'deleted' ? event.before : (event.after ?? event.before);
-  const editor = !applies || checkAction(model, principal, entity.name, 'update', changed).allowed;
+  const editor = mayKnowWhoActed(model, principal, entity.name, changed);
   const base = {
     entity: entity.name,
     at: new Date(event.at).toISOString(),

@@ -6,15 +6,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import {
   type Call,
-  type CrudAction,
   checkAction,
   createdValues,
   describeApi,
   type Entity,
-  evaluateExpression,
-  expressionEnvironment,
   fieldAccess,
-  grantFor,
   type JsonValue,
   loadSpec,
   type Model,
@@ -26,6 +22,7 @@ import { buildApp } from '../src/app';
 import { generateRecords } from '../src/seed/generate-records';
 import { openStore } from '../src/store/open-store';
 import type { Store, StoredRecord } from '../src/store/store';
+import { grantHolds, linkedAttributes } from './support/grant-oracle';
 import { signInAs } from './support/sign-in';
 import { everyFieldWritable } from './support/variants';
 
@@ -238,21 +235,6 @@ for (const example of withRoles)
  * The oracle, written from point 6's words rather than by calling the rules under test: the role's grant
  * names the action and its condition holds for the record given.
  */
-function grantHolds(
-  model: Model,
-  principal: { role: string; user: Record<string, JsonValue> },
-  entity: string,
-  action: CrudAction,
-  record: Record<string, JsonValue>,
-): boolean {
-  const grant = grantFor(model, principal.role, entity);
-  if (!grant?.actions.includes(action)) return false;
-  if (grant.where === undefined) return true;
-  const env = expressionEnvironment(model, { entity, variables: ['record', 'user'] });
-  const result = evaluateExpression(grant.where, env, { record, user: principal.user });
-  return result.ok && result.value === true;
-}
-
 function entitiesOf(model: Model): Entity[] {
   return model.entities.shown ? model.entities.items.filter((entity) => !entity.embedded) : [];
 }
@@ -308,27 +290,4 @@ function initialState(model: Model, entity: Entity): Record<string, JsonValue> {
     ? model.states.machines.find((m) => m.entity === entity.name)
     : undefined;
   return machine ? { [machine.field]: machine.initial } : {};
-}
-
-/** `user.<name>` compared with a reference in this role's conditions: linked to the n-th record it names. */
-function linkedAttributes(
-  model: Model,
-  role: string,
-  seeded: Map<string, StoredRecord[]>,
-  which: number,
-): Record<string, JsonValue> {
-  const attributes: Record<string, JsonValue> = {};
-  if (!model.roles.shown || !model.entities.shown) return attributes;
-  for (const grant of model.roles.grants) {
-    if (grant.role !== role || grant.where === undefined) continue;
-    const entity = model.entities.items.find((e) => e.name === grant.entity);
-    for (const [, field, name] of grant.where.matchAll(/record\.(\w+)\s*==\s*user\.(\w+)/g)) {
-      const reference = entity?.fields.find((f) => f.name === field);
-      if (!name || name === 'id' || reference?.kind !== 'reference') continue;
-      const target = model.entities.items.find((e) => e.name === reference.entity);
-      const record = seeded.get(reference.entity)?.[which];
-      if (target && record) attributes[name] = record[target.key ?? 'id'] as JsonValue;
-    }
-  }
-  return attributes;
 }

@@ -114,3 +114,25 @@ function conditionHolds(
   const result = evaluateExpression(grant.where, env, { record, user: principal.user ?? {} });
   return result.ok && result.value === true;
 }
+
+/**
+ * Whether a person may learn who changed a record or took its transitions (the history's `by`, a live
+ * event's author): only a role that may change the record too, as it is now. Editors need it, to know
+ * whose change they might overwrite; a role that only reads the record (a customer following an order, a
+ * reviewer who must not learn an author) does not learn the names of those who work on it. Hiding the
+ * field that holds an author is not enough on its own: this keeps the history from naming them.
+ *
+ * @example
+ * ```ts
+ * mayKnowWhoActed(model, { role: 'customer', user }, 'Order', order); // false: customers only read orders
+ * ```
+ */
+export function mayKnowWhoActed(
+  model: Model,
+  principal: Principal,
+  entity: string,
+  /** The record as it is now; without one (a change of an entity's records at large), the role's grant. */
+  record?: Record<string, JsonValue>,
+): boolean {
+  return !permissionsApply(model) || checkAction(model, principal, entity, 'update', record).allowed;
+}
