@@ -14,6 +14,7 @@ import {
   permissionsApply,
   planBeforeRead,
   planDelete,
+  planRead,
   prototypeApi,
   specPayload,
 } from '@ninefold/model';
@@ -292,7 +293,7 @@ function recordHandler(
       return async (request, reply) => {
         requireAction(context.model, request, entity, 'read');
         const { record, version } = await load(entity, context, keyOf(call, request));
-        requireAction(context.model, request, entity, 'read', record);
+        applied(planRead(context.model, actorOf(context, request), entity, record));
         reply.header('etag', etag(version));
         return presenterFor(context.model, request, entity)(record);
       };
@@ -335,7 +336,7 @@ function notImplemented(detail: string): Handler {
 
 /**
  * `GET /api/_history/{Entity}/{id}`: the transitions a record went through, newest first, for whoever
- * may read the record (the same 401 and 403 as reading it); who took each step only for a role that may
+ * may read the record (the same 401, 403 and 404 as reading it); who took each step only for a role that may
  * change the record too.
  */
 async function history(request: FastifyRequest, context: Context) {
@@ -349,7 +350,7 @@ async function history(request: FastifyRequest, context: Context) {
   }
   requireAction(model, request, entity, 'read');
   const { record } = await load(entity, context, id);
-  requireAction(model, request, entity, 'read', record);
+  applied(planRead(model, actorOf(context, request), entity, record));
   const items = await context.store.history(entity.name, keyValue(entity, record));
   // Who took each step is told by the same rule as in the live events (the core's mayKnowWhoActed).
   if (mayKnowWhoActed(model, principalOf(request), entity.name, record)) return { items };

@@ -8,6 +8,7 @@ import {
   hasNumericKey,
   type JsonValue,
   type Model,
+  notFoundMessage,
   type StateMachine,
   stillReferencedMessage,
   type Transition,
@@ -25,8 +26,7 @@ export async function load(entity: Entity, context: Context, key: string): Promi
   const found = Number.isNaN(coerceKey(entity, key))
     ? undefined
     : await context.store.getVersioned(entity.name, coerceKey(entity, key));
-  if (!found)
-    throw new ProblemError(problem(404, 'NOT_FOUND', `There is no ${entityLabel(entity)} ${clip(key)}.`));
+  if (!found) throw new ProblemError(problem(404, 'NOT_FOUND', notFoundMessage(entity, key)));
   return found;
 }
 
@@ -125,7 +125,7 @@ export function writeProblem(model: Model, failure: WriteFailure, entity: Entity
     case 'referenced':
       return problem(409, 'STILL_REFERENCED', stillReferencedMessage(entity, clip(key), failure.by));
     case 'not-found':
-      return problem(404, 'NOT_FOUND', `There is no ${entityLabel(entity)} ${clip(key)}.`);
+      return problem(404, 'NOT_FOUND', notFoundMessage(entity, key));
     case 'version-mismatch':
       return problem(
         412,

@@ -5,7 +5,6 @@ import {
   apiBase,
   type Call,
   type Entity,
-  entityLabel,
   type FieldError,
   guardReadsRecords,
   planBeforeRead,
@@ -165,33 +164,29 @@ export async function update(
   applied(planBeforeRead(model, actorOf(context, request), { kind: 'update', entity }));
   const key = keyOf(call, request);
   const { record: old, version } = await load(entity, context, key);
-  requireAction(model, request, entity, 'update', old);
-  // Lost updates: a change must say which version it was made on, and is refused when that is stale,
-  // before its values are looked at (they were chosen looking at another version).
-  const expected = ifMatch(request);
-  if (expected === undefined) {
-    throw new ProblemError(
-      problem(
-        428,
-        'PRECONDITION_REQUIRED',
-        `Send If-Match with the ETag of the ${entityLabel(entity)} you changed, so that nobody's changes are lost.`,
-      ),
-    );
-  }
-  if (expected !== version) throw await changedSinceRead(entity, context, request, key);
+  // Read before the body, so that a malformed If-Match is a 400 whatever was sent.
+  const sent = ifMatch(request);
   const {
     values: change,
     files,
     errors: uploadErrors,
   } = await readRequestBody(model, call, entity, request, context.limits);
-  const { stored, record: changed } = await changeForUpdate(
-    context,
-    request,
-    entity,
-    old,
-    change,
-    uploadErrors,
-  );
+  // Lost updates: the plan refuses a change that does not say its version, or says a stale one, before
+  // its values are looked at (they were chosen looking at another version).
+  const versions = {
+    sent: sent === undefined ? undefined : String(sent),
+    current: String(version),
+    required: true,
+  };
+  const planned = await planUpdate(model, entity, old, change, actorOf(context, request), {
+    errors: uploadErrors,
+    versions,
+  });
+  if (!planned.ok && planned.refusal.code === 'CHANGED_SINCE_READ') {
+    throw await changedSinceRead(entity, context, request, key);
+  }
+  const { stored, record: changed } = applied(planned);
+  const expected = version;
   const fileIds = await saveFiles(store, files, stored, apiBase(model));
   const write = (tx: Store) => tx.update(entity.name, coerceKey(entity, key), stored, expected);
   const updated = await (needsTransaction(model, entity, 'update')

@@ -143,9 +143,10 @@ for (const database of databases) {
       );
       expect((await historyOf(hers)).statusCode).toBe(200);
       expect((await historyOf(hers)).json().items).toHaveLength(1);
+      // Answered as a record that does not exist, as reading it is.
       const refused = await historyOf(his);
-      expect(refused.statusCode).toBe(403);
-      expect(refused.json()).toMatchObject({ code: 'FORBIDDEN' });
+      expect(refused.statusCode).toBe(404);
+      expect(refused.json()).toMatchObject({ code: 'NOT_FOUND' });
       expect(refused.body).not.toContain('placed');
       const anonymous = await historyOf(undefined);
       expect(anonymous.statusCode).toBe(401);

@@ -26,7 +26,7 @@ import { createStateRefusal, updateStateRefusal, withDefaults } from './write-pl
 
 /** A refused write: the answer's status and catalogue code, its message, and every field refused. */
 export interface WriteRefusal {
-  status: 401 | 403 | 409 | 412 | 422 | 428 | 500 | 501;
+  status: 401 | 403 | 404 | 409 | 412 | 422 | 428 | 500 | 501;
   code: string;
   message: string;
   /** Every field refused, at its JSON Pointer; empty when the refusal is of the write as a whole. */
@@ -98,6 +98,25 @@ export function planBeforeRead(model: Model, actor: WriteActor, write: WriteOfRe
 }
 
 /**
+ * A read of one record: allowed, refused for the role (401, 403), or answered as missing (404) when the
+ * role may read the entity but not this record, so that another person's ids cannot be told from ids that
+ * do not exist.
+ */
+export function planRead(
+  model: Model,
+  actor: WriteActor,
+  entity: Entity,
+  record: Record<string, JsonValue>,
+): Planned<object> {
+  return access(model, actor, entity, 'read') ?? hiddenRecord(model, actor, entity, record) ?? { ok: true };
+}
+
+/** The message of a record that does not exist, or that the role may not know exists. */
+export function notFoundMessage(entity: Pick<Entity, 'name' | 'label'>, key: string): string {
+  return `There is no ${entityLabel(entity)} ${clip(key)}.`;
+}
+
+/**
  * A create: the record exactly as it will be stored (defaults, values set on create, the initial state,
  * derived values), or every refusal found.
  *
@@ -151,6 +170,7 @@ export async function planUpdate(
 ): Promise<Planned<{ stored: Record<string, JsonValue>; record: Record<string, JsonValue> }>> {
   const refused =
     access(model, actor, entity, 'update') ??
+    hiddenRecord(model, actor, entity, old) ??
     access(model, actor, entity, 'update', old) ??
     staleVersion(entity, old, options.versions) ??
     forbiddenFields(model, actor, entity, change);
@@ -241,8 +261,11 @@ export function planTransition(
   actor: WriteActor,
   versions?: Versions,
 ): Planned<{ change: Record<string, JsonValue> }> {
+  const entity = findEntity(model, machine.entity) ?? { name: machine.entity, fields: [] };
   const refused =
-    transitionAllowed(model, actor, machine, step) ?? transitionAllowed(model, actor, machine, step, record);
+    transitionAllowed(model, actor, machine, step) ??
+    hiddenRecord(model, actor, entity, record) ??
+    transitionAllowed(model, actor, machine, step, record);
   if (refused) return refused;
   const context = transitionContext(actor);
   // The machine is asked of the record as it is now: a step someone else already took (the order paid
@@ -252,7 +275,7 @@ export function planTransition(
     const { status, code } = transitionRefusal(verdict.reason);
     return refusal(status, code, verdict.message);
   }
-  const stale = staleVersion(findEntity(model, machine.entity) ?? { name: machine.entity }, record, versions);
+  const stale = staleVersion(entity, record, versions);
   if (stale) return stale;
   const computed = transitionChange(model, machine, step, record, { now: actor.now });
   if (!computed.ok) return refusal(500, 'EFFECT_FAILED', computed.message);
@@ -291,7 +314,10 @@ export async function planDelete(
   record: Record<string, JsonValue>,
   actor: WriteActor,
 ): Promise<Planned<object>> {
-  const refused = access(model, actor, entity, 'delete') ?? access(model, actor, entity, 'delete', record);
+  const refused =
+    access(model, actor, entity, 'delete') ??
+    hiddenRecord(model, actor, entity, record) ??
+    access(model, actor, entity, 'delete', record);
   if (refused) return refused;
   if (actor.reader) {
     const key = record[entity.key ?? 'id'] ?? null;
@@ -400,6 +426,21 @@ function access(
   if (actor.principal === 'unchecked') return undefined;
   const verdict = checkAction(model, actor.principal, entity.name, action, record);
   return verdict.allowed ? undefined : { ok: false, refusal: accessRefusal(verdict) };
+}
+
+/**
+ * A record the role may read of this entity, but not this one: answered as a record that does not exist.
+ */
+function hiddenRecord(
+  model: Model,
+  actor: WriteActor,
+  entity: Pick<Entity, 'name' | 'label' | 'key'>,
+  record: Record<string, JsonValue>,
+): { ok: false; refusal: WriteRefusal } | undefined {
+  if (actor.principal === 'unchecked') return undefined;
+  if (!checkAction(model, actor.principal, entity.name, 'read').allowed) return undefined;
+  if (checkAction(model, actor.principal, entity.name, 'read', record).allowed) return undefined;
+  return refusal(404, 'NOT_FOUND', notFoundMessage(entity, String(record[entity.key ?? 'id'] ?? '')));
 }
 
 function transitionAllowed(

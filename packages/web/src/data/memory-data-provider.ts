@@ -497,6 +497,7 @@ interface Table {
 const TITLES: Record<WriteRefusal['status'], string> = {
   401: 'Not signed in',
   403: 'Forbidden',
+  404: 'Not found',
   409: 'Conflict',
   412: 'Precondition failed',
   422: 'Invalid values',

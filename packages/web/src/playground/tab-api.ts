@@ -21,6 +21,7 @@ import {
   planCreate,
   planDelete,
   planGuardAcrossRecords,
+  planRead,
   planTransition,
   planUpdate,
   type RecordReader,
@@ -193,7 +194,7 @@ export function createTabApi(
       const entity = entityOf(params.entity);
       enforce(checkAction(model, principal(), entity.name, 'read'));
       const found = await loaded(entity, params.id, params.path);
-      enforce(checkAction(model, principal(), entity.name, 'read', found.record));
+      settled(planRead(model, actorNow(), entity, found.record as Record<string, JsonValue>));
       return present(entity, found);
     },
 
