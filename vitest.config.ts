@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import InstallsLastSequencer from './test/sequencer.ts';
+import LongestFirstSequencer from './test/sequencer.ts';
 
 /**
  * Node tests that run whole processes (the command, its builds, benchmarks' smoke runs, the fuzzing pool):
@@ -21,7 +21,7 @@ export default defineConfig({
     // schema, each server and browser its own port and profile, and one build of the web runtime at a
     // time is made under a lock.
     maxWorkers: 2,
-    sequence: { sequencer: InstallsLastSequencer },
+    sequence: { sequencer: LongestFirstSequencer },
     projects: [
       {
         extends: true,

@@ -354,7 +354,8 @@ async function history(request: FastifyRequest, context: Context) {
   const items = await context.store.history(entity.name, keyValue(entity, record));
   // Who took each step is told by the same rule as in the live events (the core's mayKnowWhoActed).
   if (mayKnowWhoActed(model, principalOf(request), entity.name, record)) return { items };
-  return { items: items.map((item) => ({ ...item, by: null })) };
+  // Left out rather than null: null says nobody was signed in, which would be a different claim.
+  return { items: items.map(({ by: _by, ...item }) => item) };
 }
 
 function toProblem(error: unknown, report: AppOptions['onServerError']): Problem {

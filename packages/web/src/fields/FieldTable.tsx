@@ -22,7 +22,15 @@ export interface FieldTableProps {
 export function FieldTable({ columns, rows, label, cell, footer }: FieldTableProps) {
   const align = (column: Field) => (NUMERIC.has(column.kind) ? 'right' : undefined);
   return (
-    <Table.ScrollContainer minWidth={columns.length * 120} type="native">
+    // Focusable and named, as every scrolling box of the client is: on a phone it scrolls sideways, and
+    // a keyboard must reach it even while no cell holds a link (references' names not read yet).
+    <Table.ScrollContainer
+      minWidth={columns.length * 120}
+      type="native"
+      role="region"
+      tabIndex={0}
+      {...('text' in label ? { 'aria-label': label.text } : { 'aria-labelledby': label.by })}
+    >
       <Table
         withTableBorder
         verticalSpacing="xs"

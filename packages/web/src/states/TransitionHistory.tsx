@@ -89,8 +89,13 @@ export function TransitionHistory({ machine, entity, id, history, version }: Tra
                 </Text>
                 <Text size="sm" span c="dimmed">
                   {' · '}
-                  {by ? t('drafts.historyBy', { who: by }) : t('drafts.historyAnonymous')}
-                  {' · '}
+                  {/* Who took it is left out where the API does not tell this role (point 6). */}
+                  {entry.by === undefined ? null : (
+                    <>
+                      {by ? t('drafts.historyBy', { who: by }) : t('drafts.historyAnonymous')}
+                      {' · '}
+                    </>
+                  )}
                   <time dateTime={entry.at}>{i18n.format.datetime(entry.at)}</time>
                 </Text>
               </li>

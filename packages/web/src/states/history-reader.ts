@@ -6,8 +6,11 @@ export interface HistoryEntry {
   transition: string;
   from: string;
   to: string;
-  /** Who took it; null when the API has no sign-in. */
-  by: { id?: string; email?: string } | null;
+  /**
+   * Who took it; null when nobody was signed in (an API without sign-in); undefined when the API does
+   * not tell this person (a role that may only read the record).
+   */
+  by?: { id?: string; email?: string } | null;
   /** When, as ISO 8601. */
   at: string;
 }
@@ -87,14 +90,18 @@ export function parseHistory(body: unknown): HistoryEntry[] {
       from: typeof from === 'string' ? clipText(from) : '',
       to: clipText(to),
       at: clipText(at),
-      by: isObject(by)
-        ? {
-            ...(typeof by.id === 'string' || typeof by.id === 'number'
-              ? { id: clipText(String(by.id)) }
-              : {}),
-            ...(typeof by.email === 'string' ? { email: clipText(by.email) } : {}),
-          }
-        : null,
+      ...(by === undefined
+        ? {}
+        : {
+            by: isObject(by)
+              ? {
+                  ...(typeof by.id === 'string' || typeof by.id === 'number'
+                    ? { id: clipText(String(by.id)) }
+                    : {}),
+                  ...(typeof by.email === 'string' ? { email: clipText(by.email) } : {}),
+                }
+              : null,
+          }),
     });
   }
   return entries;
