@@ -367,6 +367,10 @@ describe('the write plan, through the prototype API, the tab’s API and the mem
           seen.set(answer, (seen.get(answer) ?? 0) + 1);
         }
       }
+      console.info(
+        `${writes.length} generated writes, each made as ${Object.keys(PEOPLE).length} people on 3 sides: ` +
+          [...seen].map(([answer, count]) => `${answer} ×${count}`).join(', '),
+      );
       // Printed whole, so that a failure shows every disagreement at once.
       expect(disagreements).toEqual([]);
       // Not a vacuous agreement: the writes met every kind of answer the specification's words call for.
