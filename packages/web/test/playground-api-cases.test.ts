@@ -2,15 +2,12 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { ApiDescription } from '@ninefold/model';
 import { describeApi, loadSpec, type Model, type Principal } from '@ninefold/model';
-import { buildApp, openStore } from '@ninefold/server';
 import { describe, expect, it } from 'vitest';
-import { signInAs } from '../../server/test/support/sign-in';
 import { everyFieldWritable } from '../../server/test/support/variants';
 import { ApiError, type DataProvider } from '../src/data/data-provider';
-import { createHttpDataProvider } from '../src/data/http-data-provider';
 import { createTabApi } from '../src/playground/tab-api';
 import { API_CASES, type ApiCase, type ApiStep } from './support/api-cases';
-import { injectRequest } from './support/in-process-api';
+import { servedToPeople } from './support/served-people';
 
 // The playground's API in the tab and the prototype API of `ninefold serve` answer the same calls the
 // same way: every case of support/api-cases.ts runs against both, and each must get the answers the
@@ -30,32 +27,7 @@ function modelOf(apiCase: ApiCase): Model {
 type Backend = (person: string) => DataProvider;
 
 async function served(apiCase: ApiCase, model: Model): Promise<{ as: Backend; close(): Promise<void> }> {
-  const store = await openStore({ model, url: 'sqlite::memory:' });
-  expect((await store.migrate({ allowDestructive: false })).ok).toBe(true);
-  const app = await buildApp({ model, store, now: () => NOW, liveUpdates: false });
-  const api = describeApi(model) as ApiDescription;
-  const providers = new Map<string, DataProvider>();
-  for (const [name, person] of Object.entries(apiCase.people)) {
-    const signedIn =
-      person.role === null
-        ? undefined
-        : await signInAs(app, store, person.role, person.attributes ?? {}, `${name}@cases.test`);
-    providers.set(
-      name,
-      createHttpDataProvider(api, model, {
-        fetch: (input, init) => injectRequest(app, input, init),
-        retry: false,
-        ...(signedIn ? { authHeaders: () => ({ authorization: signedIn.authorization }) } : {}),
-      }),
-    );
-  }
-  return {
-    as: (person) => providers.get(person) as DataProvider,
-    close: async () => {
-      await app.close();
-      await store.close();
-    },
-  };
+  return servedToPeople(model, apiCase.people, { now: NOW, domain: 'cases.test' });
 }
 
 function inTab(apiCase: ApiCase, model: Model): { as: Backend } {

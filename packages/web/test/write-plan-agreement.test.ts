@@ -11,14 +11,11 @@ import {
   machineOf,
   type Principal,
 } from '@ninefold/model';
-import { buildApp, openStore } from '@ninefold/server';
 import { describe, expect, it } from 'vitest';
-import { signInAs } from '../../server/test/support/sign-in';
 import { ApiError, type DataProvider } from '../src/data/data-provider';
-import { createHttpDataProvider } from '../src/data/http-data-provider';
 import { createMemoryDataProvider } from '../src/data/memory-data-provider';
 import { createTabApi } from '../src/playground/tab-api';
-import { injectRequest } from './support/in-process-api';
+import { servedToPeople } from './support/served-people';
 
 // The core's write plans are the one place where a write's checks and their order are written. Here the
 // same generated writes go through the three callers that answer for an API: the prototype API of
@@ -237,26 +234,7 @@ interface Side {
 }
 
 async function served(model: Model): Promise<Side> {
-  const store = await openStore({ model, url: 'sqlite::memory:' });
-  expect((await store.migrate({ allowDestructive: false })).ok).toBe(true);
-  const app = await buildApp({ model, store, now: () => NOW, liveUpdates: false });
-  const api = describeApi(model) as ApiDescription;
-  const providers = new Map<string, DataProvider>();
-  for (const [name, person] of Object.entries(PEOPLE)) {
-    const signedIn =
-      person.role === null
-        ? undefined
-        : await signInAs(app, store, person.role, person.attributes ?? {}, `${name}@hall.test`);
-    providers.set(
-      name,
-      createHttpDataProvider(api, model, {
-        fetch: (input, init) => injectRequest(app, input, init),
-        retry: false,
-        ...(signedIn ? { authHeaders: () => ({ authorization: signedIn.authorization }) } : {}),
-      }),
-    );
-  }
-  const as = (person: string) => providers.get(person) as DataProvider;
+  const { as, close } = await servedToPeople(model, PEOPLE, { now: NOW, domain: 'hall.test' });
   return {
     as,
     version: async (entity, id) =>
@@ -265,10 +243,7 @@ async function served(model: Model): Promise<Side> {
           .get({ entity, id })
           .catch(() => undefined)
       )?.version,
-    close: async () => {
-      await app.close();
-      await store.close();
-    },
+    close,
   };
 }
 
