@@ -63,6 +63,7 @@ export {
 export * from './rules/messages';
 export * from './rules/numbering';
 export * from './rules/permissions';
+export * from './rules/record-words';
 export * from './rules/records';
 export * from './rules/references';
 export { createScreenMatcher, homeScreen, type ScreenMatch, screenAt } from './rules/screen-matcher';

@@ -1,11 +1,11 @@
 import {
   type AccessVerdict,
+  accessRefusal,
   type CrudAction,
   checkAction,
   columnKindOf,
   conditionAsData,
   type Entity,
-  exhaustiveSwitchError,
   expressionEnvironment,
   fieldAccess,
   grantFor,
@@ -16,7 +16,7 @@ import {
 } from '@ninefold/model';
 import type { FastifyRequest } from 'fastify';
 import type { Authentication } from './auth/authenticate';
-import { type Problem, ProblemError, problem } from './problem';
+import { ProblemError, problem, refusalProblem } from './problem';
 import type { ListQuery, ListResult, Store, StoredRecord } from './store/store';
 
 /** Who each request is, found once before its handler runs (see `buildApp`). */
@@ -36,23 +36,9 @@ export function principalOf(request: FastifyRequest): Principal {
   return found.kind === 'user' ? found.principal : {};
 }
 
-/** A refusal of the shared rules as an answer: 401 for nobody signed in, 403 for a role or condition. */
-export function denialProblem(verdict: Exclude<AccessVerdict, { allowed: true }>): Problem {
-  switch (verdict.reason) {
-    case 'not-signed-in':
-      return problem(401, 'NOT_SIGNED_IN', verdict.message);
-    case 'role':
-    case 'no-grant':
-    case 'condition':
-      return problem(403, 'FORBIDDEN', verdict.message);
-    default:
-      return exhaustiveSwitchError(verdict.reason);
-  }
-}
-
-/** Throws the answer to a refused verdict. */
+/** Throws the answer to a refused verdict: the core's `accessRefusal` (401 for nobody, 403 otherwise). */
 export function enforce(verdict: AccessVerdict): void {
-  if (!verdict.allowed) throw new ProblemError(denialProblem(verdict));
+  if (!verdict.allowed) throw new ProblemError(refusalProblem(accessRefusal(verdict)));
 }
 
 export function requireAction(

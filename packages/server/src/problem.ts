@@ -108,7 +108,5 @@ export class ProblemError extends Error {
   }
 }
 
-/** A piece of the request quoted in a message, cut short so a hostile value cannot flood the answer. */
-export function clip(text: string): string {
-  return text.length > 60 ? `${text.slice(0, 60)}…` : text;
-}
+/** The core's `clip`: a piece of the request quoted in a message, cut short. */
+export { clip } from '@ninefold/model';

@@ -1,10 +1,10 @@
 // Helpers the record handlers share: reading a record, keys and versions, and write failures as problems.
 import {
   type Call,
+  changedSinceReadMessage,
   checkAction,
   conventionalTransitionCall,
   type Entity,
-  entityLabel,
   hasNumericKey,
   type JsonValue,
   type Model,
@@ -17,7 +17,7 @@ import {
 import type { FastifyRequest } from 'fastify';
 import { principalOf } from './access';
 import { presenterFor } from './present';
-import { clip, type Problem, ProblemError, problem, validationProblem } from './problem';
+import { type Problem, ProblemError, problem, validationProblem } from './problem';
 import type { Context } from './record-context';
 import type { RecordKey, StoredRecord, VersionedRecord, WriteFailure } from './store/store';
 
@@ -50,7 +50,7 @@ export async function changedSinceRead(
     problem(
       412,
       'CHANGED_SINCE_READ',
-      `${entityLabel(entity)} ${clip(key)} was changed by someone else since you read it.`,
+      changedSinceReadMessage(entity, key),
       readable ? { current: presenterFor(model, request, entity)(found.record) } : {},
     ),
     { etag: etag(found.version) },
@@ -123,15 +123,11 @@ export function writeProblem(model: Model, failure: WriteFailure, entity: Entity
         { pointer: `/${failure.field}`, code: 'rule', message: uniqueMessage(model, entity, failure.field) },
       ]);
     case 'referenced':
-      return problem(409, 'STILL_REFERENCED', stillReferencedMessage(entity, clip(key), failure.by));
+      return problem(409, 'STILL_REFERENCED', stillReferencedMessage(entity, key, failure.by));
     case 'not-found':
       return problem(404, 'NOT_FOUND', notFoundMessage(entity, key));
     case 'version-mismatch':
-      return problem(
-        412,
-        'CHANGED_SINCE_READ',
-        `${entityLabel(entity)} ${clip(key)} was changed by someone else since you read it.`,
-      );
+      return problem(412, 'CHANGED_SINCE_READ', changedSinceReadMessage(entity, key));
   }
 }
 

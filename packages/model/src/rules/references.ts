@@ -80,11 +80,6 @@ export async function stillReferencedBy(
   return undefined;
 }
 
-/** The refusal of a delete that would leave a reference dangling (409 `STILL_REFERENCED`). */
-export function stillReferencedMessage(entity: Entity, key: string, by: string): string {
-  return `${entityLabel(entity)} ${key} is still used by a ${by}; change or remove that first.`;
-}
-
 function collect(
   model: Model,
   entity: Entity,

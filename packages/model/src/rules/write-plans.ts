@@ -5,8 +5,9 @@ import { createdValuesReadRecords, createdValuesWithRecords, derivedValues, reco
 import type { AccessDenial, AccessVerdict, Principal } from './grants';
 import { writeViolations } from './grants';
 import { checkAction, transitionAccess } from './permissions';
+import { changedSinceReadMessage, notFoundMessage, stillReferencedMessage } from './record-words';
 import type { RecordReader } from './records';
-import { referenceErrors, stillReferencedBy, stillReferencedMessage } from './references';
+import { referenceErrors, stillReferencedBy } from './references';
 import { checkGuardWithRecords, checkTransition, transitionChange, transitionRefusal } from './transitions';
 import { uniqueErrors } from './unique-message';
 import { checkRecordRules, type FieldError, hasRecordRules, validateRecord } from './validate';
@@ -111,11 +112,6 @@ export function planRead(
   return access(model, actor, entity, 'read') ?? hiddenRecord(model, actor, entity, record) ?? { ok: true };
 }
 
-/** The message of a record that does not exist, or that the role may not know exists. */
-export function notFoundMessage(entity: Pick<Entity, 'name' | 'label'>, key: string): string {
-  return `There is no ${entityLabel(entity)} ${clip(key)}.`;
-}
-
 /**
  * A create: the record exactly as it will be stored (defaults, values set on create, the initial state,
  * derived values), or every refusal found.
@@ -157,8 +153,8 @@ export async function planCreate(
 
 /**
  * An update of `old`: what to store (the change with its derived values) and the record it leaves, or
- * every refusal found. The version the change was made on is the caller's to compare, after the role
- * may update `old` at all and before this plan.
+ * every refusal found. Given `versions`, a stale or missing version is refused once the role may update
+ * `old` at all, before the values are looked at.
  */
 export async function planUpdate(
   model: Model,
@@ -322,7 +318,7 @@ export async function planDelete(
   if (actor.reader) {
     const key = record[entity.key ?? 'id'] ?? null;
     const by = await stillReferencedBy(model, entity, key, actor.reader);
-    if (by) return refusal(409, 'STILL_REFERENCED', stillReferencedMessage(entity, clip(String(key)), by));
+    if (by) return refusal(409, 'STILL_REFERENCED', stillReferencedMessage(entity, String(key), by));
   }
   return { ok: true };
 }
@@ -365,11 +361,6 @@ export function accessRefusal(verdict: Exclude<AccessVerdict, { allowed: true }>
   }
 }
 
-/** A piece of a request quoted in a message, cut short so that a hostile value cannot flood the answer. */
-function clip(text: string): string {
-  return text.length > 60 ? `${text.slice(0, 60)}…` : text;
-}
-
 function refusal(
   status: WriteRefusal['status'],
   code: string,
@@ -399,8 +390,11 @@ function staleVersion(
       : undefined;
   }
   if (versions.sent === versions.current) return undefined;
-  const key = clip(String(record[entity.key ?? 'id'] ?? ''));
-  return refusal(412, 'CHANGED_SINCE_READ', `${label} ${key} was changed by someone else since you read it.`);
+  return refusal(
+    412,
+    'CHANGED_SINCE_READ',
+    changedSinceReadMessage(entity, String(record[entity.key ?? 'id'] ?? '')),
+  );
 }
 
 function userOf(actor: WriteActor): Record<string, JsonValue> | undefined {
@@ -423,9 +417,9 @@ function access(
   action: CrudAction,
   record?: Record<string, JsonValue>,
 ): { ok: false; refusal: WriteRefusal } | undefined {
-  if (actor.principal === 'unchecked') return undefined;
-  const verdict = checkAction(model, actor.principal, entity.name, action, record);
-  return verdict.allowed ? undefined : { ok: false, refusal: accessRefusal(verdict) };
+  return actor.principal === 'unchecked'
+    ? undefined
+    : denied(checkAction(model, actor.principal, entity.name, action, record));
 }
 
 /**
@@ -450,8 +444,12 @@ function transitionAllowed(
   step: Transition,
   record?: Record<string, JsonValue>,
 ): { ok: false; refusal: WriteRefusal } | undefined {
-  if (actor.principal === 'unchecked') return undefined;
-  const verdict = transitionAccess(model, actor.principal, machine, step, record);
+  return actor.principal === 'unchecked'
+    ? undefined
+    : denied(transitionAccess(model, actor.principal, machine, step, record));
+}
+
+function denied(verdict: AccessVerdict): { ok: false; refusal: WriteRefusal } | undefined {
   return verdict.allowed ? undefined : { ok: false, refusal: accessRefusal(verdict) };
 }
 
