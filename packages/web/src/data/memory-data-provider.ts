@@ -1,6 +1,7 @@
 import type { ApiDescription } from '@ninefold/model';
 import {
   aggregateRecords,
+  changedSinceReadMessage,
   DEFAULT_PAGE_SIZE,
   derivedValues,
   type Entity,
@@ -14,6 +15,7 @@ import {
   type Model,
   machineOf,
   matchesSearch,
+  notFoundMessage,
   type Planned,
   type Principal,
   planAcrossRecords,
@@ -28,7 +30,6 @@ import {
   searchTerms,
   shapeFigure,
   type WriteActor,
-  type WriteRefusal,
   withDefaults,
 } from '@ninefold/model';
 import {
@@ -50,6 +51,7 @@ import {
 } from './data-provider';
 import { entityCallsLookup, requireCall, requireListCall, requireTransitionCall } from './entity-calls';
 import { createNetworkStatus, type NetworkStatus } from './network-status';
+import { refusalError } from './refusal-error';
 
 export type DataMethod = 'list' | 'get' | 'create' | 'update' | 'delete' | 'transition' | 'figure';
 
@@ -231,7 +233,7 @@ export function createMemoryDataProvider(
       throw new ApiError(
         404,
         'Not found',
-        `There is no ${entity.name} ${id}.`,
+        notFoundMessage(entity, id),
         'NOT_FOUND',
         undefined,
         [],
@@ -246,7 +248,7 @@ export function createMemoryDataProvider(
       throw new ApiError(
         412,
         'Precondition failed',
-        `${entity.name} ${id} was changed by someone else since you read it.`,
+        changedSinceReadMessage(entity, id),
         'CHANGED_SINCE_READ',
         undefined,
         [],
@@ -294,25 +296,10 @@ export function createMemoryDataProvider(
   /** A plan's outcome, or its refusal thrown; a stale version's carries the record as it is now. */
   const settled = <T extends object>(planned: Planned<T>, row?: Row): T => {
     if (planned.ok) return planned;
-    const { refusal } = planned;
-    if (row && refusal.code === 'CHANGED_SINCE_READ') {
-      throw new ApiError(412, TITLES[412], refusal.message, refusal.code, undefined, [], undefined, {
-        current: clone(row.record),
-        currentVersion: etag(row.version),
-      });
-    }
-    throw new ApiError(
-      refusal.status,
-      TITLES[refusal.status],
-      refusal.message,
-      refusal.code,
-      undefined,
-      refusal.errors.map((error) => ({
-        pointer: error.pointer,
-        message: error.message,
-        code: error.ruleCode ?? error.code,
-      })),
-      undefined,
+    const stale = row && planned.refusal.code === 'CHANGED_SINCE_READ';
+    throw refusalError(
+      planned.refusal,
+      stale ? { current: clone(row.record), currentVersion: etag(row.version) } : {},
     );
   };
 
@@ -492,19 +479,6 @@ interface Table {
   rows: Row[];
   nextKey: number;
 }
-
-/** The titles the prototype API gives its refusals, for the errors the plans refuse with. */
-const TITLES: Record<WriteRefusal['status'], string> = {
-  401: 'Not signed in',
-  403: 'Forbidden',
-  404: 'Not found',
-  409: 'Conflict',
-  412: 'Precondition failed',
-  422: 'Invalid values',
-  428: 'Precondition required',
-  500: 'Server error',
-  501: 'Not implemented',
-};
 
 function etag(version: number): string {
   return `"${version}"`;
