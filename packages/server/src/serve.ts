@@ -206,7 +206,8 @@ export async function openPrototypeStore(options: PrototypeStoreOptions): Promis
     for (const line of migrationSummary(migration.applied)) options.log(line);
     // Claims left by a process that stopped mid-request: none of them wrote anything (an answer is stored
     // with its write), so their retries may run now rather than after the lease. On PostgreSQL another
-    // node may be handling its claims right now: there only the lease frees a claim.
+    // node may be handling its claims right now: there a claim is freed when its node's lock of life is
+    // gone (see claimKey), or else by the lease.
     if (!url.startsWith('postgres')) await store.releaseUnansweredIdempotencyKeys();
     const seeded =
       options.seed !== undefined && options.seed > 0

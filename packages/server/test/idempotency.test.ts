@@ -308,3 +308,50 @@ describe('idempotency keys on multipart bodies', () => {
     }
   });
 });
+
+// A node killed mid-request left its claims to the lease (a minute) on PostgreSQL, where another node may
+// be handling them: the crash test's retries waited that minute. A claim now names its node, and is taken
+// over as soon as that node's connection, and with it its lock of life, is gone.
+const postgres = databases.find((database) => database.postgres);
+describe.skipIf(postgres?.skip !== undefined)(
+  `a claim of a node that is gone, on PostgreSQL${postgres?.skip ? ` — skipped: ${postgres.skip}` : ''}`,
+  () => {
+    it('is taken over at once, while a live node’s claim is left to it', async () => {
+      const schema = uniqueSchema('idem_nodes');
+      const open = async () => {
+        const store = await openStore({ model, url: postgres?.url ?? '', schema });
+        expect((await store.migrate({ allowDestructive: false })).ok).toBe(true);
+        return store;
+      };
+      const [dying, other] = [await open(), await open()];
+      const claim = (token: string, now: number) => ({
+        id: 'key-of-a-create',
+        token,
+        fingerprint: 'same request',
+        now,
+        leaseUntil: now + IDEMPOTENCY_LEASE_MS,
+        expiresAt: now + IDEMPOTENCY_TTL_MS,
+      });
+      try {
+        expect(await dying.claimIdempotencyKey(claim('first', START))).toBe('claimed');
+        // Within the lease and with its node alive: the claim is the first node's, still being handled.
+        expect(await other.claimIdempotencyKey(claim('second', START + 1000))).toEqual({
+          fingerprint: 'same request',
+        });
+        await dying.close();
+        // Still well within the lease, but the node that claimed it is gone.
+        expect(await other.claimIdempotencyKey(claim('third', START + 2000))).toBe('claimed');
+        // The answer is stored under the new claim only.
+        expect(await other.completeIdempotencyKey('key-of-a-create', 'first', answerOf(201))).toBe(false);
+        expect(await other.completeIdempotencyKey('key-of-a-create', 'third', answerOf(201))).toBe(true);
+      } finally {
+        await other.close();
+        await dropSchema(schema);
+      }
+    });
+  },
+);
+
+function answerOf(status: number) {
+  return { status, headers: {}, body: new Uint8Array() };
+}

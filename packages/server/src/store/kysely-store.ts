@@ -66,6 +66,8 @@ export interface StoreContext {
   tablesChanged?: () => Promise<void>;
   /** Called when the store closes, before its database. */
   close?: () => Promise<void>;
+  /** This node's holder number while it holds its lock of life (PostgreSQL; see `claimKey`). */
+  holder?: () => number | undefined;
   /** What every node of this database shares (see `SharedState`). */
   shared: SharedState;
 }
@@ -598,7 +600,7 @@ export class KyselyStore implements Store {
       lastPurges.set(this.context, claim.now);
       await purgeKeys(this.kysely, this.context.sql, claim.now);
     }
-    return claimKey(this.kysely, this.context.sql, claim);
+    return claimKey(this.kysely, this.context.sql, { ...claim, holder: this.context.holder?.() });
   }
 
   async completeIdempotencyKey(id: string, token: string, answer: StoredAnswer): Promise<boolean> {

@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { Kysely, PostgresDialect, type PostgresPool, SqliteDialect, sql } from 'kysely';
 import { DialectSql } from './dialect-sql';
@@ -93,6 +94,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
         dialect,
         tables: plan.tables.map((table) => table.name),
         cache,
+        holder: randomInt(1, 2 ** 31),
       });
       shared = new SharedState(kysely, dialect, {
         cache: () => (listener.current() ? cache : undefined),
@@ -107,6 +109,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
           cacheCurrent: listener.current,
           tablesChanged: listener.tablesChanged,
           close: listener.close,
+          holder: listener.holder,
           shared,
         },
         kysely,

@@ -1,4 +1,5 @@
 import type { DialectSql } from './dialect-sql';
+import { HOLDER_LOCK_NAMESPACE } from './idempotency-table';
 import type { ReadCache } from './read-cache';
 import { EVENTS_CHANNEL, type EventSignal } from './shared-state';
 import { fnv1a, REVOKED_TABLE, USERS_TABLE } from './table-plan';
@@ -30,6 +31,11 @@ export interface WriteListener {
   /** The store's tables were made or changed: the triggers are put on every one of them again. */
   tablesChanged(): Promise<void>;
   close(): Promise<void>;
+  /**
+   * This node's holder number while its connection holds the lock that says the node is alive, which
+   * PostgreSQL lets go the moment the connection ends (see `claimKey`): undefined while it does not.
+   */
+  holder(): number | undefined;
 }
 
 /**
@@ -46,6 +52,8 @@ export function startWriteListener(options: {
   cache: ReadCache;
   /** Told of each event appended by any node, and told to read again after a lost connection. */
   events?: EventSignal;
+  /** A number for this node (positive, 31 bits), held as a lock for as long as the connection lives. */
+  holder?: number;
 }): WriteListener {
   const { dialect, cache } = options;
   const schema = dialect.schema ?? 'public';
@@ -53,6 +61,7 @@ export function startWriteListener(options: {
   let client: PgClient | undefined;
   let listening = false;
   let armed = false;
+  let holding = false;
   let closed = false;
   let attempt = 0;
   let timer: NodeJS.Timeout | undefined;
@@ -66,6 +75,7 @@ export function startWriteListener(options: {
 
   const lost = () => {
     listening = false;
+    holding = false;
     cache.clear();
     const old = client;
     client = undefined;
@@ -135,6 +145,14 @@ export function startWriteListener(options: {
       await next.connect();
       await next.query(`LISTEN ${WRITES_CHANNEL}`);
       await next.query(`LISTEN ${EVENTS_CHANNEL}`);
+      if (options.holder !== undefined) {
+        // Another node drew the same number (one chance in two billion): its claims then wait the lease.
+        const taken = await next.query('SELECT pg_try_advisory_lock($1, $2) AS "held"', [
+          HOLDER_LOCK_NAMESPACE,
+          options.holder,
+        ]);
+        holding = taken.rows[0]?.held === true;
+      }
     } catch {
       lost();
       return;
@@ -155,6 +173,7 @@ export function startWriteListener(options: {
   const started = listen();
   return {
     current: () => listening && armed,
+    holder: () => (listening && holding ? options.holder : undefined),
     async tablesChanged() {
       await started;
       if (client) await arm(client).catch(unarmed);
@@ -163,6 +182,7 @@ export function startWriteListener(options: {
       closed = true;
       if (timer) clearTimeout(timer);
       listening = false;
+      holding = false;
       const old = client;
       client = undefined;
       await old?.end().catch(() => {});

@@ -232,6 +232,8 @@ export interface IdempotencyClaim {
   /** Until when the claim is being handled; after, a process that died is assumed. */
   leaseUntil: number;
   expiresAt: number;
+  /** The node handling it, while that node holds its lock (PostgreSQL); the store fills it in. */
+  holder?: number;
 }
 
 export interface IdempotencyEntry {

@@ -60,21 +60,46 @@ export function exampleModel(name = 'shop.yaml'): Model {
   return result.model;
 }
 
+/** A PostgreSQL database made for one user alone (a real server process), and how to drop it. */
+export interface TemporaryDatabase {
+  url: string;
+  drop(): Promise<void>;
+}
+
+export async function createTemporaryDatabase(label: string): Promise<TemporaryDatabase> {
+  const database = `nf_${label}_${process.pid}_${Date.now().toString(36)}_${++counter}`;
+  const admin = new pg.Client({ connectionString: PG_URL });
+  await admin.connect();
+  try {
+    await admin.query(`create database "${database}"`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(PG_URL);
+  url.pathname = `/${database}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const client = new pg.Client({ connectionString: PG_URL });
+      await client.connect();
+      try {
+        await client.query(`drop database if exists "${database}" with (force)`);
+      } finally {
+        await client.end();
+      }
+    },
+  };
+}
+
 /**
  * Runs `work` with the URL of a PostgreSQL database made for it alone, dropped afterwards: for a real
  * `ninefold serve` process, which owns its database's tables.
  */
 export async function withTemporaryDatabase<T>(label: string, work: (url: string) => Promise<T>): Promise<T> {
-  const database = `nf_${label}_${process.pid}_${Date.now().toString(36)}`;
-  const admin = new pg.Client({ connectionString: PG_URL });
-  await admin.connect();
-  await admin.query(`create database "${database}"`);
+  const database = await createTemporaryDatabase(label);
   try {
-    const url = new URL(PG_URL);
-    url.pathname = `/${database}`;
-    return await work(url.toString());
+    return await work(database.url);
   } finally {
-    await admin.query(`drop database if exists "${database}" with (force)`);
-    await admin.end();
+    await database.drop();
   }
 }
