@@ -17,8 +17,8 @@ import {
 // Clients imported from the OpenAPI descriptions two real servers publish of themselves, with no hand
 // edits, used in Chromium through `ninefold dev DOC --api URL` (issue 39). Every write is checked through
 // the server's own API: stored once, as typed, and no other record changed. Neither server is a mock:
-// Platformatic DB (database-first REST) and Directus (a headless CMS), each a real process on its own
-// temporary SQLite file.
+// Platformatic DB (database-first REST) on its own temporary SQLite file and Directus (a headless CMS) on
+// its own temporary PostgreSQL database, each a real process.
 
 let browser: Browser;
 let platformatic: RealServer;

@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createTemporaryDatabase } from '../../packages/server/test/support/databases';
 import { ROOT } from './ninefold';
 import { freePort } from './prism';
 import { startWatched } from './watched-process';
@@ -14,13 +15,23 @@ const INSTALLS = join(ROOT, 'e2e/.servers');
 
 export type ServerName = 'platformatic' | 'directus';
 
-/**
- * Exact versions: the newest releases whose engines allow Node 20 (Platformatic 3 and Directus 11.4 on
- * need Node 22). `sqlite3` is Directus's SQLite driver, which it leaves to the project.
- */
-const DEPENDENCIES: Record<ServerName, Record<string, string>> = {
-  platformatic: { '@platformatic/db': '2.61.0' },
-  directus: { directus: '11.3.5', sqlite3: '5.1.7' },
+/** What a server's folder installs. */
+interface Install {
+  /** Exact versions: the newest releases whose engines allow Node 20 (Platformatic 3 and Directus 11.4 on need Node 22). */
+  dependencies: Record<string, string>;
+  /**
+   * The only packages whose install scripts run, when not all of them should. Directus's tree carries
+   * native drivers it does not use here (SQLite's, Oracle's), and this registry-only machine reaches no
+   * prebuilt binaries, so each is compiled from source: sqlite3 alone was 52 s of CPU in every CI run.
+   */
+  scriptsOf?: string[];
+}
+
+const INSTALLS_OF: Record<ServerName, Install> = {
+  platformatic: { dependencies: { '@platformatic/db': '2.61.0' } },
+  // Directus runs on PostgreSQL here (its `pg` driver is plain JavaScript); it loads isolated-vm at every
+  // start, and argon2 and sharp pick their prebuilt binaries in their install scripts.
+  directus: { dependencies: { directus: '11.3.5' }, scriptsOf: ['isolated-vm', 'argon2', 'sharp'] },
 };
 
 /** A real API server running on 127.0.0.1 with a database of its own, removed on stop. */
@@ -43,7 +54,8 @@ export async function installServer(name: ServerName): Promise<string> {
       name: `ninefold-e2e-server-${name}`,
       private: true,
       description: 'Installed by e2e/support/real-servers.ts for the end-to-end tests; not part of Ninefold.',
-      dependencies: DEPENDENCIES[name],
+      dependencies: INSTALLS_OF[name].dependencies,
+      ...(INSTALLS_OF[name].scriptsOf ? { installScriptsOf: INSTALLS_OF[name].scriptsOf } : {}),
     },
     null,
     2,
@@ -66,24 +78,37 @@ export async function installServer(name: ServerName): Promise<string> {
     mkdirSync(dir, { recursive: true });
     writeFileSync(manifestFile, manifest);
     console.log(`installing the ${name} server into ${dir} (once)…`);
-    await new Promise<void>((resolve, reject) => {
-      const npm = spawn('npm', ['install', '--prefix', dir, '--no-audit', '--no-fund', '--loglevel=error'], {
-        cwd: dir,
-        stdio: ['ignore', 'inherit', 'inherit'],
-        env: { ...process.env, npm_config_update_notifier: 'false' },
-      });
-      // The lock names npm itself: should this process end first, a later run waits for npm to finish.
-      if (npm.pid !== undefined) writeFileSync(lock, String(npm.pid));
-      npm.once('error', reject);
-      npm.once('exit', (code) =>
-        code === 0 ? resolve() : reject(new Error(`npm install of the ${name} server failed (exit ${code})`)),
-      );
-    });
+    const { scriptsOf } = INSTALLS_OF[name];
+    await npm(name, dir, lock, [
+      'install',
+      '--no-audit',
+      '--no-fund',
+      ...(scriptsOf ? ['--ignore-scripts'] : []),
+    ]);
+    if (scriptsOf) await npm(name, dir, lock, ['rebuild', ...scriptsOf]);
     writeFileSync(done, new Date().toISOString());
     return dir;
   } finally {
     rmSync(lock, { force: true });
   }
+}
+
+/** Runs npm in a server's folder; the lock names npm itself, so a later run waits for it should this process end first. */
+function npm(name: ServerName, dir: string, lock: string, args: string[]): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const child = spawn('npm', [...args, '--prefix', dir, '--loglevel=error'], {
+      cwd: dir,
+      stdio: ['ignore', 'inherit', 'inherit'],
+      env: { ...process.env, npm_config_update_notifier: 'false' },
+    });
+    if (child.pid !== undefined) writeFileSync(lock, String(child.pid));
+    child.once('error', reject);
+    child.once('exit', (code) =>
+      code === 0
+        ? resolve()
+        : reject(new Error(`npm ${args[0]} of the ${name} server failed (exit ${code})`)),
+    );
+  });
 }
 
 /**
@@ -190,7 +215,7 @@ export const DIRECTUS_TOKEN_SECONDS = 12;
 const DIRECTUS_ADMIN_TOKEN = 'e2e-admin-static-token-0123456789';
 
 /**
- * Directus (a headless CMS) on a new SQLite file, bootstrapped with an admin, and with two collections
+ * Directus (a headless CMS) on a new PostgreSQL database, bootstrapped with an admin, and with two collections
  * made through its own API: events (a title that is required, a number of places at most 60, a date, a
  * flag) and signups, each for one event. Its description is the one it serves to the admin.
  */
@@ -200,14 +225,19 @@ export async function startDirectus(): Promise<RealServer> {
   mkdirSync(join(dir, 'uploads'));
   mkdirSync(join(dir, 'extensions'));
   const port = await freePort();
+  const database = await createTemporaryDatabase('directus');
+  const removeAll = async () => {
+    rmSync(dir, { recursive: true, force: true });
+    await database.drop();
+  };
   const env = {
     ...globalThis.process.env,
     NO_COLOR: '1',
     HOST: '127.0.0.1',
     PORT: String(port),
     PUBLIC_URL: `http://127.0.0.1:${port}`,
-    DB_CLIENT: 'sqlite3',
-    DB_FILENAME: join(dir, 'data.db'),
+    DB_CLIENT: 'pg',
+    DB_CONNECTION_STRING: database.url,
     SECRET: 'e2e-secret-that-is-long-enough-for-directus-0123456789',
     ADMIN_EMAIL: DIRECTUS_ADMIN.email,
     ADMIN_PASSWORD: DIRECTUS_ADMIN.password,
@@ -238,6 +268,9 @@ export async function startDirectus(): Promise<RealServer> {
     bootstrap.once('exit', (code) =>
       code === 0 ? resolve() : reject(new Error(`directus bootstrap failed (exit ${code}):\n${output}`)),
     );
+  }).catch(async (error: Error) => {
+    await removeAll();
+    throw error;
   });
   const process = await startWatched(bin, ['start'], {
     cwd: dir,
@@ -246,7 +279,7 @@ export async function startDirectus(): Promise<RealServer> {
     name: 'Directus',
     timeoutMs: 90_000,
   }).catch(async (error: Error) => {
-    rmSync(dir, { recursive: true, force: true });
+    await removeAll();
     throw error;
   });
   const url = `http://127.0.0.1:${port}`;
@@ -263,12 +296,12 @@ export async function startDirectus(): Promise<RealServer> {
       output: process.output,
       stop: async () => {
         await process.stop();
-        rmSync(dir, { recursive: true, force: true });
+        await removeAll();
       },
     };
   } catch (error) {
     await process.stop();
-    rmSync(dir, { recursive: true, force: true });
+    await removeAll();
     throw new Error(`${error instanceof Error ? error.message : String(error)}\n${process.output()}`);
   }
 }
