@@ -803,6 +803,7 @@ describe('readMarkdown: 6. roles', () => {
       '| --- | --- | --- |',
       '| clerk | Clerk | Takes orders |',
       '| admin | Admin | |',
+      '| customer | | |',
       '',
       '| Role | Entity | Actions | Where | Hidden | Read only |',
       '| --- | --- | --- | --- | --- | --- |',
@@ -889,7 +890,52 @@ describe('readMarkdown: 6. roles', () => {
         path: ['roles', 'roles', 'clerk', 'can', 'Order'],
         source: at(10, 11),
       }),
+      // No roles table defines clerk.
+      expect.objectContaining({
+        code: 'unknown-reference',
+        path: ['roles', 'roles', 'clerk'],
+        source: at(9, 3),
+      }),
       expect.objectContaining({ code: 'missing-key', path: ['roles', 'signIn'], source: at(3, 1) }),
+    ]);
+  });
+
+  // A permissions row made a role of any name it gave: a misspelt role got grants of its own, and check
+  // said nothing (issue 42).
+  it('refuses a permissions row whose role the roles table does not define, at its cell, naming the nearest', () => {
+    const text = lines(
+      '# Shop',
+      '',
+      '## 6. Roles',
+      '',
+      '### Sign-in',
+      '',
+      '- Kind: none',
+      '',
+      '| Role | Description |',
+      '| --- | --- |',
+      '| reviewer | Reviews papers |',
+      '',
+      '| Role | Entity | Actions |',
+      '| --- | --- | --- |',
+      '| reviewer | Paper | read |',
+      '| reveiwer | Paper | update |',
+      '| visitor | Paper | read |',
+    );
+    const issues = issuesOf(text, 'unknown-reference');
+    expect(issues).toEqual([
+      expect.objectContaining({
+        severity: 'error',
+        path: ['roles', 'roles', 'reveiwer'],
+        source: at(16, 3),
+        hint: 'Did you mean "reviewer"?',
+      }),
+      expect.objectContaining({
+        severity: 'error',
+        path: ['roles', 'roles', 'visitor'],
+        source: at(17, 3),
+        hint: 'Add "visitor" to the roles table, or correct the name.',
+      }),
     ]);
   });
 });

@@ -717,6 +717,8 @@ class Reader extends TableReader {
     const roles: Obj = {};
     const defined = new Set<string>();
     const grantsSeen = new Set<string>();
+    /** Each role a permissions row names, at the first row that names it. */
+    const granted = new Map<string, Text>();
     let rolesAt: SourcePosition | undefined;
     let signIn: Obj | undefined;
     const { intro, subs } = this.subsections(input);
@@ -728,7 +730,7 @@ class Reader extends TableReader {
           rolesAt ??= this.at(table);
           const header = table.children[0];
           const hasEntity = header?.children.slice(1).some((cell) => norm(this.plain(cell)) === 'entity');
-          if (hasEntity) this.readPermissions(table, roles, grantsSeen);
+          if (hasEntity) this.readPermissions(table, roles, grantsSeen, granted);
           else this.readRoleTable(table, roles, defined);
         },
         other: (block) => {
@@ -765,6 +767,21 @@ class Reader extends TableReader {
         this.record(['roles', 'signIn'], this.at(sub.heading), this.at(sub.heading));
       }
       readRoleBlocks(sub.blocks, isSignIn);
+    }
+    // A role is made by the roles table: a permissions row naming any other (a misspelling, a role
+    // removed) would otherwise make a role of its own, with grants nobody meant.
+    for (const [name, at] of granted) {
+      if (defined.has(name)) continue;
+      this.issue(
+        'unknown-reference',
+        'error',
+        `The permissions table gives role "${name}" a grant, but the roles table of point 6 does not define "${name}".`,
+        ['roles', 'roles', name],
+        at,
+        closest(name, [...defined]) !== undefined
+          ? `Did you mean "${closest(name, [...defined])}"?`
+          : `Add "${name}" to the roles table, or correct the name.`,
+      );
     }
     if (signIn) result.signIn = signIn;
     else if (this.structured)
@@ -824,10 +841,11 @@ class Reader extends TableReader {
     }
   }
 
-  private readPermissions(table: Table, roles: Obj, seen: Set<string>): void {
+  private readPermissions(table: Table, roles: Obj, seen: Set<string>, granted: Map<string, Text>): void {
     for (const row of this.readTable(table, TABLES.permissions, ['roles', 'roles'])) {
       if (!row.name) continue;
       const name = row.name.value;
+      if (!granted.has(name)) granted.set(name, row.name);
       const entity = row.cells.get('entity');
       if (!entity) {
         this.issue(
