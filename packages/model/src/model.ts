@@ -392,6 +392,12 @@ export interface Transition {
   guard?: string;
   /** Message shown when the guard does not hold. */
   guardMessage?: string;
+  /**
+   * The problem code a refusal by the guard carries (SCREAMING_SNAKE, e.g. `CALL_CLOSED`), so that the
+   * error catalogue (point 8) can tell one guard from another; without one it is `GUARD_FAILED`. Further
+   * conditions of a transition, each with its own code, are rules of point 5 on it (`Rule.transitions`).
+   */
+  guardCode?: string;
   /** Name of the call that performs it; absent means an update of the state field. */
   call?: string;
   /** Question asked before it is taken. */
@@ -455,8 +461,10 @@ export interface Rule {
    * entry of the error catalogue (point 8) can match it; without one the refusal is `VALIDATION_FAILED`.
    */
   code?: string;
-  /** When the rule applies: on create, on update, or both. */
+  /** When the rule applies: on create, on update (an edit, not a transition), or both. */
   on: Array<'create' | 'update'>;
+  /** Transitions of the entity (point 4) the rule applies on besides, on the record as it will be. */
+  transitions?: string[];
   /**
    * What the form says under the rule's field before anything is saved (`At most {MAX_OPEN_TICKETS}
    * open tickets per customer.`): the message says what went wrong, the hint what holds.

@@ -348,6 +348,7 @@ describe('evaluateExpression', () => {
     expect(evaluateExpression('record.total > 0', env, { record })).toEqual({
       ok: false,
       message: 'No such key: total',
+      missing: true,
     });
   });
 

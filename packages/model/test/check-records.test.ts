@@ -27,7 +27,7 @@ describe('check, beyond one record', () => {
       severity: 'warning',
       path: 'errors.6.code',
       message:
-        'Error entry 7 (point 8) matches the code "CREDIT_LIMT", which no rule of point 5 gives and the prototype API never answers, so it is never used. Give a rule of point 5 this code, or correct it.',
+        'Error entry 7 (point 8) matches the code "CREDIT_LIMT", which no rule of point 5 or guard of point 4 gives and the prototype API never answers, so it is never used. Give a rule or a guard this code, or correct it.',
     });
     // Against a server of its own, the API may answer any code.
     const model = loadSpec(bogus, { file: 'spec.md' }).model as Model;

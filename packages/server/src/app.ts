@@ -359,7 +359,14 @@ async function history(request: FastifyRequest, context: Context) {
 }
 
 function toProblem(error: unknown, report: AppOptions['onServerError']): Problem {
-  if (error instanceof ProblemError) return error.problem;
+  if (error instanceof ProblemError) {
+    if (error.problem.status < 500) return error.problem;
+    // The server's own fault, said in words (a condition of the specification that cannot be evaluated,
+    // an effect that cannot be computed): logged with a reference as any other, never a quiet answer.
+    const reference = randomUUID();
+    report?.(reference, error);
+    return { ...error.problem, reference };
+  }
   const named = error as { code?: string; statusCode?: number; name?: string; message?: string };
   if (named.name === 'InvalidCursorError')
     return problem(400, 'INVALID_CURSOR', 'The cursor is not one this API gave.');

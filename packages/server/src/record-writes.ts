@@ -6,12 +6,12 @@ import {
   type Call,
   type Entity,
   type FieldError,
-  guardReadsRecords,
   planBeforeRead,
   planCreate,
-  planGuardAcrossRecords,
   planTransition,
+  planTransitionAcrossRecords,
   planUpdate,
+  transitionReadsRecords,
   type WriteActor,
 } from '@ninefold/model';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -269,19 +269,19 @@ export async function transition(
         by,
         at: now.toISOString(),
       });
-    const guardReads = guardReadsRecords(model, machine, step);
+    const readsRecords = transitionReadsRecords(model, machine, step);
     const updated = await writeAnswered(
       store,
       request,
       (tx) =>
-        guardReads || (step.updates?.length ?? 0) > 0
+        readsRecords || (step.updates?.length ?? 0) > 0
           ? tx.transaction(async (inner) => {
               const who = { now, ...(principal.user === undefined ? {} : { user: principal.user }) };
-              if (guardReads) {
-                // A guard over other records (at most two on hold) is decided where the write is made.
+              if (readsRecords) {
+                // A guard or a rule over other records (at most two on hold) is decided where the write is made.
                 await inner.lockForRules([entity.name]);
                 applied(
-                  await planGuardAcrossRecords(model, machine, step, record, {
+                  await planTransitionAcrossRecords(model, machine, step, record, change, {
                     ...actor,
                     reader: readerOf(inner),
                   }),

@@ -104,3 +104,53 @@ describe('rule codes in the prototype API’s answers', () => {
     expect(one.json()).toMatchObject({ code: 'TOO_MANY_LINES', errors: [{ code: 'TOO_MANY_LINES' }] });
   });
 });
+
+// A guard that threw was taken as "not met", with no log line: the step was closed for good and nobody
+// told why (issue 42). It is the server's fault now, answered and logged as one.
+describe('a guard that cannot be evaluated', () => {
+  it('answers 500 EVALUATION_FAILED with a reference, and logs the same reference with the cause', async () => {
+    const model = structuredClone(exampleModel());
+    const machine = model.states.shown ? model.states.machines.find((m) => m.entity === 'Order') : undefined;
+    const place = machine?.transitions.find((transition) => transition.name === 'place');
+    if (!place) throw new Error('the shop places orders');
+    // A date field compared with a text: typed as dyn by the reader, so only evaluation finds it out.
+    place.guard = 'record.placedOn <= "2026-09-30" || size(record.lines) > 0';
+    const store = await openStore({ model, url: 'sqlite::memory:' });
+    const logged: Array<[string, unknown]> = [];
+    try {
+      expect((await store.migrate({ allowDestructive: false })).ok).toBe(true);
+      const app = await buildApp({
+        model,
+        store,
+        onServerError: (reference, error) => logged.push([reference, error]),
+      });
+      const owner = await signInAs(app, store, 'owner');
+      const { customer, product } = await customerAndProduct(store);
+      const created = await app.inject({
+        method: 'POST',
+        url: '/api/orders',
+        headers: { authorization: owner.authorization },
+        payload: {
+          customer: customer.id,
+          shippingAddress: ADDRESS,
+          placedOn: '2026-06-01',
+          lines: [{ product: product.id, quantity: 1, unitPrice: 5 }],
+        },
+      });
+      expect(created.statusCode).toBe(201);
+      const placed = await app.inject({
+        method: 'POST',
+        url: `/api/orders/${created.json().id}/place`,
+        headers: { authorization: owner.authorization },
+      });
+      expect(placed.statusCode).toBe(500);
+      const body = placed.json();
+      expect(body.code).toBe('EVALUATION_FAILED');
+      expect(body.detail).toMatch(/^The condition of "Place order" could not be evaluated/);
+      expect(logged).toEqual([[body.reference, expect.objectContaining({ message: body.detail })]]);
+      await app.close();
+    } finally {
+      await store.close();
+    }
+  });
+});

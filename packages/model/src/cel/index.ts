@@ -3,6 +3,7 @@ import { exhaustiveSwitchError } from '../exhaustive';
 import { findEntity } from '../lookup';
 import { type Entity, FIELD_KINDS, type FieldKind, type FieldType, type Model } from '../model';
 import type { RecordReader } from '../rules/records';
+import { findNode } from './ast';
 import {
   entitiesNamedByRecordFunctions,
   entityTypeName,
@@ -53,7 +54,18 @@ export type CheckExpressionResult =
       code?: string;
     };
 
-export type EvaluateExpressionResult = { ok: true; value: unknown } | { ok: false; message: string };
+export type EvaluateExpressionResult =
+  | { ok: true; value: unknown }
+  | {
+      ok: false;
+      message: string;
+      /**
+       * The expression read a field the record does not have: an empty value, which the field's own
+       * checks speak for, rather than an expression that cannot work (a type that does not fit, a date
+       * that is no date), which is the specification's fault.
+       */
+      missing?: true;
+    };
 
 /** Values for the scope's variables. Plain JSON as records are stored, plus `Date` for timestamps. */
 export type ExpressionContext = Partial<Record<ScopeVariable, unknown>>;
@@ -386,14 +398,35 @@ function registerConstants(cel: Environment, model: Model, taken: Set<string>): 
   return names;
 }
 
+/**
+ * A constant as CEL sees it. A date (`2026-10-31`) is a timestamp at the start of that day, as `today` and
+ * date fields are, so `today <= CLOSES` compares day with day in the product's time zone; a date and time
+ * with its offset (`2026-10-31T17:00:00+01:00`) is that instant, beside `now`.
+ */
 function constantTyped(value: unknown): { type: string; value: unknown } | undefined {
   if (typeof value === 'number') {
     if (Number.isSafeInteger(value)) return { type: 'int', value: BigInt(value) };
     return Number.isFinite(value) ? { type: 'double', value } : undefined;
   }
+  const instant = typeof value === 'string' ? constantInstant(value) : undefined;
+  if (instant) return { type: CEL_TIMESTAMP, value: instant };
   if (typeof value === 'string') return { type: 'string', value };
   if (typeof value === 'boolean') return { type: 'bool', value };
   return undefined;
+}
+
+const DATE_CONSTANT = /^\d{4}-\d{2}-\d{2}$/;
+const INSTANT_CONSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})$/;
+
+/** The instant a constant's text names, when it is a real date (`2026-02-30` is not) or date and time. */
+export function constantInstant(text: string): Date | undefined {
+  if (DATE_CONSTANT.test(text)) {
+    const day = new Date(`${text}T00:00:00Z`);
+    return Number.isNaN(day.getTime()) || day.toISOString().slice(0, 10) !== text ? undefined : day;
+  }
+  if (!INSTANT_CONSTANT.test(text)) return undefined;
+  const instant = new Date(text);
+  return Number.isNaN(instant.getTime()) ? undefined : instant;
 }
 
 /**
@@ -455,8 +488,14 @@ export function evaluateExpression(
     }
     return { ok: true, value: toPlain(result, 0) };
   } catch (error) {
-    return { ok: false, message: cleanMessage(error) };
+    return failure(error);
   }
+}
+
+function failure(error: unknown): EvaluateExpressionResult {
+  const message = cleanMessage(error);
+  // cel-js's one way of saying a map has no such key; records leave empty fields out.
+  return /^No such key\b/.test(message) ? { ok: false, message, missing: true } : { ok: false, message };
 }
 
 /**
@@ -478,7 +517,7 @@ export async function evaluateWithRecords(
     const result: unknown = await env.cel.parse(expression)(values);
     return { ok: true, value: toPlain(result, 0) };
   } catch (error) {
-    return { ok: false, message: cleanMessage(error) };
+    return failure(error);
   }
 }
 
@@ -495,6 +534,41 @@ export function expressionReadsRecords(expression: string, env: ExpressionEnviro
 }
 
 /** The parsed form of an expression, from the same cache evaluations use; undefined when it does not parse. */
+/**
+ * A conversion of a fixed text that can never work (`timestamp("2026-10-31")`: a timestamp needs a time
+ * and an offset): the type check passes it, and every evaluation would throw. Undefined when there is
+ * none, or when the expression does not parse.
+ *
+ * @example
+ * ```ts
+ * fixedConversionFailure('today <= timestamp("2026-10-31")', env);
+ * // { message: 'Timestamp() requires a string in ISO 8601 format', offset: 9 }
+ * ```
+ */
+export function fixedConversionFailure(
+  expression: string,
+  env: ExpressionEnvironment,
+): { message: string; offset?: number } | undefined {
+  const root = expressionAst(expression, env);
+  if (!root) return undefined;
+  let found: { message: string; offset?: number } | undefined;
+  findNode(root, (node) => {
+    if (node.op !== 'call') return false;
+    const [name, args] = node.args as [string, ASTNode[]];
+    const [only] = args;
+    if (!FIXED_CONVERSIONS.has(name) || args.length !== 1 || only?.op !== 'value') return false;
+    if (typeof only.args !== 'string') return false;
+    const result = evaluateExpression(`${name}(${JSON.stringify(only.args)})`, env, {});
+    if (result.ok) return false;
+    const offset = (node as { pos?: unknown }).pos;
+    found = { message: result.message, ...(typeof offset === 'number' ? { offset } : {}) };
+    return true;
+  });
+  return found;
+}
+
+const FIXED_CONVERSIONS = new Set(['timestamp', 'duration']);
+
 export function expressionAst(expression: string, env: ExpressionEnvironment): ASTNode | undefined {
   try {
     return parsed(env, expression).ast;

@@ -1,8 +1,10 @@
 import { didYouMean } from '../authoring/suggest';
 import {
   checkExpression,
+  type ExpressionEnvironment,
   type ExpressionScope,
   expressionEnvironment,
+  fixedConversionFailure,
   SCOPE_VARIABLES,
   type ScopeVariable,
 } from '../cel';
@@ -257,8 +259,9 @@ export function checkCel(
   if (typeof expression !== 'string') return;
   let result: ReturnType<typeof checkExpression>;
   let constants: readonly string[] = [];
+  let env: ExpressionEnvironment;
   try {
-    const env = expressionEnvironment(context.model, scope);
+    env = expressionEnvironment(context.model, scope);
     constants = env.constants;
     result = checkExpression(expression, env);
   } catch {
@@ -274,6 +277,18 @@ export function checkCel(
         path,
         `${what} gives a value of type ${result.type}, but it must be true or false. Turn it into a ` +
           'comparison or a condition.',
+      );
+    }
+    // Typed right, yet it would throw at every evaluation: a refusal nobody could ever pass, or a 500.
+    const fixed = fixedConversionFailure(expression, env);
+    if (fixed) {
+      report(
+        context,
+        'invalid-expression',
+        path,
+        `${what} cannot be evaluated: ${fixed.message}. A date is written 2026-10-31 as a constant of ` +
+          'point 9 and compared as it is (`today <= CLOSES`); timestamp() takes a date, a time and an offset.',
+        { offset: fixed.offset },
       );
     }
     return;

@@ -42,8 +42,8 @@ export function checkErrors(context: Context): void {
         context,
         'unknown-reference',
         [...base, 'code'],
-        `${owner} matches the code "${code}", which no rule of point 5 gives and the prototype API never ` +
-          'answers, so it is never used. Give a rule of point 5 this code, or correct it.',
+        `${owner} matches the code "${code}", which no rule of point 5 or guard of point 4 gives and the ` +
+          'prototype API never answers, so it is never used. Give a rule or a guard this code, or correct it.',
         { severity: 'warning', hint: didYouMean(code, [...produced]) },
       );
     }
@@ -84,6 +84,12 @@ export function producedCodes(model: Model): Set<string> {
   for (const rule of shownList(model.validation, 'rules') ?? []) {
     const code = isRecord(rule) ? text(rule.code) : undefined;
     if (code !== undefined) codes.add(code);
+  }
+  for (const machine of shownList(model.states, 'machines') ?? []) {
+    for (const transition of isRecord(machine) && Array.isArray(machine.transitions) ? machine.transitions : []) {
+      const code = isRecord(transition) ? text(transition.guardCode) : undefined;
+      if (code !== undefined) codes.add(code);
+    }
   }
   return codes;
 }

@@ -16,6 +16,7 @@ import {
   shownList,
   text,
 } from './context';
+import { checkCode } from './validation';
 
 // The checks of point 4 (states and transitions), changes of other records included. check/index.ts runs them in point order over one shared Context.
 
@@ -120,6 +121,7 @@ export function checkStates(context: Context): void {
       refer(context, 'call', transition.call, [...tBase, 'call'], tOwner);
       const scope: ExpressionScope = { entity: entityName, variables: ['record', 'user', 'now', 'today'] };
       checkCel(context, transition.guard, [...tBase, 'guard'], `the guard of ${tOwner}`, scope, true);
+      checkCode(context, transition.guardCode, [...tBase, 'guardCode'], `the guard of ${tOwner}`);
       for (const assignment of list(transition.set)) {
         if (!isRecord(assignment)) continue;
         const target = text(assignment.field);

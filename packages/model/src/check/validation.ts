@@ -1,3 +1,4 @@
+import { didYouMean } from '../authoring/suggest';
 import { type ExpressionScope, expressionEnvironment } from '../cel';
 import { countNeverPasses } from '../cel/ast';
 import type { PathSegment } from '../issues';
@@ -130,17 +131,9 @@ export function checkValidation(context: Context): void {
     // `lines.quantity`: a rule over every line, whose refusal lands on each line's quantity.
     if (typeof rule.field === 'string')
       referFieldPath(context, entity, rule.field.split('.'), [...base, 'field'], owner);
-    const code = text(rule.code);
-    // The code is matched against the catalogue's codes and sent as the problem's code: one spelling.
-    if (code !== undefined && !RULE_CODE.test(code)) {
-      report(
-        context,
-        'invalid-value',
-        [...base, 'code'],
-        `The code "${code}" of ${owner} is not written in SCREAMING_SNAKE like the codes of the error ` +
-          `catalogue. Write it as ${screamingSnake(code) || 'CREDIT_LIMIT'}.`,
-      );
-    }
+    checkCode(context, rule.code, [...base, 'code'], owner);
+    if (entityName !== undefined)
+      checkRuleTransitions(context, entityName, rule.transitions, [...base, 'on'], owner);
     const scope: ExpressionScope = { variables: ['record', 'old', 'user', 'now', 'today'] };
     if (entityName !== undefined) scope.entity = entityName;
     checkCel(context, rule.check, [...base, 'check'], `the check of ${owner}`, scope, true);
@@ -155,6 +148,51 @@ export function checkValidation(context: Context): void {
       }
     }
   });
+}
+
+/** A problem code of a rule or a guard: matched against the catalogue's codes and sent as the problem's code, so one spelling. */
+export function checkCode(context: Context, value: unknown, path: PathSegment[], owner: string): void {
+  const code = text(value);
+  if (code === undefined || RULE_CODE.test(code)) return;
+  report(
+    context,
+    'invalid-value',
+    path,
+    `The code "${code}" of ${owner} is not written in SCREAMING_SNAKE like the codes of the error ` +
+      `catalogue. Write it as ${screamingSnake(code) || 'CREDIT_LIMIT'}.`,
+  );
+}
+
+/** The transitions a rule applies on (`On: submit`) are transitions of its entity's machine. */
+function checkRuleTransitions(
+  context: Context,
+  entity: string,
+  transitions: unknown,
+  path: PathSegment[],
+  owner: string,
+): void {
+  const names = list(transitions).filter((name): name is string => typeof name === 'string');
+  if (names.length === 0) return;
+  const states = shown(context.model.states);
+  const machine = list(states?.machines).find(
+    (candidate) => isRecord(candidate) && candidate.entity === entity,
+  );
+  const known = isRecord(machine)
+    ? list(machine.transitions).flatMap((transition) =>
+        isRecord(transition) && typeof transition.name === 'string' ? [transition.name] : [],
+      )
+    : [];
+  for (const name of names) {
+    if (known.includes(name)) continue;
+    report(
+      context,
+      'unknown-reference',
+      path,
+      `${owner} applies on "${name}", which is neither create, update nor a transition of "${entity}" in point 4. ` +
+        (known.length > 0 ? `Its transitions are: ${known.join(', ')}.` : `"${entity}" has no transitions.`),
+      { hint: didYouMean(name, ['create', 'update', ...known]) },
+    );
+  }
 }
 
 /** `CREDIT_LIMIT`, `OUT_OF_STOCK`, `E42`: upper-case words joined by single underscores. */

@@ -22,6 +22,7 @@ import {
   type Point,
   type PointKey,
   type Roles,
+  type Rule,
   type Screen,
   type SignIn,
   type StateMachine,
@@ -309,6 +310,7 @@ function toStateMachine(
       ...optional('roles', transition.roles),
       ...optional('guard', transition.guard),
       ...optional('guardMessage', transition.guardMessage),
+      ...optional('guardCode', transition.guardCode),
       ...optional('call', transition.call),
       ...optional('confirm', transition.confirm),
       set: Object.entries(transition.set ?? {}).map(([target, expression]) => ({
@@ -367,9 +369,19 @@ function toValidation(doc: ValidationDocument): Validation {
       ...optional('field', rule.field),
       ...optional('code', rule.code),
       ...optional('hint', rule.hint),
-      on: rule.on ?? ['create', 'update'],
+      ...ruleMoments(rule.on),
     })),
   };
+}
+
+/** `on: [update, submit]`: the writes a rule applies on, and the transitions named besides. */
+function ruleMoments(on: string[] | undefined): Pick<Rule, 'on' | 'transitions'> {
+  if (on === undefined) return { on: ['create', 'update'] };
+  const writes = on.filter(
+    (moment): moment is 'create' | 'update' => moment === 'create' || moment === 'update',
+  );
+  const transitions = on.filter((moment) => moment !== 'create' && moment !== 'update');
+  return { on: writes, ...optional('transitions', transitions.length > 0 ? transitions : undefined) };
 }
 
 // ------------------------------------------------------------------------------------- roles

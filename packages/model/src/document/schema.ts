@@ -272,6 +272,9 @@ const transition = z.strictObject({
   roles: identifierList.optional(),
   guard: z.string().optional().meta({ description: 'CEL over record, user, now and constants.' }),
   guardMessage: z.string().optional(),
+  guardCode: z.string().optional().meta({
+    description: 'The problem code a refusal by the guard carries, in SCREAMING_SNAKE, e.g. CALL_CLOSED.',
+  }),
   call: identifier.optional(),
   confirm: z.string().optional().meta({ description: 'A question asked before the transition.' }),
   set: z.record(identifier, z.string()).optional().meta({ description: 'field: CEL expression' }),
@@ -332,7 +335,10 @@ const rule = z.strictObject({
     .string()
     .optional()
     .meta({ description: 'The problem code a refusal carries, in SCREAMING_SNAKE, e.g. CREDIT_LIMIT.' }),
-  on: z.array(z.enum(['create', 'update'])).optional(),
+  on: z.array(identifier).optional().meta({
+    description:
+      'When the rule applies: create, update (an edit), or the name of a transition of the entity, on the record as it leaves it; both create and update when absent.',
+  }),
 });
 
 const validation = z

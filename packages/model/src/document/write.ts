@@ -230,6 +230,7 @@ function fromMachine(machine: StateMachine): StateMachineDocument {
       ...optional('roles', transition.roles),
       ...optional('guard', transition.guard),
       ...optional('guardMessage', transition.guardMessage),
+      ...optional('guardCode', transition.guardCode),
       ...optional('call', transition.call),
       ...optional('confirm', transition.confirm),
       ...(transition.set.length
@@ -264,7 +265,7 @@ function fromValidation(validation: Validation): ValidationDocument {
       ...optional('field', rule.field),
       ...optional('code', rule.code),
       ...optional('hint', rule.hint),
-      on: rule.on,
+      on: [...rule.on, ...(rule.transitions ?? [])],
     })),
   } as ValidationDocument;
 }

@@ -88,7 +88,8 @@ export const CELL_GRAMMARS: Record<Exclude<CellType, 'custom'>, CellGrammar> = {
       : undefined;
   },
   events: (cx, text, path) => {
-    const events = list(cx, text, path).map((v) => v.toLowerCase());
+    // `Create`, `UPDATE`: the two writes in any case; anything else names a transition, as written.
+    const events = list(cx, text, path).map((v) => (/^(create|update)$/i.test(v) ? v.toLowerCase() : v));
     return located(cx, path, text, events);
   },
   body: readBody,

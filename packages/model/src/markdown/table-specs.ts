@@ -185,6 +185,7 @@ export const TABLES = {
       col('roles', 'list'),
       col('guard', 'text'),
       col('guardMessage', 'text'),
+      col('guardCode', 'text'),
       col('call', 'text'),
       col('confirm', 'text'),
       col('set', 'assignments', { aliases: ['sets', 'effects'] }),

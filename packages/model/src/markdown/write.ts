@@ -429,6 +429,7 @@ function writeMachine(machine: StateMachine): string[] {
       Roles: list(t.roles),
       Guard: code(t.guard),
       'Guard message': text(t.guardMessage),
+      'Guard code': text(t.guardCode),
       Call: text(t.call),
       Confirm: text(t.confirm),
       Set: code(t.set.length > 0 ? t.set.map((a) => `${a.field} = ${a.expression}`).join('; ') : undefined),
@@ -490,7 +491,13 @@ function writeValidation(validation: Validation): string[] {
       Field: text(rule.field),
       Code: text(rule.code),
       // Empty means both, the default; the order of the words is kept otherwise.
-      On: rule.on.length === 2 && rule.on[0] === 'create' && rule.on[1] === 'update' ? '' : list(rule.on),
+      On:
+        rule.on.length === 2 &&
+        rule.on[0] === 'create' &&
+        rule.on[1] === 'update' &&
+        !rule.transitions?.length
+          ? ''
+          : list([...rule.on, ...(rule.transitions ?? [])]),
       Hint: text(rule.hint),
     }));
     blocks.push(

@@ -20,7 +20,14 @@ export interface TransitionContext {
 
 export type TransitionVerdict =
   | { allowed: true }
-  | { allowed: false; reason: 'state' | 'role' | 'guard'; message: string };
+  | {
+      allowed: false;
+      /** `error`: the guard could not be evaluated, which is the specification's fault, not the record's. */
+      reason: 'state' | 'role' | 'guard' | 'error';
+      message: string;
+      /** A guard's own problem code (`guardCode`), answered in place of `GUARD_FAILED`. */
+      code?: string;
+    };
 
 /**
  * Whether a record may take a transition now: from its current state, for this role, with its guard
@@ -56,9 +63,23 @@ export function checkTransition(
     // A guard that reads other records (a count, a look-up) is the API's to decide, in its transaction.
     if (expressionReadsRecords(transition.guard, env)) return { allowed: true };
     const result = evaluateExpression(transition.guard, env, guardContext(record, context));
+    if (!result.ok && !result.missing) return guardFailure(transition, result.message);
     if (!result.ok || result.value !== true) return guardRefusal(model, transition, record, context);
   }
   return { allowed: true };
+}
+
+/**
+ * A guard that threw (a comparison of a date with a text, say): never a quiet "not possible now", which
+ * would close the step for good with nobody told why; the API answers 500 and logs it.
+ */
+function guardFailure(transition: Transition, message: string): TransitionVerdict {
+  const name = transition.label ?? transition.name;
+  return {
+    allowed: false,
+    reason: 'error',
+    message: `The condition of "${name}" could not be evaluated (${message}); the specification must be corrected.`,
+  };
 }
 
 /**
@@ -82,6 +103,7 @@ export async function checkGuardWithRecords(
     guardContext(record, context),
     reader,
   );
+  if (!result.ok && !result.missing) return guardFailure(transition, result.message);
   return result.ok && result.value === true
     ? { allowed: true }
     : guardRefusal(model, transition, record, context);
@@ -118,6 +140,7 @@ function guardRefusal(
     allowed: false,
     reason: 'guard',
     message: fillMessage(message, model, { record, user: context.user }),
+    ...(transition.guardCode ? { code: transition.guardCode } : {}),
   };
 }
 
@@ -130,8 +153,13 @@ function guardRefusal(
  * transitionRefusal('guard'); // { status: 409, code: 'GUARD_FAILED' }
  * ```
  */
-export function transitionRefusal(reason: 'state' | 'role' | 'guard'): { status: 403 | 409; code: string } {
+export function transitionRefusal(reason: 'state' | 'role' | 'guard' | 'error'): {
+  status: 403 | 409 | 500;
+  code: string;
+} {
   switch (reason) {
+    case 'error':
+      return { status: 500, code: 'EVALUATION_FAILED' };
     case 'state':
       return { status: 409, code: 'ILLEGAL_TRANSITION' };
     case 'guard':

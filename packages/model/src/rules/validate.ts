@@ -56,6 +56,11 @@ export interface ValidateOptions {
   now?: Date;
   /** The person saving, for rules that use `user`; rules that use it hold only when it is known. */
   user?: Record<string, unknown>;
+  /**
+   * The transition an update is (point 4): the rules that name it apply, not those on update, and the
+   * change is the machine's own (the new state, the values it sets), so read-only fields are no refusal.
+   */
+  transition?: string;
 }
 
 export type ValidateResult =
@@ -98,12 +103,14 @@ export function validateRecord(
   }
   const change = input as Record<string, JsonValue>;
   const errors: FieldError[] = [];
-  checkKeys(entity, change, '', errors);
+  if (options.transition === undefined) checkKeys(entity, change, '', errors);
 
   const merged = withoutNulls(options.mode === 'update' ? { ...(options.old ?? {}), ...change } : change);
   checkRequired(model, entity, entity.name, [], merged, '', errors);
   checkValues(model, entity, merged, errors);
-  if (errors.length === 0) checkRules(model, entity, merged, options, errors);
+  // Every refusal at once: a person who fixes one field should not then meet a rule. A rule over a field
+  // that is missing or of the wrong kind cannot be evaluated and says nothing; the field's error speaks.
+  checkRules(model, entity, merged, options, errors);
   return errors.length === 0
     ? { ok: true, record: merged }
     : { ok: false, errors: dedupe(errors), record: merged };
@@ -152,7 +159,7 @@ function checkRequired(
       errors.push({
         pointer,
         code: 'required',
-        message: bounds.constraints.message ?? `${fieldLabel(field)} is required.`,
+        message: requiredMessage(model, field, bounds, value),
       });
       continue;
     }
@@ -194,7 +201,9 @@ function checkValues(
     const target = fieldAt(model, entity, unit.instanceLocation.replace(/^#/, ''));
     if (!target || seen.has(target.pointer)) continue;
     seen.add(target.pointer);
-    errors.push({ pointer: target.pointer, ...describe(unit.keyword, target.field, target.bounds) });
+    const custom = target.bounds.constraints?.message;
+    const filled = custom === undefined ? undefined : fillMessage(custom, model, { record });
+    errors.push({ pointer: target.pointer, ...describe(unit.keyword, target.field, target.bounds, filled) });
   }
   checkFilesAndDates(model, entity, entity.name, [], record, '', errors, seen);
 }
@@ -213,8 +222,32 @@ const LEAF_KEYWORDS = new Set([
   'required',
 ]);
 
-function describe(keyword: string, field: Field, bounds: Bounds): Omit<FieldError, 'pointer'> {
-  const custom = bounds.constraints?.message;
+/**
+ * A constraint's own message speaks of its bounds (`A boat is out for {MAX_HOURS} hours at most.`), so an
+ * empty field is told it is required, not that it is too long; only a constraint with no bounds at all
+ * has a message about being required.
+ */
+function requiredMessage(
+  model: Model,
+  field: Field,
+  bounds: Bounds,
+  record: Record<string, JsonValue>,
+): string {
+  const constraints = bounds.constraints;
+  const aboutBounds =
+    constraints?.min !== undefined || constraints?.max !== undefined || constraints?.pattern !== undefined;
+  return constraints?.message !== undefined && !aboutBounds
+    ? fillMessage(constraints.message, model, { record })
+    : `${fieldLabel(field)} is required.`;
+}
+
+/** The refusal of one keyword; `custom` is the constraint's own message, its placeholders filled. */
+function describe(
+  keyword: string,
+  field: Field,
+  bounds: Bounds,
+  custom: string | undefined,
+): Omit<FieldError, 'pointer'> {
   const amount = (value: ResolvedAmount | undefined) => (value ? formatAmount(value) : '');
   switch (keyword) {
     case 'type':
@@ -366,7 +399,7 @@ function checkRules(
   errors: FieldError[],
 ): void {
   const env = rulesEnvironment(model, entity);
-  for (const rule of applicableRules(model, entity, options.mode)) {
+  for (const rule of applicableRules(model, entity, options.mode, options.transition)) {
     if (expressionReadsRecords(rule.check, env)) continue;
     for (const part of ruleParts(env, rule, record)) {
       const context = part.context(ruleContext(record, options));
@@ -401,7 +434,7 @@ export async function checkRecordRules(
   if (!entity) return [];
   const env = rulesEnvironment(model, entity);
   const errors: FieldError[] = [];
-  for (const rule of applicableRules(model, entity, options.mode)) {
+  for (const rule of applicableRules(model, entity, options.mode, options.transition)) {
     if (!expressionReadsRecords(rule.check, env)) continue;
     for (const part of ruleParts(env, rule, record)) {
       const context = part.context(ruleContext(record, options));
@@ -426,11 +459,18 @@ export async function checkRecordRules(
 }
 
 /** Whether any rule of point 5 for this entity reads other records (then the API needs a transaction). */
-export function hasRecordRules(model: Model, entityName: string, mode: 'create' | 'update'): boolean {
+export function hasRecordRules(
+  model: Model,
+  entityName: string,
+  mode: 'create' | 'update',
+  transition?: string,
+): boolean {
   const entity = findEntity(model, entityName);
   if (!entity) return false;
   const env = rulesEnvironment(model, entity);
-  return applicableRules(model, entity, mode).some((rule) => expressionReadsRecords(rule.check, env));
+  return applicableRules(model, entity, mode, transition).some((rule) =>
+    expressionReadsRecords(rule.check, env),
+  );
 }
 
 function rulesEnvironment(model: Model, entity: Entity): ExpressionEnvironment {
@@ -440,9 +480,24 @@ function rulesEnvironment(model: Model, entity: Entity): ExpressionEnvironment {
   });
 }
 
-function applicableRules(model: Model, entity: Entity, mode: 'create' | 'update'): Rule[] {
+/**
+ * The rules for a write: those on its mode, or for a transition those that name it. A rule on update is
+ * not asked of a transition: a transition is the machine's step, not an edit, and a rule written for
+ * edits would stand in its way (the shop's stock rule would refuse to cancel a placed order, whose stock
+ * is taken until the cancel gives it back).
+ */
+function applicableRules(
+  model: Model,
+  entity: Entity,
+  mode: 'create' | 'update',
+  transition: string | undefined,
+): Rule[] {
   if (!model.validation.shown) return [];
-  return model.validation.rules.filter((rule) => rule.entity === entity.name && rule.on.includes(mode));
+  return model.validation.rules.filter(
+    (rule) =>
+      rule.entity === entity.name &&
+      (transition === undefined ? rule.on.includes(mode) : (rule.transitions ?? []).includes(transition)),
+  );
 }
 
 function ruleContext(record: Record<string, JsonValue>, options: ValidateOptions): ExpressionContext {

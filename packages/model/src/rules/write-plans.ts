@@ -8,7 +8,13 @@ import { checkAction, transitionAccess } from './permissions';
 import { changedSinceReadMessage, notFoundMessage, stillReferencedMessage } from './record-words';
 import type { RecordReader } from './records';
 import { referenceErrors, stillReferencedBy } from './references';
-import { checkGuardWithRecords, checkTransition, transitionChange, transitionRefusal } from './transitions';
+import {
+  checkGuardWithRecords,
+  checkTransition,
+  guardReadsRecords,
+  transitionChange,
+  transitionRefusal,
+} from './transitions';
 import { uniqueErrors } from './unique-message';
 import { checkRecordRules, type FieldError, hasRecordRules, validateRecord } from './validate';
 import { createStateRefusal, updateStateRefusal, withDefaults } from './write-plan';
@@ -247,7 +253,9 @@ export async function planAcrossRecords(
 
 /**
  * A transition of `record`: the change it makes (the new state, its effects, derived values), or why it
- * is refused. A guard that reads other records is checked by `planGuardAcrossRecords`.
+ * is refused. The record it leaves must keep point 5 as an edit must: the field constraints (a value it
+ * sets out of bounds), the rules on update and the rules on this transition. A guard or a rule that reads
+ * other records is checked by `planTransitionAcrossRecords`.
  */
 export function planTransition(
   model: Model,
@@ -269,12 +277,21 @@ export function planTransition(
   const verdict = checkTransition(model, machine, step, record, context);
   if (!verdict.allowed) {
     const { status, code } = transitionRefusal(verdict.reason);
-    return refusal(status, code, verdict.message);
+    return refusal(status, verdict.code ?? code, verdict.message);
   }
   const stale = staleVersion(entity, record, versions);
   if (stale) return stale;
   const computed = transitionChange(model, machine, step, record, { now: actor.now });
   if (!computed.ok) return refusal(500, 'EFFECT_FAILED', computed.message);
+  const user = userOf(actor);
+  const result = validateRecord(model, machine.entity, computed.change, {
+    mode: 'update',
+    old: record,
+    now: actor.now,
+    transition: step.name,
+    ...(user ? { user } : {}),
+  });
+  if (!result.ok) return invalid(result.errors);
   const change = {
     ...computed.change,
     ...derivedValues(model, machine.entity, { ...record, ...computed.change }),
@@ -282,12 +299,17 @@ export function planTransition(
   return { ok: true, change };
 }
 
-/** A transition's guard that reads other records, decided where the write is made. */
-export async function planGuardAcrossRecords(
+/**
+ * What a transition must also pass among other records, decided where the write is made: its guard, on
+ * the record as it is, then the rules of point 5 that read records, on the record as the transition
+ * leaves it (`change`, from `planTransition`).
+ */
+export async function planTransitionAcrossRecords(
   model: Model,
   machine: StateMachine,
   step: Transition,
   record: Record<string, JsonValue>,
+  change: Record<string, JsonValue>,
   actor: WriteActor & { reader: RecordReader },
 ): Promise<Planned<object>> {
   const guarded = await checkGuardWithRecords(
@@ -298,9 +320,33 @@ export async function planGuardAcrossRecords(
     transitionContext(actor),
     actor.reader,
   );
-  if (guarded.allowed) return { ok: true };
-  const { status, code } = transitionRefusal(guarded.reason);
-  return refusal(status, code, guarded.message);
+  if (!guarded.allowed) {
+    const { status, code } = transitionRefusal(guarded.reason);
+    return refusal(status, guarded.code ?? code, guarded.message);
+  }
+  if (!hasRecordRules(model, machine.entity, 'update', step.name)) return { ok: true };
+  const user = userOf(actor);
+  const errors = await checkRecordRules(
+    model,
+    machine.entity,
+    { ...record, ...change },
+    {
+      mode: 'update',
+      old: record,
+      now: actor.now,
+      transition: step.name,
+      reader: actor.reader,
+      ...(user ? { user } : {}),
+    },
+  );
+  return errors.length > 0 ? invalid(errors) : { ok: true };
+}
+
+/** Whether a transition reads other records (a guard, a rule): then it is decided inside the write's transaction. */
+export function transitionReadsRecords(model: Model, machine: StateMachine, step: Transition): boolean {
+  return (
+    guardReadsRecords(model, machine, step) || hasRecordRules(model, machine.entity, 'update', step.name)
+  );
 }
 
 /** A delete of `record`: allowed, or refused for the role or because other records still name it. */

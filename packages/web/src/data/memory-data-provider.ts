@@ -22,8 +22,8 @@ import {
   planBeforeRead,
   planCreate,
   planDelete,
-  planGuardAcrossRecords,
   planTransition,
+  planTransitionAcrossRecords,
   planUpdate,
   type RecordReader,
   searchFields,
@@ -459,7 +459,7 @@ export function createMemoryDataProvider(
             const record = row.record as Record<string, JsonValue>;
             const versions = { sent: params.version, current: etag(row.version), required: false };
             const { change } = settled(planTransition(model, machine, step, record, who, versions), row);
-            settled(await planGuardAcrossRecords(model, machine, step, record, who));
+            settled(await planTransitionAcrossRecords(model, machine, step, record, change, who));
             row.record = { ...record, ...change };
             row.version += 1;
             return versioned(row);

@@ -20,9 +20,9 @@ import {
   planBeforeRead,
   planCreate,
   planDelete,
-  planGuardAcrossRecords,
   planRead,
   planTransition,
+  planTransitionAcrossRecords,
   planUpdate,
   type RecordReader,
   shapeFigure,
@@ -269,8 +269,8 @@ export function createTabApi(
       const current = await loaded(entity, params.id, params.path);
       const record = current.record as Record<string, JsonValue>;
       const versions = { sent: params.version, current: current.version ?? '', required: false };
-      settled(planTransition(model, machine, step, record, actor, versions));
-      settled(await planGuardAcrossRecords(model, machine, step, record, actor));
+      const { change } = settled(planTransition(model, machine, step, record, actor, versions));
+      settled(await planTransitionAcrossRecords(model, machine, step, record, change, actor));
       // Other records change with the transition or not at all: every change is worked out and checked
       // before any is written.
       const by = user();

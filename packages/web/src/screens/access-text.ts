@@ -114,7 +114,10 @@ export function transitionRefusalText(
       return t('access.transitionState', { states: list });
     }
     case 'guard':
-      return transition.guardMessage ?? t('access.transitionGuard');
+      // The core filled the message's placeholders ({CLOSES}, {record.title}) as the API does.
+      return transition.guardMessage ? verdict.message : t('access.transitionGuard');
+    case 'error':
+      return t('access.transitionError');
     case 'role':
       return t('access.transitionRole', { role: roleLabel(model, principal.role) });
     default:

@@ -21,6 +21,7 @@ export const access = {
   transitionState: 'Possible only from {states}.',
   transitionRole: 'The role {role} may not do this.',
   transitionGuard: 'Not possible now.',
+  transitionError: 'This step cannot be checked: its condition in the specification is broken.',
   transitionFailed: '"{name}" did not go through',
   transitionNetworkFailed: 'The network failed and nothing changed. Check your connection and try again.',
   transitionUnknownFailure: 'Something went wrong; nothing was changed.',

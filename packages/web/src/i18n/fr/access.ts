@@ -21,6 +21,7 @@ export const access: Messages<'access'> = {
   transitionState: 'Possible seulement depuis l’état {states}.',
   transitionRole: 'Le rôle {role} ne peut pas faire cela.',
   transitionGuard: 'Impossible pour le moment.',
+  transitionError: 'Cette étape ne peut pas être vérifiée : sa condition dans la spécification est erronée.',
   transitionFailed: '« {name} » n’a pas abouti',
   transitionNetworkFailed: 'Le réseau a échoué et rien n’a changé. Vérifiez votre connexion et réessayez.',
   transitionUnknownFailure: 'Un problème est survenu ; rien n’a été changé.',
