@@ -152,3 +152,40 @@ describe('validateRecord', () => {
     }
   });
 });
+
+// `Format: email` on a list of text was ignored in silence: the API stored ["nope"] (issue 42).
+describe('a format on a list of text', () => {
+  it('holds every item to it, on the list field', () => {
+    const loaded = loadSpec(
+      [
+        'title: Contacts',
+        'product: not shown',
+        'screens: not shown',
+        'entities:',
+        '  Contact:',
+        '    key: id',
+        '    fields:',
+        '      id: { kind: integer, readOnly: true }',
+        '      emails: { kind: list, of: { kind: text }, format: email }',
+        ...['states', 'validation', 'roles', 'calls', 'errors', 'constants'].map(
+          (point) => `${point}: not shown`,
+        ),
+      ].join('\n'),
+      { file: 'contacts.yaml' },
+    );
+    expect(loaded.issues).toEqual([]);
+    const contacts = loaded.model as Model;
+    const refused = validateRecord(
+      contacts,
+      'Contact',
+      { emails: ['ada@example.com', 'nope'] },
+      { mode: 'create' },
+    );
+    expect(refused.ok ? [] : refused.errors).toEqual([
+      expect.objectContaining({ pointer: '/emails', code: 'format' }),
+    ]);
+    expect(validateRecord(contacts, 'Contact', { emails: ['ada@example.com'] }, { mode: 'create' }).ok).toBe(
+      true,
+    );
+  });
+});

@@ -162,7 +162,8 @@ function typeSchema(
     }
     case 'list': {
       // The bounds of a list count its items; the items have the bounds of their own entity, if any.
-      const items = typeSchema(model, type.of, { constraints: undefined }, root, path, depth + 1);
+      // A list of text with a format (`list of text`, Format: email) holds each item to it.
+      const items = typeSchema(model, type.of, { constraints: undefined }, root, path, depth + 1, format);
       const ofObject = type.of.kind === 'object' ? findEntity(model, type.of.entity) : undefined;
       return clean({
         type: 'array',
