@@ -17,8 +17,8 @@ import {
 // Clients imported from the OpenAPI descriptions two real servers publish of themselves, with no hand
 // edits, used in Chromium through `ninefold dev DOC --api URL` (issue 39). Every write is checked through
 // the server's own API: stored once, as typed, and no other record changed. Neither server is a mock:
-// Platformatic DB (database-first REST) on its own temporary SQLite file and Directus (a headless CMS) on
-// its own temporary PostgreSQL database, each a real process.
+// Platformatic DB (database-first REST) and Directus (a headless CMS), each a real process on its own
+// temporary PostgreSQL database.
 
 let browser: Browser;
 let platformatic: RealServer;
@@ -204,7 +204,11 @@ describe('Platformatic DB, as imported from its own description', () => {
     const price = page.getByLabel('Price', { exact: false });
     await price.fill('-1');
     await page.getByRole('button', { name: 'Save' }).click();
-    await page.getByText('CHECK constraint failed').first().waitFor();
+    // PostgreSQL's own words, as Platformatic passes them on.
+    await page
+      .getByText(/violates check constraint "parts_price_check"/)
+      .first()
+      .waitFor();
     expect(await page.getByRole('button', { name: 'Try again' }).count()).toBe(0);
     await screenshot(page, 'real-platformatic-refused');
     expect(

@@ -20,15 +20,16 @@ interface Install {
   /** Exact versions: the newest releases whose engines allow Node 20 (Platformatic 3 and Directus 11.4 on need Node 22). */
   dependencies: Record<string, string>;
   /**
-   * The only packages whose install scripts run, when not all of them should. Directus's tree carries
-   * native drivers it does not use here (SQLite's, Oracle's), and this registry-only machine reaches no
-   * prebuilt binaries, so each is compiled from source: sqlite3 alone was 52 s of CPU in every CI run.
+   * The only packages whose install scripts run, when not all of them should. The servers' trees carry
+   * native drivers they do not use here (SQLite's, Oracle's), and this registry-only machine reaches no
+   * prebuilt binaries, so each was compiled from source in every CI run: sqlite3 for Directus 52 s of
+   * CPU, better-sqlite3 for Platformatic about as much. Both servers run on PostgreSQL instead.
    */
   scriptsOf?: string[];
 }
 
 const INSTALLS_OF: Record<ServerName, Install> = {
-  platformatic: { dependencies: { '@platformatic/db': '2.61.0' } },
+  platformatic: { dependencies: { '@platformatic/db': '2.61.0' }, scriptsOf: [] },
   // Directus runs on PostgreSQL here (its `pg` driver is plain JavaScript); it loads isolated-vm at every
   // start, and argon2 and sharp pick their prebuilt binaries in their install scripts.
   directus: { dependencies: { directus: '11.3.5' }, scriptsOf: ['isolated-vm', 'argon2', 'sharp'] },
@@ -85,7 +86,7 @@ export async function installServer(name: ServerName): Promise<string> {
       '--no-fund',
       ...(scriptsOf ? ['--ignore-scripts'] : []),
     ]);
-    if (scriptsOf) await npm(name, dir, lock, ['rebuild', ...scriptsOf]);
+    if (scriptsOf?.length) await npm(name, dir, lock, ['rebuild', ...scriptsOf]);
     writeFileSync(done, new Date().toISOString());
     return dir;
   } finally {
@@ -157,18 +158,23 @@ export async function api<T>(
 }
 
 /**
- * Platformatic DB (a database-first REST server) on a new SQLite file: suppliers and their parts, with
- * a foreign key, NOT NULL columns and defaults. Its description is the one it serves.
+ * Platformatic DB (a database-first REST server) on a new PostgreSQL database: suppliers and their parts,
+ * with a foreign key, NOT NULL columns and defaults. Its description is the one it serves.
  */
 export async function startPlatformatic(): Promise<RealServer> {
   const installed = await installServer('platformatic');
   const dir = mkdtempSync(join(tmpdir(), 'ninefold-platformatic-'));
+  const database = await createTemporaryDatabase('platformatic');
+  const removeAll = async () => {
+    rmSync(dir, { recursive: true, force: true });
+    await database.drop();
+  };
   mkdirSync(join(dir, 'migrations'));
   writeFileSync(
     join(dir, 'migrations/001.do.sql'),
     [
-      'CREATE TABLE suppliers (id INTEGER PRIMARY KEY, name TEXT NOT NULL, email TEXT, rating INTEGER);',
-      'CREATE TABLE parts (id INTEGER PRIMARY KEY, supplier_id INTEGER NOT NULL REFERENCES suppliers(id),',
+      'CREATE TABLE suppliers (id SERIAL PRIMARY KEY, name TEXT NOT NULL, email TEXT, rating INTEGER);',
+      'CREATE TABLE parts (id SERIAL PRIMARY KEY, supplier_id INTEGER NOT NULL REFERENCES suppliers(id),',
       '  name TEXT NOT NULL, price REAL NOT NULL CHECK (price >= 0), stock INTEGER NOT NULL DEFAULT 0);',
     ].join('\n'),
   );
@@ -177,7 +183,7 @@ export async function startPlatformatic(): Promise<RealServer> {
     join(dir, 'platformatic.json'),
     JSON.stringify({
       server: { hostname: '127.0.0.1', port, logger: { level: 'info' } },
-      db: { connectionString: `sqlite://${join(dir, 'db.sqlite')}`, openapi: true, graphql: false },
+      db: { connectionString: database.url, openapi: true, graphql: false },
       migrations: { dir: join(dir, 'migrations'), autoApply: true },
     }),
   );
@@ -188,7 +194,7 @@ export async function startPlatformatic(): Promise<RealServer> {
     name: 'Platformatic DB',
     timeoutMs: 60_000,
   }).catch(async (error: Error) => {
-    rmSync(dir, { recursive: true, force: true });
+    await removeAll();
     throw error;
   });
   const url = `http://127.0.0.1:${port}`;
@@ -202,7 +208,7 @@ export async function startPlatformatic(): Promise<RealServer> {
     output: process.output,
     stop: async () => {
       await process.stop();
-      rmSync(dir, { recursive: true, force: true });
+      await removeAll();
     },
   };
 }
