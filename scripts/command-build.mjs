@@ -151,11 +151,16 @@ function sourceRelativeUrls(work) {
 /** Removes all but the newest builds, and leftovers of builds that crashed. */
 async function prune(current) {
   const names = await readdir(DIST).catch(() => []);
-  const entries = await Promise.all(
+  // Another command starting at the same moment may be pruning too: a build it removed is gone, not an error.
+  const found = await Promise.all(
     names
       .filter((name) => name !== current && name !== 'installed')
-      .map(async (name) => ({ name, time: (await stat(join(DIST, name))).mtimeMs })),
+      .map(async (name) => {
+        const info = await stat(join(DIST, name)).catch(() => undefined);
+        return info === undefined ? undefined : { name, time: info.mtimeMs };
+      }),
   );
+  const entries = found.filter((entry) => entry !== undefined);
   const builds = entries.filter((entry) => /^[0-9a-f]{16}$/.test(entry.name));
   builds.sort((a, b) => b.time - a.time);
   const stale = [

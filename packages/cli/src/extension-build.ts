@@ -20,10 +20,16 @@ export type ClientBuild =
  * shows the failure with its `file:line:column` (as a specification's issue), and the extension's
  * previous build keeps running. Without a previous build, the client runs without the extension.
  */
-export async function buildForDev(extension: string, log: (line: string) => void): Promise<ClientBuild> {
+export async function buildForDev(
+  extension: string,
+  log: (line: string) => void,
+  signal?: AbortSignal,
+): Promise<ClientBuild> {
   try {
-    return { ok: true, dir: await ensureRuntime({ log, extension }) };
+    return { ok: true, dir: await ensureRuntime({ log, extension, ...(signal ? { signal } : {}) }) };
   } catch (error) {
+    // Stopped: the command is closing, and no one will see the build's outcome.
+    if (signal?.aborted) throw error;
     const issue = buildIssue(error as Error, extension);
     const previous = runtimeDir(extension);
     const hasPrevious = await stat(join(previous, 'index.html')).then(

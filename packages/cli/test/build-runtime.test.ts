@@ -121,6 +121,31 @@ describe('ensureRuntime in a fresh tree', () => {
     expect(readFileSync(join(dir, '.ninefold-sources'), 'utf8')).not.toBe(before);
     expect(existsSync(join(dir, 'index.html'))).toBe(true);
   }, 300_000);
+  // `ninefold dev` stopped in the middle of a rebuild waited for the bundler, past the 15 s a test gives
+  // a process to stop on a loaded machine.
+  it('kills a build under way when its signal aborts, and leaves neither a lock nor a half-built client', async () => {
+    const dir = runtime.runtimeDir();
+    const before = readFileSync(join(dir, '.ninefold-sources'), 'utf8');
+    const later = new Date(Date.now() + 10_000);
+    utimesSync(join(tree.web, 'src/main.tsx'), later, later);
+    const stop = new AbortController();
+    const lines: string[] = [];
+    const building = runtime.ensureRuntime({
+      log: (line) => {
+        lines.push(line);
+        // Aborted once the bundler runs.
+        if (line.startsWith('building the web client')) setTimeout(() => stop.abort(), 200);
+      },
+      signal: stop.signal,
+    });
+    await expect(building).rejects.toThrow(/abort/i);
+    expect(lines).toEqual(['building the web client (its sources changed)…']);
+    expect(existsSync(join(tree.web, '.ninefold-build/dist'))).toBe(false);
+    // The previous build stays whole and in place.
+    expect(readFileSync(join(dir, '.ninefold-sources'), 'utf8')).toBe(before);
+    expect(existsSync(join(dir, 'index.html'))).toBe(true);
+  }, 300_000);
+
   it('fails on sources that do not build, or goes on with the previous build when allowed', async () => {
     const dir = runtime.runtimeDir();
     const page = readFileSync(join(dir, 'index.html'), 'utf8');

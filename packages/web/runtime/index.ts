@@ -52,6 +52,11 @@ export interface EnsureRuntimeOptions {
    * directory of its own, and built again when the module or a file it imports changes.
    */
   extension?: string | undefined;
+  /**
+   * Stops a build under way (its bundler is killed) and the wait for another's: `ninefold dev` stopped in
+   * the middle of a rebuild must not wait for the bundler, which took past 15 s on a loaded machine.
+   */
+  signal?: AbortSignal;
 }
 
 /**
@@ -102,6 +107,7 @@ export async function ensureRuntime(options: EnsureRuntimeOptions = {}): Promise
   const deadline = Date.now() + WAIT_LIMIT_MS;
   let waiting = false;
   for (;;) {
+    options.signal?.throwIfAborted();
     if (await isCurrent(dir, await stampNow())) return dir;
     const lock = await takeLock(work);
     if (lock === 'cleared') {
@@ -114,7 +120,7 @@ export async function ensureRuntime(options: EnsureRuntimeOptions = {}): Promise
         const stamp = await stampNow();
         if (await isCurrent(dir, stamp)) return dir;
         try {
-          await build(dir, work, extension, log);
+          await build(dir, work, extension, log, options.signal);
         } catch (error) {
           if (!options.allowPrevious || !(await exists(join(dir, 'index.html')))) throw error;
           log(`${(error as Error).message}\nserving the previous build of the web client instead.`);
@@ -212,13 +218,14 @@ async function build(
   work: string,
   extension: string | undefined,
   log: (line: string) => void,
+  signal: AbortSignal | undefined,
 ): Promise<void> {
   const first = !(await exists(join(dir, 'index.html')));
   const what = extension === undefined ? 'the web client' : 'the web client with its extension';
   log(`building ${what} (${first ? 'first run only' : 'its sources changed'})…`);
   const started = performance.now();
   const out = join(work, 'out');
-  await runBuildScript(out, extension);
+  await runBuildScript(out, extension, signal);
   // Stamped after the build, which wrote the list of the extension's files the stamp covers.
   const stamp =
     extension === undefined
@@ -238,10 +245,15 @@ async function build(
   if (extension !== undefined) await pruneClients();
 }
 
-function runBuildScript(out: string, extension: string | undefined): Promise<void> {
+function runBuildScript(
+  out: string,
+  extension: string | undefined,
+  signal: AbortSignal | undefined,
+): Promise<void> {
   return new Promise((done, reject) => {
     const child = spawn(process.execPath, [BUILD_SCRIPT, out], {
       cwd: WEB_DIR,
+      ...(signal ? { signal } : {}),
       // Always a production bundle, whatever NODE_ENV the caller runs with (Vitest sets "test"); with
       // the extension module vite.config.ts is to bundle, or none even if the caller's environment names one.
       env: {

@@ -212,11 +212,17 @@ export async function dev(
       signInScheme: parsed.values['sign-in'],
     });
     const uiFile = ui.file;
+    // Aborted on stop, so that a rebuild under way is killed rather than waited for.
+    const building = new AbortController();
     const extensionWatcher =
       uiFile === undefined
         ? undefined
         : watchExtension(uiFile, async () => {
-            const built = await buildForDev(uiFile, log);
+            const built = await buildForDev(uiFile, log, building.signal).catch((error: Error) => {
+              if (building.signal.aborted) return undefined;
+              throw error;
+            });
+            if (!built) return;
             extensionState.issues = built.ok ? [] : [built.issue];
             if (!built.ok) terminal.err(`${built.issue.source}: ${built.issue.message}\n`);
             else terminal.err(`${basename(uiFile)} built; reloading the pages.\n`);
@@ -228,6 +234,7 @@ export async function dev(
           });
     const signal = await stop.wait();
     terminal.err(`\n${signal}: closing the pages' connections, the server and the database…\n`);
+    building.abort();
     await extensionWatcher?.close();
     await watcher.close();
     await server.close();
