@@ -86,7 +86,9 @@ export function producedCodes(model: Model): Set<string> {
     if (code !== undefined) codes.add(code);
   }
   for (const machine of shownList(model.states, 'machines') ?? []) {
-    for (const transition of isRecord(machine) && Array.isArray(machine.transitions) ? machine.transitions : []) {
+    for (const transition of isRecord(machine) && Array.isArray(machine.transitions)
+      ? machine.transitions
+      : []) {
       const code = isRecord(transition) ? text(transition.guardCode) : undefined;
       if (code !== undefined) codes.add(code);
     }
