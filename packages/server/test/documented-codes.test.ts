@@ -474,6 +474,27 @@ const PROVOKE: Record<string, () => Promise<Answer>> = {
         headers: library.librarian,
       }),
     ),
+  EVALUATION_FAILED: async () => {
+    // The return's guard compares a number with a text: no record can make it true or false.
+    const model = structuredClone(library.model);
+    const machine = model.states.shown ? model.states.machines[0] : undefined;
+    const step = machine?.transitions.find((transition) => transition.name === 'return');
+    if (!step) throw new Error('the tool library returns loans');
+    step.guard = 'record.days > record.note';
+    const app = await buildApp({ model, store: library.store, onServerError: () => undefined });
+    try {
+      const librarian = await signInAs(app, library.store, 'librarian', {}, 'evaluator@shop.test');
+      return problemOf(
+        await app.inject({
+          method: 'POST',
+          url: `/api/loans/${library.loan.id}/return`,
+          headers: librarian,
+        }),
+      );
+    } finally {
+      await app.close();
+    }
+  },
   NOT_IMPLEMENTED: async () =>
     problemOf(
       await library.app.inject({ method: 'POST', url: '/api/loans/remind', headers: library.librarian }),

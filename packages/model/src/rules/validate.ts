@@ -224,8 +224,7 @@ const LEAF_KEYWORDS = new Set([
 
 /**
  * A constraint's own message speaks of its bounds (`A boat is out for {MAX_HOURS} hours at most.`), so an
- * empty field is told it is required, not that it is too long; only a constraint with no bounds at all
- * has a message about being required.
+ * empty field is told it is required, not that it is too long.
  */
 function requiredMessage(
   model: Model,
@@ -234,9 +233,12 @@ function requiredMessage(
   record: Record<string, JsonValue>,
 ): string {
   const constraints = bounds.constraints;
-  const aboutBounds =
+  const bounded =
     constraints?.min !== undefined || constraints?.max !== undefined || constraints?.pattern !== undefined;
-  return constraints?.message !== undefined && !aboutBounds
+  // An empty list still has a count, below a least one ("An order has 1 to 50 lines."); an empty text or
+  // number has no value for "at most 80 characters" to speak of.
+  const countsItems = field.kind === 'list' && constraints?.min !== undefined;
+  return constraints?.message !== undefined && (!bounded || countsItems)
     ? fillMessage(constraints.message, model, { record })
     : `${fieldLabel(field)} is required.`;
 }
