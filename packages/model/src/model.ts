@@ -521,6 +521,11 @@ export interface Role {
   name: string;
   label?: string;
   description?: string;
+  /**
+   * The screen of point 2 this role lands on at `/` and after signing in, in place of the product's home
+   * (point 1), which may be a screen the role cannot open.
+   */
+  home?: string;
 }
 
 export type CrudAction = 'read' | 'create' | 'update' | 'delete';

@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   checkTransition,
+  homeScreen,
   type JsonValue,
   loadSpec,
   type Model,
@@ -213,6 +214,16 @@ describe('a field constraint’s own message', () => {
   });
 });
 
+describe('a home of a role’s own', () => {
+  const model = boatHire();
+
+  it('is where the role lands at /, and the product’s home is everyone else’s', () => {
+    expect(homeScreen(model, 'skipper')?.name).toBe('bookings');
+    expect(homeScreen(model, 'desk')?.name).toBe('skippers');
+    expect(homeScreen(model)?.name).toBe('skippers');
+  });
+});
+
 describe('check, on what the format said wrongly in silence', () => {
   const source = readFileSync(resolve(FIXTURES, 'boat-hire.md'), 'utf8');
   const issuesOf = (text: string) => loadSpec(text, { file: 'boat-hire.md' }).issues;
@@ -246,6 +257,22 @@ describe('check, on what the format said wrongly in silence', () => {
     ]);
   });
 
+  it('refuses a role’s home that the role may not open, which would land it on "Not allowed"', () => {
+    const text = source.replace('| skipper | Skipper | bookings |', '| skipper | Skipper | skippers |');
+    expect(issuesOf(text)).toEqual([
+      expect.objectContaining({
+        severity: 'error',
+        code: 'invalid-value',
+        path: ['roles', 'roles', 'skipper', 'home'],
+        message: expect.stringContaining('which point 2 opens only to "desk"'),
+      }),
+    ]);
+    const missing = source.replace('| skipper | Skipper | bookings |', '| skipper | Skipper | bokings |');
+    expect(issuesOf(missing)).toEqual([
+      expect.objectContaining({ code: 'unknown-reference', path: ['roles', 'roles', 'skipper', 'home'] }),
+    ]);
+  });
+
   it('refuses a guard code not written like the catalogue’s codes', () => {
     const text = source.replace('| SEASON_OVER | |', '| season-over | |');
     expect(issuesOf(text)).toEqual(
@@ -255,7 +282,9 @@ describe('check, on what the format said wrongly in silence', () => {
           code: 'invalid-value',
           path: ['states', 'Booking.status', 'transitions', 'confirm', 'guardCode'],
           message: expect.stringContaining('Write it as SEASON_OVER.'),
-          source: expect.objectContaining({ line: 81 }),
+          source: expect.objectContaining({
+            line: text.split('\n').findIndex((line) => line.includes('season-over')) + 1,
+          }),
         }),
       ]),
     );

@@ -25,6 +25,7 @@ export function checkRoles(context: Context): void {
       );
     }
     seen.add(name);
+    if (isRecord(role)) checkRoleHome(context, name, role.home);
   }
 
   const grants = new Set<string>();
@@ -66,6 +67,21 @@ export function checkRoles(context: Context): void {
       true,
     );
   }
+}
+
+/** A role's own home is a screen of point 2 that the role may open: else it lands on "Not allowed". */
+function checkRoleHome(context: Context, role: string, home: unknown): void {
+  const path: PathSegment[] = ['roles', 'roles', role, 'home'];
+  const owner = `the home of role "${role}" (point 6)`;
+  const screen = refer<Record<string, unknown>>(context, 'screen', home, path, owner);
+  if (!isRecord(screen) || !Array.isArray(screen.roles) || screen.roles.includes(role)) return;
+  report(
+    context,
+    'invalid-value',
+    path,
+    `${owner} is screen "${String(home)}", which point 2 opens only to ${screen.roles.map((name) => `"${String(name)}"`).join(', ')}: ` +
+      `the role would land on "Not allowed". Add "${role}" to the screen's roles, or choose another home.`,
+  );
 }
 
 /**

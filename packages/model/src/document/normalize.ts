@@ -393,6 +393,7 @@ function toRoles(doc: RolesDocument): Roles {
       name,
       ...optional('label', role.label),
       ...optional('description', trimmed(role.description)),
+      ...optional('home', role.home),
     })),
     grants: Object.entries(doc.roles).flatMap(([role, { can }]) =>
       Object.entries(can ?? {}).map(([entity, grant]) => toGrant(role, entity, grant)),

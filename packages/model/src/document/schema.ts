@@ -399,6 +399,9 @@ const grant = z.union([
 const role = z.strictObject({
   label: z.string().optional(),
   description: z.string().optional(),
+  home: identifier.optional().meta({
+    description: "The screen this role lands on at / and after signing in, in place of the product's home.",
+  }),
   can: z.record(identifier, grant).optional().meta({ description: 'Per entity: what this role may do.' }),
 });
 

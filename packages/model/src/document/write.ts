@@ -281,6 +281,7 @@ function fromRoles(roles: Roles): RolesDocument {
           {
             ...optional('label', role.label),
             ...optional('description', role.description),
+            ...optional('home', role.home),
             ...(grants.length
               ? { can: Object.fromEntries(grants.map((grant) => [grant.entity, fromGrant(grant)])) }
               : {}),

@@ -221,7 +221,7 @@ export const TABLES = {
   roles: {
     what: 'roles table',
     name: { label: 'Role' },
-    columns: [col('label', 'text'), col('description', 'text')],
+    columns: [col('label', 'text'), col('description', 'text'), col('home', 'text')],
   },
   permissions: {
     what: 'permissions table',

@@ -564,8 +564,9 @@ function writeRoles(roles: Roles): string[] {
       Role: inline(role.name),
       Label: text(role.label),
       Description: text(role.description),
+      Home: text(role.home),
     }));
-    blocks.push(table(['Role', 'Label', 'Description'], ['Role'], rows));
+    blocks.push(table(['Role', 'Label', 'Description', 'Home'], ['Role'], rows));
   }
   if (roles.grants.length > 0) {
     blocks.push(

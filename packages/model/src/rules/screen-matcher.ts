@@ -92,12 +92,17 @@ function decode(segment: string): string {
 }
 
 /**
- * The screen at `/`: the one the product names as home, else one whose route is `/`. Without either,
- * the home page is the page about the specification rather than a guessed screen.
+ * The screen at `/`: the role's own home (point 6), else the one the product names as home, else one
+ * whose route is `/`. Without any, the home page is the page about the specification rather than a
+ * guessed screen.
  */
-export function homeScreen(model: Model): Screen | undefined {
+export function homeScreen(model: Model, role?: string): Screen | undefined {
   const screens = model.screens.shown ? model.screens.items : [];
-  const named = model.product.shown && model.product.home ? model.product.home : undefined;
+  const own =
+    role === undefined || !model.roles.shown
+      ? undefined
+      : model.roles.roles.find((candidate) => candidate.name === role)?.home;
+  const named = own ?? (model.product.shown && model.product.home ? model.product.home : undefined);
   return (
     (named ? screens.find((screen) => screen.name === named) : undefined) ??
     screens.find((screen) => screen.route === '/')

@@ -5,6 +5,7 @@ import { lazy, type ReactNode, useMemo } from 'react';
 import type { Locale } from '../i18n/catalogue';
 import { I18nProvider } from '../i18n/I18nProvider';
 import { signInOf, signInPath } from '../session/return-path';
+import { usePrincipal } from '../session/SessionContext';
 import { SessionProvider } from '../session/SessionProvider';
 import type { SessionStore } from '../session/session-store';
 import { AboutPage } from './AboutPage';
@@ -79,9 +80,10 @@ export function App({ spec, initialPath, locale, queryClient, session }: AppProp
 function Pages() {
   const { model } = useSpec();
   const { pathname } = useLocation();
+  const { role } = usePrincipal();
   return (
     <Shell>
-      <ScreenBoundary>{pageAt(model, pathname)}</ScreenBoundary>
+      <ScreenBoundary>{pageAt(model, pathname, role)}</ScreenBoundary>
     </Shell>
   );
 }
@@ -115,10 +117,11 @@ function ModelScreen() {
  * other address the screen of point 2 there, which the client finds itself (see `createScreenMatcher`).
  * Fixed paths are matched as React Router did: case aside, and a trailing slash ignored.
  */
-export function pageAt(model: Model, pathname: string): ReactNode {
+export function pageAt(model: Model, pathname: string, role?: string): ReactNode {
   const path = pathname.replace(/\/+$/, '').toLowerCase() || '/';
   if (path === '/') {
-    const home = homeScreen(model);
+    // The signed-in role's own home, else the product's (point 6, point 1).
+    const home = homeScreen(model, role);
     if (!home) return <AboutPage asHome />;
     return home.route === '/' ? <ScreenRoute key={home.name} screen={home} /> : <Navigate to={home.route} />;
   }
