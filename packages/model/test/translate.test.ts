@@ -123,6 +123,42 @@ entities:
     expect(loaded.issues.filter((issue) => issue.severity === 'error')).toEqual([]);
   });
 
+  // Keyed by the shown text alone, an entity and a value of the same word could not differ in French:
+  // "Order" the entity is "Commande", "order" the topic is "Ordre" (issue 42).
+  it('tells apart the same word for two things by the path of one, and warns of a path that names nothing', () => {
+    const text = library(
+      [
+        '    fr:',
+        '      Order: Commande',
+        '      Book.topic.order: Ordre',
+        '      Book.title: Intitulé',
+        '      Book.topic.ordre: Ordre',
+      ].join('\n'),
+    )
+      .replace(
+        '      dueOn: { kind: date, label: Due back }',
+        '      dueOn: { kind: date, label: Due back }\n      topic: { kind: enum, values: [order, gift] }',
+      )
+      .replace('entities:\n', 'entities:\n  Order:\n    fields:\n      id: { kind: integer }\n');
+    const loaded = loadSpec(text, { file: 'library.yaml' });
+    expect(loaded.issues.filter((issue) => issue.severity === 'error')).toEqual([]);
+    expect(loaded.issues.map((issue) => issue.message)).toEqual([
+      expect.stringMatching(
+        /^"Book\.topic\.ordre" is translated into fr, but the specification shows no such text/,
+      ),
+    ]);
+    const french = translateModel(loaded.model as Model, 'fr');
+    const entities = french.entities.shown ? french.entities.items : [];
+    const book = entities.find((entity) => entity.name === 'Book');
+    const topic = book?.fields.find((field) => field.name === 'topic');
+    expect(entities.find((entity) => entity.name === 'Order')?.label).toBe('Commande');
+    expect(topic?.kind === 'enum' ? topic.values.map((value) => value.label) : []).toEqual([
+      'Ordre',
+      undefined,
+    ]);
+    expect(book?.fields.find((field) => field.name === 'title')?.label).toBe('Intitulé');
+  });
+
   it('refuses a language that is no language tag', () => {
     const loaded = loadSpec(library('    Dutch:\n      Due back: Terug op'), { file: 'library.yaml' });
     expect(loaded.issues.map((issue) => issue.message).join('\n')).toMatch(/BCP 47/);

@@ -85,7 +85,11 @@ function translateWith(model: Model, words: Words): Model {
             ...machine,
             states: machine.states.map((state) => ({
               ...state,
-              ...optional('label', sayOwn(state.label, humanize(state.name))),
+              ...optional(
+                'label',
+                words.get(`${machine.entity}.${machine.field}.${state.name}`) ??
+                  sayOwn(state.label, humanize(state.name)),
+              ),
             })),
             transitions: machine.transitions.map((transition) => ({
               ...transition,
@@ -139,33 +143,41 @@ function translateEntity(entity: Entity, words: Words): Entity {
     ...entity,
     ...(label !== undefined ? { label } : {}),
     ...(plural !== undefined ? { plural } : {}),
-    fields: entity.fields.map((field) => translateField(field, words)),
+    fields: entity.fields.map((field) => translateField(field, words, `${entity.name}.${field.name}`)),
   };
 }
 
-function translateField(field: Field, words: Words): Field {
-  const label = words.get(fieldLabel(field));
+/**
+ * A field's words. Each may also be keyed by its path (`Booking.status` for the field's label,
+ * `Booking.status.out` for a value or a state), which wins over the shown text: the same word may name
+ * two things that another language names apart (an entity Order, and the value "order" of a kind).
+ */
+function translateField(field: Field, words: Words, path: string): Field {
+  const label = words.get(path) ?? words.get(fieldLabel(field));
   const help = field.help === undefined ? undefined : words.get(field.help);
   return {
     ...field,
-    ...translateType(field, words),
+    ...translateType(field, words, path),
     ...(label !== undefined ? { label } : {}),
     ...(help !== undefined ? { help } : {}),
   } as Field;
 }
 
 /** Enum values' labels, also inside lists. */
-function translateType<T extends FieldType>(type: T, words: Words): Partial<T> {
+function translateType<T extends FieldType>(type: T, words: Words, path: string): Partial<T> {
   if (type.kind === 'enum') {
     return {
       values: type.values.map((option) => {
-        const label = words.get(option.label ?? option.value) ?? words.get(humanize(option.value));
+        const label =
+          words.get(`${path}.${option.value}`) ??
+          words.get(option.label ?? option.value) ??
+          words.get(humanize(option.value));
         return label === undefined ? option : { ...option, label };
       }),
     } as unknown as Partial<T>;
   }
   if (type.kind === 'list') {
-    return { of: { ...type.of, ...translateType(type.of, words) } } as unknown as Partial<T>;
+    return { of: { ...type.of, ...translateType(type.of, words, path) } } as unknown as Partial<T>;
   }
   return {};
 }
