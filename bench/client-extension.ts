@@ -16,6 +16,7 @@ import {
   scratchDir,
   startNinefold,
   startOrigin,
+  warmUps,
   write,
 } from './support/client-harness';
 import { median, percentile } from './support/figures';
@@ -44,7 +45,7 @@ async function benchListWithExtension(browser: Browser): Promise<void> {
   const sides = ['plain', 'extended'] as const;
   const url = (side: (typeof sides)[number]) => `${origins[side].url}/orders`;
   // Warm-up: the server's and the browser's first loads are not what is compared.
-  for (let i = 0; i < 2; i++)
+  for (let i = 0; i < warmUps(2); i++)
     for (const side of sides) await timeList(browser, url(side), calls[side].numbers);
   const runs: Record<(typeof sides)[number], ListRun[]> = { plain: [], extended: [] };
   for (let round = 0; round < RUNS; round++) {
@@ -83,7 +84,7 @@ async function benchListWithExtension(browser: Browser): Promise<void> {
         'ninefold serve, each process behind an origin of its own; ours adds --ui bench/extension/orders.ui.tsx, ' +
         "which wraps the Total column's display, fills the list's toolbar, adds a row action (a button in each of " +
         `the ${LIST_PAGE_SIZE} rows) and a brand. Timed as bench/client.ts times the list (bench/support/list-timing.ts): ` +
-        `a fresh browser context per load, 2 warm-up loads a side, ${RUNS} runs a side alternating, median. ` +
+        `a fresh browser context per load, ${warmUps(2)} warm-up loads a side, ${RUNS} runs a side alternating, median. ` +
         'Goal: ratio <= 1.05.',
       goal: 'ratio <= 1.05',
       goalMet: ratio <= 1.05,

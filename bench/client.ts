@@ -41,6 +41,7 @@ import {
   startNinefold,
   startOrigin,
   VIEWPORT,
+  warmUps,
   write,
 } from './support/client-harness';
 import { median, percentile } from './support/figures';
@@ -252,7 +253,7 @@ async function benchList(browser: Browser): Promise<void> {
   const order: Side[] = baseline ? ['ours', 'peer', 'stack', 'baseline'] : ['ours', 'peer', 'stack'];
 
   // Warm-up: the server's and the browser's first loads are not what is compared.
-  for (let i = 0; i < 2; i++)
+  for (let i = 0; i < warmUps(2); i++)
     for (const side of order) {
       await timeList(browser, urls[side], expected(side));
       if (baseline && (side === 'peer' || side === 'stack')) await touch(baseline.call);
@@ -322,7 +323,7 @@ async function benchList(browser: Browser): Promise<void> {
         `Ours: /orders of the demo with a page size of ${LIST_PAGE_SIZE} and no sign-in (bench/client-specs.ts), ` +
         `served by ninefold serve. Peer: bench/peers/minimal-list built by Vite ${minimal.versions.vite}, making ` +
         `the same call (${call.path}) to the same API process on the same origin. Each load in a fresh ` +
-        `browser context (empty cache), ${TALL_VIEWPORT.width}x${TALL_VIEWPORT.height} window; 2 warm-up loads each, then ` +
+        `browser context (empty cache), ${TALL_VIEWPORT.width}x${TALL_VIEWPORT.height} window; ${warmUps(2)} warm-up loads each, then ` +
         `${LIST_RUNS} runs each, the order rotating, median. Goal: ratio <= 1.5. stackFloor is a third page, not the ` +
         "peer: the minimal page inside Mantine's provider and stylesheet, fetching through TanStack Query " +
         '(bench/peers/stack-list), i.e. what the libraries of packages/web cost before any of our code.',
@@ -466,7 +467,7 @@ async function benchForm(browser: Browser): Promise<void> {
     floor: 'floor',
   };
   const sides = Object.keys(urls) as FormSide[];
-  for (const side of sides) await typeInto(browser, urls[side]);
+  for (let i = 0; i < warmUps(1); i++) for (const side of sides) await typeInto(browser, urls[side]);
   const runs: Record<FormSide, Typing[]> = { ours: [], rjsf: [], rjsfLive: [], floor: [] };
   for (let round = 0; round < FORM_ROUNDS; round++) {
     // Rotate the order every round, so that drift in machine load hits every side alike.
@@ -503,7 +504,7 @@ async function benchForm(browser: Browser): Promise<void> {
         `Ours: /inspections/new of the generated spec, served by ninefold serve. Peer: rjsf's Form ` +
         `over the same fields as a JSON Schema (bench/peers/rjsf-form), built by Vite ${rjsf.versions.vite} in ` +
         'production mode; rjsfLiveValidate is the same form with liveValidate on. ' +
-        `${FORM_ROUNDS} page loads per side (${VIEWPORT.width}x${VIEWPORT.height} window) after one warm-up ` +
+        `${FORM_ROUNDS} page loads per side (${VIEWPORT.width}x${VIEWPORT.height} window) after ${warmUps(1)} warm-up ` +
         'each, order rotating; median and p95 over all ' +
         'keystrokes. The ratio is of medians. Goal: ours <= 16 ms per keystroke (median and p95).',
       goal: 'ours <= 16 ms (median and p95)',

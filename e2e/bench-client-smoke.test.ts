@@ -37,6 +37,7 @@ describe('the browser benchmarks, one round each', () => {
     // This checkout as its own baseline: the benchmark's two sides run, one load each.
     const dir = await bench(['bench/client-detail.ts'], {
       BENCH_DETAIL_RUNS: '1',
+      BENCH_DETAIL_WARMUPS: '0',
       BENCH_DETAIL_BASELINE: ROOT,
     });
     const figure = result(dir, 'client-detail-first-render');
@@ -48,6 +49,7 @@ describe('the browser benchmarks, one round each', () => {
     const dir = await bench(['bench/client.ts', 'size', 'list', 'form'], {
       BENCH_LIST_RUNS: '1',
       BENCH_FORM_ROUNDS: '1',
+      BENCH_WARMUPS: '0',
       // Enough keystrokes to see that each side types and is measured; the figures are not the point.
       BENCH_FORM_KEYSTROKES: '8',
       // This checkout as its own baseline: the side that measures another version runs too.
@@ -66,7 +68,7 @@ describe('the browser benchmarks, one round each', () => {
   }, 400_000);
 
   it('bench/client-extension.ts: the list with an extension’s overrides beside the same list without', async () => {
-    const dir = await bench(['bench/client-extension.ts'], { BENCH_EXTENSION_RUNS: '1' });
+    const dir = await bench(['bench/client-extension.ts'], { BENCH_EXTENSION_RUNS: '1', BENCH_WARMUPS: '0' });
     const figure = result(dir, 'client-list-extension');
     expect(figure.ours).toBeGreaterThan(0);
     expect(figure.peer).toBeGreaterThan(0);

@@ -151,6 +151,15 @@ export interface ProbeGlobals {
 
 export const round1 = (value: number) => Math.round(value * 10) / 10;
 
+/**
+ * Loads per side before the measured ones: `usual`, or BENCH_WARMUPS. A smoke run in the suite asks for
+ * none, since it checks that every side loads and is measured, not the figures.
+ */
+export function warmUps(usual: number): number {
+  const asked = process.env.BENCH_WARMUPS;
+  return asked === undefined ? usual : Number(asked);
+}
+
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }

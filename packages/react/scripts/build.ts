@@ -1,9 +1,10 @@
 // Builds @ninefold/react into dist/: the client as an ES library (dist/index.js and its lazy chunks,
 // dist/style.css), the Vite plugin for Node (dist/vite.js), and one declaration file for each, with the
 // model's types written out in it, so that an app needs none of Ninefold's TypeScript sources.
-import { rm } from 'node:fs/promises';
+import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { builtinModules } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { sourceStamp } from '@ninefold/web/runtime';
 import { themeStylesheetPlugin } from '@ninefold/web/vite-plugins';
 import react from '@vitejs/plugin-react';
 import { build, type Plugin } from 'vite';
@@ -40,8 +41,41 @@ function laterStylesInStylesheet(): Plugin {
   };
 }
 
+/** Written into dist/: which sources it was built from, so that `--if-stale` can skip a current build. */
+const STAMP_FILE = '.ninefold-sources';
+
+/**
+ * The sources the package is built from: the web client's and the model's (the runtime's own stamp), and
+ * this package's code and build scripts, by their files, sizes and newest modification time.
+ */
+async function packageStamp(): Promise<string> {
+  const totals = { files: 0, bytes: 0, newest: 0 };
+  const visit = async (path: string): Promise<void> => {
+    const info = await stat(path).catch(() => undefined);
+    if (!info) return;
+    totals.newest = Math.max(totals.newest, info.mtimeMs);
+    if (!info.isDirectory()) {
+      totals.files += 1;
+      totals.bytes += info.size;
+      return;
+    }
+    for (const entry of await readdir(path)) await visit(`${path}/${entry}`);
+  };
+  for (const part of ['src', 'scripts', 'package.json', 'tsconfig.json']) await visit(`${PACKAGE}/${part}`);
+  return `${await sourceStamp()}; react ${totals.files} files, ${totals.bytes} bytes, newest ${Math.trunc(totals.newest)}`;
+}
+
 async function main(): Promise<void> {
   const started = performance.now();
+  const stamp = await packageStamp();
+  // `npm ci` builds it (scripts/prepare.mjs); a test or a person after a change of the sources asks again.
+  if (process.argv.includes('--if-stale')) {
+    const built = await readFile(`${DIST}/${STAMP_FILE}`, 'utf8').catch(() => undefined);
+    if (built === stamp) {
+      console.log(`@ninefold/react in ${DIST} is current`);
+      return;
+    }
+  }
   await rm(DIST, { recursive: true, force: true });
   await build({
     configFile: false,
@@ -82,6 +116,7 @@ async function main(): Promise<void> {
   });
   await writeClientDeclarations(WEB_ENTRY, `${DIST}/index.d.ts`);
   await writePluginDeclarations(PLUGIN_ENTRY, `${DIST}/vite.d.ts`);
+  await writeFile(`${DIST}/${STAMP_FILE}`, stamp);
   console.log(`@ninefold/react built into ${DIST} in ${Math.round(performance.now() - started)} ms`);
 }
 
