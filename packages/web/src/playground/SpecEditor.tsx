@@ -29,6 +29,12 @@ export function SpecEditor({ text, format, issues, onChange }: SpecEditorProps) 
   const view = useRef<EditorView | null>(null);
   const language = useRef(new Compartment());
   const typed = useRef(text);
+  /**
+   * Texts this editor sent up and the page may still hand back, one render late. Such an echo is no new
+   * text: replacing the document with it undid the keys typed since, and on a loaded machine the two
+   * went back and forth until React stopped them ("Maximum update depth exceeded").
+   */
+  const sent = useRef(new Set<string>());
   const changed = useRef(onChange);
   changed.current = onChange;
 
@@ -51,6 +57,9 @@ export function SpecEditor({ text, format, issues, onChange }: SpecEditorProps) 
           EditorView.updateListener.of((update) => {
             if (!update.docChanged) return;
             typed.current = update.state.doc.toString();
+            sent.current.add(typed.current);
+            // Echoes come back within a few renders; the oldest are forgotten.
+            if (sent.current.size > 64) sent.current.delete(sent.current.values().next().value as string);
             changed.current(typed.current);
           }),
         ],
@@ -75,10 +84,13 @@ export function SpecEditor({ text, format, issues, onChange }: SpecEditorProps) 
   useEffect(() => {
     const current = view.current;
     if (!current) return;
-    const replaced = text !== typed.current;
+    const replaced = text !== typed.current && !sent.current.has(text);
     if (!replaced && format === shownFormat.current) return;
     shownFormat.current = format;
-    typed.current = text;
+    if (replaced) {
+      typed.current = text;
+      sent.current.clear();
+    }
     current.dispatch({
       ...(replaced ? { changes: { from: 0, to: current.state.doc.length, insert: text } } : {}),
       effects: language.current.reconfigure(languageOf(format, isLargeText(text))),
