@@ -19,7 +19,15 @@ import type { Browser } from 'playwright-core';
 import { swaggerUiApp } from './client-peers';
 import { startFront } from './client-server';
 import { cleanUp, cleanups } from './support/clean-up';
-import { freshPage, launchChromium, round1, sleep, startNinefold, write } from './support/client-harness';
+import {
+  freshPage,
+  launchChromium,
+  round1,
+  sleep,
+  startNinefold,
+  warmUps,
+  write,
+} from './support/client-harness';
 import { median } from './support/figures';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -127,9 +135,11 @@ async function main(): Promise<void> {
   };
   const runs: Record<Side, Run[]> = { served: [], imported: [], swagger: [] };
   const order: Side[] = ['swagger', 'served', 'imported'];
-  for (let round = 0; round <= RUNS; round++) {
+  // Rounds before the first (0 and below) are warm-ups, not measured.
+  for (let round = 1 - warmUps(1); round <= RUNS; round++) {
     // Rotated, so that no side always follows the same one.
-    const sides = [...order.slice(round % 3), ...order.slice(0, round % 3)];
+    const turn = ((round % 3) + 3) % 3;
+    const sides = [...order.slice(turn), ...order.slice(0, turn)];
     for (const side of sides) {
       const run = await load(browser, urls[side], side);
       if (run.errors.length > 0) throw new Error(`${side}: ${run.errors.join(' | ')}`);
@@ -178,7 +188,7 @@ async function main(): Promise<void> {
       importedInPage: { ...imported, speedup: round1(peer.medianMs / imported.medianMs) },
       swagger: peer,
       notes:
-        `Median of ${RUNS} loads per side after one warm-up, interleaved, each in a fresh context. ` +
+        `Median of ${RUNS} loads per side after ${warmUps(1)} warm-up, interleaved, each in a fresh context. ` +
         'Ours (served): `ninefold serve` on the document (imported once at start), the home screen with its navigation. ' +
         'Ours (imported in the page): /_/import of an empty client reads the raw document in a Web Worker and opens the preview. ' +
         'Swagger UI: its standalone index page on the raw document, until the first operation is listed. ' +

@@ -82,6 +82,7 @@ describe('the browser benchmarks, one round each', () => {
       BENCH_PLAYGROUND_KEYS: '3',
       BENCH_PLAYGROUND_GITHUB_RUNS: '1',
       BENCH_PLAYGROUND_DOCUMENT: join(ROOT, 'e2e/fixtures/playground-pets.json'),
+      BENCH_WARMUPS: '0',
     });
     const size = result(dir, 'playground-initial-js');
     expect(size.ours).toBeGreaterThan(0);
@@ -100,6 +101,7 @@ describe('the browser benchmarks, one round each', () => {
     const dir = await bench(['bench/client-openapi.ts'], {
       BENCH_OPENAPI_RUNS: '1',
       BENCH_OPENAPI_DOCUMENT: join(ROOT, 'e2e/fixtures/playground-pets.json'),
+      BENCH_WARMUPS: '0',
     });
     const figure = result(dir, 'openapi-first-screen-document');
     expect(figure.ours).toBeGreaterThan(0);

@@ -616,16 +616,19 @@ export function createSessionStore(
     async signOut() {
       const call = signOutCall();
       const headers = headersFor(signIn, credentials);
-      if (credentials && call) {
+      const had = credentials !== undefined;
+      // Forgotten before the API is told: a read the page starts meanwhile (a list refetched, the live
+      // stream reconnecting) must not carry a token the API is revoking, and meet a 401 for it.
+      forget();
+      if (signIn.kind !== 'none') {
+        publish({ state: { status: 'signed-out', expired: false }, principal: {}, prompt: false });
+      }
+      if (had && call) {
         try {
           await send(call.method, call.path, { headers });
         } catch {
           // The API could not be told; the credentials are forgotten all the same.
         }
-      }
-      forget();
-      if (signIn.kind !== 'none') {
-        publish({ state: { status: 'signed-out', expired: false }, principal: {}, prompt: false });
       }
     },
 
