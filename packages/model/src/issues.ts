@@ -96,6 +96,18 @@ export function toPointer(path: readonly PathSegment[]): string {
   return path.map((segment) => `/${String(segment).replaceAll('~', '~0').replaceAll('/', '~1')}`).join('');
 }
 
+/**
+ * The segments of a JSON Pointer, unescaped: `/lines/0/quantity` -> `['lines', '0', 'quantity']`; the
+ * empty pointer (the whole document) has none.
+ */
+export function fromPointer(pointer: string): string[] {
+  if (!pointer.startsWith('/')) return [];
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((segment) => segment.replaceAll('~1', '/').replaceAll('~0', '~'));
+}
+
 export function hasErrors(issues: readonly Issue[]): boolean {
   return issues.some((issue) => issue.severity === 'error');
 }

@@ -419,7 +419,7 @@ const DATE_CONSTANT = /^\d{4}-\d{2}-\d{2}$/;
 const INSTANT_CONSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})$/;
 
 /** The instant a constant's text names, when it is a real date (`2026-02-30` is not) or date and time. */
-export function constantInstant(text: string): Date | undefined {
+function constantInstant(text: string): Date | undefined {
   if (DATE_CONSTANT.test(text)) {
     const day = new Date(`${text}T00:00:00Z`);
     return Number.isNaN(day.getTime()) || day.toISOString().slice(0, 10) !== text ? undefined : day;
@@ -533,7 +533,6 @@ export function expressionReadsRecords(expression: string, env: ExpressionEnviro
   return ast !== undefined && readsOtherRecords(ast);
 }
 
-/** The parsed form of an expression, from the same cache evaluations use; undefined when it does not parse. */
 /**
  * A conversion of a fixed text that can never work (`timestamp("2026-10-31")`: a timestamp needs a time
  * and an offset): the type check passes it, and every evaluation would throw. Undefined when there is
@@ -569,6 +568,7 @@ export function fixedConversionFailure(
 
 const FIXED_CONVERSIONS = new Set(['timestamp', 'duration']);
 
+/** The parsed form of an expression, from the same cache evaluations use; undefined when it does not parse. */
 export function expressionAst(expression: string, env: ExpressionEnvironment): ASTNode | undefined {
   try {
     return parsed(env, expression).ast;

@@ -1,3 +1,4 @@
+import { fromPointer } from '../issues';
 import { findEntity } from '../lookup';
 import type { ErrorEntry, ErrorMatch, FieldType, Model } from '../model';
 
@@ -149,10 +150,7 @@ function compareRanks(a: number[], b: number[]): number {
  */
 function fieldNamesAt(model: Model, entityName: string, pointer: string): string[] {
   if (!pointer.startsWith('/')) return [];
-  const segments = pointer
-    .slice(1)
-    .split('/')
-    .map((segment) => segment.replaceAll('~1', '/').replaceAll('~0', '~'));
+  const segments = fromPointer(pointer);
   const names: string[] = [];
   const anchors: Array<{ entity: string; path: string[] }> = [];
   let type: FieldType = { kind: 'object', entity: entityName };

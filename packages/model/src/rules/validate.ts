@@ -10,7 +10,7 @@ import {
   expressionReadsRecords,
 } from '../cel';
 import { listCheckedPerItem, topBindings } from '../cel/ast';
-import { toPointer } from '../issues';
+import { fromPointer, toPointer } from '../issues';
 import { fieldLabel, findEntity, entityLabel as label } from '../lookup';
 import type { Entity, Field, JsonValue, Model, Rule } from '../model';
 import { formatAmount, type ResolvedAmount } from './constants';
@@ -563,10 +563,7 @@ function fieldAt(
   entity: Entity,
   pointer: string,
 ): { field: Field; bounds: Bounds; pointer: string } | undefined {
-  const segments = pointer
-    .split('/')
-    .slice(1)
-    .map((s) => s.replaceAll('~1', '/').replaceAll('~0', '~'));
+  const segments = fromPointer(pointer);
   let current: Entity | undefined = entity;
   let root = entity.name;
   let path: string[] = [];

@@ -1,4 +1,5 @@
 import { exhaustiveSwitchError } from '../exhaustive';
+import { fromPointer } from '../issues';
 import { entityLabel, findEntity } from '../lookup';
 import type { CrudAction, Entity, JsonValue, Model, StateMachine, Transition } from '../model';
 import { createdValuesReadRecords, createdValuesWithRecords, derivedValues, recordToCreate } from './derived';
@@ -12,6 +13,7 @@ import {
   checkGuardWithRecords,
   checkTransition,
   guardReadsRecords,
+  type TransitionVerdict,
   transitionChange,
   transitionRefusal,
 } from './transitions';
@@ -253,9 +255,9 @@ export async function planAcrossRecords(
 
 /**
  * A transition of `record`: the change it makes (the new state, its effects, derived values), or why it
- * is refused. The record it leaves must keep point 5 as an edit must: the field constraints (a value it
- * sets out of bounds), the rules on update and the rules on this transition. A guard or a rule that reads
- * other records is checked by `planTransitionAcrossRecords`.
+ * is refused. What it writes must keep point 5: the field constraints of the values it sets (a value
+ * out of bounds), and the rules whose `On` names this transition (not those on update: a step is not an
+ * edit). A guard or a rule that reads other records is checked by `planTransitionAcrossRecords`.
  */
 export function planTransition(
   model: Model,
@@ -275,10 +277,7 @@ export function planTransition(
   // The machine is asked of the record as it is now: a step someone else already took (the order paid
   // in another tab) is an illegal transition, which says more than "changed since read".
   const verdict = checkTransition(model, machine, step, record, context);
-  if (!verdict.allowed) {
-    const { status, code } = transitionRefusal(verdict.reason);
-    return refusal(status, verdict.code ?? code, verdict.message);
-  }
+  if (!verdict.allowed) return verdictRefusal(verdict);
   const stale = staleVersion(entity, record, versions);
   if (stale) return stale;
   const computed = transitionChange(model, machine, step, record, { now: actor.now });
@@ -296,7 +295,9 @@ export function planTransition(
   const written = new Set(Object.keys(computed.change));
   const errors = result.ok
     ? []
-    : result.errors.filter((error) => error.code === 'rule' || written.has(decodePointerHead(error.pointer)));
+    : result.errors.filter(
+        (error) => error.code === 'rule' || written.has(fromPointer(error.pointer)[0] ?? ''),
+      );
   if (errors.length > 0) return invalid(errors);
   const change = {
     ...computed.change,
@@ -326,10 +327,7 @@ export async function planTransitionAcrossRecords(
     transitionContext(actor),
     actor.reader,
   );
-  if (!guarded.allowed) {
-    const { status, code } = transitionRefusal(guarded.reason);
-    return refusal(status, guarded.code ?? code, guarded.message);
-  }
+  if (!guarded.allowed) return verdictRefusal(guarded);
   if (!hasRecordRules(model, machine.entity, 'update', step.name)) return { ok: true };
   const user = userOf(actor);
   const errors = await checkRecordRules(
@@ -348,10 +346,13 @@ export async function planTransitionAcrossRecords(
   return errors.length > 0 ? invalid(errors) : { ok: true };
 }
 
-/** `/lines/0/quantity` -> `lines`: the top-level field a pointer is in. */
-function decodePointerHead(pointer: string): string {
-  const head = pointer.split('/')[1] ?? '';
-  return head.replaceAll('~1', '/').replaceAll('~0', '~');
+/** A refused transition as an answer: its reason's status and code, or the guard's own code. */
+function verdictRefusal(verdict: Exclude<TransitionVerdict, { allowed: true }>): {
+  ok: false;
+  refusal: WriteRefusal;
+} {
+  const { status, code } = transitionRefusal(verdict.reason);
+  return refusal(status, verdict.code ?? code, verdict.message);
 }
 
 /** Whether a transition reads other records (a guard, a rule): then it is decided inside the write's transaction. */

@@ -1,4 +1,4 @@
-import type { Entity, Field, Model } from '@ninefold/model';
+import { type Entity, type Field, fromPointer, type Model } from '@ninefold/model';
 import { embeddedEntity } from './form-values';
 
 /** Where a field error lands in the form. */
@@ -22,10 +22,7 @@ export interface ErrorTarget {
  */
 export function pointerToFormPath(model: Model, entity: Entity, pointer: string): ErrorTarget | undefined {
   if (pointer === '' || !pointer.startsWith('/')) return undefined;
-  const segments = pointer
-    .slice(1)
-    .split('/')
-    .map((segment) => segment.replaceAll('~1', '/').replaceAll('~0', '~'));
+  const segments = fromPointer(pointer);
   const first = segments[0] ?? '';
   let current: Entity | undefined = entity;
   let field: Field | undefined;
