@@ -1,12 +1,18 @@
 // The type check of every TypeScript project, two at a time (the machines have two cores), each
 // incremental: a second run reads what changed since the first from node_modules/.cache, so the inner
 // loop (npm run test:quick) pays seconds, not the whole check.
+//
+// It runs TypeScript 7, the compiler in Go (the `typescript-go` alias): 12 s for the four projects on a
+// fresh clone where TypeScript 5.9 took 37 s, the largest single step of `npm test` outside Vitest.
+// TypeScript 5.9 stays as `typescript` for what needs its JavaScript API, which 7 does not have: the
+// declarations of @ninefold/react (dts-bundle-generator) and the boundaries test. Both packages name a
+// `tsc`; which one node_modules/.bin/tsc links to is npm's choice, so nothing here calls it by that name.
 import { spawn } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const TSC = fileURLToPath(new URL('../node_modules/typescript/bin/tsc', import.meta.url));
+const TSC = fileURLToPath(new URL('../node_modules/typescript-go/bin/tsc', import.meta.url));
 const PROJECTS = [
   'tsconfig.json',
   'packages/web/tsconfig.json',

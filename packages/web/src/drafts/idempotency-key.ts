@@ -6,7 +6,7 @@
  * @example
  * newIdempotencyKey(); // '3b241101-e2bb-4255-8caf-4136c566a962'
  */
-export function newIdempotencyKey(random: (bytes: Uint8Array) => void = fillRandom): string {
+export function newIdempotencyKey(random: (bytes: Uint8Array<ArrayBuffer>) => void = fillRandom): string {
   const bytes = new Uint8Array(16);
   random(bytes);
   bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x40;
@@ -15,6 +15,6 @@ export function newIdempotencyKey(random: (bytes: Uint8Array) => void = fillRand
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
-function fillRandom(bytes: Uint8Array): void {
+function fillRandom(bytes: Uint8Array<ArrayBuffer>): void {
   globalThis.crypto.getRandomValues(bytes);
 }
