@@ -115,7 +115,7 @@ async function load(browser: Browser, url: string, side: Side): Promise<Run> {
 }
 
 async function main(): Promise<void> {
-  const swagger = swaggerUiApp();
+  const swagger = await swaggerUiApp();
   const browser = await launchChromium();
   console.log(
     `starting ninefold serve on ${basename(DOCUMENT)} (it imports it once, then builds its tables)…`,

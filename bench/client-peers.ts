@@ -2,10 +2,10 @@
 // never into the project's own dependencies, so that CI does not install them. Their entry files live in
 // bench/peers/<name>/; they are copied next to the peer's node_modules before building, so that bare
 // imports resolve to the peer's own packages rather than to the monorepo's.
-import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { installOnce } from './support/install-once';
 
 const BENCH = fileURLToPath(new URL('./', import.meta.url));
 const SOURCES = join(BENCH, 'peers');
@@ -67,13 +67,38 @@ export interface BuiltPeer {
   versions: Record<string, string>;
 }
 
-/** Installs the peer's packages unless its package.json already lists exactly these versions. */
-export function installPeer(name: PeerName): string {
-  const { dir, installed } = preparePeer(name);
-  if (installed) return dir;
-  console.log(`installing the ${name} peer into ${dir} (once)…`);
-  const npm = spawnSync('npm', npmInstallArgs(dir), { stdio: 'inherit' });
-  if (npm.status !== 0) throw new Error(`npm install of the ${name} peer failed (exit ${npm.status})`);
+/**
+ * Installs the peer's packages unless exactly these versions are installed already, or waits for the
+ * install another process has under way (the suite starts them all at its start).
+ */
+export async function installPeer(name: PeerName): Promise<string> {
+  const dir = join(INSTALLS, name);
+  const manifest = `${JSON.stringify(
+    {
+      name: `ninefold-bench-peer-${name}`,
+      private: true,
+      type: 'module',
+      description: 'Installed by bench/client.ts for a benchmark; not part of Ninefold.',
+      dependencies: DEPENDENCIES[name],
+    },
+    null,
+    2,
+  )}\n`;
+  const manifestFile = join(dir, 'package.json');
+  const done = join(dir, 'node_modules/.installed');
+  mkdirSync(INSTALLS, { recursive: true });
+  await installOnce({
+    lock: join(INSTALLS, `.${name}.installing`),
+    installed: () =>
+      existsSync(done) && existsSync(manifestFile) && readFileSync(manifestFile, 'utf8') === manifest,
+    install: async (npm) => {
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(manifestFile, manifest);
+      console.log(`installing the ${name} peer into ${dir} (once)…`);
+      await npm(NPM_INSTALL, dir);
+      writeFileSync(done, new Date().toISOString());
+    },
+  });
   return dir;
 }
 
@@ -82,20 +107,7 @@ export function installPeer(name: PeerName): string {
  * after the other they were most of a fresh checkout's smoke run of the benchmarks.
  */
 export async function installPeers(names: PeerName[]): Promise<void> {
-  await Promise.all(
-    names.map((name) => {
-      const { dir, installed } = preparePeer(name);
-      if (installed) return Promise.resolve();
-      console.log(`installing the ${name} peer into ${dir} (once)…`);
-      return new Promise<void>((resolve, reject) => {
-        const npm = spawn('npm', npmInstallArgs(dir), { stdio: ['ignore', 'inherit', 'inherit'] });
-        npm.once('error', reject);
-        npm.once('exit', (code) =>
-          code === 0 ? resolve() : reject(new Error(`npm install of the ${name} peer failed (exit ${code})`)),
-        );
-      });
-    }),
-  );
+  await Promise.all(names.map(installPeer));
 }
 
 export const PEER_NAMES: PeerName[] = [
@@ -106,45 +118,11 @@ export const PEER_NAMES: PeerName[] = [
   'swagger-ui',
 ];
 
-/** Writes the peer's package.json, and says whether exactly these versions are installed already. */
-function preparePeer(name: PeerName): { dir: string; installed: boolean } {
-  const dir = join(INSTALLS, name);
-  const manifest = {
-    name: `ninefold-bench-peer-${name}`,
-    private: true,
-    type: 'module',
-    description: 'Installed by bench/client.ts for a benchmark; not part of Ninefold.',
-    dependencies: DEPENDENCIES[name],
-  };
-  const text = `${JSON.stringify(manifest, null, 2)}\n`;
-  const manifestFile = join(dir, 'package.json');
-  const installed =
-    existsSync(join(dir, 'node_modules/.package-lock.json')) &&
-    existsSync(manifestFile) &&
-    readFileSync(manifestFile, 'utf8') === text;
-  if (!installed) {
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(manifestFile, text);
-  }
-  return { dir, installed };
-}
-
 /**
  * No install scripts: none of these packages needs one, and a benchmark should not run arbitrary code.
  * Packages the project's own install fetched already (React, Vite, …) come from npm's cache.
  */
-function npmInstallArgs(dir: string): string[] {
-  return [
-    'install',
-    '--prefix',
-    dir,
-    '--no-audit',
-    '--no-fund',
-    '--ignore-scripts',
-    '--prefer-offline',
-    '--loglevel=error',
-  ];
-}
+const NPM_INSTALL = ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--prefer-offline'];
 
 export function versionIn(dir: string, pkg: string): string {
   return (
@@ -157,7 +135,7 @@ export function versionIn(dir: string, pkg: string): string {
  * written into the app before building (generated inputs such as a schema).
  */
 export async function buildPeer(name: PeerName, extraFiles: Record<string, string> = {}): Promise<BuiltPeer> {
-  const dir = installPeer(name);
+  const dir = await installPeer(name);
   const app = join(dir, 'app');
   rmSync(app, { recursive: true, force: true });
   cpSync(join(SOURCES, name), app, { recursive: true });
@@ -198,8 +176,8 @@ export async function buildPeer(name: PeerName, extraFiles: Record<string, strin
  * Swagger UI's distribution and its standalone index page (bench/peers/swagger-ui/), in one directory to
  * serve: the peer of the benchmarks that open an OpenAPI description.
  */
-export function swaggerUiApp(): { dir: string; version: string } {
-  const installed = installPeer('swagger-ui');
+export async function swaggerUiApp(): Promise<{ dir: string; version: string }> {
+  const installed = await installPeer('swagger-ui');
   const dist = join(installed, 'node_modules/swagger-ui-dist');
   const dir = join(installed, 'app');
   rmSync(dir, { recursive: true, force: true });

@@ -69,7 +69,7 @@ async function timedAsync(rounds: number, work: () => Promise<unknown>): Promise
 }
 
 async function main(): Promise<void> {
-  const peerDir = installPeer('sql-wasm');
+  const peerDir = await installPeer('sql-wasm');
   const require = createRequire(join(peerDir, 'package.json'));
   const initSqlJs = require('sql.js') as (options?: unknown) => Promise<{ Database: new () => SqlDatabase }>;
   const SQL = await initSqlJs();

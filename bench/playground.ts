@@ -183,7 +183,7 @@ function titleOf(document: string): string {
 
 async function benchGithub(browser: Browser, url: string, document: string) {
   const title = titleOf(document);
-  const swagger = swaggerUiApp();
+  const swagger = await swaggerUiApp();
   const front = await startFront({
     backend: url,
     peers: { '/peers/swagger-ui/': swagger.dir, '/docs/': dirname(document) },

@@ -1,7 +1,7 @@
 // Smoke runs of the browser benchmarks: one round each, results written to a temporary directory, no time
 // asserted, so that a change that breaks one fails here rather than when someone next measures. The peers
 // (the minimal pages, rjsf, react-admin, Swagger UI) are installed from the npm registry into
-// bench/.peers/ on the first run of a checkout, which is most of the time these take.
+// bench/.peers/ on the first run of a checkout, in the background from the suite's start.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,8 +28,8 @@ function result(dir: string, name: string): Record<string, unknown> & { ours: nu
   return JSON.parse(readFileSync(join(dir, `${name}.json`), 'utf8'));
 }
 
-// Every peer at once, before the first benchmark asks for its own: on a fresh checkout the installs were
-// most of this file's time, one after the other.
+// Every peer, before the first benchmark asks for its own: the installs the suite started at its start
+// are waited for, and any that failed there is tried again here.
 beforeAll(() => installPeers(PEER_NAMES), 400_000);
 
 describe('the browser benchmarks, one round each', () => {

@@ -7,7 +7,6 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * and the many short ones after keep both workers busy to the end.
  */
 const LONGEST_FIRST = [
-  /e2e[\\/]bench-client-smoke\.test\.ts$/,
   /e2e[\\/]openapi-ui-corpus\.test\.ts$/,
   /e2e[\\/]library\.test\.ts$/,
   /packages[\\/]cli[\\/]test[\\/]crash-exactly-once\.test\.ts$/,
@@ -22,21 +21,23 @@ const LONGEST_FIRST = [
 ];
 
 /**
- * Files whose servers are installed in the background from the start (e2e/support/global-setup.ts): they
- * go once the longest files have started, by when the installs are done, and never first, where they
- * held a worker idle for minutes while npm downloaded. Not last either, where they ran alone.
+ * Files whose servers or peers are installed in the background from the start
+ * (e2e/support/global-setup.ts), longest first: they go once the longest files have started, by when the
+ * installs are done, and never first, where they held a worker idle for up to a minute while npm
+ * downloaded. Not last either, where they ran alone.
  */
-const AFTER_THEIR_INSTALLS = [/e2e[\\/]real-servers\.test\.ts$/];
+const AFTER_THEIR_INSTALLS = [/e2e[\\/]bench-client-smoke\.test\.ts$/, /e2e[\\/]real-servers\.test\.ts$/];
 
 export default class LongestFirstSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
     const rank = (file: TestSpecification) =>
       LONGEST_FIRST.findIndex((pattern) => pattern.test(file.moduleId));
-    const waits = (file: TestSpecification) =>
-      AFTER_THEIR_INSTALLS.some((pattern) => pattern.test(file.moduleId));
+    const waitRank = (file: TestSpecification) =>
+      AFTER_THEIR_INSTALLS.findIndex((pattern) => pattern.test(file.moduleId));
+    const waits = (file: TestSpecification) => waitRank(file) >= 0;
     const longest = sorted.filter((file) => rank(file) >= 0).sort((a, b) => rank(a) - rank(b));
     const rest = sorted.filter((file) => rank(file) < 0 && !waits(file));
-    return [...longest, ...sorted.filter(waits), ...rest];
+    return [...longest, ...sorted.filter(waits).sort((a, b) => waitRank(a) - waitRank(b)), ...rest];
   }
 }

@@ -1,4 +1,4 @@
-// Real API servers from npm, driven as real processes on temporary SQLite databases (issue 39): a mock
+// Real API servers from npm, driven as real processes on temporary PostgreSQL databases (issue 39): a mock
 // neither stores, nor refuses, nor answers slowly, so only a real server shows a duplicate write, a bulk
 // path or a server's own error shape. Each is installed on first use into e2e/.servers/<name>/
 // (gitignored), at exact versions that run on Node 20, never into the project's own dependencies.
@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { installOnce } from '../../bench/support/install-once';
 import { createTemporaryDatabase } from '../../packages/server/test/support/databases';
 import { ROOT } from './ninefold';
 import { freePort } from './prism';
@@ -63,78 +64,22 @@ export async function installServer(name: ServerName): Promise<string> {
   )}\n`;
   const manifestFile = join(dir, 'package.json');
   const done = join(dir, 'node_modules/.installed');
-  const installed = () =>
-    existsSync(done) && existsSync(manifestFile) && readFileSync(manifestFile, 'utf8') === manifest;
-  // The suite starts these installs in the background at its start (e2e/support/global-setup.ts), so a
-  // test may find one under way: it waits for it rather than installing into the same folder twice.
-  const lock = join(INSTALLS, `.${name}.installing`);
-  for (;;) {
-    if (installed()) return dir;
-    mkdirSync(INSTALLS, { recursive: true });
-    if (takeLock(lock)) break;
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-  }
-  try {
-    if (installed()) return dir;
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(manifestFile, manifest);
-    console.log(`installing the ${name} server into ${dir} (once)…`);
-    const { scriptsOf } = INSTALLS_OF[name];
-    await npm(name, dir, lock, [
-      'install',
-      '--no-audit',
-      '--no-fund',
-      ...(scriptsOf ? ['--ignore-scripts'] : []),
-    ]);
-    if (scriptsOf?.length) await npm(name, dir, lock, ['rebuild', ...scriptsOf]);
-    writeFileSync(done, new Date().toISOString());
-    return dir;
-  } finally {
-    rmSync(lock, { force: true });
-  }
-}
-
-/** Runs npm in a server's folder; the lock names npm itself, so a later run waits for it should this process end first. */
-function npm(name: ServerName, dir: string, lock: string, args: string[]): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    const child = spawn('npm', [...args, '--prefix', dir, '--loglevel=error'], {
-      cwd: dir,
-      stdio: ['ignore', 'inherit', 'inherit'],
-      env: { ...process.env, npm_config_update_notifier: 'false' },
-    });
-    if (child.pid !== undefined) writeFileSync(lock, String(child.pid));
-    child.once('error', reject);
-    child.once('exit', (code) =>
-      code === 0
-        ? resolve()
-        : reject(new Error(`npm ${args[0]} of the ${name} server failed (exit ${code})`)),
-    );
+  const { scriptsOf } = INSTALLS_OF[name];
+  mkdirSync(INSTALLS, { recursive: true });
+  await installOnce({
+    lock: join(INSTALLS, `.${name}.installing`),
+    installed: () =>
+      existsSync(done) && existsSync(manifestFile) && readFileSync(manifestFile, 'utf8') === manifest,
+    install: async (npm) => {
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(manifestFile, manifest);
+      console.log(`installing the ${name} server into ${dir} (once)…`);
+      await npm(['install', '--no-audit', '--no-fund', ...(scriptsOf ? ['--ignore-scripts'] : [])], dir);
+      if (scriptsOf?.length) await npm(['rebuild', ...scriptsOf], dir);
+      writeFileSync(done, new Date().toISOString());
+    },
   });
-}
-
-/**
- * Takes an install's lock: a file naming the process that holds it, made only if absent. A lock whose
- * process has gone (a run that was killed) is taken over.
- */
-function takeLock(lock: string): boolean {
-  try {
-    writeFileSync(lock, String(process.pid), { flag: 'wx' });
-    return true;
-  } catch {
-    const holder = Number(readFileSync(lock, { encoding: 'utf8', flag: 'a+' }));
-    if (Number.isInteger(holder) && holder > 0 && alive(holder)) return false;
-    rmSync(lock, { force: true });
-    return false;
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
+  return dir;
 }
 
 /** The API's own answer, as JSON, failing the test with the body when the status is not the one expected. */
