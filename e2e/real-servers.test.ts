@@ -239,6 +239,7 @@ describe('Platformatic DB, as imported from its own description', () => {
 function losingProxy(
   target: string,
   mode: () => 'drop' | 'slow' | 'pass',
+  held: () => void,
 ): Promise<{ url: string; server: Server }> {
   const upstream = new URL(target);
   const server = createServer((incoming, outgoing) => {
@@ -264,8 +265,10 @@ function losingProxy(
             outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
             outgoing.end(Buffer.concat(chunks));
           };
-          if (how === 'slow') setTimeout(send, 35_000).unref();
-          else send();
+          if (how === 'slow') {
+            setTimeout(send, 35_000).unref();
+            held();
+          } else send();
         });
       },
     );
@@ -287,8 +290,13 @@ describe('a create whose answer is lost, behind a real server', () => {
   let proxy: { url: string; server: Server };
   let lossy: NinefoldProcess;
   let how: 'drop' | 'slow' | 'pass' = 'pass';
+  let answerHeld = () => {};
   beforeAll(async () => {
-    proxy = await losingProxy(platformatic.url, () => how);
+    proxy = await losingProxy(
+      platformatic.url,
+      () => how,
+      () => answerHeld(),
+    );
     lossy = await startNinefold('dev', platformatic.document, ['--api', proxy.url]);
   });
   afterAll(async () => {
@@ -303,13 +311,24 @@ describe('a create whose answer is lost, behind a real server', () => {
       const requests = recordRequests(page);
       const name = `Lost answer ${mode}`;
       how = mode;
+      // The page's clock is Playwright's, so that the client's 30 s of patience pass in an instant once
+      // the server has done the create and the proxy holds its answer (waiting them out was 30 s of the
+      // suite). AbortSignal.timeout, which the client's patience is, runs on that clock too.
+      await page.clock.install();
+      const held = new Promise<void>((resolve) => {
+        answerHeld = resolve;
+      });
       try {
         await page.goto(`${lossy.url}suppliers/new`);
         await page.getByLabel('Name', { exact: false }).fill(name);
         await page.getByRole('button', { name: 'Save' }).click();
+        if (mode === 'slow') {
+          await held;
+          await page.clock.fastForward(31_000);
+        }
         await page
           .getByText('No answer came back, so this may or may not have been saved.')
-          .waitFor({ timeout: 45_000 });
+          .waitFor({ timeout: 15_000 });
         await page.getByRole('link', { name: 'Look in the list' }).waitFor();
         await screenshot(page, `real-platformatic-unconfirmed-${mode}`);
       } finally {
@@ -328,7 +347,7 @@ describe('a create whose answer is lost, behind a real server', () => {
       await page.close();
       // The dev proxy answers the dropped connection with a 502, which Chromium logs; nothing else failed.
       expect(watched.problems.filter((problem) => !problem.includes('status of 502'))).toEqual([]);
-    }, 90_000);
+    });
   }
 });
 
