@@ -33,7 +33,9 @@ export async function seed(
   const records = generateRecords(model, count, { seed: count });
   const now = Date.now();
   return store.transaction(async (tx) => {
-    // Two nodes started together on an empty database: one seeds, the other then finds records.
+    // Two nodes started together on an empty database: one seeds, the other then finds records. The
+    // schema's lock first, as a migration takes it, so that neither waits on the other holding it.
+    await tx.lockSchema();
     await tx.lockForRules([SEED_LOCK]);
     for (const entity of records.keys()) {
       const existing = await tx.list(entity, { filters: [], sort: [], limit: 1, withTotal: false });

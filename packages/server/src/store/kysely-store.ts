@@ -19,7 +19,7 @@ import { ensureImportedTable, insertImported, selectImported } from './import-ta
 import { planList } from './list-query';
 import { ReadCache } from './read-cache';
 import { aggregateSql, columnOf, conditionSql } from './record-condition-sql';
-import { type DynamicKysely, syncSchema } from './schema-sync';
+import { type DynamicKysely, schemaLockKey, syncSchema } from './schema-sync';
 import type { SharedState } from './shared-state';
 import type {
   FigureQuery,
@@ -552,6 +552,12 @@ export class KyselyStore implements Store {
       const name = `ninefold-rules:${this.context.sql.schema}:${entity}`;
       await sql`SELECT pg_advisory_xact_lock(${fnv1a(name) | 0})`.execute(this.kysely);
     }
+  }
+
+  async lockSchema(): Promise<void> {
+    if (!this.inTransaction) throw new Error('lockSchema holds until the transaction ends: call it in one');
+    if (this.dialect !== 'postgres') return;
+    await sql`SELECT pg_advisory_xact_lock(${schemaLockKey(this.context.sql.schema)})`.execute(this.kysely);
   }
 
   async nextNumber(entity: string, field: string): Promise<number> {

@@ -13,6 +13,11 @@ export type DynamicKysely = Kysely<Record<string, never>>;
  * refuses destructive steps without consent (changing nothing), and otherwise applies every step and
  * stores the new plan, all in one transaction (DDL is transactional in SQLite and PostgreSQL).
  */
+/** The advisory lock a migration of the schema holds on PostgreSQL (see `Store.lockSchema`). */
+export function schemaLockKey(schema: string | undefined): number {
+  return fnv1a(`ninefold:${schema}`) | 0;
+}
+
 export async function syncSchema(
   db: DynamicKysely,
   dialect: DialectSql,
@@ -22,7 +27,7 @@ export async function syncSchema(
   if (dialect.name === 'postgres') {
     return db.transaction().execute(async (trx) => {
       // Two processes starting on one schema take turns instead of both creating the tables.
-      await sql`SELECT pg_advisory_xact_lock(${fnv1a(`ninefold:${dialect.schema}`) | 0})`.execute(trx);
+      await sql`SELECT pg_advisory_xact_lock(${schemaLockKey(dialect.schema)})`.execute(trx);
       return syncWith(trx, dialect, plan, allowDestructive);
     });
   }

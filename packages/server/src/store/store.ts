@@ -165,6 +165,13 @@ export interface Store {
    */
   lockForRules(entities: string[]): Promise<void>;
   /**
+   * Makes another process's migration of the schema wait until the transaction ends (PostgreSQL; SQLite's
+   * write transaction already holds the whole database). The seed holds it: two nodes started together
+   * deadlocked when one migrated (its indexes waiting on the seed's inserts) while the other seeded (its
+   * own tables waiting on that migration).
+   */
+  lockSchema(): Promise<void>;
+  /**
    * The next number of an entity's numbered field, taken inside the caller's transaction (so a refused
    * write gives it back). A new counter gives 1 first.
    */
