@@ -445,6 +445,7 @@ function writeMachine(machine: StateMachine): string[] {
           'Roles',
           'Guard',
           'Guard message',
+          'Guard code',
           'Call',
           'Confirm',
           'Set',
@@ -565,8 +566,9 @@ function writeRoles(roles: Roles): string[] {
       Label: text(role.label),
       Description: text(role.description),
       Home: text(role.home),
+      'Signed out': role.signedOut ? 'yes' : '',
     }));
-    blocks.push(table(['Role', 'Label', 'Description', 'Home'], ['Role'], rows));
+    blocks.push(table(['Role', 'Label', 'Description', 'Home', 'Signed out'], ['Role'], rows));
   }
   if (roles.grants.length > 0) {
     blocks.push(
