@@ -116,7 +116,9 @@ describe('positions in the extension', () => {
   });
 });
 
-describe('ninefold check with an extension (real process)', () => {
+// Each check type-checks the module with TypeScript's compiler (its JavaScript API, in the process): 10 to
+// 15 s alone, and past the default 30 s once on a two-core machine running the browser tests beside it.
+describe('ninefold check with an extension (real process)', { timeout: 60_000 }, () => {
   it('passes the tool library with the extension beside it, which provides its widget', async () => {
     const result = await ninefold('check', 'test/fixtures/extension/tool-library.yaml');
     expect(result.stdout.trim()).toBe('coverage: 7 of 9 points shown (not shown: 8 errors, 9 constants)');
