@@ -48,3 +48,44 @@ describe('docs/spec-format.md, the calls of an API that is not Ninefold’s', ()
     });
   });
 });
+
+describe('docs/spec-format.md, point 6’s example with its visitor role', () => {
+  // The guide's two forms of point 6, pasted under the same entities as a stranger would: they must load
+  // with no error and say the same, visitors included.
+  const guide = readFileSync(new URL('../docs/spec-format.md', import.meta.url), 'utf8');
+  const section = guide.slice(
+    guide.indexOf('## 6. Roles and permissions'),
+    guide.indexOf('## 7. The calls it makes'),
+  );
+  const markdownExample = /```markdown\n([\s\S]*?)```/.exec(section)?.[1];
+  const yamlExample = /```yaml\n([\s\S]*?)```/.exec(section)?.[1];
+  const ENTITIES = [
+    'entities:',
+    '  Customer: { key: id, fields: { id: { kind: integer }, name: { kind: text } } }',
+    '  Product: { key: id, fields: { id: { kind: integer }, name: { kind: text }, active: { kind: boolean } } }',
+    '  Order: { key: id, fields: { id: { kind: integer }, customer: { kind: integer }, lines: { kind: text } } }',
+  ].join('\n');
+
+  it('loads in both forms, which say the same', async () => {
+    const { loadSpec, visitorRole } = await import('@ninefold/model');
+    if (markdownExample === undefined || yamlExample === undefined) throw new Error('an example is gone');
+    const fromYaml = loadSpec(pointsSaid(`title: Corner shop\n${ENTITIES}\n${yamlExample}`), {
+      file: 'shop.yaml',
+    });
+    expect(fromYaml.issues.filter((issue) => issue.severity === 'error')).toEqual([]);
+    const entities = fromYaml.model
+      ? (await import('@ninefold/model')).toMarkdown({
+          ...fromYaml.model,
+          roles: { shown: false, reason: 'for the entities alone' },
+        }).text
+      : '';
+    const withRoles = entities.replace(
+      /## 6\. Roles and permissions[\s\S]*?(?=## 7\.)/,
+      `${markdownExample}\n`,
+    );
+    const fromMarkdown = loadSpec(withRoles, { file: 'shop.md' });
+    expect(fromMarkdown.issues.filter((issue) => issue.severity === 'error')).toEqual([]);
+    expect(fromMarkdown.model?.roles).toEqual(fromYaml.model?.roles);
+    expect(fromYaml.model && visitorRole(fromYaml.model)?.name).toBe('visitor');
+  });
+});

@@ -49,6 +49,7 @@ export * from './rules/formats';
 export {
   type AccessDenial,
   type AccessVerdict,
+  actingRole,
   checkGrant,
   checkScreen,
   type FieldAccess,
@@ -56,7 +57,9 @@ export {
   grantFor,
   type Principal,
   permissionsApply,
+  signInRoles,
   visibleRecord,
+  visitorRole,
   type WriteViolation,
   writeViolations,
 } from './rules/grants';

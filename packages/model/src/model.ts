@@ -526,6 +526,11 @@ export interface Role {
    * (point 1), which may be a screen the role cannot open.
    */
   home?: string;
+  /**
+   * The role of people who have not signed in (a visitor): its grants, screens and home are theirs, and
+   * the API serves its reads without a token. At most one role is it, and it may only read.
+   */
+  signedOut?: true;
 }
 
 export type CrudAction = 'read' | 'create' | 'update' | 'delete';

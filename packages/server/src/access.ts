@@ -1,6 +1,7 @@
 import {
   type AccessVerdict,
   accessRefusal,
+  actingRole,
   type CrudAction,
   checkAction,
   columnKindOf,
@@ -140,16 +141,18 @@ export async function readableList(
 export type ReadNarrowing = { kind: 'none' } | { kind: 'sql'; where: RecordCondition } | { kind: 'cel' };
 
 export function readNarrowing(model: Model, principal: Principal, entity: Entity): ReadNarrowing {
-  if (!permissionsApply(model) || principal.role === undefined) return { kind: 'none' };
-  if (!grantFor(model, principal.role, entity.name)?.where) return { kind: 'none' };
+  const role = actingRole(model, principal);
+  if (!permissionsApply(model) || role === undefined) return { kind: 'none' };
+  if (!grantFor(model, role, entity.name)?.where) return { kind: 'none' };
   const where = permissionAsSql(model, principal, entity);
   return where ? { kind: 'sql', where } : { kind: 'cel' };
 }
 
 /** The role's read condition on an entity as data for SQL, or undefined when only CEL can decide it. */
 function permissionAsSql(model: Model, principal: Principal, entity: Entity) {
-  if (principal.role === undefined) return undefined;
-  const grant = grantFor(model, principal.role, entity.name);
+  const role = actingRole(model, principal);
+  if (role === undefined) return undefined;
+  const grant = grantFor(model, role, entity.name);
   if (!grant?.where) return undefined;
   const env = expressionEnvironment(model, { entity: entity.name, variables: ['record', 'user'] });
   return conditionAsData(grant.where, env, { user: principal.user ?? {} }, (field) =>

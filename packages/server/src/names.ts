@@ -1,4 +1,5 @@
 import {
+  actingRole,
   checkAction,
   checkGrant,
   type Entity,
@@ -208,10 +209,13 @@ async function heldBy(
   return found;
 }
 
-/** Whoever asks must be signed in where point 6 applies: nobody unknown learns any name. */
+/**
+ * Whoever asks must have a role where point 6 applies, their own or the visitor role: nobody unknown
+ * learns any name. Which names the role may learn is the grants' (per target entity, below).
+ */
 function signedIn(model: Model, request: FastifyRequest): Principal {
   const principal = principalOf(request);
-  if (permissionsApply(model) && principal.role === undefined) {
+  if (permissionsApply(model) && actingRole(model, principal) === undefined) {
     throw new ProblemError(problem(401, 'NOT_SIGNED_IN', 'Sign in to read names.'));
   }
   return principal;

@@ -13,6 +13,7 @@ export function checkRoles(context: Context): void {
   if (isRecord(roles.signIn)) checkSignIn(context, roles.signIn);
 
   const seen = new Set<string>();
+  let visitor: string | undefined;
   for (const role of list(roles.roles)) {
     const name = isRecord(role) ? text(role.name) : undefined;
     if (name === undefined) continue;
@@ -26,6 +27,17 @@ export function checkRoles(context: Context): void {
     }
     seen.add(name);
     if (isRecord(role)) checkRoleHome(context, name, role.home);
+    if (isRecord(role) && role.signedOut === true) {
+      if (visitor === undefined) visitor = name;
+      else
+        report(
+          context,
+          'invalid-value',
+          ['roles', 'roles', name, 'signedOut'],
+          `Roles "${visitor}" and "${name}" are both for people who have not signed in (point 6); only one ` +
+            `role can be, since nothing tells such people apart. Keep one.`,
+        );
+    }
   }
 
   const grants = new Set<string>();
@@ -58,15 +70,41 @@ export function checkRoles(context: Context): void {
     for (const field of list(grant.hidden)) referField(context, entity, field, [...base, 'hidden'], owner);
     for (const field of list(grant.readOnly))
       referField(context, entity, field, [...base, 'readOnly'], owner);
+    const isVisitor = roleName === visitor;
+    if (isVisitor) checkVisitorActions(context, grant, roleName, entityName, base);
     checkCel(
       context,
       grant.where,
       [...base, 'where'],
-      `the condition of ${owner}`,
-      { entity: entityName, variables: ['record', 'user'] },
+      isVisitor
+        ? `the condition of ${owner}, a role for people not signed in (so with no user to read)`
+        : `the condition of ${owner}`,
+      { entity: entityName, variables: isVisitor ? ['record'] : ['record', 'user'] },
       true,
     );
   }
+}
+
+/**
+ * The role of people not signed in may only read: a change needs someone who answers for it, and the API
+ * refuses it anyway ("Sign in to …"). A grant of more is the author expecting what will not happen.
+ */
+function checkVisitorActions(
+  context: Context,
+  grant: Record<string, unknown>,
+  role: string,
+  entity: string,
+  base: PathSegment[],
+): void {
+  const writes = list(grant.actions).filter((action) => action !== 'read' && typeof action === 'string');
+  if (writes.length === 0) return;
+  report(
+    context,
+    'invalid-value',
+    [...base, 'actions'],
+    `Role "${role}" is for people who have not signed in, who may only read (point 6), but its grant on ` +
+      `"${entity}" also allows ${writes.join(', ')}. Keep only read, and give the rest to a role people sign in for.`,
+  );
 }
 
 /** A role's own home is a screen of point 2 that the role may open: else it lands on "Not allowed". */

@@ -117,7 +117,17 @@ export function checkStates(context: Context): void {
         if (typeof from === 'string' && to !== undefined) edges.push([from, to]);
       }
       referState(transition.to, [...tBase, 'to'], tOwner);
-      for (const role of list(transition.roles)) refer(context, 'role', role, [...tBase, 'roles'], tOwner);
+      for (const role of list(transition.roles)) {
+        const found = refer<Record<string, unknown>>(context, 'role', role, [...tBase, 'roles'], tOwner);
+        if (isRecord(found) && found.signedOut === true)
+          report(
+            context,
+            'invalid-value',
+            [...tBase, 'roles'],
+            `${tOwner} names role "${String(role)}", which is for people who have not signed in: they only ` +
+              `read, and take no step. Remove it, or name a role people sign in for.`,
+          );
+      }
       refer(context, 'call', transition.call, [...tBase, 'call'], tOwner);
       const scope: ExpressionScope = { entity: entityName, variables: ['record', 'user', 'now', 'today'] };
       checkCel(context, transition.guard, [...tBase, 'guard'], `the guard of ${tOwner}`, scope, true);

@@ -394,6 +394,7 @@ function toRoles(doc: RolesDocument): Roles {
       ...optional('label', role.label),
       ...optional('description', trimmed(role.description)),
       ...optional('home', role.home),
+      ...(role.signedOut ? { signedOut: true as const } : {}),
     })),
     grants: Object.entries(doc.roles).flatMap(([role, { can }]) =>
       Object.entries(can ?? {}).map(([entity, grant]) => toGrant(role, entity, grant)),

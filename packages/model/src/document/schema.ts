@@ -402,6 +402,10 @@ const role = z.strictObject({
   home: identifier.optional().meta({
     description: "The screen this role lands on at / and after signing in, in place of the product's home.",
   }),
+  signedOut: z.boolean().optional().meta({
+    description:
+      'The role of people who have not signed in: its reads are served without a token. At most one role; it may only read.',
+  }),
   can: z.record(identifier, grant).optional().meta({ description: 'Per entity: what this role may do.' }),
 });
 

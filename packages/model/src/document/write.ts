@@ -282,6 +282,7 @@ function fromRoles(roles: Roles): RolesDocument {
             ...optional('label', role.label),
             ...optional('description', role.description),
             ...optional('home', role.home),
+            ...(role.signedOut ? { signedOut: true } : {}),
             ...(grants.length
               ? { can: Object.fromEntries(grants.map((grant) => [grant.entity, fromGrant(grant)])) }
               : {}),

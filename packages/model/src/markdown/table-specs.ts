@@ -221,7 +221,12 @@ export const TABLES = {
   roles: {
     what: 'roles table',
     name: { label: 'Role' },
-    columns: [col('label', 'text'), col('description', 'text'), col('home', 'text')],
+    columns: [
+      col('label', 'text'),
+      col('description', 'text'),
+      col('home', 'text'),
+      col('signedOut', 'yesno', { aliases: ['not signed in', 'visitor'] }),
+    ],
   },
   permissions: {
     what: 'permissions table',

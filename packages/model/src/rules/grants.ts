@@ -1,10 +1,11 @@
 import { exhaustiveSwitchError } from '../exhaustive';
 import { entityPlural, findEntity } from '../lookup';
-import type { CrudAction, Grant, JsonValue, Model, Screen } from '../model';
+import type { CrudAction, Grant, JsonValue, Model, Role, Screen } from '../model';
 
 /**
  * Who is asking: the role of the signed-in user and the user as conditions see it (`user.id`,
- * `user.customerId`). Someone who has not signed in has no role.
+ * `user.customerId`). Someone who has not signed in has no role; the grants that apply to them are the
+ * visitor role's, when point 6 names one (`actingRole`).
  */
 export interface Principal {
   role?: string;
@@ -35,6 +36,32 @@ export function permissionsApply(model: Model): boolean {
   return model.roles.shown && model.roles.grants.length > 0;
 }
 
+/** The role of people who have not signed in, when point 6 names one (`Role.signedOut`). */
+export function visitorRole(model: Model): Role | undefined {
+  return model.roles.shown ? model.roles.roles.find((role) => role.signedOut) : undefined;
+}
+
+/** The roles people sign in with: every role but the visitor role, which is for those who do not. */
+export function signInRoles(model: Model): string[] {
+  return model.roles.shown
+    ? model.roles.roles.filter((role) => !role.signedOut).map((role) => role.name)
+    : [];
+}
+
+/**
+ * The role whose grants, screens and transitions apply to a principal: its own once signed in; before,
+ * the visitor role when point 6 names one, and none otherwise. Every check of this module and of
+ * `checkAction` asks it, so a visitor's reads follow the same rules as anyone's, in every channel.
+ */
+export function actingRole(model: Model, principal: Principal): string | undefined {
+  return principal.role ?? visitorRole(model)?.name;
+}
+
+/** What refuses someone not signed in: signing in is the way on, whether or not a visitor role reads. */
+function signInTo(what: string): AccessVerdict {
+  return { allowed: false, reason: 'not-signed-in', message: `Sign in to ${what}.` };
+}
+
 /** The grant of a role on an entity (at most one: the model's check refuses duplicates). */
 export function grantFor(model: Model, role: string, entity: string): Grant | undefined {
   return model.roles.shown
@@ -62,15 +89,18 @@ export function checkGrant(
 ): AccessVerdict {
   if (!permissionsApply(model)) return ALLOWED;
   const things = pluralOf(model, entity);
-  if (principal.role === undefined) {
-    return { allowed: false, reason: 'not-signed-in', message: `Sign in to ${verb(action)} ${things}.` };
+  const role = actingRole(model, principal);
+  // A visitor role only reads (check refuses a grant of more): a change needs someone who answers for it.
+  if (role === undefined || (principal.role === undefined && action !== 'read')) {
+    return signInTo(`${verb(action)} ${things}`);
   }
-  const grant = grantFor(model, principal.role, entity);
+  const grant = grantFor(model, role, entity);
   if (!grant?.actions.includes(action)) {
+    if (principal.role === undefined) return signInTo(`${verb(action)} ${things}`);
     return {
       allowed: false,
       reason: 'no-grant',
-      message: `The role ${roleLabel(model, principal.role)} may not ${verb(action)} ${things}.`,
+      message: `The role ${roleLabel(model, role)} may not ${verb(action)} ${things}.`,
     };
   }
   return ALLOWED;
@@ -82,14 +112,15 @@ export function checkGrant(
  */
 export function checkScreen(model: Model, principal: Principal, screen: Screen): AccessVerdict {
   if (screen.roles !== undefined && model.roles.shown) {
-    if (principal.role === undefined) {
-      return { allowed: false, reason: 'not-signed-in', message: 'Sign in to see this page.' };
+    const role = actingRole(model, principal);
+    if (role === undefined || (principal.role === undefined && !screen.roles.includes(role))) {
+      return signInTo('see this page');
     }
-    if (!screen.roles.includes(principal.role)) {
+    if (!screen.roles.includes(role)) {
       return {
         allowed: false,
         reason: 'role',
-        message: `The role ${roleLabel(model, principal.role)} may not see this page.`,
+        message: `The role ${roleLabel(model, role)} may not see this page.`,
       };
     }
   }
@@ -123,16 +154,17 @@ const fieldAccessCache = new WeakMap<Model, Map<string, FieldAccess>>();
 
 /** What the principal's grant on the entity says of its fields; nothing when permissions do not apply. */
 export function fieldAccess(model: Model, principal: Principal, entity: string): FieldAccess {
-  if (!permissionsApply(model) || principal.role === undefined) return OPEN;
+  const role = actingRole(model, principal);
+  if (!permissionsApply(model) || role === undefined) return OPEN;
   let known = fieldAccessCache.get(model);
   if (!known) {
     known = new Map();
     fieldAccessCache.set(model, known);
   }
-  const key = `${principal.role} ${entity}`;
+  const key = `${role} ${entity}`;
   const cached = known.get(key);
   if (cached) return cached;
-  const grant = grantFor(model, principal.role, entity);
+  const grant = grantFor(model, role, entity);
   const access = grant ? { hidden: new Set(grant.hidden), readOnly: new Set(grant.readOnly) } : OPEN;
   known.set(key, access);
   return access;
@@ -174,7 +206,8 @@ export function writeViolations(
 ): WriteViolation[] {
   const { hidden, readOnly } = fieldAccess(model, principal, entity);
   if (hidden.size === 0 && readOnly.size === 0) return [];
-  const role = principal.role === undefined ? '' : roleLabel(model, principal.role);
+  const acting = actingRole(model, principal);
+  const role = acting === undefined ? '' : roleLabel(model, acting);
   const violations: WriteViolation[] = [];
   for (const field of Object.keys(body)) {
     if (hidden.has(field)) {

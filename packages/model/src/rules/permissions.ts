@@ -3,6 +3,7 @@ import type { CrudAction, Grant, JsonValue, Model, StateMachine, Transition } fr
 import {
   type AccessVerdict,
   ALLOWED,
+  actingRole,
   checkGrant,
   grantFor,
   type Principal,
@@ -36,12 +37,14 @@ export function checkAction(
 ): AccessVerdict {
   const granted = checkGrant(model, principal, entity, action);
   if (!granted.allowed || record === undefined || !permissionsApply(model)) return granted;
-  const grant = grantFor(model, principal.role as string, entity);
+  // checkGrant allowed it, so there is a role acting.
+  const role = actingRole(model, principal) as string;
+  const grant = grantFor(model, role, entity);
   if (grant && !conditionHolds(model, grant, record, principal)) {
     return {
       allowed: false,
       reason: 'condition',
-      message: `The role ${roleLabel(model, principal.role as string)} may ${verb(action)} only some ${pluralOf(model, entity)}, and not this one.`,
+      message: `The role ${roleLabel(model, role)} may ${verb(action)} only some ${pluralOf(model, entity)}, and not this one.`,
     };
   }
   return ALLOWED;
@@ -69,14 +72,16 @@ export function transitionAccess(
     return checkAction(model, principal, machine.entity, 'update', record);
   }
   const name = transition.label ?? transition.name;
-  if (principal.role === undefined) {
+  // Someone not signed in takes no step, whatever a visitor role may read: a step is a change.
+  const role = principal.role;
+  if (role === undefined) {
     return { allowed: false, reason: 'not-signed-in', message: `Sign in to "${name}".` };
   }
-  if (!transition.roles.includes(principal.role)) {
+  if (!transition.roles.includes(role)) {
     return {
       allowed: false,
       reason: 'role',
-      message: `The role ${roleLabel(model, principal.role)} may not "${name}".`,
+      message: `The role ${roleLabel(model, role)} may not "${name}".`,
     };
   }
   return checkAction(model, principal, machine.entity, 'read', record);

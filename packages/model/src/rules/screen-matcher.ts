@@ -112,12 +112,12 @@ export function homeScreen(model: Model, role?: string): Screen | undefined {
 const matchers = new WeakMap<Model, (pathname: string) => ScreenMatch | undefined>();
 
 /**
- * The screen of point 2 at an address (the home screen at `/`), with one compiled matcher per model: the
- * client asks at every navigation, and the prototype API when it serves the page (to preload the screen's
- * code).
+ * The screen of point 2 at an address (the home screen at `/`, the role's own when it has one), with one
+ * compiled matcher per model: the client asks at every navigation, and the prototype API when it serves
+ * the page (to preload the screen's code).
  */
-export function screenAt(model: Model, pathname: string): ScreenMatch | undefined {
-  const home = homeScreen(model);
+export function screenAt(model: Model, pathname: string, role?: string): ScreenMatch | undefined {
+  const home = homeScreen(model, role);
   if (home && pathname.replace(/\/+$/, '') === '') return { screen: home, params: {} };
   let matcher = matchers.get(model);
   if (!matcher) {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { JsonValue, Model, SignIn } from '@ninefold/model';
+import { type JsonValue, type Model, type SignIn, signInRoles } from '@ninefold/model';
 import {
   createRemoteJWKSet,
   customFetch,
@@ -272,7 +272,7 @@ export function oidcVerifierFor(
   if (!model.roles.shown || model.roles.signIn.kind !== 'oidc') return undefined;
   return createOidcVerifier(model.roles.signIn, {
     ...options,
-    roles: model.roles.roles.map((role) => role.name),
+    roles: signInRoles(model),
   });
 }
 

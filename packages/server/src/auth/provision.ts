@@ -1,4 +1,4 @@
-import { demoLinks, type JsonValue, type Model, mostReferenced } from '@ninefold/model';
+import { demoLinks, type JsonValue, type Model, mostReferenced, signInRoles } from '@ninefold/model';
 import type { Store, StoredUser } from '../store/store';
 import { USERS_TABLE } from '../store/table-plan';
 import { type DemoPasswordFile, readDemoPassword, writeDemoPassword } from './demo-password';
@@ -112,7 +112,7 @@ async function provisionDemo(
   options: ProvisionOptions,
 ): Promise<{ users: ProvisionedUser[]; demoPasswordFile?: string; demoPasswordIgnored?: boolean }> {
   if (!model.roles.shown) return { users: [] };
-  const roles = model.roles.roles.map((role) => role.name);
+  const roles = signInRoles(model);
   const existing = new Map<string, StoredUser>();
   for (const role of roles) {
     const found = await store.findUser({ email: `${role}@${DEMO_DOMAIN}` });

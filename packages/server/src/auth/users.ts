@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { JsonValue, Model } from '@ninefold/model';
+import { type JsonValue, type Model, signInRoles } from '@ninefold/model';
 import type { Store, StoredUser } from '../store/store';
 import { hashPassword } from './passwords';
 
@@ -35,7 +35,7 @@ export function parseUserOption(
   if (!model.roles.shown) {
     return { ok: false, message: 'Point 6 (roles and permissions) is not shown: there are no users.' };
   }
-  const roles = model.roles.roles.map((known) => known.name);
+  const roles = signInRoles(model);
   if (!roles.includes(role)) {
     return {
       ok: false,

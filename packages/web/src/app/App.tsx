@@ -1,5 +1,5 @@
 import { MantineProvider } from '@mantine/core';
-import { type Model, screenAt } from '@ninefold/model';
+import { actingRole, type Model, screenAt } from '@ninefold/model';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { lazy, type ReactNode, useMemo } from 'react';
 import type { Locale } from '../i18n/catalogue';
@@ -80,7 +80,8 @@ export function App({ spec, initialPath, locale, queryClient, session }: AppProp
 function Pages() {
   const { model } = useSpec();
   const { pathname } = useLocation();
-  const { role } = usePrincipal();
+  // Signed out, the home is the visitor role's own, when point 6 names one.
+  const role = actingRole(model, usePrincipal());
   return (
     <Shell>
       <ScreenBoundary>{pageAt(model, pathname, role)}</ScreenBoundary>

@@ -8,7 +8,7 @@ import {
   useMantineColorScheme,
 } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { checkScreen, type Model, type Principal, type Screen, screenAt } from '@ninefold/model';
+import { actingRole, checkScreen, type Model, type Principal, type Screen, screenAt } from '@ninefold/model';
 import { type ReactNode, Suspense, useMemo } from 'react';
 import { OfflineBanner } from '../errors/OfflineBanner';
 import { useExtension } from '../extension/ExtensionContext';
@@ -49,7 +49,9 @@ export function Shell({ children }: { children: ReactNode }) {
   );
   const current = currentScreen(screens, location.pathname);
   const here = `${location.pathname}${location.search}`;
-  const redirect = signInRedirect(model, state, principal, screenAt(model, location.pathname)?.screen, here);
+  // At `/`, the screen is the acting role's home: a visitor's own, not the product's they may not open.
+  const screen = screenAt(model, location.pathname, actingRole(model, principal))?.screen;
+  const redirect = signInRedirect(model, state, principal, screen, here);
   const title = model.title ?? t('shell.untitled');
   // The brand's colours are a stylesheet (the extension's) or set by main.tsx (point 1's); the logo is
   // drawn here, the extension's over point 1's.

@@ -1,5 +1,5 @@
 import type { ApiDescription, Model } from '@ninefold/model';
-import { describeApi } from '@ninefold/model';
+import { describeApi, visitorRole } from '@ninefold/model';
 import { memo, useEffect, useMemo, useRef } from 'react';
 import { App, createQueryClient } from '../app/App';
 import type { ApiRecord } from '../data/data-provider';
@@ -31,12 +31,15 @@ export const PreviewClient = memo(function PreviewClient({ model, role, seeded }
     return { data, principal };
   }, [model, api, role, seeded]);
   const session = useMemo(() => {
+    // The role for people not signed in is previewed signed out: its own screens, and a sign-in for the rest.
+    if (role !== undefined && visitorRole(model)?.name === role)
+      return createSessionStore(model, api, { storage: null });
     if (!principal.user || !model.roles.shown) return noSessionStore(model, api);
     return createSessionStore(model, api, {
       storage: null,
       signedIn: { credentials: { scheme: 'bearer', token: 'playground' }, user: principal.user },
     });
-  }, [model, api, principal]);
+  }, [model, api, principal, role]);
   const queryClient = useMemo(() => createQueryClient(), []);
   // A new version of the model or another role: what was read before is read again from the new API.
   const readFrom = useRef(data);

@@ -7,8 +7,8 @@ const DEMO_DOMAIN = 'demo.test';
 /**
  * The demo person of a role, as `ninefold serve --seed` makes them: `owner@demo.test`, with each
  * `user.<name>` a condition of the role compares with a reference set to the record the most records
- * refer to (the customer with the most orders), so that the role has data of its own to see. Undefined
- * for nobody signed in, or a role point 6 does not name.
+ * refer to (the customer with the most orders), so that the role has data of its own to see. Nobody
+ * (`{}`) for no role, a role point 6 does not name, or its role for people not signed in.
  *
  * @example
  * ```ts
@@ -21,16 +21,16 @@ export function demoPrincipal(
   role: string | undefined,
   records: Readonly<Record<string, readonly ApiRecord[]>>,
 ): Principal {
-  if (role === undefined || !model.roles.shown || !model.roles.roles.some((item) => item.name === role)) {
-    return {};
-  }
+  const named = model.roles.shown ? model.roles.roles.find((item) => item.name === role) : undefined;
+  if (named === undefined || named.signedOut) return {};
+  const { name } = named;
   const user: Record<string, JsonValue> = {
-    ...demoAttributes(model, role, records),
-    id: `demo-${role}`,
-    email: `${role}@${DEMO_DOMAIN}`,
-    role,
+    ...demoAttributes(model, name, records),
+    id: `demo-${name}`,
+    email: `${name}@${DEMO_DOMAIN}`,
+    role: name,
   };
-  return { role, user };
+  return { role: name, user };
 }
 
 function demoAttributes(

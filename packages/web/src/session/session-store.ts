@@ -1,4 +1,4 @@
-import type { ApiDescription, Model, SignIn } from '@ninefold/model';
+import { type ApiDescription, type Model, type SignIn, signInRoles } from '@ninefold/model';
 import type { ApiError } from '../data/data-provider';
 import { readApiError } from '../data/problem-reader';
 import {
@@ -685,7 +685,7 @@ function userFromClaims(model: Model, claims: Record<string, unknown> | undefine
     if (plain && !PROTOCOL_CLAIMS.has(name)) user[name] = value;
   }
   if (typeof claims.sub === 'string') user.id = claims.sub;
-  const known = new Set(model.roles.shown ? model.roles.roles.map((role) => role.name) : []);
+  const known = new Set(signInRoles(model));
   const listed = Array.isArray(claims.roles) ? claims.roles : [];
   const role =
     listed.find((name): name is string => typeof name === 'string' && known.has(name)) ??
