@@ -1,7 +1,8 @@
 // A visitor of the harbour's boat hire (packages/web/test/fixtures/boat-hire.md), who does not sign in: the
 // role point 6 names `Signed out: yes`. As docs/spec-format.md says, they land on their own home, see the
-// fleet and the boats booked (confirmed or out) without who booked them, are offered no change, and are
-// asked to sign in for the rest; signing in then opens the desk's part. At 1280 and 360 px, with axe.
+// fleet and the boats booked (confirmed or out) without who booked them, and how many are aboard only
+// once a boat is out (`Hidden while`); they are offered no change, and are asked to sign in for the rest;
+// signing in then opens the desk's part. At 1280 and 360 px, with axe.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { screenshot } from './support/artifacts';
 import { seriousViolations } from './support/axe';
@@ -63,6 +64,17 @@ describe('a visitor who does not sign in', () => {
       expect(await page.locator('tbody tr').count()).toBe(Math.min(shown.length, 25));
       for (const state of ['Requested', 'Returned', 'Cancelled'])
         expect(await page.locator('tbody').getByText(state, { exact: true }).count()).toBe(0);
+
+      // How many are aboard shows once a boat is out, not while it is only confirmed (Hidden while).
+      const aboard = async (booking: Booking | undefined) => {
+        if (!booking) throw new Error(`the seed has no booking in every state: ${JSON.stringify(all)}`);
+        await page.goto(`${server.url}bookings/${booking.id}`);
+        await page.getByText('Day', { exact: true }).first().waitFor();
+        return page.getByText('People', { exact: true }).count();
+      };
+      expect(await aboard(shown.find((booking) => booking.status === 'out'))).toBe(1);
+      await screenshot(page, `visitor-booking-out-${width}`);
+      expect(await aboard(shown.find((booking) => booking.status === 'confirmed'))).toBe(0);
 
       // The desk's screen asks for a sign-in, and comes back to it after.
       await page.goto(`${server.url}skippers`);

@@ -66,6 +66,7 @@ export {
 export * from './rules/messages';
 export * from './rules/numbering';
 export * from './rules/permissions';
+export * from './rules/present';
 export * from './rules/record-words';
 export * from './rules/records';
 export * from './rules/references';

@@ -544,6 +544,12 @@ export interface Grant {
   where?: string;
   /** Fields this role may not read (never sent to it). */
   hidden: string[];
+  /**
+   * Fields this role may not read while a condition over the record holds (an author's name while the
+   * paper is in review): sent on a record only where it does not. Everywhere a value could be told
+   * without its record (filters, sorting, search, names, figures, writes, imports) they are hidden.
+   */
+  hiddenWhile?: { fields: string[]; when: string };
   /** Fields this role may read but not write. */
   readOnly: string[];
 }

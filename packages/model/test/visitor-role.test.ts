@@ -11,10 +11,13 @@ import {
   checkAction,
   checkGrant,
   checkScreen,
+  conditionallyShown,
   fieldAccess,
   homeScreen,
   loadSpec,
   type Model,
+  presentation,
+  recordAsSeen,
   toDocument,
   toMarkdown,
   transitionAccess,
@@ -69,7 +72,7 @@ describe('the visitor role of the boat hire', () => {
       allowed: false,
       reason: 'condition',
     });
-    expect([...fieldAccess(model, nobody, 'Booking').hidden]).toEqual(['skipper', 'note']);
+    expect([...fieldAccess(model, nobody, 'Booking').hidden]).toEqual(['skipper', 'note', 'people']);
     expect(
       visibleRecord(model, nobody, 'Booking', { id: 3, skipper: 2, note: 'late', status: 'out' }),
     ).toEqual({ id: 3, status: 'out' });
@@ -110,6 +113,77 @@ describe('the visitor role of the boat hire', () => {
     );
     expect(actingRole(without, nobody)).toBeUndefined();
     expect(checkGrant(without, nobody, 'Boat', 'read')).toMatchObject({ reason: 'not-signed-in' });
+  });
+});
+
+describe('a field hidden while a condition holds (Hidden while)', () => {
+  const model = load(source);
+  const nobody = {};
+  const booking = { id: 3, skipper: 2, note: 'late', people: 4, hours: 2 };
+
+  it('is read from both forms as the fields and the condition, and written back', () => {
+    const grant = model.roles.shown
+      ? model.roles.grants.find((candidate) => candidate.role === 'visitor' && candidate.entity === 'Booking')
+      : undefined;
+    expect(grant?.hiddenWhile).toEqual({ fields: ['people'], when: "record.status == 'confirmed'" });
+    expect(toMarkdown(model).text).toContain("| skipper, note | people: `record.status == 'confirmed'` |");
+  });
+
+  it('shows the field on a record that does not meet the condition, and not on one that does', () => {
+    expect(recordAsSeen(model, nobody, 'Booking', { ...booking, status: 'out' })).toEqual({
+      id: 3,
+      people: 4,
+      hours: 2,
+      status: 'out',
+    });
+    expect(recordAsSeen(model, nobody, 'Booking', { ...booking, status: 'confirmed' })).toEqual({
+      id: 3,
+      hours: 2,
+      status: 'confirmed',
+    });
+    expect([...conditionallyShown(model, nobody, 'Booking', { ...booking, status: 'out' })]).toEqual([
+      'people',
+    ]);
+  });
+
+  it('presents records as the API sends them, the field decided per record', () => {
+    const entity = model.entities.shown ? model.entities.items.find((e) => e.name === 'Booking') : undefined;
+    if (!entity) throw new Error('the boat hire books boats');
+    const shown = presentation(model, nobody, entity);
+    expect(shown.fields.map((field) => field.name)).toContain('people');
+    expect(shown.fields.map((field) => field.name)).not.toContain('note');
+    expect(shown.present({ ...booking, status: 'confirmed' })).not.toHaveProperty('people');
+    expect(shown.present({ ...booking, status: 'out' })).toHaveProperty('people', 4);
+  });
+
+  it('is refused by check when it names a field the entity lacks, or a condition that is not one', () => {
+    const unknown = source.replace(
+      "people: `record.status == 'confirmed'`",
+      "pople: `record.status == 'confirmed'`",
+    );
+    expect(issuesOf(unknown)).toEqual([
+      expect.objectContaining({
+        code: 'unknown-reference',
+        path: ['roles', 'roles', 'visitor', 'can', 'Booking', 'hiddenWhile', 'fields'],
+        hint: 'did you mean "people"?',
+        source: expect.objectContaining({ line: lineOf(unknown, '| visitor | Booking |') }),
+      }),
+    ]);
+    const broken = source.replace("people: `record.status == 'confirmed'`", 'people: `record.status ==`');
+    expect(issuesOf(broken)).toEqual([
+      expect.objectContaining({
+        code: 'invalid-expression',
+        path: ['roles', 'roles', 'visitor', 'can', 'Booking', 'hiddenWhile', 'when'],
+        source: expect.objectContaining({ line: lineOf(broken, '| visitor | Booking |') }),
+      }),
+    ]);
+    const noCondition = source.replace("people: `record.status == 'confirmed'`", 'people');
+    expect(issuesOf(noCondition)).toEqual([
+      expect.objectContaining({
+        code: 'unreadable-cell',
+        message: expect.stringContaining('is not fields and a condition'),
+      }),
+    ]);
   });
 });
 

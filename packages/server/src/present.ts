@@ -1,11 +1,4 @@
-import {
-  derivedValues,
-  type Entity,
-  type Field,
-  fieldAccess,
-  type Model,
-  type Principal,
-} from '@ninefold/model';
+import { type Entity, type Field, type Model, type Principal, presentation } from '@ninefold/model';
 import type { FastifyRequest } from 'fastify';
 import { principalOf } from './access';
 import type { StoredRecord } from './store/store';
@@ -14,9 +7,10 @@ import type { StoredRecord } from './store/store';
 export type Presenter = (record: StoredRecord) => StoredRecord;
 
 /**
- * What the client sees of an entity's records, for the person making the request: stored values, derived
- * fields computed, write-only fields and the fields the role may not read left out. Which fields those
- * are is worked out once per request, not once per record: a page of 50 asked it 50 times.
+ * What the client sees of an entity's records, for the person making the request: the core's
+ * `presentation` (hidden fields left out, those hidden under a condition where a record meets it,
+ * derived fields computed). Which fields those are is worked out once per request, not once per record:
+ * a page of 50 asked it 50 times.
  *
  * @example
  * ```ts
@@ -30,47 +24,18 @@ export function presenterFor(model: Model, request: FastifyRequest, entity: Enti
 
 /** The same for a principal rather than a request: a live update is shown to each stream's person. */
 export function presenterOf(model: Model, principal: Principal, entity: Entity): Presenter {
-  const { fields, hidden, storeId } = fieldsShownTo(model, principal, entity);
-  const stored = fields.filter((field) => field.derived === undefined).map((field) => field.name);
-  const derived = entity.fields.some((field) => field.derived !== undefined);
-  return (record) => {
-    const out: StoredRecord = {};
-    for (const name of stored) {
-      const value = record[name];
-      if (value !== undefined) out[name] = value;
-    }
-    // Computed again on the way out, so an answer is right even for rows stored before a formula changed.
-    if (derived) {
-      for (const [name, value] of Object.entries(derivedValues(model, entity.name, record)))
-        if (!hidden.has(name)) out[name] = value;
-    }
-    if (storeId && record.id !== undefined) out.id = record.id;
-    return out;
-  };
+  return presentation(model, principal, entity).present as Presenter;
 }
 
 /**
- * The fields of an entity one request sees: all but the write-only ones and those the role may not
- * read, derived ones included; and whether the store's `id` is shown (an entity without a key field of
- * its own is keyed by it).
+ * The fields of an entity one request sees (the CSV export's columns): all but the write-only ones and
+ * those the role may not read, derived ones included; and whether the store's `id` is shown.
  */
 export function shownFields(
   model: Model,
   request: FastifyRequest,
   entity: Entity,
-): { fields: Field[]; hidden: ReadonlySet<string>; storeId: boolean } {
-  return fieldsShownTo(model, principalOf(request), entity);
-}
-
-function fieldsShownTo(
-  model: Model,
-  principal: Principal,
-  entity: Entity,
-): { fields: Field[]; hidden: ReadonlySet<string>; storeId: boolean } {
-  const { hidden } = fieldAccess(model, principal, entity.name);
-  return {
-    fields: entity.fields.filter((field) => !field.writeOnly && !hidden.has(field.name)),
-    hidden,
-    storeId: !entity.key && !hidden.has('id'),
-  };
+): { fields: Field[]; storeId: boolean } {
+  const { fields, storeId } = presentation(model, principalOf(request), entity);
+  return { fields, storeId };
 }

@@ -1,12 +1,14 @@
 // The role for people who have not signed in (point 6, `Signed out: yes`), on a domain of our own (the
 // harbour's boat hire, packages/web/test/fixtures/boat-hire.md) and on variants generated from it: the
 // visitor's grant on each entity absent, reading everything, or reading under a condition; its hidden
-// fields kept or dropped; and no visitor role at all. Every channel is asked without a token, on SQLite
-// and on PostgreSQL. The oracle is point 6's words, written here: a visitor reads exactly the records of
-// the entities its grant names, for which the condition holds, never a hidden field of them, in any
-// channel (list, record, search, CSV, history, names); it never writes, whatever the call ("Sign in");
-// and without a visitor role, someone not signed in reads nothing. A record the visitor may not read at
-// all answers as one that does not exist.
+// fields kept or dropped, or hidden only while the booking is in some states (`Hidden while`); and no
+// visitor role at all. Every channel is asked without a token, on SQLite and on PostgreSQL. The oracle is
+// point 6's words, written here: a visitor reads exactly the records of the entities its grant names, for
+// which the condition holds, never a hidden field of them, in any channel (list, record, search, CSV,
+// history, names), and a field hidden under a condition only on the records that meet it (never a filter,
+// a sort, a search or a name through it); it never writes, whatever the call ("Sign in"); and without a
+// visitor role, someone not signed in reads nothing. A record the visitor may not read at all answers as
+// one that does not exist.
 import { readFileSync } from 'node:fs';
 import { type Call, describeApi, type JsonValue, loadSpec, type Model } from '@ninefold/model';
 import { describe, expect, it } from 'vitest';
@@ -29,7 +31,12 @@ interface VisitorGrant {
   /** Only bookings in these states, when given (`record.status in [...]`). */
   statuses?: string[];
   hidden: string[];
+  /** These fields hidden while the booking is in one of these states (point 6's `Hidden while`). */
+  hiddenWhile?: { fields: string[]; statuses: string[] };
 }
+
+const inStates = (statuses: string[]) =>
+  `record.status in [${statuses.map((state) => `'${state}'`).join(', ')}]`;
 
 interface Variant {
   name: string;
@@ -48,6 +55,13 @@ function variantModel(variant: Variant): Model {
   const model = structuredClone(baseModel());
   if (!model.roles.shown) throw new Error('the boat hire names its roles');
   model.roles.grants = model.roles.grants.filter((grant) => grant.role !== 'visitor');
+  // The bookings list filters and sorts by what a visitor may see on some bookings only, which it must not.
+  if (model.screens.shown)
+    for (const screen of model.screens.items)
+      if (screen.kind === 'list' && screen.entity === 'Booking') {
+        screen.filters = ['status', 'boat', 'people', 'skipper', 'note'];
+        screen.sort = [{ field: 'people', direction: 'asc' }];
+      }
   if (!variant.visitor) {
     model.roles.roles = model.roles.roles.filter((role) => role.name !== 'visitor');
     return model;
@@ -58,10 +72,11 @@ function variantModel(variant: Variant): Model {
       role: 'visitor',
       entity,
       actions: ['read'],
-      ...(grant.statuses
-        ? { where: `record.status in [${grant.statuses.map((state) => `'${state}'`).join(', ')}]` }
-        : {}),
+      ...(grant.statuses ? { where: inStates(grant.statuses) } : {}),
       hidden: grant.hidden,
+      ...(grant.hiddenWhile
+        ? { hiddenWhile: { fields: grant.hiddenWhile.fields, when: inStates(grant.hiddenWhile.statuses) } }
+        : {}),
       readOnly: [],
     });
   }
@@ -77,6 +92,12 @@ function variants(): Variant[] {
     { statuses: ['confirmed', 'out'], hidden: [] },
     { statuses: ['confirmed', 'out'], hidden: ['skipper', 'note'] },
     { statuses: ['requested'], hidden: ['note'] },
+    {
+      statuses: ['confirmed', 'out'],
+      hidden: ['skipper'],
+      hiddenWhile: { fields: ['people', 'note'], statuses: ['confirmed'] },
+    },
+    { hidden: [], hiddenWhile: { fields: ['skipper', 'boat'], statuses: ['requested', 'cancelled'] } },
   ];
   const made: Variant[] = [{ name: 'no visitor role', visitor: false, grants: {} }];
   for (const booking of bookings)
@@ -84,7 +105,7 @@ function variants(): Variant[] {
       const describe = (what: string, grant: VisitorGrant | undefined) =>
         grant === undefined
           ? `no ${what}`
-          : `${what}${grant.statuses ? ` while ${grant.statuses.join(' or ')}` : ''}${grant.hidden.length ? ` without ${grant.hidden.join(', ')}` : ''}`;
+          : `${what}${grant.statuses ? ` while ${grant.statuses.join(' or ')}` : ''}${grant.hidden.length ? ` without ${grant.hidden.join(', ')}` : ''}${grant.hiddenWhile ? `, ${grant.hiddenWhile.fields.join(', ')} hidden while ${grant.hiddenWhile.statuses.join(' or ')}` : ''}`;
       made.push({
         name: `visitor reads ${describe('bookings', booking)}, ${describe('boats', boat)}`,
         visitor: true,
@@ -95,6 +116,7 @@ function variants(): Variant[] {
 }
 
 interface Tally {
+  queriesRefused: number;
   read: number;
   notFound: number;
   refused: number;
@@ -107,7 +129,7 @@ async function check(variant: Variant, url: string, schema?: string): Promise<Ta
   expect((await store.migrate({ allowDestructive: false })).ok).toBe(true);
   const app = await buildApp({ model, store, now: () => NOW, liveUpdates: false });
   const api = describeApi(model);
-  const tally: Tally = { read: 0, notFound: 0, refused: 0, writesRefused: 0 };
+  const tally: Tally = { queriesRefused: 0, read: 0, notFound: 0, refused: 0, writesRefused: 0 };
   const ask = async (method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, body?: unknown) => {
     const answer = await app.inject({
       method,
@@ -145,9 +167,22 @@ async function check(variant: Variant, url: string, schema?: string): Promise<Ta
         .filter(readable)
         .map((record) => record.id)
         .sort();
+      // Every field that may be hidden from some record: never filtered, sorted or searched on, nor a way to names.
+      const sometimesHidden = new Set([...(grant?.hidden ?? []), ...(grant?.hiddenWhile?.fields ?? [])]);
+      const seededById = new Map(records.map((record) => [String(record.id), record]));
+      /** The answer for a record holds no field hidden from it, and every field hidden only elsewhere. */
       const noHidden = (item: Record<string, unknown>, where: string) => {
-        for (const field of grant?.hidden ?? [])
+        const record = seededById.get(String(item.id)) ?? {};
+        const conditional = grant?.hiddenWhile;
+        const hiddenNow = conditional?.statuses.includes(String(record.status)) ? conditional.fields : [];
+        for (const field of [...(grant?.hidden ?? []), ...hiddenNow])
           expect(item, `${where} shows no ${field}`).not.toHaveProperty(field);
+        for (const field of conditional?.fields ?? [])
+          if (!hiddenNow.includes(field) && record[field] !== undefined && record[field] !== null)
+            expect(
+              item,
+              `${where} shows ${field}, hidden only while ${conditional?.statuses.join(' or ')}`,
+            ).toHaveProperty(field, record[field]);
       };
       const list = callOf(entity, 'list') as Call;
       const listed = await ask('GET', `${list.path}?limit=100`);
@@ -171,7 +206,23 @@ async function check(variant: Variant, url: string, schema?: string): Promise<Ta
         expect(csv.statusCode, `${who} as CSV`).toBe(200);
         const [header = '', ...rows] = csv.body.trim().split('\n');
         for (const field of grant.hidden) expect(header.split(','), `${who} as CSV`).not.toContain(field);
+        for (const field of grant.hiddenWhile?.fields ?? [])
+          expect(header.split(','), `${who} as CSV, ${field} blank where hidden`).toContain(field);
         expect(rows.filter((row) => row !== '').length, `${who} as CSV`).toBe(expectedIds.length);
+        // Filtering or sorting on a field hidden from some records would tell its values there.
+        for (const field of grant.hiddenWhile?.fields ?? []) {
+          const filter = list.filters.find((candidate) => candidate.field === field);
+          const asks = [
+            ...(list.sort?.fields.includes(field) ? [`sort=${field}`] : []),
+            ...(filter ? [`${filter.param}=${encodeURIComponent(String(records[0]?.[field] ?? '1'))}`] : []),
+          ];
+          for (const query of asks) {
+            const refused = await ask('GET', `${list.path}?${query}&limit=100`);
+            expect(refused.statusCode, `${who}, by ${query}: ${refused.body}`).toBe(403);
+            expect(refused.json().code).toBe('FORBIDDEN_FIELDS');
+            tally.queriesRefused += 1;
+          }
+        }
       }
       // A search for a word only hidden notes hold finds nothing; where notes show, the readable ones.
       if (entity === 'Booking' && grant !== undefined && list.search) {
@@ -179,7 +230,7 @@ async function check(variant: Variant, url: string, schema?: string): Promise<Ta
         expect(searched.statusCode).toBe(200);
         const found = (searched.json() as { items: Array<Record<string, unknown>> }).items;
         expect(found.map((item) => item.id).sort(), `${who}, searched by note`).toEqual(
-          grant.hidden.includes('note') ? [] : expectedIds,
+          sometimesHidden.has('note') ? [] : expectedIds,
         );
       }
       const get = callOf(entity, 'get') as Call;
@@ -219,7 +270,10 @@ async function check(variant: Variant, url: string, schema?: string): Promise<Ta
           const bookingGrant = variant.grants.Booking;
           const pointer = entity === 'Boat' ? 'boat' : entity === 'Skipper' ? 'skipper' : undefined;
           const pointedAt =
-            bookingGrant && pointer && !bookingGrant.hidden.includes(pointer)
+            bookingGrant &&
+            pointer &&
+            !bookingGrant.hidden.includes(pointer) &&
+            !bookingGrant.hiddenWhile?.fields.includes(pointer)
               ? (seeded.get('Booking') ?? [])
                   .filter(
                     (booking) =>
@@ -283,7 +337,7 @@ async function check(variant: Variant, url: string, schema?: string): Promise<Ta
   return tally;
 }
 
-const seen: Tally = { read: 0, notFound: 0, refused: 0, writesRefused: 0 };
+const seen: Tally = { queriesRefused: 0, read: 0, notFound: 0, refused: 0, writesRefused: 0 };
 
 describe.each(variants())('$name', (variant) => {
   it('on SQLite', async () => {
@@ -301,4 +355,8 @@ it('met every side of the rule: lists read, records missing to the visitor, chan
   expect(seen.read).toBeGreaterThan(0);
   expect(seen.notFound).toBeGreaterThan(0);
   expect(seen.refused).toBeGreaterThan(0);
+  expect(
+    seen.queriesRefused,
+    'a filter or sort on a field hidden under a condition was tried',
+  ).toBeGreaterThan(0);
 });

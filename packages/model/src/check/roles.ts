@@ -70,6 +70,18 @@ export function checkRoles(context: Context): void {
     for (const field of list(grant.hidden)) referField(context, entity, field, [...base, 'hidden'], owner);
     for (const field of list(grant.readOnly))
       referField(context, entity, field, [...base, 'readOnly'], owner);
+    if (isRecord(grant.hiddenWhile)) {
+      for (const field of list(grant.hiddenWhile.fields))
+        referField(context, entity, field, [...base, 'hiddenWhile', 'fields'], owner);
+      checkCel(
+        context,
+        grant.hiddenWhile.when,
+        [...base, 'hiddenWhile', 'when'],
+        `the condition under which ${owner} hides fields`,
+        { entity: entityName, variables: roleName === visitor ? ['record'] : ['record', 'user'] },
+        true,
+      );
+    }
     const isVisitor = roleName === visitor;
     if (isVisitor) checkVisitorActions(context, grant, roleName, entityName, base);
     checkCel(

@@ -448,6 +448,7 @@ function toGrant(role: string, entity: string, doc: GrantDocument): Grant {
     actions: actions(doc.actions),
     ...optional('where', doc.where),
     hidden: doc.hidden ?? [],
+    ...optional('hiddenWhile', doc.hiddenWhile),
     readOnly: doc.readOnly ?? [],
   };
 }

@@ -392,6 +392,13 @@ const grant = z.union([
     actions: z.union([z.literal('all'), z.array(crudAction)]),
     where: z.string().optional().meta({ description: 'CEL over record and user, e.g. own records only.' }),
     hidden: identifierList.optional().meta({ description: 'Fields this role may not read.' }),
+    hiddenWhile: z
+      .strictObject({
+        fields: identifierList,
+        when: z.string().meta({ description: 'CEL over record and user.' }),
+      })
+      .optional()
+      .meta({ description: 'Fields this role may not read while the condition holds for the record.' }),
     readOnly: identifierList.optional().meta({ description: 'Fields this role may read but not write.' }),
   }),
 ]);

@@ -313,6 +313,7 @@ function fromGrant(grant: Grant): GrantDocument {
     actions: grant.actions,
     ...optional('where', grant.where),
     ...(grant.hidden.length ? { hidden: grant.hidden } : {}),
+    ...optional('hiddenWhile', grant.hiddenWhile),
     ...(grant.readOnly.length ? { readOnly: grant.readOnly } : {}),
   } as GrantDocument;
 }

@@ -95,6 +95,25 @@ export const CELL_GRAMMARS: Record<Exclude<CellType, 'custom'>, CellGrammar> = {
   body: readBody,
   response: readResponse,
   pagination: readPagination,
+  hiddenWhile: (cx, text, path, label) => {
+    // The first colon ends the fields: a field name has none, and the condition may.
+    const colon = text.value.indexOf(':');
+    const fields = colon < 0 ? [] : list(cx, text.slice(0, colon), [...path, 'fields']);
+    const when = colon < 0 ? undefined : text.slice(colon + 1).trim();
+    if (fields.length === 0 || when === undefined || when.value === '') {
+      unreadable(
+        cx,
+        text,
+        path,
+        `"${text.value}" in "${label}" is not fields and a condition; it is ignored.`,
+        "Write the fields, a colon and the condition they are hidden under: author: `record.status == 'review'`.",
+      );
+      return undefined;
+    }
+    cx.record([...path, 'fields'], text.slice(0, colon));
+    cx.record([...path, 'when'], when);
+    return located(cx, path, text, { fields, when: when.value });
+  },
   sortFields: (cx, text, path) => {
     const fields = list(cx, text, [...path, 'fields']);
     if (fields.length === 0) return undefined;

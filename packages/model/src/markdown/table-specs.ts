@@ -29,6 +29,8 @@ export type CellType =
   | 'pagination'
   /** `name, createdAt` */
   | 'sortFields'
+  /** `author, reviewers: record.status == 'review'`: fields, then the condition they are hidden under */
+  | 'hiddenWhile'
   /** `status (eq), name (contains)` */
   | 'filterOps'
   /** `q`, `q: name, email` */
@@ -236,6 +238,7 @@ export const TABLES = {
       col('actions', 'custom', { required: true }),
       col('where', 'text'),
       col('hidden', 'list'),
+      col('hiddenWhile', 'hiddenWhile', { aliases: ['hidden when'] }),
       col('readOnly', 'list'),
     ],
   },

@@ -573,7 +573,7 @@ function writeRoles(roles: Roles): string[] {
   if (roles.grants.length > 0) {
     blocks.push(
       table(
-        ['Role', 'Entity', 'Actions', 'Where', 'Hidden', 'Read only'],
+        ['Role', 'Entity', 'Actions', 'Where', 'Hidden', 'Hidden while', 'Read only'],
         ['Role', 'Entity', 'Actions'],
         roles.grants.map(grantRow),
       ),
@@ -591,6 +591,9 @@ function grantRow(grant: Grant): Cells {
     Actions: all ? 'all' : list(grant.actions),
     Where: code(grant.where),
     Hidden: list(grant.hidden),
+    'Hidden while': grant.hiddenWhile
+      ? `${list(grant.hiddenWhile.fields)}: ${code(grant.hiddenWhile.when)}`
+      : '',
     'Read only': list(grant.readOnly),
   };
 }

@@ -143,8 +143,17 @@ export function checkScreen(model: Model, principal: Principal, screen: Screen):
 
 /** The fields of an entity a principal may not read, and those it may read but not write. */
 export interface FieldAccess {
+  /**
+   * Every field the role may not read in general, those hidden only under a condition included: a list's
+   * filters, sorting and search, names, figures, imports and writes treat them all alike.
+   */
   hidden: ReadonlySet<string>;
   readOnly: ReadonlySet<string>;
+  /**
+   * The fields of `hidden` that a record shows where its condition (CEL over `record` and `user`) does
+   * not hold (`recordShows` in permissions.ts).
+   */
+  hiddenWhile?: { fields: ReadonlySet<string>; when: string };
 }
 
 const OPEN: FieldAccess = { hidden: new Set(), readOnly: new Set() };
@@ -165,14 +174,22 @@ export function fieldAccess(model: Model, principal: Principal, entity: string):
   const cached = known.get(key);
   if (cached) return cached;
   const grant = grantFor(model, role, entity);
-  const access = grant ? { hidden: new Set(grant.hidden), readOnly: new Set(grant.readOnly) } : OPEN;
+  const access: FieldAccess = grant
+    ? {
+        hidden: new Set([...grant.hidden, ...(grant.hiddenWhile?.fields ?? [])]),
+        readOnly: new Set(grant.readOnly),
+        ...(grant.hiddenWhile
+          ? { hiddenWhile: { fields: new Set(grant.hiddenWhile.fields), when: grant.hiddenWhile.when } }
+          : {}),
+      }
+    : OPEN;
   known.set(key, access);
   return access;
 }
 
 /**
- * A record as the principal may see it: without the fields its role may not read. The prototype API
- * sends only this, so a hidden field never reaches the browser.
+ * A record as the principal may see it in general: without the fields its role may not read, those
+ * hidden under a condition included (`recordAsSeen` in permissions.ts shows those where it does not hold).
  */
 export function visibleRecord(
   model: Model,

@@ -5,6 +5,7 @@ import {
   ALLOWED,
   actingRole,
   checkGrant,
+  fieldAccess,
   grantFor,
   type Principal,
   permissionsApply,
@@ -118,6 +119,46 @@ function conditionHolds(
   const env = conditionEnvironment(model, grant.entity);
   const result = evaluateExpression(grant.where, env, { record, user: principal.user ?? {} });
   return result.ok && result.value === true;
+}
+
+/**
+ * The fields hidden from the role under a condition (point 6's `Hidden while`) that this record shows it:
+ * those whose condition does not hold for the record as it is. A condition that cannot be evaluated
+ * hides, as one that holds: a value is never sent by mistake.
+ */
+export function conditionallyShown(
+  model: Model,
+  principal: Principal,
+  entity: string,
+  record: Record<string, JsonValue>,
+): ReadonlySet<string> {
+  const { hiddenWhile } = fieldAccess(model, principal, entity);
+  if (!hiddenWhile) return NONE;
+  const env = conditionEnvironment(model, entity);
+  const result = evaluateExpression(hiddenWhile.when, env, { record, user: principal.user ?? {} });
+  return result.ok && result.value === false ? hiddenWhile.fields : NONE;
+}
+
+const NONE: ReadonlySet<string> = new Set();
+
+/**
+ * A record as the principal may see it: without the fields its role may not read, and with those hidden
+ * under a condition where it does not hold for this record. The prototype API and the tab's API send only
+ * this, so a hidden value never reaches the browser.
+ */
+export function recordAsSeen(
+  model: Model,
+  principal: Principal,
+  entity: string,
+  record: Record<string, JsonValue>,
+): Record<string, JsonValue> {
+  const { hidden } = fieldAccess(model, principal, entity);
+  if (hidden.size === 0) return record;
+  const shown = conditionallyShown(model, principal, entity, record);
+  const visible: Record<string, JsonValue> = {};
+  for (const [name, value] of Object.entries(record))
+    if (!hidden.has(name) || shown.has(name)) visible[name] = value;
+  return visible;
 }
 
 /**

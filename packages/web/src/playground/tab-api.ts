@@ -3,7 +3,6 @@ import {
   aggregateRecords,
   checkAction,
   checkFigure,
-  derivedValues,
   type Entity,
   type FigureAnswer,
   fieldAccess,
@@ -24,6 +23,7 @@ import {
   planTransition,
   planTransitionAcrossRecords,
   planUpdate,
+  presentation,
   type RecordReader,
   shapeFigure,
 } from '@ninefold/model';
@@ -135,21 +135,8 @@ export function createTabApi(
     },
   };
 
-  /** What the role sees of a record: no write-only field, no field it may not read, derived ones fresh. */
-  const presenter = (entity: Entity) => {
-    const { hidden } = fieldAccess(model, principal(), entity.name);
-    const shown = entity.fields.filter((field) => !field.writeOnly && !hidden.has(field.name));
-    return (record: ApiRecord): ApiRecord => {
-      const out: ApiRecord = {};
-      const derived = derivedValues(model, entity.name, record);
-      for (const field of shown) {
-        const value = field.derived !== undefined ? derived[field.name] : record[field.name];
-        if (value !== undefined) out[field.name] = value;
-      }
-      if (!entity.key && !hidden.has('id') && record.id !== undefined) out.id = record.id;
-      return out;
-    };
-  };
+  /** What the role sees of a record, as the prototype API shows it (the core's `presentation`). */
+  const presenter = (entity: Entity) => presentation(model, principal(), entity).present;
   const present = (entity: Entity, found: VersionedRecord): VersionedRecord => ({
     ...found,
     record: presenter(entity)(found.record),

@@ -82,7 +82,11 @@ export default function DetailScreen({ screen }: ScreenProps<'detail'>) {
   const machine = model.states.shown
     ? model.states.machines.find((m) => m.entity === entity.name)
     : undefined;
-  const { hidden } = fieldAccess(model, principal, entity.name);
+  const access = fieldAccess(model, principal, entity.name);
+  // A field hidden only under a condition shows where the API sent it: this record does not meet it.
+  const hidden = access.hiddenWhile
+    ? new Set([...access.hidden].filter((name) => !(access.hiddenWhile?.fields.has(name) && name in record)))
+    : access.hidden;
   const state = machine && !hidden.has(machine.field) ? record[machine.field] : undefined;
   const edit = screenFor(model, 'edit', entity.name);
   const editTo =
