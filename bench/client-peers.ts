@@ -2,10 +2,10 @@
 // never into the project's own dependencies, so that CI does not install them. Their entry files live in
 // bench/peers/<name>/; they are copied next to the peer's node_modules before building, so that bare
 // imports resolve to the peer's own packages rather than to the monorepo's.
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { installOnce } from './support/install-once';
+import { installFolder } from './support/install-once';
 
 const BENCH = fileURLToPath(new URL('./', import.meta.url));
 const SOURCES = join(BENCH, 'peers');
@@ -84,20 +84,11 @@ export async function installPeer(name: PeerName): Promise<string> {
     null,
     2,
   )}\n`;
-  const manifestFile = join(dir, 'package.json');
-  const done = join(dir, 'node_modules/.installed');
-  mkdirSync(INSTALLS, { recursive: true });
-  await installOnce({
-    lock: join(INSTALLS, `.${name}.installing`),
-    installed: () =>
-      existsSync(done) && existsSync(manifestFile) && readFileSync(manifestFile, 'utf8') === manifest,
-    install: async (npm) => {
-      mkdirSync(dir, { recursive: true });
-      writeFileSync(manifestFile, manifest);
-      console.log(`installing the ${name} peer into ${dir} (once)…`);
-      await npm(NPM_INSTALL, dir);
-      writeFileSync(done, new Date().toISOString());
-    },
+  await installFolder({
+    dir,
+    manifest,
+    what: `the ${name} peer`,
+    run: (npm) => npm(NPM_INSTALL, dir),
   });
   return dir;
 }

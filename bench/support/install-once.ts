@@ -3,7 +3,8 @@
 // starts these installs in the background at its start (e2e/support/global-setup.ts), so a test or a
 // benchmark may find one under way: it waits for it rather than installing into the same folder twice.
 import { spawn } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 
 export interface InstallOnce {
   /** The lock file: it names the process doing the install, and exists only while one is. */
@@ -26,6 +27,36 @@ export async function installOnce(what: InstallOnce): Promise<void> {
   } finally {
     rmSync(what.lock, { force: true });
   }
+}
+
+/**
+ * A folder of its own holding exactly this package.json, installed once: `run` makes the npm calls in
+ * it. Done when its manifest is this one and the last install finished (a marker in node_modules), so a
+ * changed version or an install cut short is done again. The lock sits beside the folder.
+ */
+export async function installFolder(folder: {
+  dir: string;
+  manifest: string;
+  /** What it is, for the line said when it is installed: `the react-admin peer`. */
+  what: string;
+  run(npm: (args: string[], cwd: string) => Promise<void>): Promise<void>;
+}): Promise<void> {
+  const { dir, manifest } = folder;
+  const manifestFile = join(dir, 'package.json');
+  const done = join(dir, 'node_modules/.installed');
+  mkdirSync(dirname(dir), { recursive: true });
+  await installOnce({
+    lock: join(dirname(dir), `.${basename(dir)}.installing`),
+    installed: () =>
+      existsSync(done) && existsSync(manifestFile) && readFileSync(manifestFile, 'utf8') === manifest,
+    install: async (npm) => {
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(manifestFile, manifest);
+      console.log(`installing ${folder.what} into ${dir} (once)…`);
+      await folder.run(npm);
+      writeFileSync(done, new Date().toISOString());
+    },
+  });
 }
 
 /**

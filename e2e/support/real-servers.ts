@@ -3,10 +3,10 @@
 // path or a server's own error shape. Each is installed on first use into e2e/.servers/<name>/
 // (gitignored), at exact versions that run on Node 20, never into the project's own dependencies.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { installOnce } from '../../bench/support/install-once';
+import { installFolder } from '../../bench/support/install-once';
 import { createTemporaryDatabase } from '../../packages/server/test/support/databases';
 import { ROOT } from './ninefold';
 import { freePort } from './prism';
@@ -62,21 +62,14 @@ export async function installServer(name: ServerName): Promise<string> {
     null,
     2,
   )}\n`;
-  const manifestFile = join(dir, 'package.json');
-  const done = join(dir, 'node_modules/.installed');
   const { scriptsOf } = INSTALLS_OF[name];
-  mkdirSync(INSTALLS, { recursive: true });
-  await installOnce({
-    lock: join(INSTALLS, `.${name}.installing`),
-    installed: () =>
-      existsSync(done) && existsSync(manifestFile) && readFileSync(manifestFile, 'utf8') === manifest,
-    install: async (npm) => {
-      mkdirSync(dir, { recursive: true });
-      writeFileSync(manifestFile, manifest);
-      console.log(`installing the ${name} server into ${dir} (once)…`);
+  await installFolder({
+    dir,
+    manifest,
+    what: `the ${name} server`,
+    run: async (npm) => {
       await npm(['install', '--no-audit', '--no-fund', ...(scriptsOf ? ['--ignore-scripts'] : [])], dir);
       if (scriptsOf?.length) await npm(['rebuild', ...scriptsOf], dir);
-      writeFileSync(done, new Date().toISOString());
     },
   });
   return dir;

@@ -58,7 +58,6 @@ export {
   type Principal,
   permissionsApply,
   signInRoles,
-  visibleRecord,
   visitorRole,
   type WriteViolation,
   writeViolations,

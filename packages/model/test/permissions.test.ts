@@ -9,7 +9,7 @@ import {
   type Model,
   notShownModel,
   permissionsApply,
-  visibleRecord,
+  recordAsSeen,
   writeViolations,
 } from '../src';
 
@@ -118,14 +118,14 @@ describe('fields', () => {
   it('leaves out of a record what the role may not read', () => {
     const order = { id: 1, ownerId: 'u7', customer: 3, attachment: 'f1', status: 'paid' };
     expect(fieldAccess(shop, warehouse, 'Order').hidden).toEqual(new Set(['attachment']));
-    expect(visibleRecord(shop, warehouse, 'Order', order)).toEqual({
+    expect(recordAsSeen(shop, warehouse, 'Order', order)).toEqual({
       id: 1,
       ownerId: 'u7',
       customer: 3,
       status: 'paid',
     });
-    expect(visibleRecord(shop, customer, 'Order', order)).not.toHaveProperty('ownerId');
-    expect(visibleRecord(shop, owner, 'Order', order)).toBe(order);
+    expect(recordAsSeen(shop, customer, 'Order', order)).not.toHaveProperty('ownerId');
+    expect(recordAsSeen(shop, owner, 'Order', order)).toBe(order);
   });
 
   it('refuses, field by field, a write of what the role may not read or change', () => {

@@ -21,7 +21,6 @@ import {
   toDocument,
   toMarkdown,
   transitionAccess,
-  visibleRecord,
   visitorRole,
 } from '../src';
 
@@ -74,7 +73,7 @@ describe('the visitor role of the boat hire', () => {
     });
     expect([...fieldAccess(model, nobody, 'Booking').hidden]).toEqual(['skipper', 'note', 'people']);
     expect(
-      visibleRecord(model, nobody, 'Booking', { id: 3, skipper: 2, note: 'late', status: 'out' }),
+      recordAsSeen(model, nobody, 'Booking', { id: 3, skipper: 2, note: 'late', status: 'out' }),
     ).toEqual({ id: 3, status: 'out' });
   });
 

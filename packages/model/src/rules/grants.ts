@@ -187,23 +187,6 @@ export function fieldAccess(model: Model, principal: Principal, entity: string):
   return access;
 }
 
-/**
- * A record as the principal may see it in general: without the fields its role may not read, those
- * hidden under a condition included (`recordAsSeen` in permissions.ts shows those where it does not hold).
- */
-export function visibleRecord(
-  model: Model,
-  principal: Principal,
-  entity: string,
-  record: Record<string, JsonValue>,
-): Record<string, JsonValue> {
-  const { hidden } = fieldAccess(model, principal, entity);
-  if (hidden.size === 0) return record;
-  const visible: Record<string, JsonValue> = {};
-  for (const [name, value] of Object.entries(record)) if (!hidden.has(name)) visible[name] = value;
-  return visible;
-}
-
 /** A field in a body that the principal may not write, and why. */
 export interface WriteViolation {
   field: string;
