@@ -29,9 +29,10 @@ import {
   write,
 } from './support/client-harness';
 import { median } from './support/figures';
+import { GITHUB_FILE } from './support/heap-runs';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
-const GITHUB = join(ROOT, '../shared/corpus/openapi/github/api.github.com.octokit-23.0.2.json');
+const GITHUB = GITHUB_FILE;
 /**
  * GitHub's, unless BENCH_OPENAPI_DOCUMENT names another: the suite's smoke run takes a small one, since
  * what it checks is that every side still loads, not the figures.

@@ -151,7 +151,7 @@ export interface FieldAccess {
   readOnly: ReadonlySet<string>;
   /**
    * The fields of `hidden` that a record shows where its condition (CEL over `record` and `user`) does
-   * not hold (`recordShows` in permissions.ts).
+   * not hold (`conditionallyShown` in permissions.ts).
    */
   hiddenWhile?: { fields: ReadonlySet<string>; when: string };
 }
