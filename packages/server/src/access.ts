@@ -8,16 +8,16 @@ import {
   conditionAsData,
   type Entity,
   expressionEnvironment,
-  fieldAccess,
   grantFor,
   type Model,
   type Principal,
   permissionsApply,
+  planListQuery,
   type RecordCondition,
 } from '@ninefold/model';
 import type { FastifyRequest } from 'fastify';
 import type { Authentication } from './auth/authenticate';
-import { ProblemError, problem, refusalProblem } from './problem';
+import { applied, ProblemError, refusalProblem } from './problem';
 import type { ListQuery, ListResult, Store, StoredRecord } from './store/store';
 
 /** Who each request is, found once before its handler runs (see `buildApp`). */
@@ -53,29 +53,17 @@ export function requireAction(
 }
 
 /**
- * Refuses filtering or sorting on a field the role may not read: the answers would tell its values
- * even though the field itself is never sent.
+ * Refuses filtering or sorting on a field the role may not read, and keeps a search to the fields it may:
+ * the core's `planListQuery`, which the tab's API runs too.
  */
 export function refuseHiddenQuery(model: Model, request: FastifyRequest, entity: Entity, query: ListQuery) {
-  const { hidden } = fieldAccess(model, principalOf(request), entity.name);
-  if (hidden.size === 0) return;
-  // A search looks only where the role may read: finding a record by a word it cannot see would tell it.
-  if (query.search) query.search.fields = query.search.fields.filter((field) => !hidden.has(field));
-  const asked = new Set([
-    ...query.filters.map((filter) => filter.field),
-    ...query.sort.map((key) => key.field),
-  ]);
-  const refused = [...asked].filter((field) => hidden.has(field));
-  if (refused.length === 0) return;
-  throw new ProblemError(
-    problem(403, 'FORBIDDEN_FIELDS', `Your role may not filter or sort on ${refused[0]}.`, {
-      errors: refused.map((field) => ({
-        pointer: `/${field}`,
-        code: 'forbidden',
-        detail: 'Your role may not read this field.',
-      })),
+  const planned = applied(
+    planListQuery(model, principalOf(request), entity, {
+      fields: [...query.filters.map((filter) => filter.field), ...query.sort.map((key) => key.field)],
+      ...(query.search ? { search: query.search.fields } : {}),
     }),
   );
+  if (query.search && planned.search) query.search.fields = planned.search;
 }
 
 /** How many records one scan of a conditional list reads at a time. */

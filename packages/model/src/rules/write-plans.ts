@@ -4,7 +4,7 @@ import { entityLabel, findEntity } from '../lookup';
 import type { CrudAction, Entity, JsonValue, Model, StateMachine, Transition } from '../model';
 import { createdValuesReadRecords, createdValuesWithRecords, derivedValues, recordToCreate } from './derived';
 import type { AccessDenial, AccessVerdict, Principal } from './grants';
-import { writeViolations } from './grants';
+import { fieldAccess, writeViolations } from './grants';
 import { checkAction, transitionAccess } from './permissions';
 import { changedSinceReadMessage, notFoundMessage, stillReferencedMessage } from './record-words';
 import type { RecordReader } from './records';
@@ -510,6 +510,50 @@ function transitionAllowed(
 
 function denied(verdict: AccessVerdict): { ok: false; refusal: WriteRefusal } | undefined {
   return verdict.allowed ? undefined : { ok: false, refusal: accessRefusal(verdict) };
+}
+
+/**
+ * A list's query: filtering or sorting on a field the role may not read (hidden, or hidden under a
+ * condition on some records) is refused, since the answers would tell its values where the records do
+ * not; a search looks only where the role may read, and answers which fields that is.
+ */
+export function planListQuery(
+  model: Model,
+  principal: Principal,
+  entity: Entity,
+  asked: { fields: readonly string[]; search?: readonly string[] },
+): Planned<{ search?: string[] }> {
+  const search = asked.search && searchableFields(model, principal, entity, asked.search);
+  const { hidden } = fieldAccess(model, principal, entity.name);
+  const refused = [...new Set(asked.fields)].filter((field) => hidden.has(field));
+  if (refused.length === 0) return { ok: true, ...(search ? { search } : {}) };
+  return {
+    ok: false,
+    refusal: {
+      status: 403,
+      code: 'FORBIDDEN_FIELDS',
+      message: `Your role may not filter or sort on ${refused[0]}.`,
+      errors: refused.map((field) => ({
+        pointer: `/${field}`,
+        code: 'forbidden',
+        message: 'Your role may not read this field.',
+      })),
+    },
+  };
+}
+
+/**
+ * The fields of a search the role may look in: those it may read on every record. Finding a record by a
+ * word in a field it may not read would tell it that word.
+ */
+export function searchableFields(
+  model: Model,
+  principal: Principal,
+  entity: Entity,
+  fields: readonly string[],
+): string[] {
+  const { hidden } = fieldAccess(model, principal, entity.name);
+  return fields.filter((field) => !hidden.has(field));
 }
 
 /** Fields the role may not read or may not write: refused, never dropped silently. */

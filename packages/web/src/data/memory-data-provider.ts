@@ -26,6 +26,7 @@ import {
   planTransitionAcrossRecords,
   planUpdate,
   type RecordReader,
+  searchableFields,
   searchFields,
   searchTerms,
   shapeFigure,
@@ -69,8 +70,9 @@ export interface MemoryDataProviderOptions {
    */
   validate?: boolean;
   /**
-   * Who is asking, for point 6 when `validate` is on; without it, the plans check everything but the
-   * role (a test double with nobody signed in).
+   * Who is asking, for point 6: a search looks only in the fields the role may read (the core's
+   * `searchableFields`), and, when `validate` is on, the write plans check the role. Without it, the plans
+   * check everything but the role (a test double with nobody signed in).
    */
   principal?: () => Principal;
   /** The clock for transition guards and effects; tests pin it. */
@@ -345,7 +347,10 @@ export function createMemoryDataProvider(
         const call = callsOf(params.entity).lists.find((item) => item.name === params.call);
         const search = (call ?? callsOf(params.entity).list)?.search;
         const terms = search && params.search ? searchTerms(params.search) : [];
-        const searched = search ? searchFields(entity, search) : [];
+        const fields = search ? searchFields(entity, search) : [];
+        const searched = options.principal
+          ? searchableFields(model, options.principal(), entity, fields)
+          : fields;
         const matching = table(entity.name)
           .rows.map((row) => row.record)
           .filter((record) => [...params.filters, ...pathFilters].every((filter) => matches(record, filter)))

@@ -5,7 +5,6 @@ import {
   checkFigure,
   type Entity,
   type FigureAnswer,
-  fieldAccess,
   figureCondition,
   findEntity,
   formatNumber,
@@ -19,6 +18,7 @@ import {
   planBeforeRead,
   planCreate,
   planDelete,
+  planListQuery,
   planRead,
   planTransition,
   planTransitionAcrossRecords,
@@ -99,7 +99,11 @@ export function createTabApi(
   const now = options.now ?? (() => new Date());
   const state = options.state ?? newTabState();
   const fresh = Object.keys(seed).filter((name) => !state.tables.has(name));
-  const store: MemoryDataProvider = createMemoryDataProvider(model, api, seed, { now, tables: state.tables });
+  const store: MemoryDataProvider = createMemoryDataProvider(model, api, seed, {
+    now,
+    tables: state.tables,
+    principal: () => options.principal(),
+  });
   const numbers = state.numbers;
   for (const name of fresh) countNumbers(name, seed[name] ?? []);
 
@@ -154,21 +158,11 @@ export function createTabApi(
     async list(params: ListParams): Promise<ListResult> {
       const entity = entityOf(params.entity);
       enforce(checkAction(model, principal(), entity.name, 'read'));
-      const { hidden } = fieldAccess(model, principal(), entity.name);
-      const asked = [...params.filters.map((filter) => filter.field), ...params.sort.map((key) => key.field)];
-      const refused = [...new Set(asked)].filter((field) => hidden.has(field));
-      if (refused.length > 0) {
-        throw refusal(
-          403,
-          'FORBIDDEN_FIELDS',
-          `Your role may not filter or sort on ${refused[0]}.`,
-          refused.map((field) => ({
-            pointer: `/${field}`,
-            code: 'rule',
-            message: 'Your role may not read this field.',
-          })),
-        );
-      }
+      settled(
+        planListQuery(model, principal(), entity, {
+          fields: [...params.filters.map((filter) => filter.field), ...params.sort.map((key) => key.field)],
+        }),
+      );
       const all = await store.list({ ...params, page: { style: 'none' } });
       const readable = all.items.filter(
         (record) => checkAction(model, principal(), entity.name, 'read', record).allowed,
