@@ -1,11 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { relative } from 'node:path';
 import { checkExtension, type Issue, type LoadResult, locateIn, type SourcePosition } from '@ninefold/model';
-import {
-  type ExtensionProblem,
-  readExtensionModule,
-  typeCheckExtension,
-} from '@ninefold/web/extension-module';
+import { type ExtensionProblem, readExtensionModule } from '@ninefold/web/extension-module';
+import { typeCheckExtension } from '@ninefold/web/extension-types';
 
 /**
  * What `check` says of a specification's extension module (docs/extending.md), or of its widgets when
@@ -17,7 +14,7 @@ export async function extensionIssues(result: LoadResult, extension: string | un
   if (!model) return [];
   const locateSpec = (path: readonly (string | number)[]) => locateIn(result, path);
   if (extension === undefined) return checkExtension(model, undefined, { locateSpec });
-  // Side by side: loading takes Vite a second or two, type-checking TypeScript a few more.
+  // Side by side: loading takes Vite a second or two, type-checking about as long.
   const [read, checked] = await Promise.all([readExtensionModule(extension), typeCheckExtension(extension)]);
   if (!read.ok) return [problemIssue(read.problem)];
   const types = checked ?? [];

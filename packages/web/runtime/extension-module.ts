@@ -1,11 +1,9 @@
-import { createRequire } from 'node:module';
 import { isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ExtensionNames } from '@ninefold/model';
 import { isComponent } from '../src/extension/is-component';
 
 const WEB_DIR = fileURLToPath(new URL('..', import.meta.url));
-const PUBLIC_MODULE = join(WEB_DIR, 'src/extension/public.ts');
 /** Where the bundler of `ensureRuntime` runs: the paths in its messages are relative to it. */
 export const BUILD_DIR = WEB_DIR;
 
@@ -69,6 +67,8 @@ async function moduleServer() {
   process.env.NINEFOLD_READING_EXTENSION = '1';
   return createServer({
     configFile: join(WEB_DIR, 'vite.config.ts'),
+    // Run, not bundled: bundling the config reported its plugins' timings as a warning on a busy machine.
+    configLoader: 'runner',
     root: WEB_DIR,
     logLevel: 'silent',
     server: { middlewareMode: true, hmr: false, watch: null },
@@ -172,78 +172,6 @@ function placeFile(named: string, id: string | undefined, base: string): string 
   return path;
 }
 
-/**
- * Type-checks an extension module against the types of `@ninefold/web/extension`, with TypeScript when it
- * is installed (undefined when it is not). Each error is a problem at its place.
- */
-export async function typeCheckExtension(file: string): Promise<ExtensionProblem[] | undefined> {
-  let ts: typeof import('typescript');
-  try {
-    ts = (await import('typescript')).default;
-  } catch {
-    return undefined;
-  }
-  const path = resolve(file);
-  const vitePackage = resolveFrom('vite/package.json');
-  const viteClient = vitePackage ? join(vitePackage, '..', 'client.d.ts') : undefined;
-  const options: import('typescript').CompilerOptions = {
-    target: ts.ScriptTarget.ES2022,
-    module: ts.ModuleKind.ESNext,
-    moduleResolution: ts.ModuleResolutionKind.Bundler,
-    jsx: ts.JsxEmit.ReactJSX,
-    lib: ['lib.es2023.d.ts', 'lib.dom.d.ts', 'lib.dom.iterable.d.ts'],
-    strict: true,
-    noEmit: true,
-    skipLibCheck: true,
-    isolatedModules: true,
-    verbatimModuleSyntax: false,
-    types: [],
-    typeRoots: [],
-    baseUrl: WEB_DIR,
-    // Bare imports resolve as the bundler resolves them (vite.config.ts's `dedupe`): from the client's
-    // packages, wherever the team's file is.
-    paths: {
-      '@ninefold/web/extension': [PUBLIC_MODULE],
-      '*': [
-        './node_modules/@types/*',
-        '../../node_modules/@types/*',
-        './node_modules/*',
-        '../../node_modules/*',
-      ],
-    },
-  };
-  const roots = [
-    path,
-    join(WEB_DIR, 'src/extension/virtual-module.d.ts'),
-    ...(viteClient ? [viteClient] : []),
-  ];
-  const host = ts.createCompilerHost(options);
-  const program = ts.createProgram({ rootNames: roots, options, host });
-  const problems: ExtensionProblem[] = [];
-  for (const diagnostic of ts.getPreEmitDiagnostics(program)) {
-    const source = diagnostic.file;
-    // Errors inside the client's own sources are the client's to fix, not the team's.
-    if (source && !isTeamFile(source.fileName)) continue;
-    const message = ts.flattenDiagnosticMessageText(diagnostic.messageText, ' ');
-    if (!source || diagnostic.start === undefined) {
-      problems.push({ message, file: path });
-      continue;
-    }
-    const { line, character } = source.getLineAndCharacterOfPosition(diagnostic.start);
-    problems.push({ message, file: source.fileName, line: line + 1, column: character + 1 });
-  }
-  return problems;
-}
-
 function isTeamFile(file: string): boolean {
   return !file.includes('node_modules') && !resolve(file).startsWith(join(WEB_DIR, '..'));
-}
-
-/** A file of a package the client depends on, found as Node finds it from packages/web. */
-function resolveFrom(specifier: string): string | undefined {
-  try {
-    return createRequire(join(WEB_DIR, 'package.json')).resolve(specifier);
-  } catch {
-    return undefined;
-  }
 }
