@@ -13,6 +13,7 @@ import {
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -120,6 +121,17 @@ describe('ensureRuntime in a fresh tree', () => {
     expect(existsSync(join(tree.web, '.ninefold-build/dist'))).toBe(false);
     expect(readFileSync(join(dir, '.ninefold-sources'), 'utf8')).not.toBe(before);
     expect(existsSync(join(dir, 'index.html'))).toBe(true);
+    // Every compressed copy, most of them taken from the build it replaced, is its own file's bytes.
+    const assets = join(dir, 'assets');
+    const compressed = readdirSync(assets).filter(
+      (name) => /\.(?:js|css)$/.test(name) && existsSync(join(assets, `${name}.br`)),
+    );
+    expect(compressed.length).toBeGreaterThan(10);
+    for (const name of compressed) {
+      const bytes = readFileSync(join(assets, name));
+      expect(brotliDecompressSync(readFileSync(join(assets, `${name}.br`))).equals(bytes), name).toBe(true);
+      expect(gunzipSync(readFileSync(join(assets, `${name}.gz`))).equals(bytes), name).toBe(true);
+    }
   }, 300_000);
   // `ninefold dev` stopped in the middle of a rebuild waited for the bundler, past the 15 s a test gives
   // a process to stop on a loaded machine.

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import { join, resolve } from 'node:path';
+import { delimiter, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** `packages/web/`. */
@@ -225,7 +225,9 @@ async function build(
   log(`building ${what} (${first ? 'first run only' : 'its sources changed'})…`);
   const started = performance.now();
   const out = join(work, 'out');
-  await runBuildScript(out, extension, signal);
+  // The runtime being replaced and the one without an extension hold most of the same chunks, already
+  // compressed.
+  await runBuildScript(out, extension, signal, [dir, runtimeDir()]);
   // Stamped after the build, which wrote the list of the extension's files the stamp covers.
   const stamp =
     extension === undefined
@@ -249,6 +251,7 @@ function runBuildScript(
   out: string,
   extension: string | undefined,
   signal: AbortSignal | undefined,
+  compressedIn: string[],
 ): Promise<void> {
   return new Promise((done, reject) => {
     const child = spawn(process.execPath, [BUILD_SCRIPT, out], {
@@ -262,6 +265,7 @@ function runBuildScript(
         NINEFOLD_EXTENSION: extension ?? '',
         // A notice about Vite's next config loader, not about this build: it would lead a failure's text.
         VITE_CONFIG_NATIVE_IGNORE_WARNING: 'true',
+        NINEFOLD_COMPRESSED_IN: compressedIn.join(delimiter),
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
