@@ -1,5 +1,5 @@
 import { type Grant, type Model, type Principal, screenAt } from '@ninefold/model';
-import { configure, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { createQueryClient } from '../src/app/App';
@@ -11,9 +11,6 @@ import { loadScreen } from '../src/screens/registry';
 import type { SessionValue } from '../src/session/SessionContext';
 import { apiOf, loadExample } from './support/load-example';
 import { renderScreens } from './support/render-screens';
-
-// Screens load lazily, and the suite shares two cores with others: allow more than the default second.
-configure({ asyncUtilTimeout: 5000 });
 
 const shop = loadExample('shop.md');
 

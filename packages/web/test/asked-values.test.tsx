@@ -1,13 +1,11 @@
 import type { ApiDescription, Model } from '@ninefold/model';
 import { importOpenApi } from '@ninefold/openapi';
-import { configure, render, screen } from '@testing-library/react';
+import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { App } from '../src/app/App';
 import { askedParameters, createConnectionValues } from '../src/data/connection-values';
 import { createHttpDataProvider } from '../src/data/http-data-provider';
-
-configure({ asyncUtilTimeout: 5000 });
 
 // An API that needs an organisation in the query and a version header on every call, beside its own
 // page, sort and filter parameters and an API key in the query (which the client never sends).

@@ -1,13 +1,10 @@
-import { configure, render, screen, waitFor, within } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { App } from '../src/app/App';
 import { ApiError } from '../src/data/data-provider';
 import { createMemoryDataProvider, type MemoryDataProvider } from '../src/data/memory-data-provider';
 import { apiOf, loadExample } from './support/load-example';
-
-// Screens load lazily, and the suite shares two cores with others: allow more than the default second.
-configure({ asyncUtilTimeout: 5000 });
 
 const shop = loadExample('shop.yaml');
 const api = apiOf(shop);

@@ -1,5 +1,5 @@
 import type { ApiDescription } from '@ninefold/model';
-import { act, configure, render, screen, waitFor, within } from '@testing-library/react';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { App } from '../src/app/App';
@@ -7,9 +7,6 @@ import { NetworkError } from '../src/data/data-provider';
 import { createMemoryDataProvider } from '../src/data/memory-data-provider';
 import { DELETE_DELAY_MS } from '../src/feedback/delete-later';
 import { apiOf, loadExample } from './support/load-example';
-
-// Screens load lazily, and the suite shares two cores with others: allow more than the default second.
-configure({ asyncUtilTimeout: 5000 });
 
 const model = loadExample('shop.yaml');
 const api = apiOf(model);

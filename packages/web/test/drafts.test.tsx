@@ -1,5 +1,5 @@
 import type { Model, Principal } from '@ninefold/model';
-import { act, configure, render, screen, waitFor, within } from '@testing-library/react';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { App } from '../src/app/App';
@@ -8,9 +8,6 @@ import { createMemoryDataProvider, type MemoryDataProvider } from '../src/data/m
 import type { SessionValue } from '../src/session/SessionContext';
 import { apiOf, loadExample } from './support/load-example';
 import { renderScreens } from './support/render-screens';
-
-// Screens load lazily, and the suite shares two cores with others: allow more than the default second.
-configure({ asyncUtilTimeout: 5000 });
 
 const shop = loadExample('shop.yaml');
 const api = apiOf(shop);

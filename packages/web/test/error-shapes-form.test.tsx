@@ -1,4 +1,4 @@
-import { configure, render, screen } from '@testing-library/react';
+import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,8 +6,6 @@ import { App } from '../src/app/App';
 import { createHttpDataProvider } from '../src/data/http-data-provider';
 import { injectRequest } from './support/in-process-api';
 import { apiOf, loadExample } from './support/load-example';
-
-configure({ asyncUtilTimeout: 5000 });
 
 // A server of a few lines that refuses a new customer's email in each common shape real servers use
 // (issue 39): whatever the shape, the server's message must land on the Email field. The shop's own

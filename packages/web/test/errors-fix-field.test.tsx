@@ -1,12 +1,10 @@
-import { configure, render, screen, waitFor, within } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { App } from '../src/app/App';
 import { ApiError } from '../src/data/data-provider';
 import { createMemoryDataProvider } from '../src/data/memory-data-provider';
 import { apiOf, loadExample } from './support/load-example';
-
-configure({ asyncUtilTimeout: 5000 });
 
 const model = loadExample('shop.yaml');
 const api = apiOf(model);

@@ -1,6 +1,6 @@
 import type { Model } from '@ninefold/model';
 import { QueryClient } from '@tanstack/react-query';
-import { act, configure, render, screen, waitFor, within } from '@testing-library/react';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { App } from '../src/app/App';
@@ -9,9 +9,6 @@ import type { LiveHandlers } from '../src/data/live-events';
 import { createMemoryDataProvider } from '../src/data/memory-data-provider';
 import { createNetworkStatus } from '../src/data/network-status';
 import { apiOf, loadExample } from './support/load-example';
-
-// Screens load lazily, and the suite shares two cores with others: allow more than the default second.
-configure({ asyncUtilTimeout: 5000 });
 
 // Without point 6, nobody need sign in to see the customers.
 const shop: Model = { ...loadExample('shop.yaml'), roles: { shown: false } };

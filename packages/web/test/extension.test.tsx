@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Model, Principal } from '@ninefold/model';
 import { EXTENSION_SLOTS, loadSpec } from '@ninefold/model';
-import { configure, render, screen, waitFor, within } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, expectTypeOf, it, vi } from 'vitest';
 import toolLibrary from '../../../test/fixtures/extension/tool-library.ui';
@@ -16,8 +16,6 @@ import type { Extension, FieldDisplayOverrideProps, Slots } from '../src/extensi
 import type { SessionValue } from '../src/session/SessionContext';
 import { apiOf } from './support/load-example';
 import { renderScreens } from './support/render-screens';
-
-configure({ asyncUtilTimeout: 5000 });
 
 // The tool library (test/fixtures/extension): a domain of our own, with the team's extension beside it.
 const FILE = resolve(import.meta.dirname, '../../../test/fixtures/extension/tool-library.yaml');

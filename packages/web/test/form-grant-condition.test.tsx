@@ -4,15 +4,13 @@
 
 import type { ApiDescription, Model, Screen } from '@ninefold/model';
 import { describeApi } from '@ninefold/model';
-import { configure, screen } from '@testing-library/react';
+import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { createMemoryDataProvider } from '../src/data/memory-data-provider';
 import type { SessionValue } from '../src/session/SessionContext';
 import { loadExample } from './support/load-example';
 import { renderScreens } from './support/render-screens';
-
-configure({ asyncUtilTimeout: 5000 });
 
 /** The helpdesk with the requester written by hand on the form (no longer set on create), team left out. */
 function requesterOnTheForm(): Model {

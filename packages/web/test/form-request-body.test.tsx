@@ -1,12 +1,10 @@
 import type { ApiDescription, Model } from '@ninefold/model';
 import { importOpenApi } from '@ninefold/openapi';
-import { configure, render, screen, waitFor } from '@testing-library/react';
+import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { App } from '../src/app/App';
 import { createHttpDataProvider } from '../src/data/http-data-provider';
-
-configure({ asyncUtilTimeout: 5000 });
 
 // An API whose create takes another shape than the record it answers (Docker Hub's access tokens: the
 // request has a label and scopes, the record a uuid and dates), and whose item read is documented as an

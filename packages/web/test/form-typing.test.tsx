@@ -1,14 +1,11 @@
 import type { ApiDescription } from '@ninefold/model';
 import { type Field, type Model, notShownModel } from '@ninefold/model';
-import { act, configure, render, screen } from '@testing-library/react';
+import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Profiler } from 'react';
 import { describe, expect, it } from 'vitest';
 import { App } from '../src/app/App';
 import { createMemoryDataProvider } from '../src/data/memory-data-provider';
-
-// Screens load lazily, and the suite shares two cores with others: allow more than the default second.
-configure({ asyncUtilTimeout: 5000 });
 
 const FIELDS = 200;
 

@@ -1,14 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadSpec, type Model } from '@ninefold/model';
-import { cleanup, configure, render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import toolLibrary from '../../../test/fixtures/extension/tool-library.ui';
 import { setBasename } from '../src/app/base-path';
 import { NinefoldApp } from '../src/library/NinefoldApp';
 import { oidcRedirectUri } from '../src/session/SignInForm';
-
-configure({ asyncUtilTimeout: 5000 });
 
 // <NinefoldApp> as an app mounts it (@ninefold/react): the tool library below /admin, its calls made with
 // the page's fetch, the extension given as a prop.

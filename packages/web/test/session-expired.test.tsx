@@ -1,15 +1,12 @@
 import type { ApiDescription } from '@ninefold/model';
 import { QueryClient } from '@tanstack/react-query';
-import { configure, render, screen, waitFor, within } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { App } from '../src/app/App';
 import { createHttpDataProvider } from '../src/data/http-data-provider';
 import { createSessionStore, type SessionStore } from '../src/session/session-store';
 import { loadExample } from './support/load-example';
-
-// Screens load lazily, and the suite shares two cores with others: allow more than the default second.
-configure({ asyncUtilTimeout: 5000 });
 
 const shop = loadExample('shop.yaml');
 const api: ApiDescription = {

@@ -1,8 +1,12 @@
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
 import { skipLaterStyles } from '../src/app/later-styles';
 import { dismissAll } from '../src/feedback/feedback-store';
 import { loadLocale } from '../src/i18n/catalogue';
+
+// findBy and waitFor wait up to 5 s, not 1: the suite runs beside browsers on two shared cores, where a
+// list screen once took past a second to render its table in happy-dom. A failure still fails, later.
+configure({ asyncUtilTimeout: 5_000 });
 
 // The test DOM loads no stylesheet and never says so: screens must not wait for one.
 skipLaterStyles();

@@ -1,5 +1,5 @@
 import type { ApiDescription, Model, SignIn } from '@ninefold/model';
-import { configure, render, screen, waitFor, within } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { App } from '../src/app/App';
@@ -11,9 +11,6 @@ import {
   type SessionStoreOptions,
 } from '../src/session/session-store';
 import { loadExample } from './support/load-example';
-
-// Screens load lazily, and the suite shares two cores with others: allow more than the default second.
-configure({ asyncUtilTimeout: 5000 });
 
 const shop = loadExample('shop.yaml');
 const AUTH = { session: '/auth/session', refresh: '/auth/refresh', signOut: '/auth/sign-out' };

@@ -1,7 +1,7 @@
 import type { ApiDescription } from '@ninefold/model';
 import { describeApi } from '@ninefold/model';
 import { buildApp, openStore, type Store } from '@ninefold/server';
-import { configure, render, screen, waitFor, within } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -10,9 +10,6 @@ import { createHttpDataProvider } from '../src/data/http-data-provider';
 import { createSessionStore, type SessionStore } from '../src/session/session-store';
 import { injectRequest, signInAsOwner } from './support/in-process-api';
 import { loadExample } from './support/load-example';
-
-// Screens load lazily, and the suite shares two cores with others: allow more than the default second.
-configure({ asyncUtilTimeout: 5000 });
 
 const shop = loadExample('shop.md');
 

@@ -1,5 +1,5 @@
 import type { ApiDescription, StateMachine } from '@ninefold/model';
-import { configure, render, screen, waitFor, within } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { App } from '../src/app/App';
@@ -9,9 +9,6 @@ import { createSessionStore, type SessionStore } from '../src/session/session-st
 import { layoutMachine } from '../src/states/diagram-layout';
 import { historyUrl, parseHistory } from '../src/states/history-reader';
 import { apiOf, loadExample } from './support/load-example';
-
-// Screens load lazily, and the suite shares two cores with others: allow more than the default second.
-configure({ asyncUtilTimeout: 5000 });
 
 const shop = loadExample('shop.yaml');
 const orderStatus = (shop.states.shown ? shop.states.machines : []).find(
