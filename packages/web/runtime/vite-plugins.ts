@@ -17,12 +17,26 @@ export function themeStylesheetPlugin(extensionFile: string | undefined): Plugin
     load: async (id) => {
       if (id !== `\0${THEME_CSS}`) return undefined;
       const brand =
-        extensionFile && !process.env.NINEFOLD_READING_EXTENSION
-          ? await readExtensionTheme(extensionFile)
-          : undefined;
+        extensionFile && !process.env.NINEFOLD_READING_EXTENSION ? await brandOf(extensionFile) : undefined;
       return themeStylesheet() + (brand ? brandStylesheet(brand as ThemeOverride) : '');
     },
   };
+}
+
+/**
+ * The brand of a module, read once per build process: the client's build and the playground's each ask,
+ * and each reading starts a Vite server and loads the module (1.2 s at best). Kept on `globalThis`
+ * because Vite loads this file afresh for each build's config.
+ */
+function brandOf(file: string): Promise<Record<string, unknown> | undefined> {
+  const store = globalThis as { ninefoldBrands?: Map<string, Promise<Record<string, unknown> | undefined>> };
+  store.ninefoldBrands ??= new Map();
+  let brand = store.ninefoldBrands.get(file);
+  if (brand === undefined) {
+    brand = readExtensionTheme(file);
+    store.ninefoldBrands.set(file, brand);
+  }
+  return brand;
 }
 
 /**
