@@ -38,10 +38,11 @@ afterAll(async () => {
 });
 
 /**
- * How long a rebuild may take to reach the page: each one builds the client with the module, 10 to 20 s
- * alone, and it ran past 30 s once in a fresh clone's CI beside the other browser tests.
+ * How long a rebuild may take to reach the page: each one builds the client with the module, 8 to 20 s
+ * alone. Beside the other browser tests on a slow machine, three rebuilds took 136 s together in a fresh
+ * clone's CI (November 29), and one ran past 60 s in another run.
  */
-const REBUILT_MS = 60_000;
+const REBUILT_MS = 120_000;
 
 describe('ninefold dev with an extension module', () => {
   it(
