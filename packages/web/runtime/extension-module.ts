@@ -172,6 +172,7 @@ function placeFile(named: string, id: string | undefined, base: string): string 
   return path;
 }
 
-function isTeamFile(file: string): boolean {
+/** A file of the team's, not of the client's own sources or of a package. */
+export function isTeamFile(file: string): boolean {
   return !file.includes('node_modules') && !resolve(file).startsWith(join(WEB_DIR, '..'));
 }

@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ExtensionProblem } from './extension-module';
+import { type ExtensionProblem, isTeamFile } from './extension-module';
 
 const WEB_DIR = fileURLToPath(new URL('..', import.meta.url));
 const PUBLIC_MODULE = join(WEB_DIR, 'src/extension/public.ts');
@@ -48,6 +48,7 @@ export async function typeCheckExtension(file: string): Promise<ExtensionProblem
   const compiler = resolveFrom('typescript-go/package.json');
   if (!compiler) return undefined;
   const problems = await checkNatively(join(compiler, '..', 'bin', 'tsc'), rootsOf(resolve(file)));
+  // Errors inside the client's own sources are the client's to fix, not the team's.
   return problems.filter((problem) => isTeamFile(problem.file));
 }
 
@@ -111,11 +112,6 @@ export function parseDiagnostics(output: string, base: string, module: string): 
     }
   }
   return problems;
-}
-
-/** Errors inside the client's own sources are the client's to fix, not the team's. */
-function isTeamFile(file: string): boolean {
-  return !file.includes('node_modules') && !resolve(file).startsWith(join(WEB_DIR, '..'));
 }
 
 /** A file of a package the client depends on, found as Node finds it from packages/web. */
