@@ -70,11 +70,15 @@ export type AddedUser =
 /**
  * Adds a user with a password and an API key (whichever point 6's sign-in uses), generating those not
  * given. The secrets are returned once, to be shown to the person running the server; only hashes stay.
+ * A caller that adds many users with one password may hash it once (`hashPassword`) and pass the hash
+ * beside it: scrypt is the slow part of adding a user.
  */
 export async function addUser(
   store: Store,
   request: UserRequest,
-  secrets: { password?: string; apiKey?: string } = {},
+  secrets:
+    | { password?: string; apiKey?: string }
+    | { password: string; passwordHash: string; apiKey?: string } = {},
 ): Promise<AddedUser> {
   const password = secrets.password ?? generateSecret();
   const apiKey = secrets.apiKey ?? generateSecret();
@@ -82,7 +86,7 @@ export async function addUser(
     email: request.email,
     role: request.role,
     attributes: request.attributes,
-    passwordHash: await hashPassword(password),
+    passwordHash: 'passwordHash' in secrets ? secrets.passwordHash : await hashPassword(password),
     apiKeyHash: apiKeyHash(apiKey),
   });
   if (created === 'exists') {

@@ -1,7 +1,7 @@
 import type { JsonValue } from '@ninefold/model';
 import type { FastifyInstance } from 'fastify';
 import { hashPassword } from '../../src/auth/passwords';
-import { apiKeyHash, generateSecret } from '../../src/auth/users';
+import { addUser } from '../../src/auth/users';
 import type { Store } from '../../src/store/store';
 
 export const TEST_PASSWORD = 'correct horse battery';
@@ -18,21 +18,19 @@ export async function signInAs(
   email = `${role}@shop.test`,
   base = '/api',
 ): Promise<{ authorization: string; userId: string }> {
-  const user = await store.createUser({
-    email,
-    role,
-    attributes,
-    passwordHash: await testPasswordHash(),
-    apiKeyHash: apiKeyHash(generateSecret()),
-  });
-  if (user === 'exists') throw new Error(`A user ${email} exists already.`);
+  const added = await addUser(
+    store,
+    { email, role, attributes },
+    { password: TEST_PASSWORD, passwordHash: await testPasswordHash() },
+  );
+  if (!added.ok) throw new Error(added.message);
   const answer = await app.inject({
     method: 'POST',
     url: `${base}/auth/sign-in`,
     payload: { email, password: TEST_PASSWORD },
   });
   if (answer.statusCode !== 200) throw new Error(`sign-in answered ${answer.statusCode}: ${answer.body}`);
-  return { authorization: `Bearer ${answer.json().token}`, userId: user.id };
+  return { authorization: `Bearer ${answer.json().token}`, userId: added.user.id };
 }
 
 let hashed: Promise<string> | undefined;
