@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { faker } from '@faker-js/faker';
 import {
   type Amount,
+  CHECKED_FORMATS,
   type Entity,
   type FieldType,
   type JsonValue,
@@ -600,5 +601,26 @@ describe('generateRecords', () => {
       price: 843.15,
       stock: 316,
     });
+  });
+});
+
+describe('the seed writes only values the API takes', () => {
+  it.each(Object.keys(CHECKED_FORMATS))('a text field of format %s', (format) => {
+    const model = modelWith([
+      {
+        name: 'Thing',
+        key: 'id',
+        fields: [
+          { name: 'id', kind: 'integer', readOnly: true },
+          { name: 'value', kind: 'text', format },
+        ],
+      },
+    ]);
+    const records = generateRecords(model, 30).get('Thing') ?? [];
+    expect(records.filter((record) => record.value !== undefined).length).toBeGreaterThan(10);
+    for (const record of records) {
+      const result = validateRecord(model, 'Thing', { value: record.value ?? null }, { mode: 'create' });
+      expect(result.ok ? [] : result.errors, `${format}: ${JSON.stringify(record.value)}`).toEqual([]);
+    }
   });
 });

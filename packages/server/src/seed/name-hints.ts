@@ -161,7 +161,19 @@ const TEXT_FORMATS: Record<string, (context: HintContext) => string> = {
   color: ({ faker }) => faker.color.rgb(),
   country,
   ipv4: ({ faker }) => faker.internet.ipv4(),
+  ipv6: ({ faker }) => faker.internet.ipv6(),
   hostname: ({ faker }) => faker.internet.domainName(),
+  // Every other format the API checks (CHECKED_FORMATS) gets a value it accepts, or the seed would write
+  // records the API itself refuses to take.
+  'uri-reference': ({ faker }) => `/${faker.word.noun()}/${faker.number.int({ min: 1, max: 999 })}`,
+  'uri-template': ({ faker }) => `/${faker.word.noun()}/{id}`,
+  time: ({ faker }) =>
+    `${String(faker.number.int({ min: 0, max: 23 })).padStart(2, '0')}:${faker.helpers.arrayElement(['00', '15', '30', '45'])}:00Z`,
+  duration: ({ faker }) => faker.helpers.arrayElement(['PT30M', 'PT1H', 'PT2H', 'P1D', 'P3D', 'P1W']),
+  regex: ({ faker }) => `^${faker.word.noun()}-[0-9]+$`,
+  'json-pointer': ({ faker }) => `/${faker.word.noun()}/${faker.number.int({ min: 0, max: 9 })}`,
+  'relative-json-pointer': ({ faker }) => `${faker.number.int({ min: 0, max: 3 })}/${faker.word.noun()}`,
+  byte: ({ faker }) => Buffer.from(faker.word.words({ count: 2 })).toString('base64'),
 };
 
 const RANGE_HINTS: ValueHint[] = [
