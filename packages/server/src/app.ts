@@ -17,12 +17,14 @@ import {
   planRead,
   prototypeApi,
   specPayload,
+  transitionsByCall,
 } from '@ninefold/model';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { principalOf, rememberAuthentication, requireAction } from './access';
 import { registerAuthRoutes } from './auth/auth-routes';
 import { type Authenticator, type AuthOptions, createAuthenticator } from './auth/authenticate';
 import { refuseDeepBody } from './body-depth';
+import { contractDocument } from './contract';
 import { importRows } from './csv-import';
 import { encodedBody, preferredCoding } from './encoded-body';
 import { figureAnswer } from './figures';
@@ -34,16 +36,7 @@ import { peopleNames, recordNames } from './names';
 import { presenterFor } from './present';
 import { applied, clip, PROBLEM_CONTENT_TYPE, type Problem, ProblemError, problem } from './problem';
 import type { Context, Handler } from './record-context';
-import {
-  coerceKey,
-  etag,
-  keyOf,
-  keyValue,
-  load,
-  pathOf,
-  transitionsByCall,
-  writeProblem,
-} from './record-helpers';
+import { coerceKey, etag, keyOf, keyValue, load, pathOf, writeProblem } from './record-helpers';
 import { actorOf, create, transition, update } from './record-writes';
 import {
   type BodyLimits,
@@ -172,6 +165,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   app.get('/healthz', async () => ({ status: 'ok' }));
+  // Made on the first request: most servers are never asked, and a large model's document is big.
+  let contract: ReturnType<typeof encodedBody> | undefined;
+  app.get('/openapi.json', (request, reply) => {
+    contract ??= encodedBody(JSON.stringify(contractDocument(model, api)));
+    const coding = preferredCoding(request.headers['accept-encoding']);
+    if (coding !== 'identity') reply.header('content-encoding', coding);
+    return reply
+      .header('vary', 'accept-encoding')
+      .type('application/json; charset=utf-8')
+      .send(contract.body(coding));
+  });
   const spec = encodedBody(JSON.stringify(specPayload(model, api)));
   app.get('/spec.json', (request, reply) => {
     const coding = preferredCoding(request.headers['accept-encoding']);

@@ -1,6 +1,6 @@
 // A list call: its parameters read strictly, the records the role may read, as JSON pages or as CSV.
 import { randomUUID } from 'node:crypto';
-import { type Call, type Entity, entityFileName, type Model, resolveAmount } from '@ninefold/model';
+import { type Call, type Entity, entityFileName, listDefaultPageSize } from '@ninefold/model';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { readableList, refuseHiddenQuery, requireAction } from './access';
 import { sendCsv, wantsCsv } from './csv-export';
@@ -22,7 +22,7 @@ export async function list(
     context.model,
     call,
     values,
-    defaultPageSize(context.model, entity),
+    listDefaultPageSize(context.model, entity),
     (request.params ?? {}) as Record<string, string>,
   );
   if ('problem' in parsed) throw new ProblemError(parsed.problem);
@@ -54,17 +54,6 @@ export async function list(
     ...(response.total && result.total !== undefined ? { [response.total]: result.total } : {}),
     ...(pagination?.style === 'cursor' ? { [pagination.nextField]: result.nextCursor ?? null } : {}),
   };
-}
-
-/** The list screen's page size (a number or a constant) is the default page of its entity's lists. */
-export function defaultPageSize(model: Model, entity: Entity): number | undefined {
-  if (!model.screens.shown) return undefined;
-  for (const screen of model.screens.items) {
-    if (screen.kind !== 'list' || screen.entity !== entity.name) continue;
-    const size = resolveAmount(model, screen.pageSize)?.value;
-    if (typeof size === 'number') return size;
-  }
-  return undefined;
 }
 
 export function linkHeader(

@@ -1,15 +1,14 @@
 import {
   type Call,
-  DEFAULT_MAX_PAGE_SIZE,
   DEFAULT_PAGE_SIZE,
   type Field,
   findEntity,
   hasNumericKey,
   type JsonValue,
+  listMaxSize,
   type Model,
   readFilterParamValue,
   readSortParams,
-  resolveAmount,
   searchFields,
 } from '@ninefold/model';
 import { clip, type Problem, problem } from './problem';
@@ -49,7 +48,7 @@ export function parseListQuery(
   // The app serves a list call only for an entity it stores (any other is NOT_IMPLEMENTED there).
   if (!entity) throw new Error(`the list call ${call.name} names no entity`);
   const pagination = call.pagination ?? { style: 'none' as const };
-  const max = maxSize(model, call);
+  const max = listMaxSize(model, call);
 
   const known = new Map<string, string>();
   const take = (name: string | undefined, role: string): string | undefined => {
@@ -174,13 +173,6 @@ export function parseListQuery(
     },
     page,
   };
-}
-
-/** The call's own maximum, else the documented default. */
-export function maxSize(model: Model, call: Call): number {
-  const pagination = call.pagination;
-  const amount = pagination && 'maxSize' in pagination ? resolveAmount(model, pagination.maxSize) : undefined;
-  return typeof amount?.value === 'number' && amount.value > 0 ? amount.value : DEFAULT_MAX_PAGE_SIZE;
 }
 
 /** A filter value in the field's own type, or undefined (with a problem noted) when it does not fit. */

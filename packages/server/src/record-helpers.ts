@@ -3,15 +3,12 @@ import {
   type Call,
   changedSinceReadMessage,
   checkAction,
-  conventionalTransitionCall,
   type Entity,
   hasNumericKey,
   type JsonValue,
   type Model,
   notFoundMessage,
-  type StateMachine,
   stillReferencedMessage,
-  type Transition,
   uniqueMessage,
 } from '@ninefold/model';
 import type { FastifyRequest } from 'fastify';
@@ -83,18 +80,6 @@ export function coerceKey(entity: Entity, key: string): RecordKey {
 
 export function keyValue(entity: Entity, record: StoredRecord): RecordKey {
   return record[entity.key ?? 'id'] as RecordKey;
-}
-
-export function transitionsByCall(model: Model, calls: Call[], conventional: boolean) {
-  const map = new Map<string, { machine: StateMachine; transition: Transition }>();
-  if (!model.states.shown) return map;
-  for (const machine of model.states.machines) {
-    for (const step of machine.transitions) {
-      const name = conventional ? conventionalTransitionCall(machine.entity, step) : step.call;
-      if (name && calls.some((call) => call.name === name)) map.set(name, { machine, transition: step });
-    }
-  }
-  return map;
 }
 
 export function ifMatch(request: FastifyRequest): number | undefined {

@@ -1,4 +1,5 @@
-import type { Call, Entity, FilterParam, Model } from '../model';
+import type { Call, Entity, FilterParam, Model, StateMachine, Transition } from '../model';
+import { resolveAmount } from '../rules/constants';
 import { conventionalTransitionCall } from '../rules/write-plan';
 
 /** Where the prototype API serves its calls; call paths are relative to it. */
@@ -323,4 +324,44 @@ export function takesIdempotencyKey(api: ApiDescription, call: Call): boolean {
       (parameter) => parameter.in === 'header' && parameter.name.toLowerCase() === 'idempotency-key',
     )
   );
+}
+
+/**
+ * The transition each transition call takes, by call name: the call a transition names, or with
+ * conventional calls the one `conventionalTransitionCall` names it by. A transition whose call the API
+ * does not serve is absent.
+ */
+export function transitionsByCall(
+  model: Model,
+  calls: readonly Call[],
+  conventional: boolean,
+): Map<string, { machine: StateMachine; transition: Transition }> {
+  const map = new Map<string, { machine: StateMachine; transition: Transition }>();
+  if (!model.states.shown) return map;
+  for (const machine of model.states.machines) {
+    for (const step of machine.transitions) {
+      const name = conventional ? conventionalTransitionCall(machine.entity, step) : step.call;
+      if (name && calls.some((call) => call.name === name)) map.set(name, { machine, transition: step });
+    }
+  }
+  return map;
+}
+
+/** The most records a list call answers at once: its own `maxSize`, else the documented default. */
+export function listMaxSize(model: Model, call: Call): number {
+  const pagination = call.pagination;
+  const amount = pagination && 'maxSize' in pagination ? resolveAmount(model, pagination.maxSize) : undefined;
+  return typeof amount?.value === 'number' && amount.value > 0 ? amount.value : DEFAULT_MAX_PAGE_SIZE;
+}
+
+/** A list's page when none is asked for: its list screen's page size (a number or a constant), else 25. */
+export function listDefaultPageSize(model: Model, entity: Entity): number {
+  if (model.screens.shown) {
+    for (const screen of model.screens.items) {
+      if (screen.kind !== 'list' || screen.entity !== entity.name) continue;
+      const size = resolveAmount(model, screen.pageSize)?.value;
+      if (typeof size === 'number') return size;
+    }
+  }
+  return DEFAULT_PAGE_SIZE;
 }
