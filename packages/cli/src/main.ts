@@ -12,6 +12,7 @@ Commands:
   serve  SPEC [--db URL]   the client and its prototype API on a real database
   diff   OLD NEW           what a change of specification does: screens, fields, permissions, calls,
                            the data migration it implies, and the extension overrides it orphans
+  openapi SPEC [-o FILE]   the OpenAPI 3.1 contract of the API the specification describes
 
 Run "ninefold COMMAND --help" for a command's options. SPEC is a nine-point specification (Markdown,
 YAML or JSON) or an OpenAPI 2.0/3.0/3.1 document, imported on the fly.
@@ -55,4 +56,5 @@ const COMMANDS = {
   build: async (): Promise<Command> => (await import('./commands/build')).build,
   serve: async (): Promise<Command> => (await import('./commands/serve')).serve,
   diff: async (): Promise<Command> => (await import('./commands/diff')).diff,
+  openapi: async (): Promise<Command> => (await import('./commands/openapi')).openapiCommand,
 } satisfies Record<string, () => Promise<Command>>;

@@ -1,4 +1,5 @@
 import { type Coverage, checkModel, coverageOf, hasErrors, type Issue, type Model } from '@ninefold/model';
+import { contractVersion, readContract, withoutServices } from './contract';
 import type { ImportReport } from './import-report';
 import { readOpenApi } from './read/read-openapi';
 import type { OpenApiVersion, ReadOptions } from './read/types';
@@ -49,9 +50,12 @@ export function importOpenApi(
   if (!read.document) return { ok: false, version: read.version, issues: read.issues };
   let mapped: ReturnType<typeof toModel>;
   options.onStage?.('map');
+  // A Ninefold contract's own services (the session, history, names…) are not calls of its specification.
+  const contract = contractVersion(read.document) !== undefined;
+  const document = contract ? withoutServices(read.document) : read.document;
   try {
     // The mapper checks every value it reads, so it takes the document by a looser structural type.
-    mapped = toModel(read.document as unknown as OpenApi3Like, {
+    mapped = toModel(document as unknown as OpenApi3Like, {
       file: input.file,
       ...(options.clientId === undefined ? {} : { clientId: options.clientId }),
       ...(options.signInScheme === undefined ? {} : { signInScheme: options.signInScheme }),
@@ -68,6 +72,27 @@ export function importOpenApi(
     return { ok: false, version: read.version, issues: [...read.issues, issue] };
   }
   options.onStage?.('check');
+  if (contract) {
+    const read_ = readContract(
+      read.document as unknown as Record<string, unknown>,
+      mapped.model,
+      input.file,
+      mapped.report,
+    );
+    if ('result' in read_) {
+      const issues = [...read.issues, ...read_.issues];
+      return {
+        ok: !hasErrors(issues) && read_.result.model !== undefined,
+        ...(read_.result.model
+          ? { model: read_.result.model, coverage: coverageOf(read_.result.model) }
+          : {}),
+        report: mapped.report,
+        version: read.version,
+        issues,
+      };
+    }
+    mapped.issues.push(...read_.issues);
+  }
   const checked = checkModel(mapped.model).map((issue) => ({
     ...issue,
     source: issue.source ?? { file: input.file, line: 1, column: 1 },

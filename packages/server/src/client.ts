@@ -116,12 +116,13 @@ export function securityHeaders(policy: string = contentSecurityPolicy()): Recor
   };
 }
 
-/** Paths the client never answers: the API, the model, the health check and the dev server's own. */
+/** Paths the client never answers: the API, the model and its contract, the health check and the dev server's own. */
 export function isReservedPath(path: string): boolean {
   return (
     path === '/api' ||
     path.startsWith('/api/') ||
     path === '/spec.json' ||
+    path === '/openapi.json' ||
     path === '/healthz' ||
     path === '/_ninefold' ||
     path.startsWith('/_ninefold/')

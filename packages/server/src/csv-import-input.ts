@@ -16,12 +16,12 @@ import {
   type Field,
   fieldAccess,
   fieldLabel,
+  fieldsEveryNewRecordNeeds,
   formatSample,
   machineOf,
   numberExample,
   parseCsv,
   uniqueFields,
-  withDefaults,
 } from '@ninefold/model';
 import type { FastifyRequest } from 'fastify';
 import { principalOf } from './access';
@@ -295,7 +295,7 @@ export function columnPlan(
       taken.add(field.name);
     }
   }
-  const missing = requiredFields(context, entity).filter((name) => !taken.has(name));
+  const missing = fieldsEveryNewRecordNeeds(context.model, entity).filter((name) => !taken.has(name));
   if (missing.length > 0 && options.existing !== 'update') {
     const labels = missing.map((name) =>
       fieldLabel(entity.fields.find((field) => field.name === name) ?? { name }),
@@ -316,27 +316,4 @@ export function columnPlan(
     );
   }
   return { fields, ignored };
-}
-
-/** Fields point 5 requires that nobody else gives: no default, not set by the API. */
-function requiredFields(context: Context, entity: Entity): string[] {
-  const model = context.model;
-  if (!model.validation.shown) return [];
-  const defaults = withDefaults(entity, {}, false);
-  return model.validation.fields
-    .filter(
-      (constraint) =>
-        constraint.entity === entity.name && constraint.required && constraint.field.length === 1,
-    )
-    .map((constraint) => constraint.field[0] as string)
-    .filter((name) => {
-      const field = entity.fields.find((candidate) => candidate.name === name);
-      return (
-        field &&
-        !field.readOnly &&
-        field.derived === undefined &&
-        field.setOnCreate === undefined &&
-        defaults[name] === undefined
-      );
-    });
 }

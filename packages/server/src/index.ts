@@ -13,6 +13,7 @@ export {
   securityHeaders,
   wantsClientPage,
 } from './client';
+export { contractDocument } from './contract';
 export {
   type ProxiedPath,
   type ProxyTarget,
