@@ -10,6 +10,7 @@ export * from './contract/api';
 export * from './contract/openapi/document';
 export { PROBLEM_MEDIA_TYPE, problemType } from './contract/openapi/problems';
 export { fieldsEveryNewRecordNeeds } from './contract/openapi/schemas';
+export * from './contract/sign-in-answer';
 export * from './csv';
 export { normalize, toAmount, toFieldType } from './document/normalize';
 export { MAX_ALIAS_COUNT, MAX_YAML_DEPTH, readYaml } from './document/read-yaml';

@@ -13,7 +13,7 @@ import {
 import { signInOf } from './return-path';
 import type { SessionState, SessionValue } from './SessionContext';
 import {
-  principalOf,
+  principalOfUser,
   readSessionAnswer,
   readTokenAnswer,
   retryAfterSeconds,
@@ -284,7 +284,7 @@ export function createSessionStore(
       user: sessionUserOf(signedIn.user),
       ...(signedIn.expiresAt === undefined ? {} : { expiresAt: signedIn.expiresAt }),
     };
-    publish({ state, principal: principalOf(signedIn.user), prompt: false });
+    publish({ state, principal: principalOfUser(signedIn.user), prompt: false });
     persist();
     schedule();
     if (!quiet) {
