@@ -61,6 +61,7 @@ export {
   grantFor,
   type Principal,
   permissionsApply,
+  roleLabel,
   signInRoles,
   visitorRole,
   type WriteViolation,

@@ -36,6 +36,7 @@ export {
   startDevServer,
 } from './dev-server';
 export { PROBLEM_CONTENT_TYPE, type Problem, problem } from './problem';
+export { generateRecords } from './seed/generate-records';
 export {
   DEFAULT_PORT,
   databaseProblem,
