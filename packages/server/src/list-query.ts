@@ -166,7 +166,8 @@ export function parseListQuery(
       limit,
       ...(offset === undefined ? {} : { offset }),
       ...(cursor === undefined ? {} : { cursor }),
-      withTotal: page.style !== 'cursor',
+      // A cursor page counts nothing unless its call's answer names a total: then it is the call's.
+      withTotal: page.style !== 'cursor' || call.response?.total !== undefined,
       ...(call.search && searchText?.trim()
         ? { search: { text: searchText, fields: searchFields(entity, call.search) } }
         : {}),

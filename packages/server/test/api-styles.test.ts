@@ -127,6 +127,25 @@ calls:
     expect(forged.json().code).toBe('INVALID_CURSOR');
   });
 
+  it('cursor with a total in its answer: each page says how many there are, as the call says', async () => {
+    const app = await serveNotes(
+      `title: Notes\n${ENTITIES}${calls('{ style: cursor, cursorParam: after, sizeParam: first, nextField: next }', '{ shape: envelope, items: items, total: total }')}`,
+      12,
+    );
+    const first = (await app.inject({ url: '/api/notes?first=5&sort=rank' })).json();
+    expect(first).toMatchObject({ total: 12 });
+    const second = (
+      await app.inject({ url: `/api/notes?first=5&sort=rank&after=${encodeURIComponent(first.next)}` })
+    ).json();
+    expect(second).toMatchObject({ total: 12 });
+    // Without a total in its answer, a cursor page counts nothing.
+    const plain = await serveNotes(
+      `title: Notes\n${ENTITIES}${calls('{ style: cursor, cursorParam: after, sizeParam: first, nextField: next }', '{ shape: envelope, items: items }')}`,
+      3,
+    );
+    expect((await plain.inject({ url: '/api/notes?first=2' })).json()).not.toHaveProperty('total');
+  });
+
   it('offset: offset and limit, with a total', async () => {
     const app = await serveNotes(`title: Notes\n${ENTITIES}${calls('offset')}`, 12);
     const page = (await app.inject({ url: '/api/notes?offset=10&limit=5&sort=rank' })).json();
