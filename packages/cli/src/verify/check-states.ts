@@ -1,14 +1,13 @@
-// Point 4: each transition from each state verify can reach, allowed and refused. A state is reached by
-// taking transitions whose guard holds and that change no other record (`Updates`): verify changes only
-// what it made, and removes it.
+// Point 4: each transition from each state verify can reach, allowed and refused. What the answer must
+// be is the specification's write plan (`planTransition`), asked of the record as the API gave it. A
+// state is reached by steps the plan allows and that change no other record but verify's own.
 import {
-  checkAction,
-  checkTransition,
   type Entity,
   type JsonValue,
+  planTransition,
   type StateMachine,
   type Transition,
-  transitionAccess,
+  transitionReadsRecords,
   transitionsByCall,
   validateRecord,
 } from '@ninefold/model';
@@ -20,6 +19,7 @@ import { createRecord, fetchRecord, pointsOnlyAtOwn, removeOne, validBodies } fr
 import type { Actor, VerifyRun } from './run';
 
 type Values = Record<string, JsonValue>;
+type Calls = Map<string, { method: string; path: string }>;
 
 export async function checkStates(run: VerifyRun, entity: Entity, made: Made | undefined): Promise<void> {
   if (!run.model.states.shown) return;
@@ -39,7 +39,7 @@ export async function checkStates(run: VerifyRun, entity: Entity, made: Made | u
         run.notChecked(
           'states',
           `transitions from ${state.name}`,
-          'verify cannot reach it: every way there has a guard it cannot meet or changes other records',
+          'verify cannot reach it: every way there is refused for its records, reads other records, or changes records verify did not make',
         );
         continue;
       }
@@ -49,20 +49,31 @@ export async function checkStates(run: VerifyRun, entity: Entity, made: Made | u
   }
 }
 
-type Calls = Map<string, { method: string; path: string }>;
-
 /** The call that takes each transition, by transition name. */
 function callsOf(run: VerifyRun, machine: StateMachine): Calls {
-  const conventional = !run.model.calls.shown;
   const out: Calls = new Map();
-  for (const [name, { transition }] of transitionsByCall(run.model, run.calls, conventional)) {
+  for (const [name, { transition }] of transitionsByCall(run.model, run.calls, !run.model.calls.shown)) {
     const call = run.calls.find((c) => c.name === name);
     if (call && machine.transitions.includes(transition)) out.set(transition.name, call);
   }
   return out;
 }
 
-/** For each state, the transitions that lead there from the initial one, taken by roles that may. */
+/** What the specification says of an actor taking a step of this record. */
+function plan(run: VerifyRun, machine: StateMachine, step: Transition, record: Values, actor: Actor) {
+  return planTransition(run.model, machine, step, record, {
+    principal: actor.principal,
+    now: run.options.now,
+  });
+}
+
+/** An actor the specification lets take the step, unless the step reads other records (the API decides). */
+function takerOf(run: VerifyRun, machine: StateMachine, step: Transition, record: Values): Actor | undefined {
+  if (transitionReadsRecords(run.model, machine, step)) return undefined;
+  return run.actors.find((actor) => plan(run, machine, step, record, actor).ok);
+}
+
+/** For each state, the steps that lead there from the initial one. */
 function reachable(
   run: VerifyRun,
   entity: Entity,
@@ -75,40 +86,19 @@ function reachable(
   while (queue.length) {
     const from = queue.shift() as string;
     const record = { ...made.record, [machine.field]: from };
-    for (const transition of machine.transitions) {
-      if (!transition.from.includes(from) || paths.has(transition.to) || !calls.has(transition.name))
-        continue;
+    for (const step of machine.transitions) {
+      if (!step.from.includes(from) || paths.has(step.to) || !calls.has(step.name)) continue;
       // A step that changes other records is taken only when those are verify's own, removed after.
-      if (transition.updates?.length && !pointsOnlyAtOwn(run, entity, made.record)) continue;
-      if (!takerOf(run, machine, transition, record)) continue;
-      if (!checkTransition(run.model, machine, transition, record, { now: run.options.now }).allowed)
-        continue;
-      paths.set(transition.to, [...(paths.get(from) ?? []), transition]);
-      queue.push(transition.to);
+      if (step.updates?.length && !pointsOnlyAtOwn(run, entity, made.record)) continue;
+      if (!takerOf(run, machine, step, record)) continue;
+      paths.set(step.to, [...(paths.get(from) ?? []), step]);
+      queue.push(step.to);
     }
   }
   return paths;
 }
 
-/** An actor that may take a transition of this record, if any. */
-function takerOf(
-  run: VerifyRun,
-  machine: StateMachine,
-  transition: Transition,
-  record: Values,
-): Actor | undefined {
-  return run.actors.find(
-    (actor) =>
-      transitionAccess(run.model, actor.principal, machine, transition, record).allowed &&
-      checkTransition(run.model, machine, transition, record, {
-        now: run.options.now,
-        ...(actor.principal.user ? { user: actor.principal.user } : {}),
-        ...(actor.role ? { role: actor.role } : {}),
-      }).allowed,
-  );
-}
-
-/** A fresh record walked to `state`, then every transition that may not leave it, and every role that may not take one that may. */
+/** A fresh record walked to `state`, every step it may not take from there refused, then removed. */
 async function fromState(
   run: VerifyRun,
   entity: Entity,
@@ -129,14 +119,16 @@ async function fromState(
   }
   const own = run.created.find((c) => c.entity === entity && c.key === fresh.key);
   try {
-    await walkAndRefuse(run, entity, machine, calls, state, path, fresh);
+    const record = await walk(run, entity, machine, calls, state, path, fresh);
+    if (record) await refusals(run, entity, machine, calls, state, fresh.key, record);
   } finally {
     // Removed at once: a record left in a later state may weigh on the next (a customer's open orders).
     if (own) await removeOne(run, own);
   }
 }
 
-async function walkAndRefuse(
+/** Takes the steps of `path`, each as the specification allows it; the record at the end, or undefined. */
+async function walk(
   run: VerifyRun,
   entity: Entity,
   machine: StateMachine,
@@ -144,83 +136,76 @@ async function walkAndRefuse(
   state: string,
   path: Transition[],
   fresh: { key: string; record: Values },
-): Promise<void> {
-  let record: Values = fresh.record;
+): Promise<Values | undefined> {
+  let record = fresh.record;
   for (const step of path) {
     const taker = takerOf(run, machine, step, record);
     const call = calls.get(step.name);
-    if (!taker || !call) return;
+    if (!taker || !call) {
+      run.notChecked(
+        'states',
+        `transitions from ${state}`,
+        `the specification refuses ${step.name} for the record verify made`,
+      );
+      return undefined;
+    }
     const sent = await run.send(taker, call.method, run.pathFor(call as never, fresh.key));
     if (step.updates?.length && sent.answer.status === 409 && codeOf(sent.answer.json) === 'UPDATE_REFUSED') {
       // Point 4 allows it: a record the step changes (a stock, say) cannot take the change now.
       run.notChecked(
         'states',
         `transitions from ${state}`,
-        `${step.name} was refused because a record it changes could not take the change (UPDATE_REFUSED)`,
+        `${step.name} was refused: a record it changes could not take the change (UPDATE_REFUSED)`,
       );
-      return;
+      return undefined;
     }
-    if (
-      !run.expect(
-        'states',
-        `${step.name} takes a ${entity.label ?? entity.name} from ${record[machine.field]} to ${step.to}`,
-        sent,
-        { status: 200, words: `200 and the record in ${step.to}` },
-      )
-    ) {
-      return;
-    }
+    const words = `${step.name} takes a ${entity.label ?? entity.name} from ${record[machine.field]} to ${step.to}`;
+    if (!run.expect('states', words, sent, { status: 200, words: `200 and the record in ${step.to}` }))
+      return undefined;
     record = (sent.answer.json as Values) ?? record;
   }
-  for (const transition of machine.transitions) {
-    const call = calls.get(transition.name);
+  return record;
+}
+
+/** Every step the specification refuses from here: from the wrong state (once), and for each role it refuses. */
+async function refusals(
+  run: VerifyRun,
+  entity: Entity,
+  machine: StateMachine,
+  calls: Calls,
+  state: string,
+  key: string,
+  record: Values,
+): Promise<void> {
+  for (const step of machine.transitions) {
+    const call = calls.get(step.name);
     if (!call) continue;
-    if (!transition.from.includes(state)) {
-      const taker = run.actors.find(
-        (actor) => transitionAccess(run.model, actor.principal, machine, transition, record).allowed,
-      );
-      if (!taker) continue;
-      const sent = await run.send(taker, call.method, run.pathFor(call as never, fresh.key));
-      run.expect('states', `${transition.name} is refused from ${state}`, sent, {
-        status: 409,
-        words: `409: ${transition.name} leaves only ${transition.from.join(' or ')}`,
-        problem: { status: 409, code: 'ILLEGAL_TRANSITION', entity: entity.name },
+    const fromHere = step.from.includes(state);
+    // Off this state, one actor the step is open to says it; from it, every actor it is closed to.
+    const actors = fromHere
+      ? run.actors
+      : run.actors
+          .filter((actor) => step.roles === undefined || step.roles.includes(actor.role ?? ''))
+          .slice(0, 1);
+    for (const actor of actors) {
+      const verdict = plan(run, machine, step, record, actor);
+      if (verdict.ok) continue;
+      const { status, code, message } = verdict.refusal;
+      const sent = await run.send(actor, call.method, run.pathFor(call as never, key));
+      const check = fromHere
+        ? `${actor.label} may not ${step.name} a ${entity.label ?? entity.name} in ${state}`
+        : `${step.name} is refused from ${state}`;
+      const point =
+        status === 409 ? 'states' : status === 422 ? 'validation' : status === 500 ? 'states' : 'roles';
+      run.expect(point, check, sent, {
+        status,
+        words: `${status} ${code}: ${message}`,
+        problem: { status, code, entity: entity.name },
       });
-      if (sent.answer.status >= 200 && sent.answer.status < 300) return; // the record moved on: stop here
-      continue;
-    }
-    for (const actor of run.actors) {
-      const access = transitionAccess(run.model, actor.principal, machine, transition, record);
-      if (access.allowed) continue;
-      const status =
-        access.reason === 'not-signed-in'
-          ? 401
-          : access.reason === 'condition' && !canRead(run, actor, entity, record)
-            ? 404
-            : 403;
-      const sent = await run.send(actor, call.method, run.pathFor(call as never, fresh.key));
-      run.expect(
-        'roles',
-        `${actor.label} may not ${transition.name} a ${entity.label ?? entity.name}`,
-        sent,
-        {
-          status: (s) =>
-            s === status || (status === 403 && s === 404 && !canRead(run, actor, entity, record)),
-          words: `${status}: ${access.message}`,
-          problem: {
-            status,
-            code: status === 401 ? 'NOT_SIGNED_IN' : status === 404 ? 'NOT_FOUND' : 'FORBIDDEN',
-            entity: entity.name,
-          },
-        },
-      );
+      // The step went through after all: the record moved on, and what follows would not be about this state.
       if (sent.answer.status >= 200 && sent.answer.status < 300) return;
     }
   }
-}
-
-function canRead(run: VerifyRun, actor: Actor, entity: Entity, record: Values): boolean {
-  return checkAction(run.model, actor.principal, entity.name, 'read', record).allowed;
 }
 
 /** Each guard, broken: a record the guard refuses is refused with the guard's own code. */
@@ -231,75 +216,57 @@ async function guards(
   made: Made,
   calls: Calls,
 ): Promise<void> {
-  for (const transition of machine.transitions.filter((t) => t.guard !== undefined)) {
-    const call = calls.get(transition.name);
-    if (!call || !transition.from.includes(machine.initial)) {
-      if (call)
-        run.notChecked(
-          'states',
-          `the guard of ${transition.name}`,
-          `verify breaks guards of transitions from ${machine.initial}, the state a new record is in`,
-        );
+  for (const step of machine.transitions.filter((t) => t.guard !== undefined)) {
+    const call = calls.get(step.name);
+    if (!call) continue;
+    if (!step.from.includes(machine.initial)) {
+      run.notChecked(
+        'states',
+        `the guard of ${step.name}`,
+        `verify breaks guards of steps from ${machine.initial}, the state a new record is in`,
+      );
       continue;
     }
-    const body = await guardBreaker(run, entity, machine, transition, made);
+    const body = await guardBreaker(run, entity, machine, step, made);
     if (!body) {
       run.notChecked(
         'states',
-        `the guard of ${transition.name}`,
+        `the guard of ${step.name}`,
         'no record the specification accepts was found that the guard refuses',
       );
       continue;
     }
     const fresh = await createRecord(run, entity, made.maker, [body]);
     if (!fresh || !('key' in fresh)) continue;
-    const current = await fetchRecord(run, entity, fresh.key, made.maker);
-    const record = current?.record ?? fresh.record;
-    const taker = run.actors.find(
-      (actor) => transitionAccess(run.model, actor.principal, machine, transition, record).allowed,
-    );
-    if (!taker) continue;
-    const code = transition.guardCode ?? 'GUARD_FAILED';
-    const sent = await run.send(taker, call.method, run.pathFor(call as never, fresh.key));
-    run.expect(
-      'states',
-      `${transition.name} is refused while its guard does not hold (${transition.guard})`,
-      sent,
-      {
-        status: 409,
-        words: `409 ${code}: ${transition.guardMessage ?? 'the guard does not hold'}`,
-        problem: { status: 409, code, entity: entity.name },
-      },
-    );
+    const record = (await fetchRecord(run, entity, fresh.key, made.maker))?.record ?? fresh.record;
+    await refusals(run, entity, machine, new Map([[step.name, call]]), machine.initial, fresh.key, record);
   }
 }
 
-/** A valid new record, from the seed's candidates or their variations, that the guard refuses. */
+/** A new record the specification accepts, from the seed's candidates or their variations, that the guard refuses. */
 async function guardBreaker(
   run: VerifyRun,
   entity: Entity,
   machine: StateMachine,
-  transition: Transition,
+  step: Transition,
   made: Made,
 ): Promise<Values | undefined> {
   const refuses = (body: Values) => {
     const record = { ...body, [machine.field]: machine.initial };
-    const verdict = checkTransition(run.model, machine, transition, record, { now: run.options.now });
-    return !verdict.allowed && verdict.reason === 'guard';
+    return run.actors.some((actor) => {
+      const verdict = plan(run, machine, step, record, actor);
+      return !verdict.ok && verdict.refusal.status === 409 && verdict.refusal.code !== 'ILLEGAL_TRANSITION';
+    });
   };
   const bodies = made.bodies.length > 3 ? made.bodies.slice(3) : await validBodies(run, entity, made.maker);
   const direct = bodies.find(refuses);
   if (direct) return direct;
-  const fields = readsThrough(entity, transition.guard ?? '');
+  const user = made.maker.principal.user ?? {};
   for (const base of bodies.slice(0, 2)) {
-    for (const body of variationsOf(run.model, entity, base, fields)) {
+    for (const body of variationsOf(run.model, entity, base, readsThrough(entity, step.guard ?? ''))) {
       if (!refuses(body)) continue;
-      const valid = validateRecord(run.model, entity.name, body, {
-        mode: 'create',
-        now: run.options.now,
-        user: made.maker.principal.user ?? {},
-      });
-      if (valid.ok) return body;
+      if (validateRecord(run.model, entity.name, body, { mode: 'create', now: run.options.now, user }).ok)
+        return body;
     }
   }
   return undefined;

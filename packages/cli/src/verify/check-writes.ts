@@ -2,7 +2,7 @@
 // records as they are and as they will be, and may not write a field its grant keeps from it.
 import { checkAction, type Entity, fieldAccess, type JsonValue, validateRecord } from '@ninefold/model';
 import { plural } from './check-reads';
-import { createRecord, fetchRecord, validBodies, writableFields } from './records';
+import { createRecord, fetchRecord, removable, validBodies, writableFields } from './records';
 import type { Actor, VerifyRun } from './run';
 
 type Values = Record<string, JsonValue>;
@@ -18,6 +18,15 @@ export interface Made {
 export async function checkWrites(run: VerifyRun, entity: Entity): Promise<Made | undefined> {
   const create = run.callFor(entity.name, 'create');
   if (!create) return undefined;
+  if (!removable(run, entity)) {
+    // It creates only what it can remove: without a way to remove one, it makes none.
+    run.notChecked(
+      'roles',
+      `who may create, change and remove ${plural(entity)}`,
+      'verify makes only records it can remove, and the specification gives no delete call, or no role that may delete',
+    );
+    return undefined;
+  }
   let made: Made | undefined;
   for (const actor of run.allowed(entity.name, 'create')) {
     const bodies = await validBodies(run, entity, actor);

@@ -177,7 +177,7 @@ export async function createRecord(
   (Fetched & { key: string }) | { refused: { status: number; body: unknown; sent: Values } } | undefined
 > {
   const create = run.callFor(entity.name, 'create');
-  if (!create || run.options.readOnly) return undefined;
+  if (!create || run.options.readOnly || !removable(run, entity)) return undefined;
   const candidates = bodies ?? (await validBodies(run, entity, actor));
   for (const body of candidates.slice(0, 8)) {
     const { answer } = await run.send(actor, 'POST', create.path, body);
@@ -237,6 +237,11 @@ export async function fetchRecord(
   if (answer.status !== 200 || !answer.json || typeof answer.json !== 'object') return undefined;
   const etag = answer.headers.get('etag') ?? undefined;
   return { record: answer.json as Values, ...(etag ? { etag } : {}) };
+}
+
+/** Whether verify could remove a record of the entity it made: a delete call, and a role that may. */
+export function removable(run: VerifyRun, entity: Entity): boolean {
+  return run.callFor(entity.name, 'delete') !== undefined && run.allowed(entity.name, 'delete').length > 0;
 }
 
 /** Removes what verify created, newest first, each by its maker or else a role that may delete it. */
