@@ -7,6 +7,7 @@ export * from './cel';
 export { RECORD_FUNCTIONS, type RecordFunction } from './cel/records';
 export * from './check';
 export * from './contract/api';
+export * from './contract/error-shapes';
 export * from './contract/openapi/document';
 export { PROBLEM_MEDIA_TYPE, problemType } from './contract/openapi/problems';
 export { fieldsEveryNewRecordNeeds } from './contract/openapi/schemas';

@@ -57,11 +57,13 @@ export async function signInActors(
   options: readonly AsOption[],
 ): Promise<{ actors: Actor[]; missing: string[] }> {
   const visitor = visitorRole(model);
-  const anyone: Actor = {
-    role: undefined,
-    label: visitor ? `Someone not signed in (${roleLabel(model, visitor.name)})` : 'Someone not signed in',
-    principal: {},
-  };
+  // Without point 6 nobody signs in: whoever calls is simply anyone.
+  const label = !permissionsApply(model)
+    ? 'Anyone'
+    : visitor
+      ? `Someone not signed in (${roleLabel(model, visitor.name)})`
+      : 'Someone not signed in';
+  const anyone: Actor = { role: undefined, label, principal: {} };
   const actors: Actor[] = permissionsApply(model) || options.length === 0 ? [anyone] : [];
   const roles = signInRoles(model);
   for (const option of options) {

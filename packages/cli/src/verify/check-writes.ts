@@ -138,7 +138,9 @@ async function updates(run: VerifyRun, entity: Entity, made: Made): Promise<void
       );
     const canRead = checkAction(run.model, actor.principal, entity.name, 'read', current.record).allowed;
     const headers: Record<string, string> = current.etag ? { 'if-match': current.etag } : {};
-    const sent = await run.send(actor, update.method, run.pathFor(update, made.key), change, headers);
+    // A PUT sends the whole record, as the client's form does; a PATCH the change alone.
+    const body = update.method === 'PUT' ? { ...writableOf(run, entity, current.record), ...change } : change;
+    const sent = await run.send(actor, update.method, run.pathFor(update, made.key), body, headers);
     if (allowed) {
       run.expect(
         'roles',
@@ -230,4 +232,10 @@ export function keepIfMade(
   if (answer.status < 200 || answer.status >= 300) return;
   const key = (answer.json as Values | undefined)?.[entity.key ?? 'id'];
   if (key !== undefined && key !== null) run.created.push({ entity, key: String(key), by: actor });
+}
+
+/** The values of a record a person writes, as a whole-record update sends them back. */
+function writableOf(run: VerifyRun, entity: Entity, record: Values): Values {
+  const writable = writableFields(run, entity);
+  return Object.fromEntries(Object.entries(record).filter(([name]) => writable.has(name)));
 }

@@ -12,6 +12,7 @@ import {
   matchError,
   type PointKey,
   type Principal,
+  readErrorShape,
 } from '@ninefold/model';
 import type { Answer, ApiClient, Credentials, SentRequest } from './http';
 import type { CheckResult } from './results';
@@ -107,6 +108,40 @@ export class VerifyRun {
   }
 
   /**
+   * A refusal as the client reads it: an RFC 9457 problem's members, or those of the other shapes real
+   * servers answer in (`readErrorShape`), with the field errors' JSON Pointers.
+   */
+  refusalOf(
+    answer: Answer,
+    entity?: string,
+  ): ErrorAnswer & { fieldErrors: Array<{ pointer: string; code?: string }> } {
+    const body = answer.json as Record<string, unknown> | undefined;
+    const problem = typeof body?.code === 'string' && typeof body?.type === 'string';
+    const shape = body && typeof body === 'object' && !problem ? readErrorShape(body) : undefined;
+    const code = problem ? (body?.code as string) : shape?.code;
+    const fieldErrors = problem
+      ? fieldErrorsOf(Array.isArray(body?.errors) ? body.errors : [])
+      : (shape?.fieldErrors ?? []).map((e) => ({ pointer: e.pointer, ...(e.code ? { code: e.code } : {}) }));
+    return {
+      status: answer.status,
+      ...(code ? { code } : {}),
+      ...(problem ? { type: body?.type as string } : {}),
+      fieldErrors,
+      ...(entity ? { entity } : {}),
+    };
+  }
+
+  /**
+   * Whether an answer is a refusal of values, the client shows at their fields: the prototype's 422, or
+   * any 4xx that point 8's catalogue reads as a mistake to fix in the form (a server's own 400).
+   */
+  refusesValues(answer: Answer, entity: string): boolean {
+    if (answer.status === 422) return true;
+    if (answer.status < 400 || answer.status >= 500) return false;
+    return matchError(this.model, this.refusalOf(answer, entity))?.action === 'fix-field';
+  }
+
+  /**
    * Records whether an answer has the status the specification calls for, and, for a refusal, whether
    * the client's error catalogue (point 8) reads it as it reads the answer the specification calls for.
    */
@@ -114,10 +149,15 @@ export class VerifyRun {
     point: PointKey,
     check: string,
     sent: { request: SentRequest; answer: Answer },
-    expected: { status: number | ((status: number) => boolean); words: string; problem?: ErrorAnswer },
+    expected: {
+      status: number | ((status: number, answer: Answer) => boolean);
+      words: string;
+      problem?: ErrorAnswer;
+    },
   ): boolean {
     const { status } = sent.answer;
-    const ok = typeof expected.status === 'number' ? status === expected.status : expected.status(status);
+    const ok =
+      typeof expected.status === 'number' ? status === expected.status : expected.status(status, sent.answer);
     this.add({
       point,
       check,
@@ -137,14 +177,7 @@ export class VerifyRun {
     want: ErrorAnswer,
   ): void {
     if (!this.model.errors.shown) return;
-    const body = sent.answer.json as { code?: unknown; type?: unknown; errors?: unknown } | undefined;
-    const got: ErrorAnswer = {
-      status: sent.answer.status,
-      ...(typeof body?.code === 'string' ? { code: body.code } : {}),
-      ...(typeof body?.type === 'string' ? { type: body.type } : {}),
-      ...(Array.isArray(body?.errors) ? { fieldErrors: fieldErrorsOf(body.errors) } : {}),
-      ...(want.entity ? { entity: want.entity } : {}),
-    };
+    const got = this.refusalOf(sent.answer, want.entity);
     const expectedEntry = matchError(this.model, want);
     if (expectedEntry === undefined) return;
     const gotEntry = matchError(this.model, got);
