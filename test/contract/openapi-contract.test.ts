@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import {
   checkModel,
   hasErrors,
@@ -223,4 +224,25 @@ it('the standard parts alone carry the shop as far as plain OpenAPI can', () => 
   for (const [point, count] of Object.entries(lost)) {
     expect(count, point).toBeLessThanOrEqual(PLAIN_OPENAPI_LOSSES[point] ?? 0);
   }
+});
+
+describe('docs/contract.md', () => {
+  const guide = readFileSync(new URL('../../docs/contract.md', import.meta.url), 'utf8');
+  const table = guide.slice(guide.indexOf('## What OpenAPI cannot say'), guide.indexOf('## Reading it back'));
+  const documented = new Set([...table.matchAll(/`(x-ninefold[a-z-]*)`/g)].map((m) => m[1] as string));
+
+  it('names every extension the contract writes, and the contract writes every one it names', () => {
+    const written = new Set<string>();
+    const walk = (value: unknown) => {
+      if (Array.isArray(value)) value.forEach(walk);
+      else if (value !== null && typeof value === 'object') {
+        for (const [key, inner] of Object.entries(value)) {
+          if (key.startsWith('x-ninefold')) written.add(key);
+          walk(inner);
+        }
+      }
+    };
+    for (const { model } of CASES) walk(contractDocument(model, prototypeApi(model)));
+    expect([...written].sort()).toEqual([...documented].sort());
+  });
 });

@@ -255,6 +255,27 @@ describe('mutants: a server broken in one place is caught by the check of its po
   });
 });
 
+describe('docs/verify.md, read as a stranger', () => {
+  it('its first command runs as written against the shop it names, with no disagreement', async () => {
+    const guide = readFileSync(join(root, 'docs/verify.md'), 'utf8');
+    const block = /```sh\n([\s\S]*?)```/.exec(guide)?.[1];
+    if (!block) throw new Error('the guide has no command');
+    const words = block.replace(/\\\n/g, ' ').trim().split(/\s+/);
+    expect(words.slice(0, 3)).toEqual(['npx', 'ninefold', 'verify']);
+    const model = loadModel('examples/shop.md');
+    await withServer(model, ':memory:', async (api) => {
+      // The guide's server is `ninefold serve`'s default address; this one has a port of its own.
+      const args = words
+        .slice(2)
+        .map((word) => word.replace('http://127.0.0.1:4321/api', api).replace('$PASSWORD', PASSWORD))
+        .map((word) => (word === 'shop.md' ? join(root, 'examples/shop.md') : word));
+      const terminal = bufferTerminal();
+      expect(await main([...args, '--rate', String(FAST)], terminal)).toBe(0);
+      expect(terminal.stdout).toContain('No disagreement.');
+    });
+  });
+});
+
 describe('ninefold verify on the command line', () => {
   it('prints a report per point, writes JSON and JUnit, and exits 0 when the API agrees', async () => {
     const file = join(root, 'examples/shop.md');
