@@ -43,6 +43,16 @@ describe('the benchmarks, at tiny sizes', () => {
     expect(figure.peer).toBeGreaterThan(0);
   }, 60_000);
 
+  it('bench/contract.ts: the OpenAPI output against loading the specification, and verify of the shop', async () => {
+    const dir = await bench('contract.ts', { BENCH_CONTRACT_ROUNDS: '1', BENCH_VERIFY_ROUNDS: '1' });
+    const output = result(dir, 'contract-openapi-output');
+    expect(output.ours).toBeGreaterThan(0);
+    expect(output.peer).toBeGreaterThan(0);
+    const verified = JSON.parse(readFileSync(join(dir, 'contract-verify.json'), 'utf8'));
+    expect(verified.requests).toBeGreaterThan(50);
+    expect(verified.checksMade).toBeGreaterThan(50);
+  }, 60_000);
+
   it('bench/command-start.ts: the command as a whole process against vite --help and tsc --version', async () => {
     const dir = await bench('command-start.ts', { BENCH_START_RUNS: '1' });
     const figure = JSON.parse(readFileSync(join(dir, 'command-start.json'), 'utf8'));
