@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import {
   checkModel,
   hasErrors,
+  loadSpec,
   type Model,
   openApiDocument,
   type Pagination,
@@ -13,7 +14,9 @@ import { importOpenApi } from '@ninefold/openapi';
 import { contractDocument } from '@ninefold/server';
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { describe, expect, it } from 'vitest';
+import { generateSpecYaml } from '../../bench/generate-spec';
 import { loadModel, SPECS } from '../support/contract-specs';
+import { pointsSaid } from '../support/points-said';
 
 /**
  * Variants of the shop that reach every branch the writer has: each sign-in, each way of paging and
@@ -107,7 +110,15 @@ function variants(): Array<{ name: string; model: Model }> {
   return out;
 }
 
-const CASES = [...SPECS.map((file) => ({ name: file, model: loadModel(file) })), ...variants()];
+/** A specification made by the benchmarks' generator: every kind of field, constraints and a rule each. */
+function generated(): { name: string; model: Model } {
+  const loaded = loadSpec(pointsSaid(generateSpecYaml(12, 20)), { file: 'generated.yaml' });
+  if (!loaded.model || !loaded.ok)
+    throw new Error(`the generated specification did not load: ${JSON.stringify(loaded.issues[0])}`);
+  return { name: 'generated: 12 entities of 20 fields', model: loaded.model };
+}
+
+const CASES = [...SPECS.map((file) => ({ name: file, model: loadModel(file) })), ...variants(), generated()];
 
 /** Warnings of Redocly's recommended rules the contract keeps, each for a reason. */
 const KEPT_WARNINGS = new Map([

@@ -153,6 +153,22 @@ describe('the shop, checked point by point', () => {
     });
   });
 
+  it("holds a grant's condition on the record as it will be: a create and a change outside it are refused", async () => {
+    const model = loadModel('packages/web/test/fixtures/village-hall.md');
+    const report = await withServer(model, ':memory:', (api) =>
+      verify(model, { api, as: demoPeople(model), seed: 15, rate: FAST }),
+    );
+    expect(summary(report)).toBe('');
+    const outcome = (check: string) => report.results.find((r) => r.check === check)?.outcome;
+    expect(outcome('Hirer may create bookings')).toBe('agrees');
+    expect(outcome('Hirer may not create a Booking where record.hirer == user.hirerId does not hold')).toBe(
+      'agrees',
+    );
+    expect(
+      outcome('Hirer may not change a Booking so that record.hirer == user.hirerId no longer holds'),
+    ).toBe('agrees');
+  });
+
   it('sends no write with --read-only', async () => {
     const model = loadModel('examples/shop.md');
     const methods: string[] = [];
@@ -171,7 +187,7 @@ describe('the shop, checked point by point', () => {
 });
 
 /** A specification changed in one place: the server runs it, verify checks it against the original. */
-type Mutant = { name: string; point: PointKey; mutate: (model: Model) => void };
+type Mutant = { name: string; point: PointKey; mutate: (model: Model) => void; spec?: string };
 
 const MUTANTS: Mutant[] = [
   {
@@ -223,6 +239,17 @@ const MUTANTS: Mutant[] = [
     },
   },
   {
+    name: "a condition dropped on the record as it will be: hirers may book in another hirer's name",
+    point: 'roles',
+    spec: 'packages/web/test/fixtures/village-hall.md',
+    mutate: (m) => {
+      const grant = m.roles.shown
+        ? m.roles.grants.find((g) => g.role === 'hirer' && g.entity === 'Booking')
+        : undefined;
+      if (grant) grant.where = undefined;
+    },
+  },
+  {
     name: 'a hidden field sent: trade customers see who entered an order',
     point: 'roles',
     mutate: (m) => {
@@ -240,8 +267,8 @@ describe('mutants: a server broken in one place is caught by the check of its po
     // The mutation score, as the closing note of issue 43 reports it.
     console.log(`verify mutation score: ${caught.length} of ${MUTANTS.length} caught`);
   });
-  it.each(MUTANTS)('$name', async ({ point, mutate }) => {
-    const model = loadModel('examples/shop.md');
+  it.each(MUTANTS)('$name', async ({ point, mutate, spec }) => {
+    const model = loadModel(spec ?? 'examples/shop.md');
     const broken = structuredClone(model);
     mutate(broken);
     expect(broken).not.toEqual(model);
@@ -311,7 +338,7 @@ describe('ninefold verify on the command line', () => {
   it('exits 1 with the disagreement as sent, expected and received', async () => {
     const model = loadModel('examples/shop.md');
     const broken = structuredClone(model);
-    MUTANTS[4]?.mutate(broken);
+    MUTANTS.find((mutant) => mutant.point === 'states')?.mutate(broken);
     await withServer(broken, ':memory:', async (api) => {
       const terminal = bufferTerminal();
       const as = demoPeople(model).flatMap((p) => [

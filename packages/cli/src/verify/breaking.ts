@@ -168,3 +168,18 @@ const RECORD_CALL = new RegExp(`(?<![.\\w])(?:${RECORD_FUNCTIONS.join('|')})\\s*
 export function readsOtherRecords(expression: string): boolean {
   return RECORD_CALL.test(expression);
 }
+
+/** The fields an expression reads, and for a derived one the fields its own expression reads: those a person writes. */
+export function readsThrough(entity: Entity, expression: string): string[] {
+  const out = new Set<string>();
+  const visit = (text: string, depth: number) => {
+    for (const name of fieldsRead(text)) {
+      if (out.has(name)) continue;
+      out.add(name);
+      const derived = entity.fields.find((f) => f.name === name)?.derived;
+      if (derived !== undefined && depth < 4) visit(derived, depth + 1);
+    }
+  };
+  visit(expression, 0);
+  return [...out];
+}

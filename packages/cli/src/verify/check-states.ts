@@ -11,9 +11,8 @@ import {
   transitionsByCall,
   validateRecord,
 } from '@ninefold/model';
-import { variationsOf } from './breaking';
+import { readsThrough, variationsOf } from './breaking';
 import { plural } from './check-reads';
-import { readsThrough } from './check-validation';
 import type { Made } from './check-writes';
 import { createRecord, fetchRecord, pointsOnlyAtOwn, removeOne, validBodies } from './records';
 import type { Actor, VerifyRun } from './run';

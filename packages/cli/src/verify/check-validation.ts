@@ -10,7 +10,7 @@ import {
   type Rule,
   validateRecord,
 } from '@ninefold/model';
-import { brokenBound, brokenPattern, fieldsRead, readsOtherRecords, variationsOf } from './breaking';
+import { brokenBound, brokenPattern, readsOtherRecords, readsThrough, variationsOf } from './breaking';
 import { plural } from './check-reads';
 import { keepIfMade, type Made } from './check-writes';
 import { writableFields } from './records';
@@ -189,21 +189,6 @@ async function sendBroken(
     expected: `an error${pointer ? ` whose pointer is ${pointer}` : ''}${code === 'VALIDATION_FAILED' ? '' : ` with the code ${code}`}`,
     received: { status: sent.answer.status, body: sent.answer.json },
   });
-}
-
-/** The fields an expression reads, and for a derived one the fields its own expression reads: those a person writes. */
-export function readsThrough(entity: Entity, expression: string): string[] {
-  const out = new Set<string>();
-  const visit = (text: string, depth: number) => {
-    for (const name of fieldsRead(text)) {
-      if (out.has(name)) continue;
-      out.add(name);
-      const derived = entity.fields.find((f) => f.name === name)?.derived;
-      if (derived !== undefined && depth < 4) visit(derived, depth + 1);
-    }
-  };
-  visit(expression, 0);
-  return [...out];
 }
 
 function withoutRule(model: Model, rule: Rule): Model {

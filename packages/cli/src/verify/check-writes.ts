@@ -1,8 +1,23 @@
 // Point 6 on writes: each role may create, change and remove what its grant says and nothing else, on
 // records as they are and as they will be, and may not write a field its grant keeps from it.
-import { checkAction, type Entity, fieldAccess, type JsonValue, validateRecord } from '@ninefold/model';
+import {
+  checkAction,
+  type Entity,
+  fieldAccess,
+  grantFor,
+  type JsonValue,
+  validateRecord,
+} from '@ninefold/model';
+import { readsThrough, variationsOf } from './breaking';
 import { plural } from './check-reads';
-import { createRecord, fetchRecord, removable, validBodies, writableFields } from './records';
+import {
+  createRecord,
+  fetchRecord,
+  meetingPointFive,
+  removable,
+  validBodies,
+  writableFields,
+} from './records';
 import type { Actor, VerifyRun } from './run';
 
 type Values = Record<string, JsonValue>;
@@ -13,6 +28,8 @@ export interface Made {
   bodies: Values[];
   record: Values;
   key: string;
+  /** The record each role made, by role: its own, which its grant's condition most likely holds for. */
+  own: Map<Actor, string>;
 }
 
 export async function checkWrites(run: VerifyRun, entity: Entity): Promise<Made | undefined> {
@@ -48,7 +65,8 @@ export async function checkWrites(run: VerifyRun, entity: Entity): Promise<Made 
         expected: '201 and the record',
         received: { status: 201 },
       });
-      made ??= { maker: actor, bodies, record: result.record, key: result.key };
+      made ??= { maker: actor, bodies, record: result.record, key: result.key, own: new Map() };
+      made.own.set(actor, result.key);
     } else if (result && 'refused' in result) {
       run.add({
         point: 'roles',
@@ -62,8 +80,10 @@ export async function checkWrites(run: VerifyRun, entity: Entity): Promise<Made 
   }
   if (!made) return undefined;
   await refusedCreates(run, entity, made);
+  await createsOutsideCondition(run, entity);
   await refusedFields(run, entity, made);
   await updates(run, entity, made);
+  await updatesOutsideCondition(run, entity, made);
   await refusedDeletes(run, entity, made);
   return made;
 }
@@ -80,6 +100,39 @@ async function refusedCreates(run: VerifyRun, entity: Entity, made: Made): Promi
       status,
       words: `${status}: the role has no grant to create ${plural(entity)}`,
       problem: { status, code: status === 401 ? 'NOT_SIGNED_IN' : 'FORBIDDEN', entity: entity.name },
+    });
+  }
+}
+
+/**
+ * As it will be: a role whose grant names create under a condition is refused a record the condition does
+ * not hold for, once stored (an order in another customer's name).
+ */
+async function createsOutsideCondition(run: VerifyRun, entity: Entity): Promise<void> {
+  const create = run.callFor(entity.name, 'create');
+  if (!create) return;
+  for (const actor of run.allowed(entity.name, 'create')) {
+    const where = grantFor(run.model, actor.role ?? '', entity.name)?.where;
+    if (where === undefined) continue;
+    const outside = (await meetingPointFive(run, entity, actor)).find(({ asStored }) => {
+      const verdict = checkAction(run.model, actor.principal, entity.name, 'create', asStored);
+      return !verdict.allowed && verdict.reason === 'condition';
+    });
+    const check = `${actor.label} may not create a ${entity.label ?? entity.name} where ${where} does not hold`;
+    if (!outside) {
+      run.notChecked(
+        'roles',
+        check,
+        'no record point 5 accepts was found that the condition refuses once stored',
+      );
+      continue;
+    }
+    const sent = await run.send(actor, 'POST', create.path, outside.body);
+    keepIfMade(run, entity, actor, sent.answer);
+    run.expect('roles', check, sent, {
+      status: 403,
+      words: `403: the condition does not hold for the record as it will be`,
+      problem: { status: 403, code: 'FORBIDDEN', entity: entity.name },
     });
   }
 }
@@ -163,6 +216,75 @@ async function updates(run: VerifyRun, entity: Entity, made: Made): Promise<void
         code: status === 404 ? 'NOT_FOUND' : status === 401 ? 'NOT_SIGNED_IN' : 'FORBIDDEN',
         entity: entity.name,
       },
+    });
+  }
+}
+
+/**
+ * As it will be: a change that would take a record out of the role's condition (a ticket handed to
+ * another team) is refused, though the role may change the record as it is.
+ */
+async function updatesOutsideCondition(run: VerifyRun, entity: Entity, made: Made): Promise<void> {
+  const update = run.callFor(entity.name, 'update');
+  if (!update) return;
+  for (const actor of run.allowed(entity.name, 'update')) {
+    const where = grantFor(run.model, actor.role ?? '', entity.name)?.where;
+    if (where === undefined) continue;
+    const check = `${actor.label} may not change a ${entity.label ?? entity.name} so that ${where} no longer holds`;
+    const key = made.own.get(actor) ?? made.key;
+    const current = await fetchRecord(run, entity, key, actor);
+    if (!current || !checkAction(run.model, actor.principal, entity.name, 'update', current.record).allowed) {
+      run.notChecked('roles', check, 'the record verify made is not one the role may change');
+      continue;
+    }
+    const access = fieldAccess(run.model, actor.principal, entity.name);
+    const writable = writableFields(run, entity);
+    const fields = readsThrough(entity, where).filter(
+      (name) => writable.has(name) && !access.readOnly.has(name) && !access.hidden.has(name),
+    );
+    let change: Values | undefined;
+    // Values other accepted bodies hold (a reference to another hirer), then edge values of each kind.
+    const others = made.bodies.flatMap((body) =>
+      fields
+        .filter((f) => body[f] !== undefined)
+        .map((f) => ({ ...current.record, [f]: body[f] as JsonValue })),
+    );
+    for (const after of [...others, ...variationsOf(run.model, entity, current.record, fields)]) {
+      const changed = Object.fromEntries(
+        fields.filter((f) => after[f] !== current.record[f]).map((f) => [f, after[f] ?? null]),
+      );
+      if (Object.keys(changed).length === 0) continue;
+      const verdict = checkAction(run.model, actor.principal, entity.name, 'update', {
+        ...current.record,
+        ...changed,
+      });
+      if (verdict.allowed || verdict.reason !== 'condition') continue;
+      const valid = validateRecord(run.model, entity.name, changed, {
+        mode: 'update',
+        old: current.record,
+        now: run.options.now,
+        user: actor.principal.user ?? {},
+      });
+      if (valid.ok) {
+        change = changed;
+        break;
+      }
+    }
+    if (!change) {
+      run.notChecked(
+        'roles',
+        check,
+        'no change point 5 accepts was found that takes the record out of the condition',
+      );
+      continue;
+    }
+    const body = update.method === 'PUT' ? { ...writableOf(run, entity, current.record), ...change } : change;
+    const headers: Record<string, string> = current.etag ? { 'if-match': current.etag } : {};
+    const sent = await run.send(actor, update.method, run.pathFor(update, key), body, headers);
+    run.expect('roles', check, sent, {
+      status: 403,
+      words: '403: the condition would not hold for the record as it will be',
+      problem: { status: 403, code: 'FORBIDDEN', entity: entity.name },
     });
   }
 }

@@ -7,6 +7,7 @@ import {
   type FieldType,
   fieldAccess,
   findEntity,
+  grantFor,
   hasNumericKey,
   type JsonValue,
   recordToCreate,
@@ -52,11 +53,28 @@ export function writableFields(run: VerifyRun, entity: Entity): Set<string> {
  * records the API answers to the actor.
  */
 export async function validBodies(run: VerifyRun, entity: Entity, actor: Actor): Promise<Values[]> {
+  return (await meetingPointFive(run, entity, actor))
+    .filter(
+      ({ asStored }) => checkAction(run.model, actor.principal, entity.name, 'create', asStored).allowed,
+    )
+    .map(({ body }) => body);
+}
+
+/**
+ * Bodies point 5 accepts from the actor, beside the record each would be once stored (defaults, values
+ * set on create, the initial state): what a grant's condition is asked of.
+ */
+export async function meetingPointFive(
+  run: VerifyRun,
+  entity: Entity,
+  actor: Actor,
+): Promise<Array<{ body: Values; asStored: Values }>> {
   const generated = generateRecords(run.model, CANDIDATES, { seed: run.options.seed, now: run.options.now });
   const writable = writableFields(run, entity);
   const access = fieldAccess(run.model, actor.principal, entity.name);
   const pools = new Map<string, JsonValue[]>();
-  const out: Values[] = [];
+  const user = actor.principal.user ?? {};
+  const out: Array<{ body: Values; asStored: Values }> = [];
   for (const candidate of generated.get(entity.name) ?? []) {
     const body: Values = {};
     for (const [name, value] of Object.entries(candidate)) {
@@ -66,18 +84,45 @@ export async function validBodies(run: VerifyRun, entity: Entity, actor: Actor):
     }
     const pointed = await pointReferences(run, entity, body, actor, pools);
     if (!pointed) continue;
-    const user = actor.principal.user ?? {};
-    const checked = validateRecord(run.model, entity.name, pointed, {
-      mode: 'create',
-      now: run.options.now,
-      user,
-    });
-    if (!checked.ok) continue;
-    const asStored = recordToCreate(run.model, entity.name, pointed, { user, now: run.options.now });
-    if (!checkAction(run.model, actor.principal, entity.name, 'create', asStored).allowed) continue;
-    out.push(pointed);
+    // Also the same record made the actor's own, as its grant's condition reads it (`record.hirer == user.hirerId`).
+    const owned = ownedBy(run, entity, actor, pointed);
+    for (const variant of owned ? [owned, pointed] : [pointed]) {
+      const checked = validateRecord(run.model, entity.name, variant, {
+        mode: 'create',
+        now: run.options.now,
+        user,
+      });
+      if (!checked.ok) continue;
+      out.push({
+        body: variant,
+        asStored: recordToCreate(run.model, entity.name, variant, { user, now: run.options.now }),
+      });
+    }
   }
   return out;
+}
+
+/**
+ * The body with each field its grant's condition compares with the person (`record.F == user.G`) set to
+ * the person's value, where it writes that field; undefined when the condition names none.
+ */
+function ownedBy(run: VerifyRun, entity: Entity, actor: Actor, body: Values): Values | undefined {
+  const where = actor.role ? grantFor(run.model, actor.role, entity.name)?.where : undefined;
+  const user = actor.principal.user;
+  if (!where || !user) return undefined;
+  const writable = writableFields(run, entity);
+  const pairs = [
+    ...[...where.matchAll(/record\.(\w+)\s*==\s*user\.(\w+)/g)].map((m) => [m[1], m[2]]),
+    ...[...where.matchAll(/user\.(\w+)\s*==\s*record\.(\w+)/g)].map((m) => [m[2], m[1]]),
+  ] as Array<[string, string]>;
+  const set = pairs.filter(
+    ([field, attribute]) => writable.has(field) && user[attribute] !== undefined && user[attribute] !== null,
+  );
+  if (set.length === 0) return undefined;
+  return {
+    ...body,
+    ...Object.fromEntries(set.map(([field, attribute]) => [field, user[attribute] as JsonValue])),
+  };
 }
 
 /** The body with every reference (also inside embedded records) pointing at a record the API has. */
