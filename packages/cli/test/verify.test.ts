@@ -89,24 +89,41 @@ describe('verify against the prototype API of every example, on SQLite', () => {
   });
 });
 
+describe('verify of a specification with every point not shown', () => {
+  it('sends nothing, and says there is nothing to ask', async () => {
+    const model = loadModel('examples/empty.md');
+    const report = await withServer(model, ':memory:', (api) => verify(model, { api, as: [], rate: FAST }));
+    expect(report.requests).toBe(0);
+    expect(report.results).toEqual([
+      expect.objectContaining({
+        outcome: 'not-checked',
+        note: expect.stringContaining('point 3 shows no entity'),
+      }),
+    ]);
+  });
+});
+
 const pgSkip = await postgresUnavailable();
 if (pgSkip && process.env.CI === 'true') throw new Error(`CI must run the PostgreSQL suite: ${pgSkip}`);
 describe.skipIf(pgSkip !== undefined)(
   `verify against the prototype API on PostgreSQL${pgSkip ? ` — skipped: ${pgSkip}` : ''}`,
   () => {
-    it.each(['examples/shop.md', 'examples/helpdesk.md'])('%s: no disagreement', async (file) => {
-      const model = loadModel(file);
-      const database = await createTemporaryDatabase('verify');
-      try {
-        const report = await withServer(model, database.url, (api) =>
-          verify(model, { api, as: demoPeople(model), seed: 12, rate: FAST }),
-        );
-        expect(summary(report)).toBe('');
-        expect(report.leftBehind).toEqual([]);
-      } finally {
-        await database.drop();
-      }
-    });
+    it.each(['examples/shop.md', 'examples/helpdesk.md', 'packages/web/test/fixtures/village-hall.md'])(
+      '%s: no disagreement',
+      async (file) => {
+        const model = loadModel(file);
+        const database = await createTemporaryDatabase('verify');
+        try {
+          const report = await withServer(model, database.url, (api) =>
+            verify(model, { api, as: demoPeople(model), seed: 12, rate: FAST }),
+          );
+          expect(summary(report)).toBe('');
+          expect(report.leftBehind).toEqual([]);
+        } finally {
+          await database.drop();
+        }
+      },
+    );
   },
 );
 
