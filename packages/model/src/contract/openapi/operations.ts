@@ -69,7 +69,7 @@ export function operationOf(
     ...(body ? { requestBody: body } : {}),
     responses: {
       ...successResponses(model, call, entity),
-      ...problemResponses(model, callProblems(model, call, entity), entity?.name),
+      ...problemResponses(model, callProblems(model, call, entity, transition), entity?.name),
     },
   };
   if (call.purpose === 'sign-in' || (call.purpose === 'list' && isPublicList(model))) {
@@ -166,7 +166,7 @@ function listParameters(model: Model, call: Call, entity: Entity | undefined): J
   if (call.sort) for (const parameter of sortParameters(call.sort)) add(parameter);
   for (const filter of call.filters) {
     const field = entity.fields.find((f) => f.name === filter.field);
-    if (field) add(filterParameter(model, filter, parameterSchema(model, field)));
+    if (field) add(filterParameter(filter, parameterSchema(model, field)));
   }
   if (call.search) {
     add({
@@ -267,7 +267,7 @@ function sortParameters(sort: NonNullable<Call['sort']>): JsonObject[] {
   }
 }
 
-function filterParameter(model: Model, filter: FilterParam, schema: JsonObject): JsonObject {
+function filterParameter(filter: FilterParam, schema: JsonObject): JsonObject {
   const words = {
     eq: 'equal to',
     contains: 'holding the text, in any case',
@@ -275,7 +275,6 @@ function filterParameter(model: Model, filter: FilterParam, schema: JsonObject):
     lte: 'at most',
     in: 'one of, comma-separated,',
   }[filter.op];
-  void model;
   return {
     name: filter.param,
     in: 'query',
@@ -308,7 +307,7 @@ function requestBody(model: Model, call: Call, entity: Entity | undefined): Json
   return { required: true, content };
 }
 
-function successResponses(model: Model, call: Call, entity: Entity | undefined): Record<string, JsonObject> {
+function successResponses(_model: Model, call: Call, entity: Entity | undefined): Record<string, JsonObject> {
   const one = entity ? schemaRef(componentName(entity.name)) : { type: 'object' };
   const record = (description: string, extra: JsonObject = {}) => ({
     description,
@@ -317,7 +316,7 @@ function successResponses(model: Model, call: Call, entity: Entity | undefined):
   });
   switch (call.purpose) {
     case 'list':
-      return { '200': listResponse(model, call, one) };
+      return { '200': listResponse(call, one) };
     case 'get':
       return { '200': record('The record, with the fields the role may read.') };
     case 'create':
@@ -354,7 +353,7 @@ function successResponses(model: Model, call: Call, entity: Entity | undefined):
   }
 }
 
-function listResponse(model: Model, call: Call, one: JsonObject): JsonObject {
+function listResponse(call: Call, one: JsonObject): JsonObject {
   const response = call.response ?? { shape: 'array' as const };
   const items = { type: 'array', items: one };
   const headers: JsonObject = {
@@ -381,7 +380,6 @@ function listResponse(model: Model, call: Call, one: JsonObject): JsonObject {
     }
     schema = { type: 'object', required: Object.keys(properties), properties };
   }
-  void model;
   return {
     description:
       'The records the role may read, filtered, sorted and paged. `Accept: text/csv` gives the whole list as a file.',

@@ -56,7 +56,13 @@ export function problemSchemas(): Record<string, JsonObject> {
  * The refusals a call can answer, by what the prototype API checks for its purpose (docs/prototype-api.md,
  * *Errors*). Rules of point 5 and guards of point 4 add their own codes and messages.
  */
-export function callProblems(model: Model, call: Call, entity: Entity | undefined): ProblemAnswer[] {
+export function callProblems(
+  model: Model,
+  call: Call,
+  entity: Entity | undefined,
+  /** The step a transition call takes (`transitionsByCall`). */
+  found?: { machine: StateMachine; transition: Transition },
+): ProblemAnswer[] {
   const out: ProblemAnswer[] = [];
   const add = (status: number, code: string, detail: string) => out.push({ status, code, detail });
   const label = entity?.label ?? entity?.name ?? 'record';
@@ -131,7 +137,6 @@ export function callProblems(model: Model, call: Call, entity: Entity | undefine
       add(400, 'INVALID_IF_MATCH', 'If-Match must be an ETag this API gave.');
       forbidden();
       notFound();
-      const found = entity ? transitionOf(model, entity, call) : undefined;
       add(
         409,
         'ILLEGAL_TRANSITION',
@@ -230,24 +235,6 @@ function ruleProblems(
 
 function machineOf(model: Model, entity: Entity): StateMachine | undefined {
   return model.states.shown ? model.states.machines.find((m) => m.entity === entity.name) : undefined;
-}
-
-/** The transition a call takes: the one that names it, or the conventional one at its path. */
-export function transitionOf(
-  model: Model,
-  entity: Entity,
-  call: Call,
-): { machine: StateMachine; transition: Transition } | undefined {
-  if (!model.states.shown) return undefined;
-  for (const machine of model.states.machines.filter((m) => m.entity === entity.name)) {
-    const named = machine.transitions.find((t) => t.call === call.name);
-    if (named) return { machine, transition: named };
-    const conventional = machine.transitions.find(
-      (t) => t.call === undefined && call.path.endsWith(`/{id}/${t.name}`),
-    );
-    if (conventional) return { machine, transition: conventional };
-  }
-  return undefined;
 }
 
 function fromWords(transition: Transition): string {
