@@ -301,12 +301,9 @@ function changeOf(run: VerifyRun, entity: Entity, made: Made): Values | undefine
   const writable = writableFields(run, entity);
   for (const other of made.bodies.slice(1)) {
     for (const [name, value] of Object.entries(other)) {
-      if (
-        !writable.has(name) ||
-        unique.has(name) ||
-        JSON.stringify(value) === JSON.stringify(made.record[name])
-      )
-        continue;
+      // The key names the record: an update keeps it (the core's planUpdate refuses a new one).
+      if (!writable.has(name) || unique.has(name) || name === (entity.key ?? 'id')) continue;
+      if (JSON.stringify(value) === JSON.stringify(made.record[name])) continue;
       const field = entity.fields.find((f) => f.name === name);
       if (!field || field.kind === 'reference' || field.kind === 'object' || field.kind === 'list') continue;
       const result = validateRecord(

@@ -1,6 +1,6 @@
 import { exhaustiveSwitchError } from '../exhaustive';
-import { fromPointer } from '../issues';
-import { entityLabel, findEntity } from '../lookup';
+import { fromPointer, toPointer } from '../issues';
+import { entityLabel, fieldLabel, findEntity } from '../lookup';
 import type { CrudAction, Entity, JsonValue, Model, StateMachine, Transition } from '../model';
 import { createdValuesReadRecords, createdValuesWithRecords, derivedValues, recordToCreate } from './derived';
 import type { AccessDenial, AccessVerdict, Principal } from './grants';
@@ -179,6 +179,8 @@ export async function planUpdate(
     staleVersion(entity, old, options.versions) ??
     forbiddenFields(model, actor, entity, change);
   if (refused) return refused;
+  const renamed = keyChange(entity, old, change);
+  if (renamed) return invalid([renamed]);
   const state = updateStateRefusal(model, entity, old, change);
   if (state) return refusal(state.status, state.code, state.message);
   const user = userOf(actor);
@@ -206,6 +208,25 @@ export async function planUpdate(
   if (moved) return moved;
   const derived = derivedValues(model, entity.name, result.record);
   return { ok: true, stored: { ...change, ...derived }, record: { ...after, ...derived } };
+}
+
+/**
+ * A change of the key itself: the key names the record (in addresses, references, the history), so an
+ * update keeps it, and one that sends another value is refused on that field rather than stored.
+ */
+function keyChange(
+  entity: Entity,
+  old: Record<string, JsonValue>,
+  change: Record<string, JsonValue>,
+): FieldError | undefined {
+  const key = entity.key;
+  if (key === undefined || !(key in change) || String(change[key]) === String(old[key])) return undefined;
+  const field = entity.fields.find((candidate) => candidate.name === key);
+  return {
+    pointer: toPointer([key]),
+    code: 'read-only',
+    message: `${field ? fieldLabel(field) : key} names the ${entityLabel(entity)}, and cannot change.`,
+  };
 }
 
 /**
