@@ -10,17 +10,18 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
-const PACKAGES = ['model', 'openapi', 'server', 'web', 'cli', 'react'] as const;
+const PACKAGES = ['model', 'openapi', 'database', 'server', 'web', 'cli', 'react'] as const;
 type PackageName = (typeof PACKAGES)[number];
 
 /** Who may import whom (docs/architecture.md): the core imports nothing of ours, the command everything. */
 const MAY_IMPORT: Record<PackageName, readonly PackageName[]> = {
   model: [],
   openapi: ['model'],
+  database: ['model', 'openapi'],
   server: ['model'],
   web: ['model', 'openapi', 'server'],
-  cli: ['model', 'openapi', 'server', 'web'],
-  react: ['model', 'openapi', 'server', 'web', 'cli'],
+  cli: ['model', 'openapi', 'database', 'server', 'web'],
+  react: ['model', 'openapi', 'database', 'server', 'web', 'cli'],
 };
 /**
  * Crossings allowed by name, each with its reason. brand-theme.ts is loaded by vite.config.ts in Node,

@@ -1,19 +1,21 @@
 import { writeFile } from 'node:fs/promises';
+import { importDatabase, isDatabaseSource, withoutPassword } from '@ninefold/database';
 import { toDocument, toMarkdown } from '@ninefold/model';
 import { formatImportReport, looksLikeOpenApi } from '@ninefold/openapi';
 import { stringify } from 'yaml';
 import { parseCommandArgs } from '../args';
-import { loadAnySpec } from '../load-any-spec';
+import { type AnySpecResult, loadAnySpec } from '../load-any-spec';
 import { readSpecFile } from '../read-spec-file';
 import { printReport } from '../report';
 import type { Terminal } from '../terminal';
 
-export const IMPORT_HELP = `Usage: ninefold import OPENAPI [-o OUT] [--format yaml|markdown] [--report all]
+export const IMPORT_HELP = `Usage: ninefold import OPENAPI|DATABASE [-o OUT] [--format yaml|markdown] [--report all]
 
-Imports an OpenAPI 2.0, 3.0 or 3.1 document (JSON or YAML, one file or several joined by $ref) into a
-nine-point specification in YAML or Markdown, which a person can then read and edit. Prints the
-import report: what was inferred rather than read, what was left not shown, and what was skipped, each
-with a JSON pointer into the document.
+Imports an OpenAPI 2.0, 3.0 or 3.1 document (JSON or YAML, one file or several joined by $ref), or an
+existing database (postgres://… or a SQLite file, read and never written), into a nine-point
+specification in YAML or Markdown, which a person can then read and edit. Prints the import report:
+what was inferred rather than read, what was left not shown, and what was skipped, each with a JSON
+pointer into the document (or /schema/table/column).
 
 Options:
   -o, --out FILE     write the specification to FILE (default: standard output)
@@ -23,6 +25,8 @@ Options:
   --root DIR         an OpenAPI document's $refs may read files in DIR only (default: its own folder)
   --client-id ID     the OAuth2 or OpenID Connect client id to sign in with (documents never name it)
   --sign-in SCHEME   the security scheme to sign in with, when the document has several
+  --schema NAME      a PostgreSQL schema to read (repeat for several; default: every schema but the
+                     database's own)
   -h, --help         show this help
 
 Every command also takes an OpenAPI document directly as its SPEC; import writes the specification out.
@@ -56,9 +60,33 @@ export async function importCommand(args: string[], terminal: Terminal): Promise
   }
   const [file, ...extra] = parsed.positionals;
   if (file === undefined || extra.length > 0) {
-    terminal.err(`ninefold import: give exactly one OPENAPI file.\n\n${IMPORT_HELP}`);
+    terminal.err(`ninefold import: give exactly one OPENAPI file or DATABASE.\n\n${IMPORT_HELP}`);
     return 2;
   }
+  let result: AnySpecResult;
+  if (isDatabaseSource(file)) {
+    try {
+      const schemas = parsed.values.schema;
+      const imported = await importDatabase(file, schemas ? { schemas } : {});
+      result = { ...imported.result, report: imported.report };
+    } catch (error) {
+      terminal.err(`ninefold import: ${databaseName(file)} could not be read: ${(error as Error).message}\n`);
+      return 2;
+    }
+  } else {
+    const loaded = await importDocument(file, parsed.values, terminal);
+    if (typeof loaded === 'number') return loaded;
+    result = loaded;
+  }
+  return writeImport(result, file, parsed.values, terminal);
+}
+
+/** An OpenAPI document read and imported, or the exit code when it cannot be. */
+async function importDocument(
+  file: string,
+  values: ReturnType<typeof parseImportArgs>['values'],
+  terminal: Terminal,
+): Promise<AnySpecResult | number> {
   const read = await readSpecFile(file);
   if (!read.ok) {
     terminal.err(`ninefold import: ${read.message}\n`);
@@ -70,16 +98,28 @@ export async function importCommand(args: string[], terminal: Terminal): Promise
     );
     return 2;
   }
-  const result = loadAnySpec(read.text, file, {
-    root: parsed.values.root,
-    clientId: parsed.values['client-id'],
-    signInScheme: parsed.values['sign-in'],
+  return loadAnySpec(read.text, file, {
+    root: values.root,
+    clientId: values['client-id'],
+    signInScheme: values['sign-in'],
   });
+}
+
+/** Prints the report and writes the specification an import made. */
+async function writeImport(
+  result: AnySpecResult,
+  file: string,
+  values: ReturnType<typeof parseImportArgs>['values'],
+  terminal: Terminal,
+): Promise<number> {
+  const report = values.report;
+  const format = values.format;
+  const source = databaseName(file);
   const toErr = { ...terminal, out: terminal.err };
   if (result.issues.length > 0 || !result.model) printReport(result, file, toErr);
   if (result.report) terminal.err(`${formatImportReport(result.report, { all: report === 'all' })}\n`);
   if (!result.model || !result.ok) {
-    terminal.err(`ninefold import: ${file} could not be imported without errors; nothing was written.\n`);
+    terminal.err(`ninefold import: ${source} could not be imported without errors; nothing was written.\n`);
     return 1;
   }
   let text: string;
@@ -88,13 +128,13 @@ export async function importCommand(args: string[], terminal: Terminal): Promise
     for (const item of markdown.lost) terminal.err(`warning: not written in Markdown: ${item}\n`);
     // An HTML comment: the Markdown reader ignores it, so the note changes nothing in the model. `--`
     // would end it early, so a file name cannot break out of it.
-    const source = file.replace(/[\r\n]+/g, ' ').replaceAll('--', '- -');
-    text = `<!-- Imported by ninefold from ${source}. What the import inferred rather than read is listed in its report; check those parts before relying on them. -->\n\n${markdown.text}`;
+    const from = source.replace(/[\r\n]+/g, ' ').replaceAll('--', '- -');
+    text = `<!-- Imported by ninefold from ${from}. What the import inferred rather than read is listed in its report; check those parts before relying on them. -->\n\n${markdown.text}`;
   } else {
-    const header = `# Imported by ninefold from ${file}. What the import inferred rather than read is listed in its\n# report; check those parts before relying on them.\n`;
+    const header = `# Imported by ninefold from ${source}. What the import inferred rather than read is listed in its\n# report; check those parts before relying on them.\n`;
     text = header + stringify(toDocument(result.model), { lineWidth: 0 });
   }
-  const out = parsed.values.out;
+  const out = values.out;
   if (out === undefined) {
     terminal.out(text);
     return 0;
@@ -122,6 +162,12 @@ function parseImportArgs(args: string[]) {
       root: { type: 'string' },
       'client-id': { type: 'string' },
       'sign-in': { type: 'string' },
+      schema: { type: 'string', multiple: true },
     },
   });
+}
+
+/** How the report and the header name the source: a database URL never with its password. */
+function databaseName(file: string): string {
+  return /^postgres(?:ql)?:\/\//i.test(file) ? withoutPassword(file) : file;
 }
