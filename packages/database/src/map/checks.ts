@@ -8,8 +8,8 @@ export type CheckMeaning =
   | { kind: 'rule'; columns: string[]; cel: string }
   | { kind: 'untranslated' };
 
-const IDENT = String.raw`"?([A-Za-z_][A-Za-z0-9_]*)"?`;
-const NUMBER = String.raw`(-?\d+(?:\.\d+)?)`;
+const IDENT = '"?([A-Za-z_][A-Za-z0-9_]*)"?';
+const NUMBER = '(-?\\d+(?:\\.\\d+)?)';
 const OPS = ['>=', '<=', '<>', '!=', '>', '<', '='] as const;
 
 /**
@@ -49,7 +49,7 @@ export function checkMeaning(expression: string, columns: readonly string[]): Ch
   }
 
   for (const op of OPS) {
-    const bound = new RegExp(`^${IDENT}\\s*${escape(op)}\\s*${NUMBER}$`).exec(text);
+    const bound = new RegExp(`^${IDENT}\\s*${escapeRegExp(op)}\\s*${NUMBER}$`).exec(text);
     if (bound?.[1] && known.has(bound[1]) && (op === '>=' || op === '<=' || op === '>' || op === '<')) {
       return {
         kind: 'bound',
@@ -59,7 +59,7 @@ export function checkMeaning(expression: string, columns: readonly string[]): Ch
         strict: op.length === 1,
       };
     }
-    const pair = new RegExp(`^${IDENT}\\s*${escape(op)}\\s*${IDENT}$`).exec(text);
+    const pair = new RegExp(`^${IDENT}\\s*${escapeRegExp(op)}\\s*${IDENT}$`).exec(text);
     if (pair?.[1] && pair[2] && known.has(pair[1]) && known.has(pair[2])) {
       const cel = op === '=' ? '==' : op === '<>' ? '!=' : op;
       return { kind: 'rule', columns: [pair[1], pair[2]], cel: `record.${pair[1]} ${cel} record.${pair[2]}` };
@@ -86,6 +86,6 @@ function balanced(text: string): boolean {
   return depth === 0;
 }
 
-function escape(text: string): string {
+function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
