@@ -53,6 +53,17 @@ describe('the benchmarks, at tiny sizes', () => {
     expect(verified.checksMade).toBeGreaterThan(50);
   }, 60_000);
 
+  it.skipIf(noPostgres !== undefined)(
+    'bench/database-import.ts: ninefold import of a PostgreSQL schema against pg_dump --schema-only',
+    async () => {
+      const dir = await bench('database-import.ts', { BENCH_DB_TABLES: '5', BENCH_DB_RUNS: '1' });
+      const figure = result(dir, 'database-import-postgres');
+      expect(figure.ours).toBeGreaterThan(0);
+      expect(figure.peer).toBeGreaterThan(0);
+    },
+    60_000,
+  );
+
   it('bench/command-start.ts: the command as a whole process against vite --help and tsc --version', async () => {
     const dir = await bench('command-start.ts', { BENCH_START_RUNS: '1' });
     const figure = JSON.parse(readFileSync(join(dir, 'command-start.json'), 'utf8'));
