@@ -1884,3 +1884,42 @@ function corrupt(model: Model, random: () => number): void {
       record[key] = typeof value === 'object' ? 'not shown' : { nested: value };
   }
 }
+
+describe("a field's default", () => {
+  const withDefaults = (fields: Entities['items'][number]['fields']) =>
+    checkModel(
+      makeModel({
+        entities: {
+          shown: true,
+          items: [{ name: 'Thing', key: 'id', fields: [{ name: 'id', kind: 'integer' }, ...fields] }],
+        },
+      }),
+    );
+
+  it('must be a value of its kind: a boolean is yes or no, an enum one of its values', () => {
+    const issues = withDefaults([
+      { name: 'paid', kind: 'boolean', default: 0 },
+      { name: 'count', kind: 'integer', default: 1.5 },
+      { name: 'state', kind: 'enum', values: [{ value: 'a' }, { value: 'b' }], default: 'c' },
+      { name: 'note', kind: 'text', default: 3 },
+    ]);
+    expect(
+      issues.filter((i) => i.path.at(-1) === 'default').map((i) => [i.path[3], i.code, i.severity]),
+    ).toEqual([
+      ['paid', 'invalid-value', 'error'],
+      ['count', 'invalid-value', 'error'],
+      ['state', 'invalid-value', 'error'],
+      ['note', 'invalid-value', 'error'],
+    ]);
+  });
+
+  it('is taken when it is one', () => {
+    const issues = withDefaults([
+      { name: 'paid', kind: 'boolean', default: false },
+      { name: 'count', kind: 'integer', default: 0 },
+      { name: 'state', kind: 'enum', values: [{ value: 'a' }], default: 'a' },
+      { name: 'tags', kind: 'list', of: { kind: 'text' }, default: [] },
+    ]);
+    expect(issues.filter((i) => i.path.at(-1) === 'default')).toEqual([]);
+  });
+});

@@ -211,7 +211,23 @@ export function catalogToDocument(catalog: Catalog, title: string): DatabaseDocu
         case 'values': {
           const field = fields[meaning.column] as Json | undefined;
           if (field && field.kind === 'text') {
-            fields[meaning.column] = { ...field, kind: 'enum', values: meaning.values };
+            const { default: given, ...rest } = field;
+            // A default the CHECK itself refuses could never be stored: it is left out, and said.
+            const keeps = given === undefined || meaning.values.includes(String(given));
+            fields[meaning.column] = {
+              ...rest,
+              ...(keeps && given !== undefined ? { default: given } : {}),
+              kind: 'enum',
+              values: meaning.values,
+            };
+            if (!keeps) {
+              report.add(
+                'validation',
+                'skipped',
+                at(table, meaning.column),
+                `the default ${JSON.stringify(given)} of ${meaning.column} is not one of the values its CHECK allows: left out`,
+              );
+            }
             report.add(
               'validation',
               'mapped',

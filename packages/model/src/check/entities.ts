@@ -1,7 +1,7 @@
 import { didYouMean } from '../authoring/suggest';
 import { exhaustiveSwitchError } from '../exhaustive';
 import type { PathSegment } from '../issues';
-import { type Entity, FIELD_KINDS, type Field } from '../model';
+import { type Entity, FIELD_KINDS, type Field, type JsonValue } from '../model';
 import {
   type Context,
   checkCel,
@@ -85,6 +85,16 @@ export function checkEntities(context: Context): void {
       }
       if (field.copyFrom !== undefined)
         checkCopyFrom(context, typed, field as unknown as Field, [...fieldBase, 'copyFrom'], fieldOwner);
+      if (field.default !== undefined && field.default !== null) {
+        const wrong = defaultMismatch(field as unknown as Field, field.default as JsonValue);
+        if (wrong)
+          report(
+            context,
+            'invalid-value',
+            [...fieldBase, 'default'],
+            `${fieldOwner} has the default ${JSON.stringify(field.default)}, which is not ${wrong}. Give a value of its kind, or no default.`,
+          );
+      }
     }
   }
 }
@@ -211,5 +221,43 @@ function checkCopyFrom(context: Context, entity: Entity, field: Field, path: Pat
       path,
       `${source} copies "${via.entity}.${from}" (${copied.kind}) into a ${field.kind} field; copy a field of the same kind.`,
     );
+  }
+}
+
+/**
+ * What a field's default should have been, when it is not a value of the field's kind (a boolean's `0`,
+ * an enum's value it does not list): every form and every create would otherwise start from a value the
+ * API then refuses, and the Markdown format cannot even write it.
+ */
+function defaultMismatch(field: Field, value: JsonValue): string | undefined {
+  switch (field.kind) {
+    case 'boolean':
+      return typeof value === 'boolean' ? undefined : 'yes or no';
+    case 'integer':
+      return typeof value === 'number' && Number.isInteger(value) ? undefined : 'a whole number';
+    case 'number':
+    case 'money':
+      return typeof value === 'number' ? undefined : 'a number';
+    case 'text':
+    case 'markdown':
+    case 'date':
+    case 'datetime':
+      return typeof value === 'string' ? undefined : 'text';
+    case 'enum': {
+      // The check reads the model as it came, where a broken enum may have no list of values.
+      const values = Array.isArray(field.values) ? field.values.filter(isRecord).map((v) => v.value) : [];
+      return typeof value === 'string' && values.includes(value)
+        ? undefined
+        : `one of its values (${values.join(', ')})`;
+    }
+    case 'list':
+      return Array.isArray(value) ? undefined : 'a list';
+    case 'reference':
+    case 'object':
+    case 'file':
+      return undefined;
+    default:
+      // A kind checkFieldType already refused.
+      return undefined;
   }
 }
