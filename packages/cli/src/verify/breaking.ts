@@ -1,13 +1,6 @@
 // Values that break a rule: for each field an expression reads, a few values at the edges of its kind,
 // each kept only when the specification's own check says it breaks that rule and nothing else.
-import {
-  type Entity,
-  type Field,
-  type JsonValue,
-  type Model,
-  RECORD_FUNCTIONS,
-  resolveAmount,
-} from '@ninefold/model';
+import { type Entity, type Field, type JsonValue, type Model, resolveAmount } from '@ninefold/model';
 
 type Values = Record<string, JsonValue>;
 
@@ -157,16 +150,6 @@ export function brokenPattern(pattern: string): string | undefined {
     return undefined;
   }
   return ['!', '0', 'a', ' ', '~~ not this ~~', 'ÆØÅ', '-'].find((text) => !regex.test(text));
-}
-
-const RECORD_CALL = new RegExp(`(?<![.\\w])(?:${RECORD_FUNCTIONS.join('|')})\\s*\\(`);
-
-/**
- * Whether an expression reads other records (`count(…)`, `lookup(…)`): only the API can decide it, with
- * the records it holds. A list's own `.sum()` is not one.
- */
-export function readsOtherRecords(expression: string): boolean {
-  return RECORD_CALL.test(expression);
 }
 
 /** The fields an expression reads, and for a derived one the fields its own expression reads: those a person writes. */

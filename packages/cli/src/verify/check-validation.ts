@@ -8,9 +8,10 @@ import {
   type JsonValue,
   type Model,
   type Rule,
+  ruleReadsRecords,
   validateRecord,
 } from '@ninefold/model';
-import { brokenBound, brokenPattern, readsOtherRecords, readsThrough, variationsOf } from './breaking';
+import { brokenBound, brokenPattern, readsThrough, variationsOf } from './breaking';
 import { plural } from './check-reads';
 import { keepIfMade, type Made } from './check-writes';
 import { writableFields } from './records';
@@ -117,7 +118,7 @@ async function checkRule(
     );
     return;
   }
-  const readsRecords = readsOtherRecords(rule.check);
+  const readsRecords = ruleReadsRecords(run.model, rule);
   const others = withoutRule(run.model, rule);
   const user = made.maker.principal.user ?? {};
   const options = { mode: 'create' as const, now: run.options.now, user };

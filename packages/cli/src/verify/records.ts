@@ -11,10 +11,10 @@ import {
   hasNumericKey,
   type JsonValue,
   recordToCreate,
+  ruleReadsRecords,
   validateRecord,
 } from '@ninefold/model';
 import { generateRecords } from '@ninefold/server';
-import { readsOtherRecords } from './breaking';
 import type { Actor, Created, Fetched, VerifyRun } from './run';
 
 type Values = Record<string, JsonValue>;
@@ -258,7 +258,7 @@ function dependsOnOthers(run: VerifyRun, entity: Entity, body: unknown): boolean
       .map((c) => `/${c.field[0]}`),
   );
   const counted = run.model.validation.rules.filter(
-    (rule) => rule.entity === entity.name && readsOtherRecords(rule.check),
+    (rule) => rule.entity === entity.name && ruleReadsRecords(run.model, rule),
   );
   return errors.every(
     (error) =>

@@ -70,7 +70,7 @@ export function catalogToDocument(catalog: Catalog, title: string): DatabaseDocu
       const field: Json =
         target && targetTable && names.has(targetTable)
           ? { kind: 'reference', entity: names.get(targetTable) }
-          : fieldType(column, table, report, at(table, column.name));
+          : fieldType(column, report, at(table, column.name));
       if (target && field.kind === 'reference') {
         report.add(
           'entities',
@@ -356,12 +356,7 @@ function entityNames(tables: readonly Table[], defaultSchema: string): Map<Table
 }
 
 /** A column's field type, with what was inferred said in the report. */
-function fieldType(
-  column: Column,
-  table: Table,
-  report: ReturnType<typeof createReportBuilder>,
-  pointer: string,
-): Json {
+function fieldType(column: Column, report: ReturnType<typeof createReportBuilder>, pointer: string): Json {
   const type = column.type;
   const simple = typeOf(type, column, report, pointer);
   if (type.kind === 'other')
@@ -371,7 +366,6 @@ function fieldType(
       pointer,
       `${column.name} is of type ${type.name}, which no field kind holds: read as text`,
     );
-  void table;
   return simple;
 }
 

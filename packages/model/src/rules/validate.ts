@@ -475,6 +475,15 @@ export function hasRecordRules(
   );
 }
 
+/**
+ * Whether a rule of point 5 reads other records (`count(…)`, `lookup(…)`): `validateRecord` leaves it to
+ * the API, which asks it in the write's transaction, and a caller without the records cannot decide it.
+ */
+export function ruleReadsRecords(model: Model, rule: Rule): boolean {
+  const entity = findEntity(model, rule.entity);
+  return entity !== undefined && expressionReadsRecords(rule.check, rulesEnvironment(model, entity));
+}
+
 function rulesEnvironment(model: Model, entity: Entity): ExpressionEnvironment {
   return expressionEnvironment(model, {
     entity: entity.name,
