@@ -18,7 +18,7 @@ const MAY_IMPORT: Record<PackageName, readonly PackageName[]> = {
   model: [],
   openapi: ['model'],
   database: ['model', 'openapi'],
-  server: ['model'],
+  server: ['model', 'database'],
   web: ['model', 'openapi', 'server'],
   cli: ['model', 'openapi', 'database', 'server', 'web'],
   react: ['model', 'openapi', 'database', 'server', 'web', 'cli'],

@@ -78,6 +78,7 @@ export * from './rules/references';
 export { createScreenMatcher, homeScreen, type ScreenMatch, screenAt } from './rules/screen-matcher';
 export * from './rules/search';
 export * from './rules/sort-param';
+export * from './rules/table-messages';
 export * from './rules/transitions';
 export * from './rules/unique-message';
 export * from './rules/update-refusal';

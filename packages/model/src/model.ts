@@ -263,6 +263,11 @@ export interface Entity {
   display?: string;
   /** A value type stored inside other records (an address, an order line): no key, no screens of its own. */
   embedded?: boolean;
+  /**
+   * An existing table the records live in (`table` or `schema.table`): `serve --db` reads and writes
+   * it in place and never changes its shape. Absent: the prototype API makes and migrates a table.
+   */
+  table?: string;
   fields: Field[];
 }
 
@@ -345,6 +350,8 @@ export type Field = FieldType & {
    * sync token, a field only machines read.
    */
   internal?: boolean;
+  /** The column of the entity's existing table that holds the field, where its name is not the field's. */
+  column?: string;
   /**
    * The section the field is shown in, on a record's page and in its forms ("Contact", "Payment"):
    * fields of one group are drawn together under its name, in the order the groups first appear.

@@ -9,6 +9,8 @@ import {
   type Model,
   notFoundMessage,
   stillReferencedMessage,
+  tableCheckMessage,
+  tableRequiredMessage,
   uniqueMessage,
 } from '@ninefold/model';
 import type { FastifyRequest } from 'fastify';
@@ -106,6 +108,22 @@ export function writeProblem(model: Model, failure: WriteFailure, entity: Entity
     case 'unique':
       return validationProblem([
         { pointer: `/${failure.field}`, code: 'rule', message: uniqueMessage(model, entity, failure.field) },
+      ]);
+    case 'check':
+      return validationProblem([
+        {
+          pointer: failure.field === undefined ? '' : `/${failure.field}`,
+          code: 'rule',
+          message: tableCheckMessage(entity, failure.field, failure.constraint),
+        },
+      ]);
+    case 'required':
+      return validationProblem([
+        {
+          pointer: `/${failure.field}`,
+          code: 'required',
+          message: tableRequiredMessage(entity, failure.field),
+        },
       ]);
     case 'referenced':
       return problem(409, 'STILL_REFERENCED', stillReferencedMessage(entity, key, failure.by));

@@ -116,6 +116,8 @@ export function catalogToDocument(catalog: Catalog, title: string): DatabaseDocu
       }
     }
     const entity: Json = { fields };
+    // `serve --db` on the same database works on this table in place (docs/database.md).
+    entity.table = where;
     if (table.comment) entity.description = table.comment;
     entity.label = humanize(singularize(table.name));
     entity.plural = humanize(table.name);

@@ -40,6 +40,7 @@ export function checkEntities(context: Context): void {
     const owner = `entity "${name}" (point 3)`;
     referField(context, typed, entity.key, [...base, 'key'], `the key of ${owner}`);
     referField(context, typed, entity.display, [...base, 'display'], `the display field of ${owner}`);
+    checkTableMapping(context, entity, base, owner);
     const fieldNames = new Set<string>();
     for (const field of list(entity.fields)) {
       if (!isRecord(field)) continue;
@@ -259,5 +260,54 @@ function defaultMismatch(field: Field, value: JsonValue): string | undefined {
     default:
       // A kind checkFieldType already refused.
       return undefined;
+  }
+}
+
+/**
+ * `table` and `column` (docs/database.md): an embedded entity has no table of its own, a column names
+ * nothing without a table, and two fields cannot share one column (a write would set it twice).
+ */
+function checkTableMapping(
+  context: Context,
+  entity: Record<string, unknown>,
+  base: PathSegment[],
+  owner: string,
+): void {
+  const table = text(entity.table);
+  if (table !== undefined && entity.embedded === true) {
+    report(
+      context,
+      'invalid-value',
+      [...base, 'table'],
+      `${owner} is embedded, stored inside other records, so it cannot live in the table "${table}". Remove the table, or make the entity not embedded.`,
+    );
+  }
+  // A field without a column is stored in the column of its own name.
+  const columns = new Map<string, string>();
+  for (const field of list(entity.fields)) {
+    if (!isRecord(field)) continue;
+    const name = text(field.name);
+    if (name === undefined) continue;
+    const named = text(field.column);
+    if (named !== undefined && table === undefined) {
+      report(
+        context,
+        'invalid-value',
+        [...base, 'fields', name, 'column'],
+        `field "${text(entity.name)}.${name}" (point 3) names the column "${named}", but ${owner} names no table: the column would not be used.`,
+        { hint: 'Name the existing table the entity lives in (Table:), or remove the column.' },
+      );
+    }
+    const column = named ?? name;
+    const other = columns.get(column);
+    if (other !== undefined && table !== undefined) {
+      report(
+        context,
+        'duplicate-name',
+        [...base, 'fields', name, 'column'],
+        `fields "${other}" and "${name}" of ${owner} are both stored in the column "${column}". Give each field its own column.`,
+      );
+    }
+    columns.set(column, name);
   }
 }

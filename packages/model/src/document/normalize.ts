@@ -216,6 +216,7 @@ function toEntity(name: string, doc: EntityDocument): Entity {
     ...optional('key', doc.key),
     ...optional('display', doc.display),
     ...optional('embedded', doc.embedded),
+    ...optional('table', doc.table),
     fields: Object.entries(doc.fields).map(([fieldName, field]) => toField(fieldName, field as FieldLike)),
   };
 }
@@ -233,6 +234,7 @@ interface FieldLike extends TypeDocument {
   numbering?: string;
   copyFrom?: string;
   internal?: boolean;
+  column?: string;
   group?: string;
 }
 
@@ -252,6 +254,7 @@ function toField(name: string, doc: FieldLike): Field {
     ...optional('numbering', doc.numbering),
     ...optional('copyFrom', doc.copyFrom),
     ...optional('internal', doc.internal),
+    ...optional('column', doc.column),
     ...optional('group', doc.group),
   };
 }

@@ -230,6 +230,11 @@ const fieldCommon = {
   internal: z.boolean().optional().meta({
     description: 'Not shown on details and forms unless a screen lists it (an external id, a sync token).',
   }),
+  column: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_$]*$/, 'a column name')
+    .optional()
+    .meta({ description: "The column of the entity's existing table that holds the field." }),
   copyFrom: z.string().optional().meta({
     description:
       'reference.field: the form copies the value from the record that reference (of the same record) points at, when it is chosen, e.g. product.price.',
@@ -251,6 +256,14 @@ const entity = z
     key: identifier.optional().meta({ description: 'The field that identifies a record.' }),
     display: identifier.optional().meta({ description: 'The field that names a record.' }),
     embedded: z.boolean().optional().meta({ description: 'A value type stored inside other records.' }),
+    table: z
+      .string()
+      .regex(/^[A-Za-z_][A-Za-z0-9_$]*(\.[A-Za-z_][A-Za-z0-9_$]*)?$/, 'table or schema.table')
+      .optional()
+      .meta({
+        description:
+          'An existing table the records live in (table or schema.table): serve --db works on it in place.',
+      }),
     fields: z.record(dataName, field),
   })
   .meta({ title: 'Entity' });

@@ -158,6 +158,7 @@ function fromEntity(entity: Entity): EntityDocument {
     ...optional('key', entity.key),
     ...optional('display', entity.display),
     ...optional('embedded', entity.embedded),
+    ...optional('table', entity.table),
     fields: byName(entity.fields, fromField),
   } as EntityDocument;
 }
@@ -177,6 +178,7 @@ function fromField(field: Field): TypeDocument {
     ...optional('numbering', field.numbering),
     ...optional('copyFrom', field.copyFrom),
     ...optional('internal', field.internal),
+    ...optional('column', field.column),
     ...optional('group', field.group),
   } as TypeDocument;
 }

@@ -169,6 +169,7 @@ export const TABLES = {
       col('numbering', 'text', { aliases: ['numbered', 'number pattern'] }),
       col('copyFrom', 'text', { aliases: ['copied from'] }),
       col('internal', 'yesno'),
+      col('column', 'text', { aliases: ['database column'] }),
       col('group', 'text', { aliases: ['section'] }),
     ],
   },
@@ -323,6 +324,7 @@ export const PROPERTIES = {
     prop('key', 'text'),
     prop('display', 'text', 'Display', ['label field', 'shown as', 'title field']),
     prop('embedded', 'yesno'),
+    prop('table', 'text', 'Table', ['existing table', 'database table']),
   ],
   machine: [prop('initial', 'text')],
   signIn: [

@@ -315,6 +315,7 @@ function writeEntity(entity: Entity): string[] {
     ['Key', entity.key],
     ['Display', entity.display],
     ['Embedded', entity.embedded === undefined ? undefined : entity.embedded ? 'yes' : 'no'],
+    ['Table', entity.table],
   ]);
   if (properties) blocks.push(properties);
   if (entity.description !== undefined) blocks.push(...separated(properties, entity.description));
@@ -334,6 +335,7 @@ function writeEntity(entity: Entity): string[] {
       Numbering: code(field.numbering),
       'Copy from': code(field.copyFrom),
       Internal: yesNo(field.internal),
+      Column: text(field.column),
       Group: text(field.group),
     }));
     blocks.push(
@@ -353,6 +355,7 @@ function writeEntity(entity: Entity): string[] {
           'Numbering',
           'Copy from',
           'Internal',
+          'Column',
           'Group',
         ],
         ['Field', 'Kind'],

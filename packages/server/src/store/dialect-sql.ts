@@ -25,6 +25,13 @@ export class DialectSql {
     return this.schema === undefined ? sql.id(name) : sql.id(this.schema, name);
   }
 
+  /** The table an entity's rows live in: the team's own (`Table:`), or the store's in its schema. */
+  relation(table: PlannedTable): RawBuilder<unknown> {
+    const existing = table.existing;
+    if (!existing) return this.tableRef(table.name);
+    return existing.schema === undefined ? sql.id(existing.name) : sql.id(existing.schema, existing.name);
+  }
+
   columnType(type: ColumnType): string {
     const sqlite = this.name === 'sqlite';
     switch (type) {

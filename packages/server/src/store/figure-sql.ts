@@ -1,7 +1,7 @@
 import { exhaustiveSwitchError, type FigureMeasure, type FigurePeriod } from '@ninefold/model';
 import { type RawBuilder, sql } from 'kysely';
 import { columnOf } from './record-condition-sql';
-import type { PlannedTable } from './table-plan';
+import { columnName, type PlannedTable } from './table-plan';
 
 // A dashboard figure's GROUP BY (see `FigureQuery`), written once for both dialects. Dates and datetimes
 // are ISO text in both (see table-plan), so a period is cut from the text: the day is its first ten
@@ -17,7 +17,7 @@ export function groupKeySql(
   per: FigurePeriod | undefined,
 ): Sql {
   if (by === undefined) return sql`NULL`;
-  const column = sql.id(columnOf(table, by).name);
+  const column = sql.id(columnName(columnOf(table, by)));
   if (per === undefined) return sql`${column}`;
   const day = sql`substr(${column}, 1, 10)`;
   switch (per) {
@@ -41,9 +41,9 @@ export function measureSql(table: PlannedTable, measure: FigureMeasure, field: s
     case 'count':
       return sql`COUNT(*)`;
     case 'sum':
-      return sql`COALESCE(SUM(${sql.id(columnOf(table, field ?? '').name)}), 0)`;
+      return sql`COALESCE(SUM(${sql.id(columnName(columnOf(table, field ?? '')))}), 0)`;
     case 'average':
-      return sql`AVG(${sql.id(columnOf(table, field ?? '').name)})`;
+      return sql`AVG(${sql.id(columnName(columnOf(table, field ?? '')))})`;
     default:
       return exhaustiveSwitchError(measure);
   }

@@ -1,9 +1,23 @@
 import { randomUUID } from 'node:crypto';
-import type { AggregateQuery, FigureGroup, JsonValue, RecordCondition } from '@ninefold/model';
+import type { Catalog } from '@ninefold/database';
+import {
+  type AggregateQuery,
+  exhaustiveSwitchError,
+  type FigureGroup,
+  type JsonValue,
+  type RecordCondition,
+} from '@ninefold/model';
 import { type RawBuilder, sql } from 'kysely';
 import { type ConstraintViolation, constraintViolation } from './constraint-violation';
 import { ensureCounterTable, takeNumber } from './counter-table';
 import type { DialectSql } from './dialect-sql';
+import {
+  type ExistingFacts,
+  hasExistingTables,
+  inspectExisting,
+  ownedTables,
+  rowVersion,
+} from './existing-tables';
 import { groupKeySql, measureSql } from './figure-sql';
 import { ensureFileTable, insertFile, removeFile, selectFile } from './file-table';
 import { deleteHistory, ensureHistoryTable, insertHistory, selectHistory } from './history-table';
@@ -42,7 +56,14 @@ import type {
   WriteFailure,
   WriteResult,
 } from './store';
-import { fnv1a, type PlannedColumn, type PlannedTable, type TablePlan, TOTAL_COLUMN } from './table-plan';
+import {
+  columnName,
+  fnv1a,
+  type PlannedColumn,
+  type PlannedTable,
+  type TablePlan,
+  TOTAL_COLUMN,
+} from './table-plan';
 import { countUsers, ensureUserTable, insertUser, selectUser, updateUserSecrets } from './user-table';
 import { ValueCodec } from './value-codec';
 
@@ -70,6 +91,10 @@ export interface StoreContext {
   holder?: () => number | undefined;
   /** What every node of this database shares (see `SharedState`). */
   shared: SharedState;
+  /** Reads the database's catalog, for the team's tables the model names (`Table:`). */
+  readCatalog?: () => Promise<{ catalog: Catalog; defaultSchema: string }>;
+  /** What the catalog said of each of those tables, once `migrate` has read it. */
+  existing?: Map<string, ExistingFacts>;
 }
 
 type Row = Record<string, unknown>;
@@ -119,10 +144,15 @@ export class KyselyStore implements Store {
 
   async migrate(options: { allowDestructive: boolean }): Promise<MigrationResult> {
     if (this.inTransaction) throw new Error('migrate runs its own transaction: call it on the store itself');
+    // The team's tables are checked, never changed: a mapping that does not match stops the start here.
+    if (this.context.readCatalog && hasExistingTables(this.context.plan)) {
+      const { catalog, defaultSchema } = await this.context.readCatalog();
+      this.context.existing = inspectExisting(this.context.plan, catalog, defaultSchema);
+    }
     const result = await syncSchema(
       this.kysely,
       this.context.sql,
-      this.context.plan,
+      ownedTables(this.context.plan),
       options.allowDestructive,
     );
     if (result.ok && result.applied.length > 0) {
@@ -136,7 +166,7 @@ export class KyselyStore implements Store {
   async list(entity: string, query: ListQuery): Promise<ListResult> {
     const table = this.table(entity);
     // A page remembered is answered before any SQL is built: that is the point of remembering it.
-    const cache = this.currentCache();
+    const cache = this.currentCache(table);
     const pageKey = cache && query.limit <= ReadCache.MAX_PAGE ? JSON.stringify(query) : undefined;
     const remembered = pageKey === undefined ? undefined : cache?.page(entity, pageKey);
     if (remembered) return remembered;
@@ -197,9 +227,14 @@ export class KyselyStore implements Store {
     return Number(result.rows[0]?.count ?? 0);
   }
 
-  /** The cache, when this store may use it now: never inside a transaction, which may see its own writes. */
-  private currentCache(): ReadCache | undefined {
+  /**
+   * The cache, when this store may use it now: never inside a transaction, which may see its own writes,
+   * nor for a team's table on PostgreSQL, whose writers no trigger of ours tells of (SQLite's
+   * `data_version` sees every writer's commit).
+   */
+  private currentCache(table?: PlannedTable): ReadCache | undefined {
     if (this.inTransaction || !this.context.cache) return undefined;
+    if (table?.existing && this.dialect === 'postgres') return undefined;
     return (this.context.cacheCurrent?.() ?? true) ? this.context.cache : undefined;
   }
 
@@ -227,7 +262,7 @@ export class KyselyStore implements Store {
     const value = this.keyValue(table, key);
     if (value === undefined) return undefined;
     const result = await sql<Row>`
-      SELECT ${this.columns(table)} FROM ${this.ref(table)} WHERE ${sql.id(table.key.column)} = ${value}
+      SELECT ${this.columns(table)} FROM ${this.ref(table)} WHERE ${this.keyId(table)} = ${value}
     `.execute(this.kysely);
     const row = result.rows[0];
     return row ? this.codec.read(table, row) : undefined;
@@ -237,8 +272,12 @@ export class KyselyStore implements Store {
     const table = this.table(entity);
     const value = this.keyValue(table, key);
     if (value === undefined) return undefined;
+    if (table.existing) {
+      const record = await this.get(entity, key);
+      return record ? { record, version: rowVersion(record) } : undefined;
+    }
     const result = await sql<Row>`
-      SELECT ${this.columns(table)}, "_version" FROM ${this.ref(table)} WHERE ${sql.id(table.key.column)} = ${value}
+      SELECT ${this.columns(table)}, "_version" FROM ${this.ref(table)} WHERE ${this.keyId(table)} = ${value}
     `.execute(this.kysely);
     const row = result.rows[0];
     return row ? { record: this.codec.read(table, row), version: Number(row._version) } : undefined;
@@ -254,7 +293,7 @@ export class KyselyStore implements Store {
     for (let start = 0; start < values.length; start += KEYS_PER_QUERY) {
       const chunk = values.slice(start, start + KEYS_PER_QUERY);
       const result = await sql<Row>`
-        SELECT ${sql.id(column.name)} AS "key" FROM ${this.ref(table)} WHERE ${sql.id(column.name)} IN (${sql.join(chunk)})
+        SELECT ${sql.id(columnName(column))} AS "key" FROM ${this.ref(table)} WHERE ${sql.id(columnName(column))} IN (${sql.join(chunk)})
       `.execute(this.kysely);
       for (const row of result.rows) found.add(String(this.codec.readValue(column, row.key)));
     }
@@ -279,8 +318,8 @@ export class KyselyStore implements Store {
     for (let start = 0; start < values.length; start += KEYS_PER_QUERY) {
       const chunk = values.slice(start, start + KEYS_PER_QUERY);
       const result = await sql<Row>`
-        SELECT DISTINCT ${sql.id(column.name)} AS "key" FROM ${this.ref(table)}
-        WHERE ${sql.id(column.name)} IN (${sql.join(chunk)})${condition}
+        SELECT DISTINCT ${sql.id(columnName(column))} AS "key" FROM ${this.ref(table)}
+        WHERE ${sql.id(columnName(column))} IN (${sql.join(chunk)})${condition}
       `.execute(this.kysely);
       for (const row of result.rows) found.add(String(this.codec.readValue(column, row.key)));
     }
@@ -306,24 +345,41 @@ export class KyselyStore implements Store {
       }
     }
     const now = new Date().toISOString();
-    const names = [...row.keys(), '_version', '_created_at', '_updated_at'].map((name) => sql.id(name));
+    const names = [...row.keys()].map((name) => sql.id(this.columnNamed(table, name)));
+    const bound = [...row.values()];
+    if (!table.existing) {
+      names.push(sql.id('_version'), sql.id('_created_at'), sql.id('_updated_at'));
+      bound.push(1, now, now);
+    }
+    // The team's table may fill any column itself (defaults, triggers): RETURNING reads what it stored.
+    // Its own constraints (CHECKs, NOT NULL) can fail the insert too, so it is not left to ON CONFLICT.
     const insert = sql<Row>`
-      INSERT INTO ${this.ref(table)} (${sql.join(names)}) VALUES (${sql.join([...row.values(), 1, now, now])})
-      ${this.dialect === 'postgres' ? sql`ON CONFLICT DO NOTHING` : sql``}
+      INSERT INTO ${this.ref(table)} ${names.length === 0 ? sql`DEFAULT VALUES` : sql`(${sql.join(names)}) VALUES (${sql.join(bound)})`}
+      ${this.dialect === 'postgres' && !table.existing ? sql`ON CONFLICT DO NOTHING` : sql``}
       RETURNING ${this.columns(table)}
     `;
     let inserted: Row | undefined;
     try {
-      inserted = (await insert.execute(this.kysely)).rows[0];
+      inserted = await this.guarded(
+        table.existing !== undefined,
+        async () => (await insert.execute(this.kysely)).rows[0],
+      );
     } catch (error) {
       const violation = this.violation(table, error);
-      if (violation?.kind === 'unique') return fail({ kind: 'unique', entity, field: violation.field });
+      if (violation && violation.kind !== 'foreign-key') return fail(violationFailure(entity, violation));
       throw error;
     }
     if (!inserted) {
       // PostgreSQL: ON CONFLICT DO NOTHING keeps a transaction usable after a duplicate (an error would
       // abort it); the conflicting field is then looked up.
       return fail({ kind: 'unique', entity, field: await this.conflictingField(table, row) });
+    }
+    // A team's table may have triggers that change the row after the insert (SQLite's RETURNING does not
+    // see an AFTER trigger's change): it is read again as stored.
+    if (table.existing) {
+      const stored = this.codec.read(table, inserted);
+      const again = await this.get(entity, stored[table.key.column] as RecordKey);
+      return { ok: true, value: again ?? stored };
     }
     const key = row.get(table.key.column);
     if (this.dialect === 'postgres' && table.key.generate === 'identity' && key !== undefined) {
@@ -353,7 +409,8 @@ export class KyselyStore implements Store {
     if (keyValue === undefined) return fail({ kind: 'not-found', entity });
     const sets: RawBuilder<unknown>[] = [];
     const unique = new Set(table.indexes.filter((index) => index.unique).map((index) => index.columns[0]));
-    let touchesUnique = false;
+    // The team's table has constraints of its own that any column may break.
+    let touchesUnique = table.existing !== undefined;
     for (const column of table.columns) {
       const value = values[column.name];
       if (value === undefined) continue;
@@ -363,13 +420,14 @@ export class KyselyStore implements Store {
       }
       if (unique.has(column.name)) touchesUnique = true;
       const bound = value === null ? null : this.codec.write(table, column, value);
-      sets.push(sql`${sql.id(column.name)} = ${bound}`);
+      sets.push(sql`${sql.id(columnName(column))} = ${bound}`);
     }
+    if (table.existing) return this.updateExisting(table, keyValue, sets, expectedVersion);
     sets.push(sql`"_version" = "_version" + 1`, sql`"_updated_at" = ${new Date().toISOString()}`);
     const versionCheck = expectedVersion === undefined ? sql`` : sql` AND "_version" = ${expectedVersion}`;
     const statement = sql<Row>`
       UPDATE ${this.ref(table)} SET ${sql.join(sets)}
-      WHERE ${sql.id(table.key.column)} = ${keyValue}${versionCheck}
+      WHERE ${this.keyId(table)} = ${keyValue}${versionCheck}
       RETURNING ${this.columns(table)}
     `;
     let updated: Row | undefined;
@@ -377,7 +435,7 @@ export class KyselyStore implements Store {
       updated = await this.guarded(touchesUnique, async () => (await statement.execute(this.kysely)).rows[0]);
     } catch (error) {
       const violation = this.violation(table, error);
-      if (violation?.kind === 'unique') return fail({ kind: 'unique', entity, field: violation.field });
+      if (violation && violation.kind !== 'foreign-key') return fail(violationFailure(entity, violation));
       throw error;
     }
     if (updated) return { ok: true, value: this.codec.read(table, updated) };
@@ -410,10 +468,10 @@ export class KyselyStore implements Store {
     const referrers = this.referrers(table);
     let deleted: number;
     try {
-      deleted = await this.guarded(referrers.length > 0, async () => {
+      deleted = await this.guarded(referrers.length > 0 || table.existing !== undefined, async () => {
         const result = await sql<Row>`
-          DELETE FROM ${this.ref(table)} WHERE ${sql.id(table.key.column)} = ${keyValue}
-          RETURNING ${sql.id(table.key.column)}
+          DELETE FROM ${this.ref(table)} WHERE ${this.keyId(table)} = ${keyValue}
+          RETURNING ${this.keyId(table)}
         `.execute(this.kysely);
         return result.rows.length;
       });
@@ -430,8 +488,12 @@ export class KyselyStore implements Store {
     const table = this.table(entity);
     const value = this.keyValue(table, key);
     if (value === undefined) return undefined;
+    if (table.existing) {
+      const record = await this.get(entity, key);
+      return record ? rowVersion(record) : undefined;
+    }
     const result = await sql<{ version: number | string }>`
-      SELECT "_version" AS "version" FROM ${this.ref(table)} WHERE ${sql.id(table.key.column)} = ${value}
+      SELECT "_version" AS "version" FROM ${this.ref(table)} WHERE ${this.keyId(table)} = ${value}
     `.execute(this.kysely);
     const version = result.rows[0]?.version;
     return version === undefined ? undefined : Number(version);
@@ -481,7 +543,7 @@ export class KyselyStore implements Store {
 
   async figureGroups(query: FigureQuery): Promise<FigureGroup[]> {
     const table = this.table(query.entity);
-    const cache = this.currentCache();
+    const cache = this.currentCache(table);
     const key = JSON.stringify(query);
     const remembered = cache?.figure(query.entity, key);
     if (remembered) return remembered;
@@ -530,14 +592,17 @@ export class KyselyStore implements Store {
     if (!column || column.name === table.key.column) throw new Error(`Cannot change "${entity}"."${field}"`);
     const keyValue = this.keyValue(table, key);
     if (keyValue === undefined) return undefined;
-    const name = sql.id(column.name);
+    const name = sql.id(columnName(column));
     const bound = value === null ? null : this.codec.write(table, column, value);
     const next =
       op === '=' ? sql`${bound}` : sql`COALESCE(${name}, 0) ${sql.raw(op === '+=' ? '+' : '-')} ${bound}`;
+    const meta = table.existing
+      ? sql``
+      : sql`, "_version" = "_version" + 1, "_updated_at" = ${new Date().toISOString()}`;
     const result = await sql<Row>`
       UPDATE ${this.ref(table)}
-      SET ${name} = ${next}, "_version" = "_version" + 1, "_updated_at" = ${new Date().toISOString()}
-      WHERE ${sql.id(table.key.column)} = ${keyValue}
+      SET ${name} = ${next}${meta}
+      WHERE ${this.keyId(table)} = ${keyValue}
       RETURNING ${this.columns(table)}
     `.execute(this.kysely);
     const row = result.rows[0];
@@ -788,11 +853,68 @@ export class KyselyStore implements Store {
   }
 
   private ref(table: PlannedTable): RawBuilder<unknown> {
-    return this.context.sql.tableRef(table.name);
+    return this.context.sql.relation(table);
   }
 
+  /** Every column, under its field's name where the team's table names it otherwise. */
   private columns(table: PlannedTable): RawBuilder<unknown> {
-    return sql.join(table.columns.map((column) => sql.id(column.name)));
+    return sql.join(
+      table.columns.map((column) =>
+        column.sql === undefined ? sql.id(column.name) : sql`${sql.id(column.sql)} AS ${sql.id(column.name)}`,
+      ),
+    );
+  }
+
+  private keyId(table: PlannedTable): RawBuilder<unknown> {
+    return sql.id(columnName(this.keyColumn(table)));
+  }
+
+  private columnNamed(table: PlannedTable, field: string): string {
+    const column = table.columns.find((candidate) => candidate.name === field);
+    return column ? columnName(column) : field;
+  }
+
+  /**
+   * An update of the team's table, which has no version column: the version is read from the row's
+   * values (`rowVersion`) with the row locked, and the update follows in the same transaction.
+   */
+  private async updateExisting(
+    table: PlannedTable,
+    keyValue: unknown,
+    sets: RawBuilder<unknown>[],
+    expectedVersion: number | undefined,
+  ): Promise<WriteResult<StoredRecord>> {
+    const entity = table.name;
+    return this.transaction(async (store) => {
+      const self = store as KyselyStore;
+      const lock = self.dialect === 'postgres' ? sql` FOR UPDATE` : sql``;
+      const current = await sql<Row>`
+        SELECT ${self.columns(table)} FROM ${self.ref(table)} WHERE ${self.keyId(table)} = ${keyValue}${lock}
+      `.execute(self.kysely);
+      const row = current.rows[0];
+      if (!row) return fail({ kind: 'not-found', entity });
+      const version = rowVersion(self.codec.read(table, row));
+      if (expectedVersion !== undefined && version !== expectedVersion)
+        return fail({ kind: 'version-mismatch', entity, current: version });
+      if (sets.length === 0) return { ok: true, value: self.codec.read(table, row) };
+      try {
+        const updated = await self.guarded(true, async () => {
+          const result = await sql<Row>`
+            UPDATE ${self.ref(table)} SET ${sql.join(sets)} WHERE ${self.keyId(table)} = ${keyValue}
+            RETURNING ${self.columns(table)}
+          `.execute(self.kysely);
+          return result.rows[0];
+        });
+        if (!updated) return fail({ kind: 'not-found', entity });
+        const stored = self.codec.read(table, updated);
+        const again = await self.get(entity, stored[table.key.column] as RecordKey);
+        return { ok: true, value: again ?? stored };
+      } catch (error) {
+        const violation = self.violation(table, error);
+        if (violation && violation.kind !== 'foreign-key') return fail(violationFailure(entity, violation));
+        throw error;
+      }
+    });
   }
 
   private checkFields(table: PlannedTable, values: StoredRecord, action: string): void {
@@ -804,7 +926,13 @@ export class KyselyStore implements Store {
   }
 
   private violation(table: PlannedTable, error: unknown): ConstraintViolation | undefined {
-    return constraintViolation(this.dialect, this.context.plan, table, error);
+    return constraintViolation(
+      this.dialect,
+      this.context.plan,
+      table,
+      error,
+      this.context.existing?.get(table.name),
+    );
   }
 
   /** The tables and columns that reference `table`. */
@@ -821,7 +949,7 @@ export class KyselyStore implements Store {
     const referrers = this.referrers(table);
     for (const { table: other, column } of referrers) {
       const result =
-        await sql`SELECT 1 AS "found" FROM ${this.ref(other)} WHERE ${sql.id(column.name)} = ${key} LIMIT 1`.execute(
+        await sql`SELECT 1 AS "found" FROM ${this.ref(other)} WHERE ${sql.id(columnName(column))} = ${key} LIMIT 1`.execute(
           this.kysely,
         );
       if (result.rows.length > 0) return other.name;
@@ -838,7 +966,7 @@ export class KyselyStore implements Store {
       const value = row.get(name);
       if (value === undefined) continue;
       const result =
-        await sql`SELECT 1 AS "found" FROM ${this.ref(table)} WHERE ${sql.id(name)} = ${value} LIMIT 1`.execute(
+        await sql`SELECT 1 AS "found" FROM ${this.ref(table)} WHERE ${sql.id(this.columnNamed(table, name))} = ${value} LIMIT 1`.execute(
           this.kysely,
         );
       if (result.rows.length > 0) return name;
@@ -899,4 +1027,26 @@ export class KyselyStore implements Store {
 
 function fail(failure: WriteFailure): { ok: false; failure: WriteFailure } {
   return { ok: false, failure };
+}
+
+/** A constraint of the database that a write broke, as the store's failure. */
+function violationFailure(
+  entity: string,
+  violation: Exclude<ConstraintViolation, { kind: 'foreign-key' }>,
+): WriteFailure {
+  switch (violation.kind) {
+    case 'unique':
+      return { kind: 'unique', entity, field: violation.field };
+    case 'check':
+      return {
+        kind: 'check',
+        entity,
+        ...(violation.field ? { field: violation.field } : {}),
+        constraint: violation.constraint,
+      };
+    case 'required':
+      return { kind: 'required', entity, field: violation.field };
+    default:
+      return exhaustiveSwitchError(violation);
+  }
 }

@@ -5,7 +5,7 @@ import type { DialectSql } from './dialect-sql';
 import { conditionSql } from './record-condition-sql';
 import { searchCondition } from './search-index';
 import type { Filter, ListQuery, StoredRecord } from './store';
-import type { PlannedColumn, PlannedTable } from './table-plan';
+import { columnName, type PlannedColumn, type PlannedTable } from './table-plan';
 import type { ValueCodec } from './value-codec';
 
 type Condition = RawBuilder<unknown>;
@@ -67,7 +67,7 @@ export function planList(
   const orderBy = sql.join(
     order.map(
       (item) =>
-        sql`${sql.id(item.column.name)} ${sql.raw(item.direction.toUpperCase() + (keyAlone ? '' : dialect.nulls(item.direction)))}`,
+        sql`${sql.id(columnName(item.column))} ${sql.raw(item.direction.toUpperCase() + (keyAlone ? '' : dialect.nulls(item.direction)))}`,
     ),
   );
   const phases =
@@ -105,7 +105,7 @@ function filterCondition(
   filter: Filter,
 ): Condition {
   const column = columnOf(table, filter.field, 'filter');
-  const name = sql.id(column.name);
+  const name = sql.id(columnName(column));
   const { op, value } = filter;
   switch (op) {
     case 'eq':
@@ -175,7 +175,7 @@ function cursorPhases(codec: ValueCodec, order: OrderColumn[], values: CursorVal
 
   const after = (level: number): Condition => {
     const item = order[level] as OrderColumn;
-    const name = sql.id(item.column.name);
+    const name = sql.id(columnName(item.column));
     const value = params[level];
     const last = level === order.length - 1;
     if (value === null) {
@@ -192,7 +192,7 @@ function cursorPhases(codec: ValueCodec, order: OrderColumn[], values: CursorVal
   };
 
   const first = order[0] as OrderColumn;
-  const name = sql.id(first.column.name);
+  const name = sql.id(columnName(first.column));
   const value = params[0];
   if (order.length === 1) {
     return [[first.direction === 'asc' ? sql`${name} > ${value}` : sql`${name} < ${value}`]];

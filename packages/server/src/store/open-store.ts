@@ -1,7 +1,9 @@
 import { randomInt } from 'node:crypto';
 import { createRequire } from 'node:module';
+import { readPostgres, readSqlite } from '@ninefold/database';
 import { Kysely, PostgresDialect, type PostgresPool, SqliteDialect, sql } from 'kysely';
 import { DialectSql } from './dialect-sql';
+import { hasExistingTables } from './existing-tables';
 import { KyselyStore } from './kysely-store';
 import { LISTENER_NAME, type PgClient, startWriteListener } from './pg-listener';
 import { ReadCache } from './read-cache';
@@ -11,11 +13,15 @@ import { openSqliteDatabase } from './sqlite-database';
 import type { Store, StoreOptions } from './store';
 import { planTables } from './table-plan';
 
+/** The PostgreSQL schema of Ninefold's own tables when the model names a team's tables (`Table:`). */
+const OWN_SCHEMA = 'ninefold';
 /** Connections per PostgreSQL pool: a prototype API, and parallel test files each with their own pool. */
 const POOL_SIZE = 10;
 const CONNECT_TIMEOUT_MS = 10_000;
 /** PostgreSQL type OID of BIGINT (`int8`). */
 const INT8_OID = 20;
+/** PostgreSQL type OIDs of DATE, TIMESTAMP and TIMESTAMPTZ. */
+const TEXT_TIME_OIDS = [1082, 1114, 1184];
 
 interface PgModule {
   Pool: new (config: Record<string, unknown>) => PostgresPool;
@@ -54,8 +60,17 @@ export async function openStore(options: StoreOptions): Promise<Store> {
       return true;
     };
     const shared = new SharedState(kysely, dialect, { cache: () => (cacheCurrent() ? cache : undefined) });
+    const file = sqlitePath(url);
     return new KyselyStore(
-      { sql: dialect, plan, schemaChanged: () => database.clearStatements(), cache, cacheCurrent, shared },
+      {
+        sql: dialect,
+        plan,
+        schemaChanged: () => database.clearStatements(),
+        cache,
+        cacheCurrent,
+        shared,
+        readCatalog: async () => ({ catalog: readSqlite(file), defaultSchema: 'main' }),
+      },
       kysely,
     );
   }
@@ -68,21 +83,30 @@ export async function openStore(options: StoreOptions): Promise<Store> {
       // An unreachable server fails the open instead of hanging on the operating system's TCP timeout.
       connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
       // BIGINT (keys, counts) as JS numbers, for this pool only: the global parsers stay untouched.
+      // DATE and TIMESTAMP as the text PostgreSQL sends (a team's tables hold them; the store's own keep
+      // text): `pg` would make a local-time Date of a date, a day off in any zone west of UTC.
       types: {
         getTypeParser: (oid: number, format?: string) =>
-          oid === INT8_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format),
+          oid === INT8_OID
+            ? (value: string) => Number(value)
+            : TEXT_TIME_OIDS.includes(oid)
+              ? (value: string) => value
+              : pg.types.getTypeParser(oid, format),
       },
     });
     const kysely: DynamicKysely = new Kysely({
       dialect: new PostgresDialect({ pool }),
     });
     try {
-      let schema = options.schema;
-      if (schema === undefined) {
-        const current = await sql<{ schema: string }>`SELECT current_schema() AS "schema"`.execute(kysely);
-        schema = current.rows[0]?.schema ?? 'public';
-      } else {
-        await sql`CREATE SCHEMA IF NOT EXISTS ${sql.id(schema)}`.execute(kysely);
+      const current = await sql<{ schema: string }>`SELECT current_schema() AS "schema"`.execute(kysely);
+      const connected = current.rows[0]?.schema ?? 'public';
+      // Next to a team's own tables, Ninefold's go into a schema of their own: theirs stay as they are.
+      const theirs = hasExistingTables(plan);
+      let schema = options.schema ?? (theirs ? OWN_SCHEMA : undefined);
+      if (schema === undefined) schema = connected;
+      else await sql`CREATE SCHEMA IF NOT EXISTS ${sql.id(schema)}`.execute(kysely);
+      for (const table of plan.tables) {
+        if (table.existing && table.existing.schema === undefined) table.existing.schema = connected;
       }
       const dialect = new DialectSql('postgres', schema);
       const cache = new ReadCache();
@@ -92,7 +116,8 @@ export async function openStore(options: StoreOptions): Promise<Store> {
         // Named, so that an operator sees in pg_stat_activity what the one idle connection per node is.
         connect: () => new pg.Client({ connectionString: url, application_name: LISTENER_NAME }),
         dialect,
-        tables: plan.tables.map((table) => table.name),
+        // A team's tables get no trigger of ours: reads of them are not cached (see `currentCache`).
+        tables: plan.tables.filter((table) => !table.existing).map((table) => table.name),
         cache,
         holder: randomInt(1, 2 ** 31),
       });
@@ -111,6 +136,14 @@ export async function openStore(options: StoreOptions): Promise<Store> {
           close: listener.close,
           holder: listener.holder,
           shared,
+          readCatalog: async () => {
+            const schemas = [
+              ...new Set(
+                plan.tables.flatMap((table) => (table.existing?.schema ? [table.existing.schema] : [])),
+              ),
+            ];
+            return { catalog: await readPostgres(url, schemas), defaultSchema: connected };
+          },
         },
         kysely,
       );

@@ -6,7 +6,7 @@ import {
   type RecordCondition,
 } from '@ninefold/model';
 import { type RawBuilder, sql } from 'kysely';
-import type { PlannedColumn, PlannedTable } from './table-plan';
+import { columnName, type PlannedColumn, type PlannedTable } from './table-plan';
 import type { ValueCodec } from './value-codec';
 
 // A rule's condition over other records (see `RecordCondition` in @ninefold/model) as SQL, so that a
@@ -47,14 +47,14 @@ export function conditionSql(codec: ValueCodec, table: PlannedTable, condition: 
       const values = condition.values
         .map((value) => bound(codec, table, column, value))
         .filter((value) => value !== undefined);
-      const name = sql.id(column.name);
+      const name = sql.id(columnName(column));
       const parts: Sql[] = [];
       if (values.length > 0) parts.push(sql`${name} IN (${sql.join(values)})`);
       if (condition.values.includes(null)) parts.push(sql`${name} IS NULL`);
       return parts.length === 0 ? noValue(name) : sql`(${sql.join(parts, sql` OR `)})`;
     }
     case 'has':
-      return sql`${sql.id(columnOf(table, condition.field).name)} IS NOT NULL`;
+      return sql`${sql.id(columnName(columnOf(table, condition.field)))} IS NOT NULL`;
     case 'constant':
       return condition.value ? TRUE : FALSE;
     default:
@@ -71,11 +71,11 @@ export function aggregateSql(table: PlannedTable, query: AggregateQuery): Sql {
       // Read as "is there one" with LIMIT 1 by the caller; the value is the row itself.
       return sql`1 AS "value"`;
     case 'sum':
-      return sql`COALESCE(SUM(${sql.id(columnOf(table, query.field ?? '').name)}), 0) AS "value"`;
+      return sql`COALESCE(SUM(${sql.id(columnName(columnOf(table, query.field ?? '')))}), 0) AS "value"`;
     case 'min':
-      return sql`MIN(${sql.id(columnOf(table, query.field ?? '').name)}) AS "value"`;
+      return sql`MIN(${sql.id(columnName(columnOf(table, query.field ?? '')))}) AS "value"`;
     case 'max':
-      return sql`MAX(${sql.id(columnOf(table, query.field ?? '').name)}) AS "value"`;
+      return sql`MAX(${sql.id(columnName(columnOf(table, query.field ?? '')))}) AS "value"`;
     default:
       return exhaustiveSwitchError(query.fn);
   }
@@ -97,7 +97,7 @@ function comparison(
   op: Comparison,
   value: JsonValue,
 ): Sql {
-  const name: Sql = sql.id(column.name) as unknown as Sql;
+  const name: Sql = sql.id(columnName(column)) as unknown as Sql;
   if (value === null) {
     if (op === '==') return sql`${name} IS NULL`;
     if (op === '!=') return sql`${name} IS NOT NULL`;

@@ -4,7 +4,7 @@
 import { searchTerms } from '@ninefold/model';
 import { type RawBuilder, sql } from 'kysely';
 import { type DialectSql, quote } from './dialect-sql';
-import type { PlannedTable, TablePlan } from './table-plan';
+import { columnName, type PlannedTable, type TablePlan } from './table-plan';
 
 type Run = (text: string) => Promise<unknown>;
 
@@ -28,6 +28,11 @@ export function searchCondition(
   }
   // A role that may read none of the searched fields finds nothing: the search would tell it what they hold.
   if (fields.length === 0) return sql`1 = 0`;
+  const columns = fields.map((field) => {
+    const column = table.columns.find((candidate) => candidate.name === field);
+    return column ? columnName(column) : field;
+  });
+  if (table.existing) return scanCondition(dialect, terms, columns);
   if (dialect.name === 'sqlite') {
     // Every term is letters and digits only, so quoting it as an FTS5 string is enough to keep it literal.
     const columns = fields.map((field) => quote(field)).join(' ');
@@ -40,7 +45,7 @@ export function searchCondition(
   const perTerm = terms.map(
     (term) =>
       sql`(${sql.join(
-        fields.map((field) => sql`${vector(field)} @@ to_tsquery('simple', ${`${term}:*`})`),
+        columns.map((column) => sql`${vector(column)} @@ to_tsquery('simple', ${`${term}:*`})`),
         sql` OR `,
       )})`,
   );
@@ -49,8 +54,28 @@ export function searchCondition(
   // matches (it assumes thousands), and walked the whole table in the page's order testing each row:
   // seconds for a word one product holds. On bench/search.ts's million products (EXPLAIN ANALYZE), a
   // page and its total for such a word took 680 ms with the matches as a subquery, 58 ms as an array.
-  const key = sql.id(table.key.column);
-  return sql`${key} = ANY(ARRAY(SELECT ${key} FROM ${dialect.tableRef(table.name)} WHERE ${sql.join(perTerm, sql` AND `)}))`;
+  const keyColumn = table.columns.find((column) => column.name === table.key.column);
+  const key = sql.id(keyColumn ? columnName(keyColumn) : table.key.column);
+  return sql`${key} = ANY(ARRAY(SELECT ${key} FROM ${dialect.relation(table)} WHERE ${sql.join(perTerm, sql` AND `)}))`;
+}
+
+/**
+ * A team's table has no index of ours (making one would change it): each word is looked for as the start
+ * of a word in any searched column, row by row, as the full-text index would have found it.
+ */
+function scanCondition(dialect: DialectSql, terms: string[], columns: string[]): RawBuilder<unknown> {
+  const text = (column: string) =>
+    dialect.name === 'sqlite'
+      ? sql`(' ' || lower(coalesce(${sql.id(column)}, '')))`
+      : sql`(' ' || lower(coalesce(${sql.id(column)}::text, '')))`;
+  const perTerm = terms.map(
+    (term) =>
+      sql`(${sql.join(
+        columns.map((column) => sql`${text(column)} LIKE ${`% ${term.toLowerCase()}%`}`),
+        sql` OR `,
+      )})`,
+  );
+  return sql`(${sql.join(perTerm, sql` AND `)})`;
 }
 
 /** Must read exactly as in the index, or PostgreSQL does not use it. */

@@ -52,6 +52,10 @@ export interface ListResult {
 /** What a write can fail with, besides programmer errors. */
 export type WriteFailure =
   | { kind: 'unique'; entity: string; field: string }
+  /** A CHECK of the team's own table refused the values; `field`: the first column its condition reads. */
+  | { kind: 'check'; entity: string; field?: string; constraint: string }
+  /** A NOT NULL column of the team's own table was left empty. */
+  | { kind: 'required'; entity: string; field: string }
   | { kind: 'referenced'; entity: string; by: string }
   | { kind: 'not-found'; entity: string }
   | { kind: 'version-mismatch'; entity: string; current: number };

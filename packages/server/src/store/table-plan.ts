@@ -19,14 +19,19 @@ export interface PlannedColumn {
   type: ColumnType;
   /** The field's kind (or `id` for the hidden key), for migration messages. */
   kind: FieldKind | 'id';
+  /** The column's name in an existing table (`Column:`), where it is not the field's. */
+  sql?: string;
   /** A reference field whose target has a table: a FOREIGN KEY to the target's key (ON DELETE RESTRICT). */
   references?: { table: string; column: string; constraint: string };
 }
 
 export interface PlannedKey {
   column: string;
-  /** `identity`: the database numbers rows; `uuid`: the store generates one; `none`: the caller gives it. */
-  generate: 'identity' | 'uuid' | 'none';
+  /**
+   * `identity`: the database numbers rows; `uuid`: the store generates one; `none`: the caller gives it;
+   * `database`: an existing table's own default fills it when the caller does not.
+   */
+  generate: 'identity' | 'uuid' | 'none' | 'database';
   /** The entity names no key, so the store keeps an integer `id` of its own (still returned as `id`). */
   hidden: boolean;
   /** Name of the primary key constraint (PostgreSQL reports it on a duplicate key). */
@@ -39,8 +44,20 @@ export interface PlannedIndex {
   unique: boolean;
 }
 
+/** A table the team already has (`Table:`): read and written in place, never created or changed. */
+export interface ExistingTable {
+  /** PostgreSQL's schema; absent on SQLite, and where the connection's own schema is meant. */
+  schema?: string;
+  name: string;
+}
+
 export interface PlannedTable {
   name: string;
+  /**
+   * Where the entity lives when the team's table holds it. Such a table has no columns of the store's
+   * own (`META_COLUMNS`): its version is read from its values (`rowVersion`).
+   */
+  existing?: ExistingTable;
   key: PlannedKey;
   /** Every column that holds a field, the key included, in the entity's field order. */
   columns: PlannedColumn[];
@@ -129,7 +146,9 @@ export function planTables(model: Model): TablePlan {
     }
     folded.set(entity.name.toLowerCase(), entity.name);
   }
-  const tables = stored.map((entity) => planTable(entity, byName));
+  const tables = stored.map((entity) =>
+    entity.table === undefined ? planTable(entity, byName) : planExistingTable(entity, byName),
+  );
   const tableByName = new Map(tables.map((table) => [table.name, table]));
 
   const wanted = new Map<string, Array<{ columns: string[]; unique: boolean }>>();
@@ -187,7 +206,8 @@ export function planTables(model: Model): TablePlan {
   }
 
   for (const table of tables) {
-    table.indexes = nameIndexes(table, wanted.get(table.name) ?? []);
+    // The team's table keeps the indexes it has: adding one would change it.
+    if (!table.existing) table.indexes = nameIndexes(table, wanted.get(table.name) ?? []);
   }
   for (const [name, fields] of searchedFields(model)) {
     const table = tableByName.get(name);
@@ -234,6 +254,37 @@ function planTable(entity: Entity, entities: Map<string, Entity>): PlannedTable 
   return { name: entity.name, key, columns, indexes: [] };
 }
 
+/**
+ * An entity that lives in the team's own table: the same columns under the names the table gives them,
+ * and no index or constraint of the store's (the table has its own, read from the database when the
+ * store starts: `existing-tables.ts`).
+ */
+function planExistingTable(entity: Entity, entities: Map<string, Entity>): PlannedTable {
+  const [schema, name] = (entity.table ?? '').includes('.')
+    ? (entity.table ?? '').split('.')
+    : [undefined, entity.table ?? ''];
+  const keyName =
+    entity.key ?? (entity.fields.some((field) => field.name === HIDDEN_KEY) ? HIDDEN_KEY : undefined);
+  if (keyName === undefined || !entity.fields.some((field) => field.name === keyName)) {
+    throw new Error(
+      `Entity "${entity.name}" lives in the existing table "${entity.table}" and names no key field: name the field whose column identifies a row (Key:)`,
+    );
+  }
+  const columns = entity.fields.map((field) => {
+    const column = planColumn(entity, field, entities);
+    if (column.references) column.references.constraint = '';
+    if (field.column !== undefined && field.column !== field.name) column.sql = field.column;
+    return column;
+  });
+  return {
+    name: entity.name,
+    existing: schema === undefined ? { name: name as string } : { schema, name: name as string },
+    key: { column: keyName, generate: 'database', hidden: false, constraint: '' },
+    columns,
+    indexes: [],
+  };
+}
+
 function planColumn(entity: Entity, field: Field, entities: Map<string, Entity>): PlannedColumn {
   const type = columnType(field, entities, new Set([entity.name]));
   const column: PlannedColumn = { name: field.name, type, kind: field.kind };
@@ -249,6 +300,11 @@ function planColumn(entity: Entity, field: Field, entities: Map<string, Entity>)
     }
   }
   return column;
+}
+
+/** The column's name in the database. */
+export function columnName(column: PlannedColumn): string {
+  return column.sql ?? column.name;
 }
 
 /** The column type of a field; a reference takes its target key's type (following chains of references). */

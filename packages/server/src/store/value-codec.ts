@@ -87,6 +87,14 @@ export class ValueCodec {
     if (column.type === 'boolean')
       return this.dialect === 'sqlite' ? value === 1 || value === true : Boolean(value);
     if (column.type === 'json' && this.dialect === 'sqlite') return JSON.parse(String(value)) as JsonValue;
+    // A team's table keeps numbers as NUMERIC (read as text, to keep their digits) and times as
+    // PostgreSQL writes them (`2026-11-29 15:00:00+00`); the store's own tables hold them as the API
+    // answers them already.
+    if ((column.type === 'real' || column.type === 'integer') && typeof value === 'string') {
+      const number = Number(value);
+      return Number.isFinite(number) ? number : value;
+    }
+    if (column.kind === 'datetime') return instant(value);
     return value as JsonValue;
   }
 
@@ -94,6 +102,15 @@ export class ValueCodec {
     if (column.type === 'boolean' && this.dialect === 'sqlite') return value ? 1 : 0;
     return value;
   }
+}
+
+/** An instant as ISO 8601 in UTC; a time without a zone is taken as UTC. Text already ISO stays as it is. */
+function instant(value: unknown): JsonValue {
+  if (value instanceof Date) return value.toISOString();
+  if (typeof value !== 'string' || value.includes('T')) return value as JsonValue;
+  const zoned = /[+-]\d{2}(:?\d{2})?$|Z$/.test(value);
+  const parsed = new Date(`${value.replace(' ', 'T')}${zoned ? '' : 'Z'}`);
+  return Number.isNaN(parsed.getTime()) ? value : parsed.toISOString();
 }
 
 const INTEGER_TEXT = /^-?\d{1,16}$/;

@@ -1,0 +1,138 @@
+// The team's own tables (`Table:` in point 3), served in place. The store never creates, alters or
+// indexes them; what it must know of them (that they and their columns exist, their CHECKs) is read
+// from the database's catalog when it starts, by the reader `ninefold import` uses.
+import type { Catalog } from '@ninefold/database';
+import type { StoredRecord } from './store';
+import { columnName, fnv1a, type PlannedTable, type TablePlan } from './table-plan';
+
+/** A CHECK of a team's table, and the field a refusal by it is shown on. */
+export interface ExistingCheck {
+  name?: string;
+  expression: string;
+  /** The first of the entity's columns its condition reads. */
+  field?: string;
+}
+
+/** What the database says of one entity's table, beyond the plan. */
+export interface ExistingFacts {
+  checks: ExistingCheck[];
+}
+
+/**
+ * The version of a row of a table without a version column: a hash of its values as read. Any change by
+ * anyone (another program, `psql`) changes it, so `If-Match` still refuses a write over a change unseen.
+ */
+export function rowVersion(record: StoredRecord): number {
+  // Never 0: an ETag of "0" is what a record without a version is given.
+  return fnv1a(JSON.stringify(record)) || 1;
+}
+
+/**
+ * The plan of the tables the store makes and migrates: the team's are left out, and so is a reference
+ * from one of the store's tables to one of theirs (a foreign key would be a constraint on their table's
+ * rows that they did not ask for).
+ */
+export function ownedTables(plan: TablePlan): TablePlan {
+  const theirs = new Set(plan.tables.filter((table) => table.existing).map((table) => table.name));
+  if (theirs.size === 0) return plan;
+  return {
+    ...plan,
+    tables: plan.tables
+      .filter((table) => !table.existing)
+      .map((table) => ({
+        ...table,
+        columns: table.columns.map((column) => {
+          if (!column.references || !theirs.has(column.references.table)) return column;
+          const { references: _, ...rest } = column;
+          return rest;
+        }),
+      })),
+  };
+}
+
+/** Whether the plan has an entity in a table of the team's. */
+export function hasExistingTables(plan: TablePlan): boolean {
+  return plan.tables.some((table) => table.existing !== undefined);
+}
+
+/**
+ * Checks each existing table against the catalog, and learns its CHECKs. Every table or column the
+ * database lacks is named at once, with the entity and field that asked for it: the store does not start
+ * on a mapping that would fail at the first write.
+ */
+export function inspectExisting(
+  plan: TablePlan,
+  catalog: Catalog,
+  defaultSchema: string,
+): Map<string, ExistingFacts> {
+  const problems: string[] = [];
+  const facts = new Map<string, ExistingFacts>();
+  for (const table of plan.tables) {
+    const existing = table.existing;
+    if (!existing) continue;
+    const schema = existing.schema ?? defaultSchema;
+    const where = existing.schema === undefined ? existing.name : `${existing.schema}.${existing.name}`;
+    const found = catalog.tables.find(
+      (candidate) => candidate.name === existing.name && candidate.schema === schema,
+    );
+    if (!found) {
+      problems.push(`entity "${table.name}" lives in the table "${where}", which the database does not have`);
+      continue;
+    }
+    const names = new Set(found.columns.map((column) => column.name));
+    for (const column of table.columns) {
+      if (!names.has(columnName(column))) {
+        problems.push(
+          `field "${table.name}.${column.name}" is kept in the column "${columnName(column)}" of "${where}", which it does not have`,
+        );
+      }
+    }
+    // A key that names several rows would read, change or delete the wrong ones.
+    const key = table.columns.find((column) => column.name === table.key.column);
+    const keyColumn = key ? columnName(key) : table.key.column;
+    const identifies =
+      (found.primaryKey.length === 1 && found.primaryKey[0] === keyColumn) ||
+      found.uniques.some(
+        (unique) =>
+          unique.length === 1 &&
+          unique[0] === keyColumn &&
+          found.columns.some((column) => column.name === keyColumn && !column.nullable),
+      );
+    if (found.kind === 'table' && names.has(keyColumn) && !identifies) {
+      const primary =
+        found.primaryKey.length > 0 ? ` (its primary key is ${found.primaryKey.join(', ')})` : '';
+      problems.push(
+        `the key "${table.key.column}" of entity "${table.name}" does not identify one row of "${where}"${primary}: name a column that is its primary key or unique and never empty`,
+      );
+    }
+    facts.set(table.name, {
+      checks: found.checks.map((check) => {
+        const field = firstField(table, check.expression);
+        return {
+          ...(check.name === undefined ? {} : { name: check.name }),
+          expression: check.expression,
+          ...(field === undefined ? {} : { field }),
+        };
+      }),
+    });
+  }
+  if (problems.length > 0) {
+    throw new Error(
+      `The specification does not match the database's tables:\n${problems.map((problem) => `  - ${problem}`).join('\n')}\n` +
+        'Correct Table: or Column: in point 3, or run `ninefold import` on the database again.',
+    );
+  }
+  return facts;
+}
+
+/** The field of the first of the table's columns a CHECK's condition names. */
+function firstField(table: PlannedTable, expression: string): string | undefined {
+  let first: { at: number; field: string } | undefined;
+  for (const column of table.columns) {
+    const name = columnName(column).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const match = new RegExp(`(^|[^A-Za-z0-9_])"?${name}"?([^A-Za-z0-9_]|$)`).exec(expression);
+    if (match && (first === undefined || match.index < first.at))
+      first = { at: match.index, field: column.name };
+  }
+  return first?.field;
+}

@@ -1,0 +1,286 @@
+// `serve --db` on a team's own tables (`Table:`, docs/database.md), as the import of the same database
+// describes them: the API lists, reads, creates, edits and deletes their rows in place, every write is
+// confirmed by SQL, the database's own refusals come back on their fields, other writers are seen at once,
+// and the tables' shape is the same after as before. A lending library, a domain of its own.
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { importDatabase, readPostgres, readSqlite } from '@ninefold/database';
+import type { Model } from '@ninefold/model';
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app';
+import { openStore } from '../src/store/open-store';
+import type { Store } from '../src/store/store';
+import { createTemporaryDatabase, postgresUnavailable, type TemporaryDatabase } from './support/databases';
+
+const fixture = (name: string) =>
+  readFileSync(new URL(`./fixtures/existing/${name}`, import.meta.url), 'utf8');
+
+/** One database, as each dialect holds it, and SQL to read it with. */
+interface Target {
+  url: string;
+  source: string;
+  query(text: string, values?: unknown[]): Promise<Array<Record<string, unknown>>>;
+  /** The team's tables, as the catalog describes them, to compare before and after. */
+  shape(): Promise<unknown>;
+  close(): Promise<void>;
+}
+
+async function postgresTarget(): Promise<Target> {
+  const database: TemporaryDatabase = await createTemporaryDatabase('existing');
+  const client = new pg.Client({ connectionString: database.url });
+  await client.connect();
+  await client.query(fixture('library.pg.sql'));
+  return {
+    url: database.url,
+    source: database.url,
+    query: async (text, values) => (await client.query(text, values)).rows,
+    shape: async () => (await readPostgres(database.url, ['public'])).tables,
+    close: async () => {
+      await client.end();
+      await database.drop();
+    },
+  };
+}
+
+function sqliteTarget(): Target {
+  const file = join(mkdtempSync(join(tmpdir(), 'ninefold-existing-')), 'library.sqlite');
+  const db = new Database(file);
+  db.exec(fixture('library.sqlite.sql'));
+  return {
+    url: `sqlite:${file}`,
+    source: file,
+    query: async (text, values = []) => {
+      const statement = db.prepare(text.replace(/\$\d+/g, '?'));
+      if (statement.reader) return statement.all(...values) as Array<Record<string, unknown>>;
+      statement.run(...values);
+      return [];
+    },
+    shape: async () => readSqlite(file).tables.filter((table) => !table.name.startsWith('_ninefold_')),
+    close: async () => db.close(),
+  };
+}
+
+async function modelOf(target: Target): Promise<Model> {
+  const imported = await importDatabase(target.source);
+  const errors = imported.result.issues.filter((issue) => issue.severity === 'error');
+  expect(errors).toEqual([]);
+  if (!imported.result.model) throw new Error('the import gave no model');
+  return imported.result.model;
+}
+
+const noPostgres = await postgresUnavailable();
+if (noPostgres && process.env.CI === 'true') throw new Error(`CI must run PostgreSQL: ${noPostgres}`);
+
+for (const dialect of ['SQLite', 'PostgreSQL'] as const) {
+  const skip = dialect === 'PostgreSQL' ? noPostgres : undefined;
+  describe.skipIf(skip !== undefined)(
+    `a lending library's own tables on ${dialect}${skip ? ` — skipped: ${skip}` : ''}`,
+    () => {
+      let target: Target;
+      let store: Store;
+      let app: Awaited<ReturnType<typeof buildApp>>;
+      let before: unknown;
+      let model: Model;
+      beforeAll(async () => {
+        target = dialect === 'SQLite' ? sqliteTarget() : await postgresTarget();
+        before = await target.shape();
+        model = await modelOf(target);
+        store = await openStore({ model, url: target.url });
+        expect((await store.migrate({ allowDestructive: false })).ok).toBe(true);
+        app = await buildApp({ model, store });
+      });
+      afterAll(async () => {
+        await app?.close();
+        await store?.close();
+        await target?.close();
+      });
+
+      it('names each table it serves, and keeps its own tables apart', async () => {
+        const tables = Object.fromEntries(
+          model.entities.shown ? model.entities.items.map((entity) => [entity.name, entity.table]) : [],
+        );
+        expect(tables).toEqual({ Book: 'books', Loan: 'loans', Member: 'members' });
+        if (dialect === 'PostgreSQL') {
+          const own = await target.query(
+            "select table_name from information_schema.tables where table_schema = 'ninefold' order by 1",
+          );
+          expect(own.map((row) => row.table_name)).toContain('_ninefold_schema');
+          const mine = await target.query(
+            "select table_name from information_schema.tables where table_schema = 'public' and table_name like '\\_ninefold%'",
+          );
+          expect(mine).toEqual([]);
+        }
+      });
+
+      it('lists and reads the rows that were there', async () => {
+        const list = await app.inject({ method: 'GET', url: '/api/members?sort=id' });
+        expect(list.statusCode).toBe(200);
+        expect(list.json().items.map((member: { full_name: string }) => member.full_name)).toEqual([
+          'Ada Byron',
+          'Alan Turing',
+        ]);
+        const book = await app.inject({ method: 'GET', url: '/api/books/978-0-13-110362-7' });
+        expect(book.statusCode).toBe(200);
+        expect(book.json()).toMatchObject({ title: 'The C Programming Language', copies: 2 });
+      });
+
+      it('creates a row with the table filling its defaults and triggers, confirmed by SQL', async () => {
+        const member = await app.inject({
+          method: 'POST',
+          url: '/api/members',
+          payload: { full_name: 'Grace Hopper', email: 'grace@example.com' },
+        });
+        expect(member.statusCode).toBe(201);
+        const created = member.json();
+        expect(created).toMatchObject({ full_name: 'Grace Hopper', joined_on: '2026-01-01' });
+        expect(typeof created.id).toBe('number');
+        const rows = await target.query('select full_name, email from members where id = $1', [created.id]);
+        expect(rows).toEqual([{ full_name: 'Grace Hopper', email: 'grace@example.com' }]);
+
+        // The trigger sets the due date; the answer is the row as stored, not as sent.
+        const loan = await app.inject({
+          method: 'POST',
+          url: '/api/loans',
+          payload: { member_id: created.id, isbn: '978-0-13-110362-7' },
+        });
+        expect(loan.statusCode).toBe(201);
+        expect(loan.json()).toMatchObject({ lent_on: '2026-11-01', due_on: '2026-11-15' });
+      });
+
+      it('edits with If-Match, and refuses a change made meanwhile by another writer', async () => {
+        const read = await app.inject({ method: 'GET', url: '/api/books/978-0-13-110362-7' });
+        const etag = read.headers.etag as string;
+        expect(etag).toMatch(/^"\d+"$/);
+        const edited = await app.inject({
+          method: 'PATCH',
+          url: '/api/books/978-0-13-110362-7',
+          headers: { 'if-match': etag },
+          payload: { copies: 3 },
+        });
+        expect(edited.statusCode).toBe(200);
+        expect(await target.query('select copies from books')).toEqual([{ copies: 3 }]);
+        // Someone at psql changes the row: the version the client holds no longer matches.
+        const fresh = edited.headers.etag as string;
+        await target.query("update books set title = 'K&R' where isbn = '978-0-13-110362-7'");
+        const stale = await app.inject({
+          method: 'PATCH',
+          url: '/api/books/978-0-13-110362-7',
+          headers: { 'if-match': fresh },
+          payload: { copies: 4 },
+        });
+        expect(stale.statusCode).toBe(412);
+        expect(await target.query('select copies, title from books')).toEqual([{ copies: 3, title: 'K&R' }]);
+      });
+
+      it('shows at once a row another writer inserted', async () => {
+        const seen = async () =>
+          (await app.inject({ method: 'GET', url: '/api/members?sort=id' })).json().items.length as number;
+        const count = await seen();
+        await target.query("insert into members (full_name) values ('Written at psql')");
+        expect(await seen()).toBe(count + 1);
+      });
+
+      it('answers the table’s own CHECK, which point 5 could not say, on its field', async () => {
+        const refused = await app.inject({
+          method: 'POST',
+          url: '/api/members',
+          payload: { full_name: 'No At', email: 'nobody.example.com' },
+        });
+        expect(refused.statusCode).toBe(422);
+        expect(refused.json().errors).toEqual([
+          expect.objectContaining({
+            pointer: '/email',
+            code: 'rule',
+            detail: expect.stringMatching(/^Email does not meet the table's condition .*@/),
+          }),
+        ]);
+        expect(await target.query("select id from members where full_name = 'No At'")).toEqual([]);
+      });
+
+      it('refuses a delete the table’s references block, and deletes one they do not', async () => {
+        const blocked = await app.inject({ method: 'DELETE', url: '/api/members/1' });
+        expect(blocked.statusCode).toBe(409);
+        expect(await target.query('select id from members where id = 1')).toEqual([{ id: 1 }]);
+        const gone = await app.inject({ method: 'DELETE', url: '/api/members/2' });
+        expect(gone.statusCode).toBe(204);
+        expect(await target.query('select id from members where id = 2')).toEqual([]);
+      });
+
+      it('leaves the tables’ shape as it found it', async () => {
+        expect(await target.shape()).toEqual(before);
+      });
+    },
+  );
+}
+
+describe('the database’s own refusals, where the specification says nothing of them', () => {
+  it('come back on their fields: a unique column and a NOT NULL one', async () => {
+    const target = sqliteTarget();
+    try {
+      const imported = await modelOf(target);
+      // The same model without point 5: only the table itself refuses.
+      const model: Model = { ...imported, validation: { shown: false, reason: 'not shown' } } as Model;
+      const store = await openStore({ model, url: target.url });
+      expect((await store.migrate({ allowDestructive: false })).ok).toBe(true);
+      const app = await buildApp({ model, store });
+      try {
+        const twice = await app.inject({
+          method: 'POST',
+          url: '/api/members',
+          payload: { full_name: 'Ada Again', email: 'ada@example.com' },
+        });
+        expect(twice.statusCode).toBe(422);
+        expect(twice.json().errors).toEqual([expect.objectContaining({ pointer: '/email' })]);
+        const nameless = await app.inject({
+          method: 'POST',
+          url: '/api/members',
+          payload: { email: 'x@y.z' },
+        });
+        expect(nameless.statusCode).toBe(422);
+        expect(nameless.json().errors).toEqual([
+          expect.objectContaining({ pointer: '/full_name', code: 'required' }),
+        ]);
+        expect(await target.query('select count(*) as n from members')).toEqual([{ n: 2 }]);
+      } finally {
+        await app.close();
+        await store.close();
+      }
+    } finally {
+      await target.close();
+    }
+  });
+
+  it('a mapping that does not match the tables stops the start, naming each mismatch', async () => {
+    const target = sqliteTarget();
+    try {
+      const imported = await modelOf(target);
+      if (!imported.entities.shown) throw new Error('no entities');
+      const model: Model = {
+        ...imported,
+        entities: {
+          ...imported.entities,
+          items: imported.entities.items.map((entity) =>
+            entity.name === 'Book'
+              ? { ...entity, fields: [...entity.fields, { name: 'shelf', kind: 'text' }] }
+              : entity.name === 'Loan'
+                ? { ...entity, table: 'lendings' }
+                : entity,
+          ),
+        },
+      } as Model;
+      const store = await openStore({ model, url: target.url });
+      try {
+        await expect(store.migrate({ allowDestructive: false })).rejects.toThrow(
+          /field "Book.shelf" is kept in the column "shelf" of "books"[\s\S]*entity "Loan" lives in the table "lendings"/,
+        );
+      } finally {
+        await store.close();
+      }
+    } finally {
+      await target.close();
+    }
+  });
+});
