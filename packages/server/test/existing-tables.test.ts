@@ -3,17 +3,29 @@
 // confirmed by SQL, the database's own refusals come back on their fields, other writers are seen at once,
 // and the tables' shape is the same after as before. A lending library, a domain of its own.
 import { mkdtempSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { importDatabase, readPostgres, readSqlite } from '@ninefold/database';
 import type { Model } from '@ninefold/model';
-import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
 import { openStore } from '../src/store/open-store';
 import type { Store } from '../src/store/store';
 import { createTemporaryDatabase, postgresUnavailable, type TemporaryDatabase } from './support/databases';
+
+/** The parts of better-sqlite3 used here: it ships no types, and this package adds none. */
+interface Sqlite {
+  exec(text: string): void;
+  prepare(text: string): {
+    reader: boolean;
+    all(...values: unknown[]): unknown[];
+    run(...values: unknown[]): unknown;
+  };
+  close(): void;
+}
+const Database = createRequire(import.meta.url)('better-sqlite3') as new (file: string) => Sqlite;
 
 const fixture = (name: string) =>
   readFileSync(new URL(`./fixtures/existing/${name}`, import.meta.url), 'utf8');
