@@ -35,6 +35,8 @@ interface Target {
   url: string;
   source: string;
   query(text: string, values?: unknown[]): Promise<Array<Record<string, unknown>>>;
+  /** A write by another program, on a connection of its own that ends with it, as `psql -c` does. */
+  outside(text: string): Promise<void>;
   /** The team's tables, as the catalog describes them, to compare before and after. */
   shape(): Promise<unknown>;
   close(): Promise<void>;
@@ -49,6 +51,12 @@ async function postgresTarget(): Promise<Target> {
     url: database.url,
     source: database.url,
     query: async (text, values) => (await client.query(text, values)).rows,
+    outside: async (text) => {
+      const other = new pg.Client({ connectionString: database.url });
+      await other.connect();
+      await other.query(text);
+      await other.end();
+    },
     shape: async () => (await readPostgres(database.url, ['public'])).tables,
     close: async () => {
       await client.end();
@@ -69,6 +77,11 @@ function sqliteTarget(): Target {
       if (statement.reader) return statement.all(...values) as Array<Record<string, unknown>>;
       statement.run(...values);
       return [];
+    },
+    outside: async (text) => {
+      const other = new Database(file);
+      other.exec(text);
+      other.close();
     },
     shape: async () => readSqlite(file).tables.filter((table) => !table.name.startsWith('_ninefold_')),
     close: async () => db.close(),
@@ -194,6 +207,24 @@ for (const dialect of ['SQLite', 'PostgreSQL'] as const) {
         await target.query("insert into members (full_name) values ('Written at psql')");
         expect(await seen()).toBe(count + 1);
       });
+
+      it('tells live updates of a write another program made, within seconds', async () => {
+        const from = await store.shared.lastEventId();
+        await target.outside(
+          "insert into books (isbn, title) values ('978-0-262-03384-8', 'Introduction to Algorithms')",
+        );
+        // PostgreSQL counts a session's writes when it ends, or after 10 s of it staying open and idle.
+        const told = async () =>
+          (await store.shared.eventsAfter(from, 50)).some(
+            (event) => event.entity === 'Book' && event.kind === 'changed',
+          );
+        let seen = false;
+        for (let tries = 0; tries < 150 && !seen; tries++) {
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          seen = await told();
+        }
+        expect(seen).toBe(true);
+      }, 20_000);
 
       it('answers the table’s own CHECK, which point 5 could not say, on its field', async () => {
         const refused = await app.inject({

@@ -5,13 +5,14 @@ import { Kysely, PostgresDialect, type PostgresPool, SqliteDialect, sql } from '
 import { DialectSql } from './dialect-sql';
 import { hasExistingTables } from './existing-tables';
 import { KyselyStore } from './kysely-store';
+import { type OutsideWrites, postgresProbe, sqliteProbe, watchOutsideWrites } from './outside-writes';
 import { LISTENER_NAME, type PgClient, startWriteListener } from './pg-listener';
 import { ReadCache } from './read-cache';
 import type { DynamicKysely } from './schema-sync';
 import { SharedState } from './shared-state';
 import { openSqliteDatabase } from './sqlite-database';
 import type { Store, StoreOptions } from './store';
-import { planTables } from './table-plan';
+import { type PlannedTable, planTables, type TablePlan } from './table-plan';
 
 /** The PostgreSQL schema of Ninefold's own tables when the model names a team's tables (`Table:`). */
 const OWN_SCHEMA = 'ninefold';
@@ -61,6 +62,9 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     };
     const shared = new SharedState(kysely, dialect, { cache: () => (cacheCurrent() ? cache : undefined) });
     const file = sqlitePath(url);
+    const outside = watchTeamTables(plan, shared, (tables) =>
+      sqliteProbe(tables, () => database.dataVersion()),
+    );
     return new KyselyStore(
       {
         sql: dialect,
@@ -70,6 +74,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
         cacheCurrent,
         shared,
         readCatalog: async () => ({ catalog: readSqlite(file), defaultSchema: 'main' }),
+        close: async () => outside?.close(),
       },
       kysely,
     );
@@ -125,6 +130,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
         cache: () => (listener.current() ? cache : undefined),
         tablesChanged: listener.tablesChanged,
       });
+      const outside = watchTeamTables(plan, shared, (tables) => postgresProbe(kysely, tables));
       return new KyselyStore(
         {
           sql: dialect,
@@ -133,7 +139,10 @@ export async function openStore(options: StoreOptions): Promise<Store> {
           cache,
           cacheCurrent: listener.current,
           tablesChanged: listener.tablesChanged,
-          close: listener.close,
+          close: async () => {
+            outside?.close();
+            await listener.close();
+          },
           holder: listener.holder,
           shared,
           readCatalog: async () => {
@@ -157,6 +166,18 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   throw new Error(
     `Unsupported database URL (${scheme}): use sqlite:<path>, sqlite::memory: or postgres://...`,
   );
+}
+
+/** Live updates of the writes other programs make to a team's tables, when the model names any. */
+function watchTeamTables(
+  plan: TablePlan,
+  shared: SharedState,
+  probe: (tables: PlannedTable[]) => Parameters<typeof watchOutsideWrites>[0],
+): OutsideWrites | undefined {
+  const tables = plan.tables.filter((table) => table.existing);
+  if (tables.length === 0) return undefined;
+  // A lost live update is not a lost write: a failure to record one is let go, as `publishChange` does.
+  return watchOutsideWrites(probe(tables), (event) => void shared.appendEvent(event).catch(() => {}));
 }
 
 /** `sqlite:data/app.db` -> `data/app.db`; `sqlite:///abs/app.db` -> `/abs/app.db`; `sqlite::memory:`. */
