@@ -68,8 +68,13 @@ function expectWorkshop(model: Model | undefined): void {
   expect(constraint(model, 'Part.stock')?.min).toEqual({ kind: 'number', value: 0 });
   expect(field(model, 'Part', 'unit_price').kind).toBe('money');
   // A composite key: one key field, and the set unique together.
-  expect(entity(model, 'JobPart').key).toBe('job_id');
-  expect(constraint(model, 'JobPart.job_id')?.uniqueWith).toEqual(['sku']);
+  // The composite key is one field made of its columns, which routes and selections name as any key.
+  expect(entity(model, 'JobPart').key).toBe('id');
+  expect(entity(model, 'JobPart').fields.find((field) => field.name === 'id')).toMatchObject({
+    kind: 'text',
+    readOnly: true,
+    keyOf: ['job_id', 'sku'],
+  });
   expect(constraint(model, 'JobPart.quantity')?.min).toEqual({ kind: 'number', value: 1 });
   // The join table is no entity: a many-to-many list on its first side.
   expect(() => entity(model, 'JobMechanic')).toThrow();

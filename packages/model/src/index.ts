@@ -41,6 +41,7 @@ export { type MarkdownResult, toMarkdown } from './markdown/write';
 export * from './model';
 export * from './names';
 export * from './rules/brand';
+export * from './rules/composite-key';
 export * from './rules/condition-data';
 export * from './rules/constants';
 export * from './rules/demo-links';

@@ -353,6 +353,12 @@ export type Field = FieldType & {
   /** The column of the entity's existing table that holds the field, where its name is not the field's. */
   column?: string;
   /**
+   * The record's key is made of these fields' values (a composite key, as a table's primary key of
+   * several columns): the key field holds them as one text (`compositeKeyText`), and is stored nowhere
+   * itself. Only on the entity's key field, which is read-only.
+   */
+  keyOf?: string[];
+  /**
    * The section the field is shown in, on a record's page and in its forms ("Contact", "Payment"):
    * fields of one group are drawn together under its name, in the order the groups first appear.
    */

@@ -127,7 +127,12 @@ for (const dialect of ['SQLite', 'PostgreSQL'] as const) {
         const tables = Object.fromEntries(
           model.entities.shown ? model.entities.items.map((entity) => [entity.name, entity.table]) : [],
         );
-        expect(tables).toEqual({ Book: 'books', Loan: 'loans', Member: 'members' });
+        expect(tables).toEqual({
+          Book: 'books',
+          Loan: 'loans',
+          Member: 'members',
+          Reservation: 'reservations',
+        });
         if (dialect === 'PostgreSQL') {
           const own = await target.query(
             "select table_name from information_schema.tables where table_schema = 'ninefold' order by 1",
@@ -247,9 +252,71 @@ for (const dialect of ['SQLite', 'PostgreSQL'] as const) {
         const blocked = await app.inject({ method: 'DELETE', url: '/api/members/1' });
         expect(blocked.statusCode).toBe(409);
         expect(await target.query('select id from members where id = 1')).toEqual([{ id: 1 }]);
-        const gone = await app.inject({ method: 'DELETE', url: '/api/members/2' });
+        await target.query("insert into members (id, full_name) values (90, 'Passing through')");
+        const gone = await app.inject({ method: 'DELETE', url: '/api/members/90' });
         expect(gone.statusCode).toBe(204);
-        expect(await target.query('select id from members where id = 2')).toEqual([]);
+        expect(await target.query('select id from members where id = 90')).toEqual([]);
+      });
+
+      it('serves a key of several columns: read, listed page by page in key order, edited and deleted by it', async () => {
+        const book = encodeURIComponent('978-0-13-110362-7');
+        const one = await app.inject({ method: 'GET', url: `/api/reservations/2,${book}` });
+        expect(one.statusCode).toBe(200);
+        expect(one.json()).toMatchObject({
+          id: '2,978-0-13-110362-7',
+          member_id: 2,
+          place: 2,
+          note: 'after Ada',
+        });
+        // In key order, a page at a time, by number and by cursor: no row twice, none missing.
+        const pages: string[] = [];
+        for (const page of [1, 2, 3]) {
+          const answer = await app.inject({ method: 'GET', url: `/api/reservations?page=${page}&limit=1` });
+          expect(answer.statusCode).toBe(200);
+          pages.push(...answer.json().items.map((item: { id: string }) => item.id));
+        }
+        expect(pages).toEqual(['1,978-0-13-110362-7', '2,978-0-13-110362-7']);
+        const first = await store.list('Reservation', { filters: [], sort: [], limit: 1, withTotal: false });
+        expect(first.nextCursor).toBeDefined();
+        const second = await store.list('Reservation', {
+          filters: [],
+          sort: [],
+          limit: 1,
+          cursor: first.nextCursor,
+        });
+        expect([...first.items, ...second.items].map((item) => item.id)).toEqual(pages);
+        expect(second.nextCursor).toBeUndefined();
+
+        const made = await app.inject({
+          method: 'POST',
+          url: '/api/reservations',
+          payload: { member_id: 1, isbn: '978-0-262-03384-8', place: 1 },
+        });
+        expect(made.statusCode).toBe(201);
+        expect(made.json().id).toBe('1,978-0-262-03384-8');
+        const edited = await app.inject({
+          method: 'PATCH',
+          url: `/api/reservations/2,${book}`,
+          headers: { 'if-match': one.headers.etag as string },
+          payload: { place: 3 },
+        });
+        expect(edited.statusCode).toBe(200);
+        // Only that row changed: a key of several columns never reaches the rows that share one of them.
+        expect(
+          await target.query('select member_id, place from reservations where isbn = $1 order by 1', [
+            '978-0-13-110362-7',
+          ]),
+        ).toEqual([
+          { member_id: 1, place: 1 },
+          { member_id: 2, place: 3 },
+        ]);
+        const gone = await app.inject({ method: 'DELETE', url: `/api/reservations/1,${book}` });
+        expect(gone.statusCode).toBe(204);
+        expect(await target.query('select member_id from reservations order by 1, isbn')).toEqual([
+          { member_id: 1 },
+          { member_id: 2 },
+        ]);
+        expect((await app.inject({ method: 'GET', url: '/api/reservations/1' })).statusCode).toBe(404);
       });
 
       it('leaves the tables’ shape as it found it', async () => {

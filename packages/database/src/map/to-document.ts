@@ -121,19 +121,38 @@ export function catalogToDocument(catalog: Catalog, title: string): DatabaseDocu
     if (table.comment) entity.description = table.comment;
     entity.label = humanize(singularize(table.name));
     entity.plural = humanize(table.name);
+    const unkeyable = table.primaryKey.filter((column) =>
+      ['file', 'list', 'object', 'markdown'].includes(String((fields[column] as Json | undefined)?.kind)),
+    );
     if (table.primaryKey.length === 1) entity.key = table.primaryKey[0];
-    else if (table.primaryKey.length > 1) {
-      entity.key = table.primaryKey[0];
+    else if (table.primaryKey.length > 1 && unkeyable.length > 0) {
       const [first, ...rest] = table.primaryKey;
+      entity.key = first;
       fieldRules[`${name}.${first}`] = {
         ...(fieldRules[`${name}.${first}`] as Json | undefined),
         uniqueWith: rest,
       };
       report.add(
         'entities',
-        'inferred',
+        'skipped',
         at(table),
-        `composite key (${table.primaryKey.join(', ')}): a specification names one key field, so ${first} is the key and the set is "unique with"`,
+        `composite key (${table.primaryKey.join(', ')}): ${unkeyable.join(', ')} cannot be part of a key field, so ${first} names a record and the set is "unique with"; serving this table in place needs a key that names one row`,
+      );
+    } else if (table.primaryKey.length > 1) {
+      // One field names the record, made of the key's columns: routes and selections name it as any key.
+      const keyName = ['id', 'key', `${table.name}_key`].find(
+        (candidate) => !(candidate in fields),
+      ) as string;
+      entity.fields = {
+        [keyName]: { kind: 'text', label: 'Key', readOnly: true, internal: true, keyOf: table.primaryKey },
+        ...fields,
+      };
+      entity.key = keyName;
+      report.add(
+        'entities',
+        'mapped',
+        at(table),
+        `composite key (${table.primaryKey.join(', ')}) -> ${name}.${keyName}, a key made of ${table.primaryKey.join(' and ')}`,
       );
     } else {
       report.add(

@@ -299,6 +299,9 @@ function checkTableMapping(
       );
     }
     const column = named ?? name;
+    if (Array.isArray(field.keyOf)) checkKeyOf(context, entity, field, [...base, 'fields', name, 'keyOf']);
+    // A key made of other fields is stored nowhere itself.
+    if (Array.isArray(field.keyOf)) continue;
     const other = columns.get(column);
     if (other !== undefined && table !== undefined) {
       report(
@@ -309,5 +312,39 @@ function checkTableMapping(
       );
     }
     columns.set(column, name);
+  }
+}
+
+/** A composite key: on the key field, a read-only text made of two or more of the entity's plain fields. */
+function checkKeyOf(
+  context: Context,
+  entity: Record<string, unknown>,
+  field: Record<string, unknown>,
+  path: PathSegment[],
+): void {
+  const owner = `field "${text(entity.name)}.${text(field.name)}" (point 3)`;
+  const fail = (message: string, hint?: string) =>
+    report(context, 'invalid-value', path, message, hint === undefined ? {} : { hint });
+  if (entity.key !== field.name) {
+    fail(
+      `${owner} is made of other fields' values, which only the entity's key may be.`,
+      `Make it the key (Key: ${text(field.name)}), or remove "Key of".`,
+    );
+    return;
+  }
+  if (field.kind !== 'text' || field.readOnly !== true) {
+    fail(
+      `${owner} is a key made of other fields' values: it must be text, and read only, since nobody writes it.`,
+    );
+  }
+  const fields = list(entity.fields).filter(isRecord);
+  for (const part of list(field.keyOf)) {
+    const name = text(part);
+    const target = fields.find((candidate) => candidate.name === name);
+    if (name === field.name) fail(`${owner} cannot be made of itself.`);
+    else if (!target)
+      fail(`${owner} is made of "${name}", which is not a field of entity "${text(entity.name)}".`);
+    else if (['list', 'object', 'file', 'markdown'].includes(String(target.kind)))
+      fail(`${owner} is made of "${name}", a ${String(target.kind)}, which cannot be part of a key.`);
   }
 }

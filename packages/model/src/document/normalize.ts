@@ -235,6 +235,7 @@ interface FieldLike extends TypeDocument {
   copyFrom?: string;
   internal?: boolean;
   column?: string;
+  keyOf?: string[];
   group?: string;
 }
 
@@ -255,6 +256,7 @@ function toField(name: string, doc: FieldLike): Field {
     ...optional('copyFrom', doc.copyFrom),
     ...optional('internal', doc.internal),
     ...optional('column', doc.column),
+    ...optional('keyOf', doc.keyOf),
     ...optional('group', doc.group),
   };
 }

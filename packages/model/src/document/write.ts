@@ -179,6 +179,7 @@ function fromField(field: Field): TypeDocument {
     ...optional('copyFrom', field.copyFrom),
     ...optional('internal', field.internal),
     ...optional('column', field.column),
+    ...optional('keyOf', field.keyOf),
     ...optional('group', field.group),
   } as TypeDocument;
 }

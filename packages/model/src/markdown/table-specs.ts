@@ -170,6 +170,7 @@ export const TABLES = {
       col('copyFrom', 'text', { aliases: ['copied from'] }),
       col('internal', 'yesno'),
       col('column', 'text', { aliases: ['database column'] }),
+      col('keyOf', 'list', { aliases: ['key of', 'made of'] }),
       col('group', 'text', { aliases: ['section'] }),
     ],
   },

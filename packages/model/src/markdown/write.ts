@@ -336,6 +336,7 @@ function writeEntity(entity: Entity): string[] {
       'Copy from': code(field.copyFrom),
       Internal: yesNo(field.internal),
       Column: text(field.column),
+      'Key of': field.keyOf === undefined ? '' : field.keyOf.map(inline).join(', '),
       Group: text(field.group),
     }));
     blocks.push(
@@ -356,6 +357,7 @@ function writeEntity(entity: Entity): string[] {
           'Copy from',
           'Internal',
           'Column',
+          'Key of',
           'Group',
         ],
         ['Field', 'Kind'],

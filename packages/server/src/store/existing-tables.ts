@@ -81,6 +81,7 @@ export function inspectExisting(
     }
     const names = new Set(found.columns.map((column) => column.name));
     for (const column of table.columns) {
+      if (column.composite) continue;
       if (!names.has(columnName(column))) {
         problems.push(
           `field "${table.name}.${column.name}" is kept in the column "${columnName(column)}" of "${where}", which it does not have`,
@@ -88,21 +89,24 @@ export function inspectExisting(
       }
     }
     // A key that names several rows would read, change or delete the wrong ones.
-    const key = table.columns.find((column) => column.name === table.key.column);
-    const keyColumn = key ? columnName(key) : table.key.column;
+    const keyNames = (table.key.parts ?? [table.key.column]).map((field) => {
+      const column = table.columns.find((candidate) => candidate.name === field);
+      return column ? columnName(column) : field;
+    });
+    const sameSet = (columns: string[]) =>
+      columns.length === keyNames.length && columns.every((column) => keyNames.includes(column));
     const identifies =
-      (found.primaryKey.length === 1 && found.primaryKey[0] === keyColumn) ||
+      sameSet(found.primaryKey) ||
       found.uniques.some(
         (unique) =>
-          unique.length === 1 &&
-          unique[0] === keyColumn &&
-          found.columns.some((column) => column.name === keyColumn && !column.nullable),
+          sameSet(unique) &&
+          keyNames.every((name) => found.columns.some((column) => column.name === name && !column.nullable)),
       );
-    if (found.kind === 'table' && names.has(keyColumn) && !identifies) {
+    if (found.kind === 'table' && keyNames.every((name) => names.has(name)) && !identifies) {
       const primary =
         found.primaryKey.length > 0 ? ` (its primary key is ${found.primaryKey.join(', ')})` : '';
       problems.push(
-        `the key "${table.key.column}" of entity "${table.name}" does not identify one row of "${where}"${primary}: name a column that is its primary key or unique and never empty`,
+        `the key "${table.key.column}" of entity "${table.name}" does not identify one row of "${where}"${primary}: name the columns of its primary key (a key of several fields says them as "Key of"), or a unique column never empty`,
       );
     }
     facts.set(table.name, {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Catalog } from '@ninefold/database';
 import {
   type AggregateQuery,
+  compositeKeyParts,
   exhaustiveSwitchError,
   type FigureGroup,
   type JsonValue,
@@ -262,7 +263,7 @@ export class KyselyStore implements Store {
     const value = this.keyValue(table, key);
     if (value === undefined) return undefined;
     const result = await sql<Row>`
-      SELECT ${this.columns(table)} FROM ${this.ref(table)} WHERE ${this.keyId(table)} = ${value}
+      SELECT ${this.columns(table)} FROM ${this.ref(table)} WHERE ${this.keyIs(table, value)}
     `.execute(this.kysely);
     const row = result.rows[0];
     return row ? this.codec.read(table, row) : undefined;
@@ -277,7 +278,7 @@ export class KyselyStore implements Store {
       return record ? { record, version: rowVersion(record) } : undefined;
     }
     const result = await sql<Row>`
-      SELECT ${this.columns(table)}, "_version" FROM ${this.ref(table)} WHERE ${this.keyId(table)} = ${value}
+      SELECT ${this.columns(table)}, "_version" FROM ${this.ref(table)} WHERE ${this.keyIs(table, value)}
     `.execute(this.kysely);
     const row = result.rows[0];
     return row ? { record: this.codec.read(table, row), version: Number(row._version) } : undefined;
@@ -285,6 +286,7 @@ export class KyselyStore implements Store {
 
   async existing(entity: string, keys: RecordKey[]): Promise<Set<string>> {
     const table = this.table(entity);
+    if (table.key.parts) return this.existingComposite(table, keys);
     const column = this.keyColumn(table);
     const values = [
       ...new Set(keys.map((key) => this.keyValue(table, key)).filter((key) => key !== undefined)),
@@ -296,6 +298,25 @@ export class KyselyStore implements Store {
         SELECT ${sql.id(columnName(column))} AS "key" FROM ${this.ref(table)} WHERE ${sql.id(columnName(column))} IN (${sql.join(chunk)})
       `.execute(this.kysely);
       for (const row of result.rows) found.add(String(this.codec.readValue(column, row.key)));
+    }
+    return found;
+  }
+
+  private async existingComposite(table: PlannedTable, keys: RecordKey[]): Promise<Set<string>> {
+    const values = [...new Set(keys.map(String))]
+      .map((key) => this.keyValue(table, key))
+      .filter((value) => value !== undefined);
+    const found = new Set<string>();
+    for (let start = 0; start < values.length; start += KEYS_PER_QUERY) {
+      const chunk = values.slice(start, start + KEYS_PER_QUERY);
+      const result = await sql<Row>`
+        SELECT ${this.columns(table)} FROM ${this.ref(table)}
+        WHERE ${sql.join(
+          chunk.map((value) => this.keyIs(table, value)),
+          sql` OR `,
+        )}
+      `.execute(this.kysely);
+      for (const row of result.rows) found.add(String(this.codec.read(table, row)[table.key.column]));
     }
     return found;
   }
@@ -334,7 +355,7 @@ export class KyselyStore implements Store {
     const table = this.table(entity);
     this.checkFields(table, values, 'create');
     const row = new Map<string, unknown>();
-    for (const column of table.columns) {
+    for (const column of stored(table)) {
       const value = values[column.name];
       if (value !== undefined && value !== null) row.set(column.name, this.codec.write(table, column, value));
     }
@@ -415,6 +436,7 @@ export class KyselyStore implements Store {
       const value = values[column.name];
       if (value === undefined) continue;
       if (column.name === table.key.column) {
+        if (table.key.parts && value === key) continue;
         if (value !== null && this.codec.key(column, value as RecordKey) === keyValue) continue;
         throw new Error(`Update "${table.name}": its key "${column.name}" cannot change`);
       }
@@ -427,7 +449,7 @@ export class KyselyStore implements Store {
     const versionCheck = expectedVersion === undefined ? sql`` : sql` AND "_version" = ${expectedVersion}`;
     const statement = sql<Row>`
       UPDATE ${this.ref(table)} SET ${sql.join(sets)}
-      WHERE ${this.keyId(table)} = ${keyValue}${versionCheck}
+      WHERE ${this.keyIs(table, keyValue)}${versionCheck}
       RETURNING ${this.columns(table)}
     `;
     let updated: Row | undefined;
@@ -450,7 +472,7 @@ export class KyselyStore implements Store {
       const self = store as KyselyStore;
       const result = await self.deleteRow(entity, key);
       if (result.ok) {
-        const keyValue = self.keyValue(self.table(entity), key);
+        const keyValue = self.keyText(self.table(entity), key);
         await deleteHistory(self.kysely, self.context.sql, entity, keyValue as RecordKey);
       }
       return result;
@@ -470,8 +492,8 @@ export class KyselyStore implements Store {
     try {
       deleted = await this.guarded(referrers.length > 0 || table.existing !== undefined, async () => {
         const result = await sql<Row>`
-          DELETE FROM ${this.ref(table)} WHERE ${this.keyId(table)} = ${keyValue}
-          RETURNING ${this.keyId(table)}
+          DELETE FROM ${this.ref(table)} WHERE ${this.keyIs(table, keyValue)}
+          RETURNING 1 AS "deleted"
         `.execute(this.kysely);
         return result.rows.length;
       });
@@ -493,7 +515,7 @@ export class KyselyStore implements Store {
       return record ? rowVersion(record) : undefined;
     }
     const result = await sql<{ version: number | string }>`
-      SELECT "_version" AS "version" FROM ${this.ref(table)} WHERE ${this.keyId(table)} = ${value}
+      SELECT "_version" AS "version" FROM ${this.ref(table)} WHERE ${this.keyIs(table, value)}
     `.execute(this.kysely);
     const version = result.rows[0]?.version;
     return version === undefined ? undefined : Number(version);
@@ -511,7 +533,7 @@ export class KyselyStore implements Store {
       const self = store as KyselyStore;
       const updated = await self.update(entity, key, values, expectedVersion);
       if (updated.ok) {
-        const keyValue = self.keyValue(self.table(entity), key);
+        const keyValue = self.keyText(self.table(entity), key);
         await insertHistory(self.kysely, self.context.sql, entity, keyValue as RecordKey, entry);
       }
       return updated;
@@ -602,7 +624,7 @@ export class KyselyStore implements Store {
     const result = await sql<Row>`
       UPDATE ${this.ref(table)}
       SET ${name} = ${next}${meta}
-      WHERE ${this.keyId(table)} = ${keyValue}
+      WHERE ${this.keyIs(table, keyValue)}
       RETURNING ${this.columns(table)}
     `.execute(this.kysely);
     const row = result.rows[0];
@@ -646,14 +668,14 @@ export class KyselyStore implements Store {
 
   async history(entity: string, key: RecordKey): Promise<HistoryEntry[]> {
     await this.historyTable();
-    const keyValue = this.keyValue(this.table(entity), key);
+    const keyValue = this.keyText(this.table(entity), key);
     if (keyValue === undefined) return [];
     return selectHistory(this.kysely, this.context.sql, entity, keyValue as RecordKey);
   }
 
   async addHistory(entity: string, key: RecordKey, entries: HistoryEntry[]): Promise<void> {
     await this.historyTable();
-    const keyValue = this.keyValue(this.table(entity), key);
+    const keyValue = this.keyText(this.table(entity), key);
     if (keyValue === undefined) return;
     for (const entry of entries) {
       await insertHistory(this.kysely, this.context.sql, entity, keyValue as RecordKey, entry);
@@ -848,8 +870,37 @@ export class KyselyStore implements Store {
     return column;
   }
 
+  /**
+   * The key as the database compares it, or undefined when it cannot be one (it then names no record).
+   * A composite key (`keyOf`) is its parts' values, each as its own column takes it.
+   */
   private keyValue(table: PlannedTable, key: RecordKey): unknown {
-    return this.codec.key(this.keyColumn(table), key);
+    const parts = table.key.parts;
+    if (!parts) return this.codec.key(this.keyColumn(table), key);
+    const texts = compositeKeyParts(String(key), parts.length);
+    if (!texts) return undefined;
+    const values = parts.map((part, index) => {
+      const column = table.columns.find((candidate) => candidate.name === part);
+      return column ? this.codec.key(column, texts[index] as string) : undefined;
+    });
+    return values.includes(undefined) ? undefined : new CompositeValue(values);
+  }
+
+  /** The key as history and imports keep it: a composite key as its text. */
+  private keyText(table: PlannedTable, key: RecordKey): RecordKey | undefined {
+    const value = this.keyValue(table, key);
+    if (value === undefined) return undefined;
+    return table.key.parts ? String(key) : (value as RecordKey);
+  }
+
+  /** The condition that the row's key is `value` (from `keyValue`). */
+  private keyIs(table: PlannedTable, value: unknown): RawBuilder<unknown> {
+    const parts = table.key.parts;
+    if (!parts || !(value instanceof CompositeValue)) return sql`${this.keyId(table)} = ${value}`;
+    return sql`(${sql.join(
+      parts.map((part, index) => sql`${sql.id(this.columnNamed(table, part))} = ${value.values[index]}`),
+      sql` AND `,
+    )})`;
   }
 
   private ref(table: PlannedTable): RawBuilder<unknown> {
@@ -859,7 +910,7 @@ export class KyselyStore implements Store {
   /** Every column, under its field's name where the team's table names it otherwise. */
   private columns(table: PlannedTable): RawBuilder<unknown> {
     return sql.join(
-      table.columns.map((column) =>
+      stored(table).map((column) =>
         column.sql === undefined ? sql.id(column.name) : sql`${sql.id(column.sql)} AS ${sql.id(column.name)}`,
       ),
     );
@@ -889,7 +940,7 @@ export class KyselyStore implements Store {
       const self = store as KyselyStore;
       const lock = self.dialect === 'postgres' ? sql` FOR UPDATE` : sql``;
       const current = await sql<Row>`
-        SELECT ${self.columns(table)} FROM ${self.ref(table)} WHERE ${self.keyId(table)} = ${keyValue}${lock}
+        SELECT ${self.columns(table)} FROM ${self.ref(table)} WHERE ${self.keyIs(table, keyValue)}${lock}
       `.execute(self.kysely);
       const row = current.rows[0];
       if (!row) return fail({ kind: 'not-found', entity });
@@ -900,7 +951,7 @@ export class KyselyStore implements Store {
       try {
         const updated = await self.guarded(true, async () => {
           const result = await sql<Row>`
-            UPDATE ${self.ref(table)} SET ${sql.join(sets)} WHERE ${self.keyId(table)} = ${keyValue}
+            UPDATE ${self.ref(table)} SET ${sql.join(sets)} WHERE ${self.keyIs(table, keyValue)}
             RETURNING ${self.columns(table)}
           `.execute(self.kysely);
           return result.rows[0];
@@ -1023,6 +1074,16 @@ export class KyselyStore implements Store {
     this.savepointQueue = queued.catch(() => undefined);
     return queued;
   }
+}
+
+/** A composite key's parts, bound one by one (`keyIs`). */
+class CompositeValue {
+  constructor(readonly values: unknown[]) {}
+}
+
+/** The columns a table has: a composite key is stored nowhere itself. */
+function stored(table: PlannedTable): PlannedColumn[] {
+  return table.columns.filter((column) => column.composite === undefined);
 }
 
 function fail(failure: WriteFailure): { ok: false; failure: WriteFailure } {

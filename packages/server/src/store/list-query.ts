@@ -63,7 +63,8 @@ export function planList(
   const signature = `${table.name}:${order.map((item) => `${item.column.name} ${item.direction}`).join(',')}`;
   // The key alone is never NULL and its primary key index (PostgreSQL's default NULLS order) serves it
   // only without a NULLS clause; with one, every page of a list in key order sorted the whole table.
-  const keyAlone = order.length === 1;
+  const keys = keyColumns(table);
+  const keyAlone = order.length === keys.length && order.every((item, index) => item.column === keys[index]);
   const orderBy = sql.join(
     order.map(
       (item) =>
@@ -95,7 +96,15 @@ function columnOf(table: PlannedTable, field: string, use: string): PlannedColum
   if (column.type === 'json') {
     throw new Error(`Cannot ${use} "${table.name}" by "${field}": a ${column.kind} field has no order`);
   }
+  if (column.composite) {
+    throw new Error(`Cannot ${use} "${table.name}" by "${field}": a key of several fields has no column`);
+  }
   return column;
+}
+
+/** The key's columns: its own, or a composite key's parts in order. */
+function keyColumns(table: PlannedTable): PlannedColumn[] {
+  return (table.key.parts ?? [table.key.column]).map((field) => columnOf(table, field, 'sort'));
 }
 
 function filterCondition(
@@ -152,14 +161,19 @@ function orderColumns(table: PlannedTable, query: ListQuery): OrderColumn[] {
     if (key.direction !== 'asc' && key.direction !== 'desc') {
       throw new Error(`Sort of "${table.name}" by "${key.field}": direction must be asc or desc`);
     }
+    // Sorting by a composite key is sorting by its parts.
+    if (table.key.parts && key.field === table.key.column) break;
     const column = columnOf(table, key.field, 'sort');
     if (order.some((item) => item.column === column)) continue;
     order.push({ column, direction: key.direction });
     // The key is unique: nothing after it changes the order.
     if (column.name === table.key.column) return order;
   }
-  const keyColumn = columnOf(table, table.key.column, 'sort');
-  order.push({ column: keyColumn, direction: order.at(-1)?.direction ?? 'asc' });
+  const direction =
+    query.sort.find((key) => key.field === table.key.column)?.direction ?? order.at(-1)?.direction ?? 'asc';
+  for (const column of keyColumns(table)) {
+    if (!order.some((item) => item.column === column)) order.push({ column, direction });
+  }
   return order;
 }
 

@@ -21,6 +21,8 @@ export interface PlannedColumn {
   kind: FieldKind | 'id';
   /** The column's name in an existing table (`Column:`), where it is not the field's. */
   sql?: string;
+  /** A composite key (`keyOf`): no column, its value is made of these fields' when a row is read. */
+  composite?: string[];
   /** A reference field whose target has a table: a FOREIGN KEY to the target's key (ON DELETE RESTRICT). */
   references?: { table: string; column: string; constraint: string };
 }
@@ -32,6 +34,8 @@ export interface PlannedKey {
    * `database`: an existing table's own default fills it when the caller does not.
    */
   generate: 'identity' | 'uuid' | 'none' | 'database';
+  /** The fields a composite key is made of, in order: a row is found by all of them. */
+  parts?: string[];
   /** The entity names no key, so the store keeps an integer `id` of its own (still returned as `id`). */
   hidden: boolean;
   /** Name of the primary key constraint (PostgreSQL reports it on a duplicate key). */
@@ -231,6 +235,11 @@ function planTable(entity: Entity, entities: Map<string, Entity>): PlannedTable 
   }
   const keyName =
     entity.key ?? (entity.fields.some((field) => field.name === HIDDEN_KEY) ? HIDDEN_KEY : undefined);
+  if (entity.fields.some((field) => field.keyOf && field.name === keyName)) {
+    throw new Error(
+      `Entity "${entity.name}": a key made of several fields is served on a team's own table (Table:) only, for now`,
+    );
+  }
   const columns: PlannedColumn[] = entity.fields.map((field) => planColumn(entity, field, entities));
   let key: PlannedKey;
   if (keyName === undefined) {
@@ -274,12 +283,20 @@ function planExistingTable(entity: Entity, entities: Map<string, Entity>): Plann
     const column = planColumn(entity, field, entities);
     if (column.references) column.references.constraint = '';
     if (field.column !== undefined && field.column !== field.name) column.sql = field.column;
+    if (field.keyOf && field.name === keyName) column.composite = [...field.keyOf];
     return column;
   });
+  const parts = columns.find((column) => column.name === keyName)?.composite;
   return {
     name: entity.name,
     existing: schema === undefined ? { name: name as string } : { schema, name: name as string },
-    key: { column: keyName, generate: 'database', hidden: false, constraint: '' },
+    key: {
+      column: keyName,
+      generate: 'database',
+      hidden: false,
+      constraint: '',
+      ...(parts ? { parts } : {}),
+    },
     columns,
     indexes: [],
   };

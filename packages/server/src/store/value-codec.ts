@@ -1,4 +1,4 @@
-import { exhaustiveSwitchError, type JsonValue } from '@ninefold/model';
+import { compositeKeyText, exhaustiveSwitchError, type JsonValue } from '@ninefold/model';
 import { type CursorValue, InvalidCursorError } from './cursor';
 import type { DialectName } from './dialect-sql';
 import type { StoredRecord } from './store';
@@ -79,6 +79,11 @@ export class ValueCodec {
       const value = row[column.name];
       if (value === null || value === undefined) continue;
       record[column.name] = this.readValue(column, value);
+    }
+    for (const column of table.columns) {
+      if (!column.composite) continue;
+      const key = compositeKeyText(column.composite.map((part) => record[part]));
+      if (key !== undefined) record[column.name] = key;
     }
     return record;
   }

@@ -2,6 +2,7 @@ import type { ApiDescription } from '@ninefold/model';
 import {
   aggregateRecords,
   changedSinceReadMessage,
+  compositeKeyOf,
   DEFAULT_PAGE_SIZE,
   derivedValues,
   type Entity,
@@ -500,6 +501,12 @@ function isBlob(value: unknown): value is Blob {
 /** Numeric keys count up past the largest seen; other keys are kept when given, else made up. */
 function assignKey(entity: Entity, table: Table, record: ApiRecord): void {
   const key = entity.key ?? 'id';
+  // A key made of other fields is theirs, as the prototype API makes it.
+  const composite = compositeKeyOf(entity, record as Record<string, JsonValue>);
+  if (composite !== undefined) {
+    record[key] = composite;
+    return;
+  }
   const given = record[key];
   if (typeof given === 'number') {
     table.nextKey = Math.max(table.nextKey, given + 1);
