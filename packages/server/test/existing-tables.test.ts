@@ -282,6 +282,7 @@ for (const dialect of ['SQLite', 'PostgreSQL'] as const) {
           filters: [],
           sort: [],
           limit: 1,
+          withTotal: false,
           cursor: first.nextCursor,
         });
         expect([...first.items, ...second.items].map((item) => item.id)).toEqual(pages);

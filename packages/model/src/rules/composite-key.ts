@@ -29,7 +29,7 @@ export function compositeKeyText(values: readonly (JsonValue | undefined)[]): st
 export function compositeKeyParts(text: string, count: number): string[] | undefined {
   const parts = text
     .split(',')
-    .map((part) => part.replace(/%(25|2C)/gi, (escape) => UNESCAPES[escape] ?? escape));
+    .map((part) => part.replace(/%(25|2C)/gi, (escaped) => UNESCAPES[escaped] ?? escaped));
   return parts.length === count ? parts : undefined;
 }
 
