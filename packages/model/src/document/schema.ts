@@ -235,13 +235,9 @@ const fieldCommon = {
     .regex(/^[A-Za-z_][A-Za-z0-9_$]*$/, 'a column name')
     .optional()
     .meta({ description: "The column of the entity's existing table that holds the field." }),
-  keyOf: z
-    .array(identifier)
-    .min(2)
-    .optional()
-    .meta({
-      description: "The fields whose values make the record's key (a composite key), on the key field.",
-    }),
+  keyOf: z.array(identifier).min(2).optional().meta({
+    description: "The fields whose values make the record's key (a composite key), on the key field.",
+  }),
   copyFrom: z.string().optional().meta({
     description:
       'reference.field: the form copies the value from the record that reference (of the same record) points at, when it is chosen, e.g. product.price.',
