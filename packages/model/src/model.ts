@@ -359,6 +359,11 @@ export type Field = FieldType & {
    */
   keyOf?: string[];
   /**
+   * A list of references kept in a team's join table (`table` or `schema.table`): each of its rows pairs
+   * this record's key with one referenced record's key (a many-to-many). Only with the entity's `table`.
+   */
+  through?: string;
+  /**
    * The section the field is shown in, on a record's page and in its forms ("Contact", "Payment"):
    * fields of one group are drawn together under its name, in the order the groups first appear.
    */

@@ -84,7 +84,7 @@ export async function create(
     (record) => ({
       status: 201,
       headers: {
-        etag: etag(1),
+        etag: etag(context.store.versionAfterWrite(entity.name, record, undefined)),
         location: `${pathOf(request.url)}/${encodeURIComponent(String(keyValue(entity, record)))}`,
       },
       body: presenterFor(model, request, entity)(record),
@@ -218,8 +218,8 @@ export async function update(
     before: old,
     after: updated.value,
   });
-  // The update was made over `expected`, which it moved on by one.
-  reply.header('etag', etag(expected + 1));
+  // The update was made over `expected`, which it moved on.
+  reply.header('etag', etag(store.versionAfterWrite(entity.name, updated.value, expected)));
   return presenterFor(model, request, entity)(updated.value);
 }
 
@@ -297,7 +297,7 @@ export async function transition(
       // The new version, so that the client's next change can say which one it read.
       (value) => ({
         status: 200,
-        headers: { etag: etag(version + 1) },
+        headers: { etag: etag(context.store.versionAfterWrite(entity.name, value, version)) },
         body: presenterFor(model, request, entity)(value),
       }),
       () => context.afterCommit?.(request),

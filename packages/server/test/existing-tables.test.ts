@@ -128,6 +128,7 @@ for (const dialect of ['SQLite', 'PostgreSQL'] as const) {
           model.entities.shown ? model.entities.items.map((entity) => [entity.name, entity.table]) : [],
         );
         expect(tables).toEqual({
+          Author: 'authors',
           Book: 'books',
           Loan: 'loans',
           Member: 'members',
@@ -192,8 +193,16 @@ for (const dialect of ['SQLite', 'PostgreSQL'] as const) {
         });
         expect(edited.statusCode).toBe(200);
         expect(await target.query('select copies from books')).toEqual([{ copies: 3 }]);
+        // The ETag a write answers is the version it left: the next edit may be made over it.
+        const again = await app.inject({
+          method: 'PATCH',
+          url: '/api/books/978-0-13-110362-7',
+          headers: { 'if-match': edited.headers.etag as string },
+          payload: { copies: 3 },
+        });
+        expect(again.statusCode).toBe(200);
         // Someone at psql changes the row: the version the client holds no longer matches.
-        const fresh = edited.headers.etag as string;
+        const fresh = again.headers.etag as string;
         await target.query("update books set title = 'K&R' where isbn = '978-0-13-110362-7'");
         const stale = await app.inject({
           method: 'PATCH',
@@ -318,6 +327,53 @@ for (const dialect of ['SQLite', 'PostgreSQL'] as const) {
           { member_id: 2 },
         ]);
         expect((await app.inject({ method: 'GET', url: '/api/reservations/1' })).statusCode).toBe(404);
+      });
+
+      it('keeps a list of references in its join table: read with the record, replaced as a whole, gone with it', async () => {
+        const isbn = '978-0-13-110362-7';
+        const book = await app.inject({ method: 'GET', url: `/api/books/${isbn}` });
+        expect(book.json().authors).toEqual([1, 2]);
+        const listed = await app.inject({ method: 'GET', url: '/api/books?sort=isbn' });
+        expect(listed.json().items.map((item: { authors: number[] }) => item.authors)).toEqual([[1, 2], []]);
+
+        const edited = await app.inject({
+          method: 'PATCH',
+          url: `/api/books/${isbn}`,
+          headers: { 'if-match': book.headers.etag as string },
+          payload: { authors: [2, 3] },
+        });
+        expect(edited.statusCode).toBe(200);
+        expect(edited.json().authors).toEqual([2, 3]);
+        expect(
+          await target.query('select author_id from book_authors where isbn = $1 order by 1', [isbn]),
+        ).toEqual([{ author_id: 2 }, { author_id: 3 }]);
+        // Its list is part of the record: a change to it alone is a change, seen by If-Match.
+        expect(edited.headers.etag).not.toBe(book.headers.etag);
+
+        // A refused change leaves the list as it was.
+        const refused = await app.inject({
+          method: 'PATCH',
+          url: `/api/books/${isbn}`,
+          headers: { 'if-match': edited.headers.etag as string },
+          payload: { authors: [1], copies: -1 },
+        });
+        expect(refused.statusCode).toBe(422);
+        expect(
+          await target.query('select author_id from book_authors where isbn = $1 order by 1', [isbn]),
+        ).toEqual([{ author_id: 2 }, { author_id: 3 }]);
+
+        const made = await app.inject({
+          method: 'POST',
+          url: '/api/books',
+          payload: { isbn: '978-0-201-89683-1', title: 'The Art of Computer Programming', authors: [3] },
+        });
+        expect(made.statusCode).toBe(201);
+        expect(made.json().authors).toEqual([3]);
+        const gone = await app.inject({ method: 'DELETE', url: '/api/books/978-0-201-89683-1' });
+        expect(gone.statusCode).toBe(204);
+        expect(await target.query("select isbn from book_authors where isbn = '978-0-201-89683-1'")).toEqual(
+          [],
+        );
       });
 
       it('leaves the tables’ shape as it found it', async () => {

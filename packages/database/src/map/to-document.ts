@@ -309,6 +309,8 @@ export function catalogToDocument(catalog: Catalog, title: string): DatabaseDocu
       kind: 'list',
       of: { kind: 'reference', entity: otherName },
       label: humanize(pluralize(other.name)),
+      // `serve --db` reads and writes the list in the join table itself.
+      through: join.schema === defaultSchema ? join.name : `${join.schema}.${join.name}`,
     };
     report.add(
       'entities',

@@ -300,8 +300,27 @@ function checkTableMapping(
     }
     const column = named ?? name;
     if (Array.isArray(field.keyOf)) checkKeyOf(context, entity, field, [...base, 'fields', name, 'keyOf']);
-    // A key made of other fields is stored nowhere itself.
-    if (Array.isArray(field.keyOf)) continue;
+    if (field.through !== undefined) {
+      const of = isRecord(field.of) ? field.of : undefined;
+      if (field.kind !== 'list' || of?.kind !== 'reference') {
+        report(
+          context,
+          'invalid-value',
+          [...base, 'fields', name, 'through'],
+          `field "${text(entity.name)}.${name}" (point 3) is kept in the join table "${text(field.through)}", which only a list of references may be.`,
+        );
+      } else if (table === undefined) {
+        report(
+          context,
+          'invalid-value',
+          [...base, 'fields', name, 'through'],
+          `field "${text(entity.name)}.${name}" (point 3) is kept in the join table "${text(field.through)}", but ${owner} names no table of its own.`,
+          { hint: 'Name the existing table the entity lives in (Table:), or remove "Through".' },
+        );
+      }
+    }
+    // A key made of other fields, and a list in a join table, have no column in the entity's table.
+    if (Array.isArray(field.keyOf) || field.through !== undefined) continue;
     const other = columns.get(column);
     if (other !== undefined && table !== undefined) {
       report(

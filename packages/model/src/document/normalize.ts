@@ -236,6 +236,7 @@ interface FieldLike extends TypeDocument {
   internal?: boolean;
   column?: string;
   keyOf?: string[];
+  through?: string;
   group?: string;
 }
 
@@ -257,6 +258,7 @@ function toField(name: string, doc: FieldLike): Field {
     ...optional('internal', doc.internal),
     ...optional('column', doc.column),
     ...optional('keyOf', doc.keyOf),
+    ...optional('through', doc.through),
     ...optional('group', doc.group),
   };
 }

@@ -238,6 +238,11 @@ const fieldCommon = {
   keyOf: z.array(identifier).min(2).optional().meta({
     description: "The fields whose values make the record's key (a composite key), on the key field.",
   }),
+  through: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_$]*(\.[A-Za-z_][A-Za-z0-9_$]*)?$/, 'table or schema.table')
+    .optional()
+    .meta({ description: "A list of references kept in a team's join table (a many-to-many)." }),
   copyFrom: z.string().optional().meta({
     description:
       'reference.field: the form copies the value from the record that reference (of the same record) points at, when it is chosen, e.g. product.price.',

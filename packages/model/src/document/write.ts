@@ -180,6 +180,7 @@ function fromField(field: Field): TypeDocument {
     ...optional('internal', field.internal),
     ...optional('column', field.column),
     ...optional('keyOf', field.keyOf),
+    ...optional('through', field.through),
     ...optional('group', field.group),
   } as TypeDocument;
 }

@@ -171,6 +171,7 @@ export const TABLES = {
       col('internal', 'yesno'),
       col('column', 'text', { aliases: ['database column'] }),
       col('keyOf', 'list', { aliases: ['key of', 'made of'] }),
+      col('through', 'text', { aliases: ['join table'] }),
       col('group', 'text', { aliases: ['section'] }),
     ],
   },

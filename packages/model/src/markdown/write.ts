@@ -337,6 +337,7 @@ function writeEntity(entity: Entity): string[] {
       Internal: yesNo(field.internal),
       Column: text(field.column),
       'Key of': field.keyOf === undefined ? '' : field.keyOf.map(inline).join(', '),
+      Through: text(field.through),
       Group: text(field.group),
     }));
     blocks.push(
@@ -358,6 +359,7 @@ function writeEntity(entity: Entity): string[] {
           'Internal',
           'Column',
           'Key of',
+          'Through',
           'Group',
         ],
         ['Field', 'Kind'],

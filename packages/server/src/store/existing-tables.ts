@@ -1,7 +1,7 @@
 // The team's own tables (`Table:` in point 3), served in place. The store never creates, alters or
 // indexes them; what it must know of them (that they and their columns exist, their CHECKs) is read
 // from the database's catalog when it starts, by the reader `ninefold import` uses.
-import type { Catalog } from '@ninefold/database';
+import type { Catalog, Table } from '@ninefold/database';
 import type { StoredRecord } from './store';
 import { columnName, fnv1a, type PlannedTable, type TablePlan } from './table-plan';
 
@@ -13,9 +13,19 @@ export interface ExistingCheck {
   field?: string;
 }
 
+/** A join table that holds a list of references (`through`): the column of each side. */
+export interface ExistingJoin {
+  /** The column that holds the owning record's key. */
+  own: string;
+  /** The column that holds the referenced record's key. */
+  other: string;
+}
+
 /** What the database says of one entity's table, beyond the plan. */
 export interface ExistingFacts {
   checks: ExistingCheck[];
+  /** Per list field kept in a join table. */
+  joins: Map<string, ExistingJoin>;
 }
 
 /**
@@ -81,7 +91,7 @@ export function inspectExisting(
     }
     const names = new Set(found.columns.map((column) => column.name));
     for (const column of table.columns) {
-      if (column.composite) continue;
+      if (column.composite || column.through) continue;
       if (!names.has(columnName(column))) {
         problems.push(
           `field "${table.name}.${column.name}" is kept in the column "${columnName(column)}" of "${where}", which it does not have`,
@@ -109,7 +119,15 @@ export function inspectExisting(
         `the key "${table.key.column}" of entity "${table.name}" does not identify one row of "${where}"${primary}: name the columns of its primary key (a key of several fields says them as "Key of"), or a unique column never empty`,
       );
     }
+    const joins = new Map<string, ExistingJoin>();
+    for (const column of table.columns) {
+      if (!column.through) continue;
+      const join = findJoin(plan, catalog, defaultSchema, table, column.through);
+      if (typeof join === 'string') problems.push(`field "${table.name}.${column.name}" ${join}`);
+      else joins.set(column.name, join);
+    }
     facts.set(table.name, {
+      joins,
       checks: found.checks.map((check) => {
         const field = firstField(table, check.expression);
         return {
@@ -139,4 +157,46 @@ function firstField(table: PlannedTable, expression: string): string | undefined
       first = { at: match.index, field: column.name };
   }
   return first?.field;
+}
+
+/** Whether a foreign key's target (`schema.table` on PostgreSQL, `table` on SQLite) is this table. */
+function targets(target: string, table: Table): boolean {
+  return target === table.name || target === `${table.schema}.${table.name}`;
+}
+
+/**
+ * The columns of a join table: the one whose foreign key refers to the owner's table, and the one that
+ * refers to the listed records' table; or why they cannot be found.
+ */
+function findJoin(
+  plan: TablePlan,
+  catalog: Catalog,
+  defaultSchema: string,
+  owner: PlannedTable,
+  through: NonNullable<PlannedTable['columns'][number]['through']>,
+): ExistingJoin | string {
+  const where =
+    through.table.schema === undefined ? through.table.name : `${through.table.schema}.${through.table.name}`;
+  const find = (existing: { schema?: string; name: string } | undefined) =>
+    existing &&
+    catalog.tables.find(
+      (candidate) =>
+        candidate.name === existing.name && candidate.schema === (existing.schema ?? defaultSchema),
+    );
+  const join = find(through.table);
+  if (!join) return `is kept in the join table "${where}", which the database does not have`;
+  if (owner.key.parts)
+    return `is kept in the join table "${where}", but its entity's key is made of several fields`;
+  const ownTable = find(owner.existing);
+  const otherTable = find(plan.tables.find((candidate) => candidate.name === through.target)?.existing);
+  if (!ownTable || !otherTable)
+    return `is kept in the join table "${where}", whose sides are not both the team's tables`;
+  const single = join.foreignKeys.filter((key) => key.columns.length === 1);
+  const own = single.find((key) => targets(key.target, ownTable));
+  // Of a list of the owner's own kind (a member's friends), the owner's side is the first reference.
+  const other = single.find((key) => key !== own && targets(key.target, otherTable));
+  if (!own || !other) {
+    return `is kept in the join table "${where}", which has no reference to both "${ownTable.name}" and "${otherTable.name}"`;
+  }
+  return { own: own.columns[0] as string, other: other.columns[0] as string };
 }

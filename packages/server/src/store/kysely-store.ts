@@ -31,6 +31,7 @@ import {
   releaseUnansweredKeys,
 } from './idempotency-table';
 import { ensureImportedTable, insertImported, selectImported } from './import-table';
+import { deleteLists, joinedLists, readLists, writeLists } from './join-lists';
 import { planList } from './list-query';
 import { ReadCache } from './read-cache';
 import { aggregateSql, columnOf, conditionSql } from './record-condition-sql';
@@ -143,6 +144,10 @@ export class KyselyStore implements Store {
     this.tables = new Map(context.plan.tables.map((table) => [table.name, table]));
   }
 
+  versionAfterWrite(entity: string, record: StoredRecord, previous: number | undefined): number {
+    return this.table(entity).existing ? rowVersion(record) : (previous ?? 0) + 1;
+  }
+
   async migrate(options: { allowDestructive: boolean }): Promise<MigrationResult> {
     if (this.inTransaction) throw new Error('migrate runs its own transaction: call it on the store itself');
     // The team's tables are checked, never changed: a mapping that does not match stops the start here.
@@ -213,6 +218,7 @@ export class KyselyStore implements Store {
 
     const more = items.length > plan.limit;
     const shown = more ? items.slice(0, plan.limit) : items;
+    await this.fillLists(table, shown);
     const last = shown.at(-1);
     const result: ListResult = { items: shown };
     if (total !== undefined) result.total = total;
@@ -266,7 +272,10 @@ export class KyselyStore implements Store {
       SELECT ${this.columns(table)} FROM ${this.ref(table)} WHERE ${this.keyIs(table, value)}
     `.execute(this.kysely);
     const row = result.rows[0];
-    return row ? this.codec.read(table, row) : undefined;
+    if (!row) return undefined;
+    const record = this.codec.read(table, row);
+    await this.fillLists(table, [record]);
+    return record;
   }
 
   async getVersioned(entity: string, key: RecordKey): Promise<VersionedRecord | undefined> {
@@ -353,6 +362,11 @@ export class KyselyStore implements Store {
 
   private async createRow(entity: string, values: StoredRecord): Promise<WriteResult<StoredRecord>> {
     const table = this.table(entity);
+    // The row and its lists' rows in join tables are one write.
+    const lists = this.lists(table);
+    if (lists.length > 0 && !this.inTransaction) {
+      return this.transaction((store) => (store as KyselyStore).createRow(entity, values));
+    }
     this.checkFields(table, values, 'create');
     const row = new Map<string, unknown>();
     for (const column of stored(table)) {
@@ -399,6 +413,12 @@ export class KyselyStore implements Store {
     // see an AFTER trigger's change): it is read again as stored.
     if (table.existing) {
       const stored = this.codec.read(table, inserted);
+      await writeLists(
+        this.kysely,
+        lists,
+        this.keyValue(table, stored[table.key.column] as RecordKey),
+        values,
+      );
       const again = await this.get(entity, stored[table.key.column] as RecordKey);
       return { ok: true, value: again ?? stored };
     }
@@ -434,7 +454,8 @@ export class KyselyStore implements Store {
     let touchesUnique = table.existing !== undefined;
     for (const column of table.columns) {
       const value = values[column.name];
-      if (value === undefined) continue;
+      // A list kept in a join table is written there (`updateExisting`).
+      if (value === undefined || column.through) continue;
       if (column.name === table.key.column) {
         if (table.key.parts && value === key) continue;
         if (value !== null && this.codec.key(column, value as RecordKey) === keyValue) continue;
@@ -444,7 +465,7 @@ export class KyselyStore implements Store {
       const bound = value === null ? null : this.codec.write(table, column, value);
       sets.push(sql`${sql.id(columnName(column))} = ${bound}`);
     }
-    if (table.existing) return this.updateExisting(table, keyValue, sets, expectedVersion);
+    if (table.existing) return this.updateExisting(table, keyValue, sets, values, expectedVersion);
     sets.push(sql`"_version" = "_version" + 1`, sql`"_updated_at" = ${new Date().toISOString()}`);
     const versionCheck = expectedVersion === undefined ? sql`` : sql` AND "_version" = ${expectedVersion}`;
     const statement = sql<Row>`
@@ -488,15 +509,21 @@ export class KyselyStore implements Store {
     const keyValue = this.keyValue(table, key);
     if (keyValue === undefined) return fail({ kind: 'not-found', entity });
     const referrers = this.referrers(table);
-    let deleted: number;
-    try {
-      deleted = await this.guarded(referrers.length > 0 || table.existing !== undefined, async () => {
+    const lists = this.lists(table);
+    const remove = () =>
+      this.guarded(referrers.length > 0 || table.existing !== undefined, async () => {
+        // A record's lists are part of it: their rows in join tables go first, and come back with it
+        // when the database refuses the delete (the savepoint below).
+        await deleteLists(this.kysely, lists, keyValue);
         const result = await sql<Row>`
           DELETE FROM ${this.ref(table)} WHERE ${this.keyIs(table, keyValue)}
           RETURNING 1 AS "deleted"
         `.execute(this.kysely);
         return result.rows.length;
       });
+    let deleted: number;
+    try {
+      deleted = lists.length > 0 && this.inTransaction ? await this.savepoint(remove) : await remove();
     } catch (error) {
       const violation = this.violation(table, error);
       if (violation?.kind !== 'foreign-key') throw error;
@@ -916,6 +943,29 @@ export class KyselyStore implements Store {
     );
   }
 
+  /** The table's lists kept in join tables, as the database's catalog said when the store started. */
+  private lists(table: PlannedTable): ReturnType<typeof joinedLists> {
+    return table.existing ? joinedLists(table, this.context.existing?.get(table.name)) : [];
+  }
+
+  /** Fills the records' lists kept in join tables. */
+  private async fillLists(table: PlannedTable, records: StoredRecord[]): Promise<void> {
+    const lists = this.lists(table);
+    if (lists.length === 0) return;
+    const keyColumn = this.keyColumn(table);
+    await readLists(
+      this.kysely,
+      lists,
+      records,
+      (record) => this.codec.key(keyColumn, record[table.key.column] as RecordKey),
+      (list, value) => {
+        const target = this.tables.get(list.column.through?.target ?? '');
+        const column = target?.columns.find((candidate) => candidate.name === target.key.column);
+        return column ? this.codec.readValue(column, value) : (value as JsonValue);
+      },
+    );
+  }
+
   private keyId(table: PlannedTable): RawBuilder<unknown> {
     return sql.id(columnName(this.keyColumn(table)));
   }
@@ -933,6 +983,7 @@ export class KyselyStore implements Store {
     table: PlannedTable,
     keyValue: unknown,
     sets: RawBuilder<unknown>[],
+    values: StoredRecord,
     expectedVersion: number | undefined,
   ): Promise<WriteResult<StoredRecord>> {
     const entity = table.name;
@@ -944,19 +995,26 @@ export class KyselyStore implements Store {
       `.execute(self.kysely);
       const row = current.rows[0];
       if (!row) return fail({ kind: 'not-found', entity });
-      const version = rowVersion(self.codec.read(table, row));
+      const before = self.codec.read(table, row);
+      await self.fillLists(table, [before]);
+      const version = rowVersion(before);
       if (expectedVersion !== undefined && version !== expectedVersion)
         return fail({ kind: 'version-mismatch', entity, current: version });
-      if (sets.length === 0) return { ok: true, value: self.codec.read(table, row) };
+      let updated: Row | undefined = row;
       try {
-        const updated = await self.guarded(true, async () => {
-          const result = await sql<Row>`
-            UPDATE ${self.ref(table)} SET ${sql.join(sets)} WHERE ${self.keyIs(table, keyValue)}
-            RETURNING ${self.columns(table)}
-          `.execute(self.kysely);
-          return result.rows[0];
-        });
+        if (sets.length > 0) {
+          updated = await self.guarded(true, async () => {
+            const result = await sql<Row>`
+              UPDATE ${self.ref(table)} SET ${sql.join(sets)} WHERE ${self.keyIs(table, keyValue)}
+              RETURNING ${self.columns(table)}
+            `.execute(self.kysely);
+            return result.rows[0];
+          });
+        }
         if (!updated) return fail({ kind: 'not-found', entity });
+        // After the row, which may be refused: a refusal must leave the lists as they were. A failure
+        // here throws, and the transaction takes the row's change back with it.
+        await writeLists(self.kysely, self.lists(table), keyValue, values);
         const stored = self.codec.read(table, updated);
         const again = await self.get(entity, stored[table.key.column] as RecordKey);
         return { ok: true, value: again ?? stored };
@@ -1083,7 +1141,7 @@ class CompositeValue {
 
 /** The columns a table has: a composite key is stored nowhere itself. */
 function stored(table: PlannedTable): PlannedColumn[] {
-  return table.columns.filter((column) => column.composite === undefined);
+  return table.columns.filter((column) => column.composite === undefined && column.through === undefined);
 }
 
 function fail(failure: WriteFailure): { ok: false; failure: WriteFailure } {

@@ -146,9 +146,15 @@ export async function openStore(options: StoreOptions): Promise<Store> {
           holder: listener.holder,
           shared,
           readCatalog: async () => {
+            // The team's tables, and the join tables their lists are kept in.
             const schemas = [
               ...new Set(
-                plan.tables.flatMap((table) => (table.existing?.schema ? [table.existing.schema] : [])),
+                plan.tables.flatMap((table) => [
+                  ...(table.existing?.schema ? [table.existing.schema] : []),
+                  ...table.columns.flatMap((column) =>
+                    column.through ? [column.through.table.schema ?? connected] : [],
+                  ),
+                ]),
               ),
             ];
             return { catalog: await readPostgres(url, schemas), defaultSchema: connected };

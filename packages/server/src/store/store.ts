@@ -86,6 +86,11 @@ export interface Store {
   /** What every node of this database shares: secrets, signed-out tokens, throttle counts, events. */
   readonly shared: SharedState;
   readonly dialect: 'sqlite' | 'postgres';
+  /**
+   * The version a write left a record at, for its ETag: one more than the version it was written over
+   * (`previous`; none for a new record), or, on a team's own table, read from its values (`rowVersion`).
+   */
+  versionAfterWrite(entity: string, record: StoredRecord, previous: number | undefined): number;
   /** Brings the database in line with the model. Additive changes apply; destructive ones need consent. */
   migrate(options: { allowDestructive: boolean }): Promise<MigrationResult>;
   list(entity: string, query: ListQuery): Promise<ListResult>;

@@ -23,6 +23,8 @@ export interface PlannedColumn {
   sql?: string;
   /** A composite key (`keyOf`): no column, its value is made of these fields' when a row is read. */
   composite?: string[];
+  /** A list of references kept in a team's join table (`through`): no column in the entity's table. */
+  through?: { table: ExistingTable; target: string };
   /** A reference field whose target has a table: a FOREIGN KEY to the target's key (ON DELETE RESTRICT). */
   references?: { table: string; column: string; constraint: string };
 }
@@ -269,9 +271,6 @@ function planTable(entity: Entity, entities: Map<string, Entity>): PlannedTable 
  * store starts: `existing-tables.ts`).
  */
 function planExistingTable(entity: Entity, entities: Map<string, Entity>): PlannedTable {
-  const [schema, name] = (entity.table ?? '').includes('.')
-    ? (entity.table ?? '').split('.')
-    : [undefined, entity.table ?? ''];
   const keyName =
     entity.key ?? (entity.fields.some((field) => field.name === HIDDEN_KEY) ? HIDDEN_KEY : undefined);
   if (keyName === undefined || !entity.fields.some((field) => field.name === keyName)) {
@@ -284,12 +283,15 @@ function planExistingTable(entity: Entity, entities: Map<string, Entity>): Plann
     if (column.references) column.references.constraint = '';
     if (field.column !== undefined && field.column !== field.name) column.sql = field.column;
     if (field.keyOf && field.name === keyName) column.composite = [...field.keyOf];
+    if (field.through !== undefined && field.kind === 'list' && field.of.kind === 'reference') {
+      column.through = { table: existingTable(field.through), target: field.of.entity };
+    }
     return column;
   });
   const parts = columns.find((column) => column.name === keyName)?.composite;
   return {
     name: entity.name,
-    existing: schema === undefined ? { name: name as string } : { schema, name: name as string },
+    existing: existingTable(entity.table ?? ''),
     key: {
       column: keyName,
       generate: 'database',
@@ -317,6 +319,12 @@ function planColumn(entity: Entity, field: Field, entities: Map<string, Entity>)
     }
   }
   return column;
+}
+
+/** `schema.table` or `table`, as a specification names a team's table. */
+function existingTable(name: string): ExistingTable {
+  const [first, second] = name.split('.');
+  return second === undefined ? { name: first ?? name } : { schema: first ?? '', name: second };
 }
 
 /** The column's name in the database. */
