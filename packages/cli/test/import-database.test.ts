@@ -29,7 +29,7 @@ describe('ninefold import DATABASE', () => {
     expect(readFileSync(out, 'utf8')).toMatch(/^# Imported by ninefold from /);
     const check = bufferTerminal();
     expect(await main(['check', out], check)).toBe(0);
-    expect(check.stdout).toContain('coverage: 3 of 9 points shown');
+    expect(check.stdout).toContain('coverage: 4 of 9 points shown');
     // Markdown too, as for an OpenAPI document.
     expect(
       await main(['import', file, '--format', 'markdown', '-o', join(dir, 'workshop.md')], bufferTerminal()),

@@ -67,7 +67,6 @@ function expectWorkshop(model: Model | undefined): void {
   expect(constraint(model, 'Part.name')?.max).toEqual({ kind: 'number', value: 80 });
   expect(constraint(model, 'Part.stock')?.min).toEqual({ kind: 'number', value: 0 });
   expect(field(model, 'Part', 'unit_price').kind).toBe('money');
-  // A composite key: one key field, and the set unique together.
   // The composite key is one field made of its columns, which routes and selections name as any key.
   expect(entity(model, 'JobPart').key).toBe('id');
   expect(entity(model, 'JobPart').fields.find((field) => field.name === 'id')).toMatchObject({
@@ -81,7 +80,19 @@ function expectWorkshop(model: Model | undefined): void {
   expect(field(model, 'Job', 'mechanics')).toMatchObject({
     kind: 'list',
     of: { kind: 'reference', entity: 'Mechanic' },
+    through: 'job_mechanics',
   });
+  // Each entity names its table, and a reference column is named for what it refers to.
+  expect(entity(model, 'Job').table).toBe('jobs');
+  expect(field(model, 'Job', 'customer_id').label).toBe('Customer');
+  // Screens the schema cannot say, inferred: a list, a page, and forms but for views.
+  const screens = model?.screens.shown ? model.screens.items : [];
+  const at = (route: string) =>
+    screens.filter((screen) => screen.route === route).map((screen) => screen.kind);
+  expect(at('/job-parts')).toEqual(['list']);
+  expect(at('/job-parts/:id')).toEqual(['detail']);
+  expect(at('/job-parts/new')).toEqual(['create']);
+  expect(at('/open-jobs/new')).toEqual([]);
   // A view is read, never written.
   expect(entity(model, 'OpenJob').fields.every((f) => f.readOnly)).toBe(true);
   expect(field(model, 'Invoice', 'pdf').kind).toBe('file');

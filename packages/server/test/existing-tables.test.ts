@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { importDatabase, readPostgres, readSqlite } from '@ninefold/database';
-import type { Model } from '@ninefold/model';
+import { loadSpec, type Model } from '@ninefold/model';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
@@ -448,6 +448,77 @@ describe('the database’s own refusals, where the specification says nothing of
       }
     } finally {
       await target.close();
+    }
+  });
+});
+
+describe('docs/database.md’s example, served as a stranger would paste it', () => {
+  // The guide's Markdown, under a title and with the other points not shown, on tables made to match it.
+  const guide = readFileSync(new URL('../../../docs/database.md', import.meta.url), 'utf8');
+  const section = guide.slice(guide.indexOf('## Serving the tables in place'));
+  const example = /```markdown\n([\s\S]*?)```/.exec(section)?.[1];
+  const notShown = (n: number, name: string) => `## ${n}. ${name}\n\nNot shown.\n`;
+
+  it('loads clean, and reads and writes its columns, join table and key of two fields', async () => {
+    if (example === undefined) throw new Error('the example is gone from the guide');
+    const spec = [
+      '# Library\n',
+      notShown(1, 'Product'),
+      notShown(2, 'Screens and routes'),
+      `## 3. Entities and fields\n\n${example}`,
+      ...[
+        'States and transitions',
+        'Validation rules',
+        'Roles and permissions',
+        'Calls',
+        'Error catalogue',
+        'Business constants and limits',
+      ].map((name, index) => notShown(index + 4, name)),
+    ].join('\n');
+    const loaded = loadSpec(spec, { file: 'library.md' });
+    expect(loaded.issues.filter((issue) => issue.severity === 'error')).toEqual([]);
+    if (!loaded.model) throw new Error('the example did not load');
+    const file = join(mkdtempSync(join(tmpdir(), 'ninefold-guide-')), 'library.sqlite');
+    const db = new Database(file);
+    db.exec(`
+      CREATE TABLE members (id INTEGER PRIMARY KEY, full_name TEXT NOT NULL, email TEXT);
+      CREATE TABLE books (isbn TEXT PRIMARY KEY, title TEXT);
+      CREATE TABLE authors (id INTEGER PRIMARY KEY, name TEXT);
+      CREATE TABLE book_authors (isbn TEXT REFERENCES books (isbn), author_id INTEGER REFERENCES authors (id),
+        PRIMARY KEY (isbn, author_id));
+      CREATE TABLE reservations (member INTEGER REFERENCES members (id), isbn TEXT REFERENCES books (isbn),
+        place INTEGER, PRIMARY KEY (member, isbn));
+      INSERT INTO members (full_name) VALUES ('Ada Byron');
+      INSERT INTO authors (name) VALUES ('Brian Kernighan');
+    `);
+    const store = await openStore({ model: loaded.model, url: `sqlite:${file}` });
+    expect((await store.migrate({ allowDestructive: false })).ok).toBe(true);
+    const app = await buildApp({ model: loaded.model, store });
+    try {
+      expect((await app.inject({ method: 'GET', url: '/api/members/1' })).json()).toMatchObject({
+        id: 1,
+        name: 'Ada Byron',
+      });
+      const book = await app.inject({
+        method: 'POST',
+        url: '/api/books',
+        payload: { isbn: '978-0-13-110362-7', title: 'The C Programming Language', authors: [1] },
+      });
+      expect(book.statusCode).toBe(201);
+      const reservation = await app.inject({
+        method: 'POST',
+        url: '/api/reservations',
+        payload: { member: 1, isbn: '978-0-13-110362-7', place: 1 },
+      });
+      expect(reservation.json().id).toBe('1,978-0-13-110362-7');
+      expect(db.prepare('select * from book_authors').all()).toEqual([
+        { isbn: '978-0-13-110362-7', author_id: 1 },
+      ]);
+      expect(db.prepare('select member, place from reservations').all()).toEqual([{ member: 1, place: 1 }]);
+    } finally {
+      await app.close();
+      await store.close();
+      db.close();
     }
   });
 });

@@ -19,8 +19,9 @@ pointer into the document (or /schema/table/column).
 
 Options:
   -o, --out FILE     write the specification to FILE (default: standard output)
-  --format FORMAT    yaml (the default) or markdown; Markdown cannot hold everything YAML can (call
-                     parameters, a maximum page size, ...): what it leaves out is printed as a warning
+  --format FORMAT    yaml or markdown (the default: markdown for an OUT ending in .md, else yaml);
+                     Markdown cannot hold everything YAML can (call parameters, a maximum page
+                     size, ...): what it leaves out is printed as a warning
   --report all       list every mapped item in the report too, not only the inferred and the missing
   --root DIR         an OpenAPI document's $refs may read files in DIR only (default: its own folder)
   --client-id ID     the OAuth2 or OpenID Connect client id to sign in with (documents never name it)
@@ -54,7 +55,7 @@ export async function importCommand(args: string[], terminal: Terminal): Promise
     return 2;
   }
   const format = parsed.values.format;
-  if (format !== 'yaml' && format !== 'markdown') {
+  if (format !== undefined && format !== 'yaml' && format !== 'markdown') {
     terminal.err(`ninefold import: --format takes "yaml" or "markdown", not "${format}".\n`);
     return 2;
   }
@@ -113,7 +114,9 @@ async function writeImport(
   terminal: Terminal,
 ): Promise<number> {
   const report = values.report;
-  const format = values.format;
+  // Without --format, the output file's name says which: `spec.md` is Markdown, anything else YAML.
+  const format =
+    values.format ?? (values.out !== undefined && /\.(md|markdown)$/i.test(values.out) ? 'markdown' : 'yaml');
   const source = databaseName(file);
   const toErr = { ...terminal, out: terminal.err };
   if (result.issues.length > 0 || !result.model) printReport(result, file, toErr);
@@ -157,7 +160,7 @@ function parseImportArgs(args: string[]) {
     options: {
       out: { type: 'string', short: 'o' },
       report: { type: 'string' },
-      format: { type: 'string', default: 'yaml' },
+      format: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
       root: { type: 'string' },
       'client-id': { type: 'string' },

@@ -1,7 +1,7 @@
 // A database's catalog as a nine-point specification a person reads and edits: tables as entities,
 // columns as fields, keys, references, unique sets and CHECKs as point 5, with every choice in the report.
 // Points a schema cannot say (screens, states, roles, calls, the catalogue, constants) are left not shown.
-import type { PointKey } from '@ninefold/model';
+import { type PointKey, resourceSegment } from '@ninefold/model';
 import { createReportBuilder, type ImportReport } from '@ninefold/openapi';
 import { camelize, humanize, pluralize, singularize } from 'inflection';
 import type { Catalog, Column, ColumnType, Table } from '../catalog';
@@ -45,6 +45,7 @@ export function catalogToDocument(catalog: Catalog, title: string): DatabaseDocu
   const at = (table: Table, column?: string) => `/${table.schema}/${table.name}${column ? `/${column}` : ''}`;
 
   const entities: Json = {};
+  const views = new Set<string>();
   const fieldRules: Json = {};
   const rules: Json[] = [];
   for (const table of catalog.tables) {
@@ -71,6 +72,11 @@ export function catalogToDocument(catalog: Catalog, title: string): DatabaseDocu
         target && targetTable && names.has(targetTable)
           ? { kind: 'reference', entity: names.get(targetTable) }
           : fieldType(column, report, at(table, column.name));
+      // `member_id` and `MemberId` hold a member: the field is named for what it refers to.
+      const named = column.name.replace(/_?id$/i, '');
+      if (target && field.kind === 'reference' && named !== column.name && named !== '') {
+        field.label = humanize(named.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase());
+      }
       if (target && field.kind === 'reference') {
         report.add(
           'entities',
@@ -115,6 +121,7 @@ export function catalogToDocument(catalog: Catalog, title: string): DatabaseDocu
         );
       }
     }
+    if (table.kind === 'view') views.add(name);
     const entity: Json = { fields };
     // `serve --db` on the same database works on this table in place (docs/database.md).
     entity.table = where;
@@ -324,13 +331,13 @@ export function catalogToDocument(catalog: Catalog, title: string): DatabaseDocu
     report.add(point, 'not-shown', '', why);
     return `Not shown: ${why}`;
   };
+  const screens = screensOf(entities, views, report);
   const document: Json = {
     title,
     product: { summary: `The records of ${title}, as its database holds them.` },
-    screens: notShown(
-      'screens',
-      'a database says nothing of screens; the client shows a list and a form per entity',
-    ),
+    screens: Object.keys(screens).length
+      ? screens
+      : notShown('screens', 'the database has no table, so there is nothing to list'),
     entities: Object.keys(entities).length ? entities : notShown('entities', 'the database has no table'),
     states: notShown('states', 'a schema cannot say transitions; candidate state columns are in the report'),
     validation: { fields: fieldRules, rules },
@@ -500,4 +507,60 @@ export function literalDefault(text: string): string | number | boolean | undefi
   if (/^(true|false)$/i.test(value)) return value.toLowerCase() === 'true';
   if (value === '1' || value === '0') return Number(value);
   return undefined;
+}
+
+/** Columns a list shows at most: the first ones a person reads (the key made of others is no column). */
+const LIST_COLUMNS = 5;
+
+/**
+ * Point 2, which a schema does not say: a list, a record's page, and (but for views, which take no
+ * writes) a form to create and one to edit, per entity, at the routes of its conventional calls. Every
+ * screen is reported as inferred, with the columns its list shows.
+ */
+function screensOf(
+  entities: Json,
+  views: ReadonlySet<string>,
+  report: ReturnType<typeof createReportBuilder>,
+): Json {
+  const screens: Json = {};
+  for (const [name, value] of Object.entries(entities)) {
+    const entity = value as { plural?: string; key?: string; fields: Record<string, Json> };
+    const segment = resourceSegment({
+      name,
+      fields: [],
+      ...(entity.plural ? { plural: entity.plural } : {}),
+    });
+    const base = segment.replace(/[^A-Za-z0-9_-]+/g, '-');
+    const columns = Object.entries(entity.fields)
+      .filter(
+        ([, field]) => !['list', 'object', 'file'].includes(String(field.kind)) && field.internal !== true,
+      )
+      .slice(0, LIST_COLUMNS)
+      .map(([field]) => field);
+    // Every column sorts the list, the first by default; references, enums and yes/no filter it.
+    const filters = columns.filter((field) =>
+      ['reference', 'enum', 'boolean'].includes(String(entity.fields[field]?.kind)),
+    );
+    screens[base] = {
+      kind: 'list',
+      route: `/${segment}`,
+      entity: name,
+      title: entity.plural ?? name,
+      columns,
+      ...(columns.length ? { sort: columns } : {}),
+      ...(filters.length ? { filters } : {}),
+    };
+    screens[`${base}-detail`] = { kind: 'detail', route: `/${segment}/:id`, entity: name, hidden: true };
+    if (!views.has(name)) {
+      screens[`${base}-new`] = { kind: 'create', route: `/${segment}/new`, entity: name, hidden: true };
+      screens[`${base}-edit`] = { kind: 'edit', route: `/${segment}/:id/edit`, entity: name, hidden: true };
+    }
+    report.add(
+      'screens',
+      'inferred',
+      '',
+      `${name}: a list at /${segment} showing and sorted by ${columns.join(', ') || 'no column'}${filters.length ? `, filtered by ${filters.join(', ')}` : ''}, a page per record${views.has(name) ? ' (a view: no forms)' : ', and forms to create and edit'}`,
+    );
+  }
+  return screens;
 }
