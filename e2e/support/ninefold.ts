@@ -28,7 +28,9 @@ export async function startNinefold(
 ): Promise<NinefoldProcess> {
   const dir = mkdtempSync(join(tmpdir(), 'ninefold-e2e-'));
   const args = [join(ROOT, 'bin/ninefold.js'), command, resolve(ROOT, spec), '--port', '0'];
-  if (command === 'serve' || !extra.includes('--api')) args.push('--db', join(dir, 'e2e.db'));
+  // A test that serves a database of its own (a team's tables) names it; the others get a new one.
+  if (!extra.includes('--db') && (command === 'serve' || !extra.includes('--api')))
+    args.push('--db', join(dir, 'e2e.db'));
   args.push(...extra);
   const watched = await startWatched(process.execPath, args, {
     cwd: ROOT,

@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { seededRandom } from '../../../test/seeded-random';
 import { createTemporaryDatabase, PG_URL, postgresUnavailable } from '../../server/test/support/databases';
 import { importDatabase } from '../src/import-database';
-import { checkMeaning } from '../src/map/checks';
+import { checkMeaning, readableCondition } from '../src/map/checks';
 
 const dir = mkdtempSync(join(tmpdir(), 'ninefold-database-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -309,4 +309,16 @@ describe('generated schemas', () => {
       expect(imported.result.model, sql).toBeDefined();
     },
   );
+});
+
+describe('a CHECK as a refusal words it', () => {
+  it.each([
+    ["((POSITION(('@'::text) IN (email)) > 1))", "POSITION('@' IN email) > 1"],
+    ['((price >= (0)::numeric))', 'price >= 0'],
+    ["instr(email, '@') > 1", "instr(email, '@') > 1"],
+    ['(char_length(name) <= 80)', 'char_length(name) <= 80'],
+    ['((due_on >= lent_on))', 'due_on >= lent_on'],
+  ])('%s -> %s', (database, readable) => {
+    expect(readableCondition(database)).toBe(readable);
+  });
 });

@@ -77,6 +77,29 @@ function simplify(expression: string): string {
   return text;
 }
 
+/**
+ * A CHECK's condition as a person reads it in a refusal: without the casts, and without the parentheses
+ * PostgreSQL puts around each value and column.
+ *
+ * @example
+ * ```ts
+ * readableCondition("((POSITION(('@'::text) IN (email)) > 1))"); // "POSITION('@' IN email) > 1"
+ * ```
+ */
+export function readableCondition(expression: string): string {
+  let text = simplify(expression);
+  for (let before = ''; before !== text; ) {
+    before = text;
+    text = text.replace(
+      /\(\s*('(?:[^']|'')*'|"[^"]+"|[A-Za-z_][A-Za-z0-9_]*|-?\d+(?:\.\d+)?)\s*\)/g,
+      (_, token: string, at: number, all: string) =>
+        // A function's own parentheses stay: `lower(name)`.
+        /[A-Za-z0-9_]$/.test(all.slice(0, at)) ? `(${token})` : token,
+    );
+  }
+  return text;
+}
+
 function balanced(text: string): boolean {
   let depth = 0;
   for (const char of text) {

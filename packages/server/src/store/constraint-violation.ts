@@ -96,6 +96,6 @@ function checkViolation(
   return {
     kind: 'check',
     ...(check?.field === undefined ? {} : { field: check.field }),
-    constraint: check?.expression ?? named,
+    constraint: check?.readable ?? named,
   };
 }

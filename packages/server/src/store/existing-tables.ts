@@ -1,14 +1,17 @@
 // The team's own tables (`Table:` in point 3), served in place. The store never creates, alters or
 // indexes them; what it must know of them (that they and their columns exist, their CHECKs) is read
 // from the database's catalog when it starts, by the reader `ninefold import` uses.
-import type { Catalog, Table } from '@ninefold/database';
+import { type Catalog, readableCondition, type Table } from '@ninefold/database';
 import type { StoredRecord } from './store';
 import { columnName, fnv1a, type PlannedTable, type TablePlan } from './table-plan';
 
 /** A CHECK of a team's table, and the field a refusal by it is shown on. */
 export interface ExistingCheck {
   name?: string;
+  /** The condition as the database keeps it, which SQLite's refusals repeat. */
   expression: string;
+  /** The condition as a refusal words it (`readableCondition`). */
+  readable: string;
   /** The first of the entity's columns its condition reads. */
   field?: string;
 }
@@ -133,6 +136,7 @@ export function inspectExisting(
         return {
           ...(check.name === undefined ? {} : { name: check.name }),
           expression: check.expression,
+          readable: readableCondition(check.expression),
           ...(field === undefined ? {} : { field }),
         };
       }),

@@ -78,7 +78,19 @@ const FIRST_READS_MS = 3000;
  * `FIRST_READS_MS` for a page that reads nothing. Answers the function that cancels it.
  */
 function afterFirstReads(client: QueryClient, then: () => void): () => void {
-  let fetched = false;
+  // The first reads may be over already (this starts once the session is known, which can be after
+  // the screen read its records): then it follows now, not after the fallback wait, in which changes
+  // would go unseen.
+  const read = client
+    .getQueryCache()
+    .getAll()
+    .some((query) => query.state.dataUpdatedAt > 0);
+  if (read && client.isFetching() === 0) {
+    then();
+    return () => {};
+  }
+  // A read already under way counts: its end may be the first event the cache tells of.
+  let fetched = client.isFetching() > 0;
   let done = false;
   const finish = () => {
     if (done) return;

@@ -4,7 +4,12 @@ import dayjs from 'dayjs';
 import customParseFormat from 'dayjs/plugin/customParseFormat';
 import 'dayjs/locale/fr';
 import type { ReactNode } from 'react';
+import { addEnglish } from '../i18n/catalogue';
+import { form as formMessages } from '../i18n/en/form';
 import { useI18n } from '../i18n/I18nProvider';
+
+addEnglish('form', formMessages);
+
 import { dayPattern } from './date-format';
 
 // Typed days are read by the pattern of the person's language (DD/MM/YYYY in French).
@@ -48,7 +53,7 @@ export default function DateInput({
   max,
   autoFocus,
 }: DateInputProps) {
-  const { locale } = useI18n();
+  const { locale, t } = useI18n();
   const pattern = dayPattern(locale);
   return (
     <DatesProvider settings={{ locale, firstDayOfWeek: locale === 'fr' ? 1 : 0 }}>
@@ -64,6 +69,8 @@ export default function DateInput({
         valueFormat={pattern}
         placeholder={locale === 'fr' ? pattern.replace(/D/g, 'J').replace(/Y/g, 'A') : pattern}
         clearable
+        // The cross that empties the field is a button: a screen reader says what it clears.
+        clearButtonProps={{ 'aria-label': t('form.clearValue', { label }) }}
         autoFocus={autoFocus}
         {...(min ? { minDate: min } : {})}
         {...(max ? { maxDate: max } : {})}

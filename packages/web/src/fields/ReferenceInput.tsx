@@ -108,6 +108,7 @@ export function ReferenceInput({ field, name, label, description, required }: In
       // a click, typing or the arrow keys open it.
       openOnFocus={false}
       clearable={!required}
+      clearButtonProps={{ 'aria-label': t('form.clearValue', { label: String(label) }) }}
       data={choices}
       value={value === '' ? null : value}
       onChange={(next, option) => {

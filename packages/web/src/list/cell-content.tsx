@@ -103,9 +103,14 @@ function builtInCellContent(
 ): ReactNode {
   const text = cellText(field, value, context.text);
   if (link !== undefined) {
+    // A record whose first column refers to another (a reservation's member) is named by that one's name.
+    const named =
+      field.kind === 'reference' && (typeof value === 'string' || typeof value === 'number')
+        ? context.names.name(field.entity, textOf(value))
+        : undefined;
     return (
       <a className="nf-cell-link" href={context.links.href(link.href)} data-to={link.href}>
-        {text === '' ? (link.key ?? '') : text}
+        {named ?? (text === '' ? (link.key ?? '') : text)}
       </a>
     );
   }

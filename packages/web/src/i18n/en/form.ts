@@ -28,6 +28,7 @@ export const form = {
   // Inputs
   choose: 'Choose…',
   search: 'Type to search',
+  clearValue: 'Clear {label}',
   searching: 'Searching…',
   nothingFound: 'Nothing matches',
   optionsFailed: 'The choices could not be loaded.',

@@ -26,6 +26,7 @@ export const form: Messages<'form'> = {
   requiredNote: 'Les champs marqués * sont obligatoires.',
   choose: 'Choisir…',
   search: 'Tapez pour chercher',
+  clearValue: 'Effacer {label}',
   searching: 'Recherche…',
   nothingFound: 'Aucun résultat',
   optionsFailed: 'Les choix n’ont pas pu être chargés.',
