@@ -3,7 +3,7 @@
 // Points a schema cannot say (screens, states, roles, calls, the catalogue, constants) are left not shown.
 import { type PointKey, resourceSegment } from '@ninefold/model';
 import { createReportBuilder, type ImportReport } from '@ninefold/openapi';
-import { camelize, humanize, pluralize, singularize } from 'inflection';
+import { camelize, humanize, pluralize, singularize, underscore } from 'inflection';
 import type { Catalog, Column, ColumnType, Table } from '../catalog';
 import { checkMeaning } from './checks';
 
@@ -126,8 +126,11 @@ export function catalogToDocument(catalog: Catalog, title: string): DatabaseDocu
     // `serve --db` on the same database works on this table in place (docs/database.md).
     entity.table = where;
     if (table.comment) entity.description = table.comment;
-    entity.label = humanize(singularize(table.name));
-    entity.plural = humanize(table.name);
+    // From the entity's name, which is the table's in the singular (`order_lines`, `OrderLine` and
+    // `Track` alike), with its schema in front where two schemas share a name (`BillingCustomer`).
+    const words = singularize(underscore(name));
+    entity.label = humanize(words);
+    entity.plural = humanize(pluralize(words));
     const unkeyable = table.primaryKey.filter((column) =>
       ['file', 'list', 'object', 'markdown'].includes(String((fields[column] as Json | undefined)?.kind)),
     );
@@ -421,7 +424,8 @@ function typeOf(
         );
         return { kind: 'money', currency };
       }
-      if (MONEY_NAMES.test(column.name) && type.scale === 2) {
+      // `unit_price` and `UnitPrice` alike.
+      if (MONEY_NAMES.test(column.name.replace(/([a-z0-9])([A-Z])/g, '$1_$2')) && type.scale === 2) {
         report.add(
           'entities',
           'inferred',
