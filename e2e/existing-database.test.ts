@@ -70,7 +70,7 @@ async function postgresDatabase(sql: string): Promise<TeamDatabase> {
 }
 
 function sqliteDatabase(sql: string): TeamDatabase {
-  const file = join(mkdtempSync(join(tmpdir(), 'ninefold-team-')), 'library.sqlite');
+  const file = join(mkdtempSync(join(tmpdir(), 'ninefold-team-')), 'team.sqlite');
   const setup = new SqliteDatabase(file);
   setup.exec(sql);
   setup.close();
@@ -96,17 +96,22 @@ function sqliteDatabase(sql: string): TeamDatabase {
 
 /** `ninefold import DATABASE -o spec.md`, as a person runs it: the specification's path. */
 function importSpecification(database: string): string {
-  const out = join(mkdtempSync(join(tmpdir(), 'ninefold-import-')), 'library.md');
+  const out = runImport(database);
+  const written = readFileSync(out, 'utf8');
+  expect(written).toContain('- Table: reservations');
+  expect(written).toMatch(/\| id \| text \|.*\| member_id, isbn \|/);
+  return out;
+}
+
+function runImport(database: string): string {
+  const out = join(mkdtempSync(join(tmpdir(), 'ninefold-import-')), 'spec.md');
   const run = spawnSync(process.execPath, [join(ROOT, 'bin/ninefold.js'), 'import', database, '-o', out], {
     cwd: ROOT,
     encoding: 'utf8',
     env: { ...process.env, NO_COLOR: '1' },
   });
   expect(run.status, run.stderr).toBe(0);
-  expect(run.stderr).toContain('join table book_authors');
-  const written = readFileSync(out, 'utf8');
-  expect(written).toContain('- Table: reservations');
-  expect(written).toMatch(/\| id \| text \|.*\| member_id, isbn \|/);
+  expect(run.stderr).toMatch(/join table \S+ \(/);
   return out;
 }
 
@@ -238,4 +243,86 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
       await page.setViewportSize({ width: 1280, height: 800 });
     });
   });
+}
+
+/** Two more schemas of other shapes: what a person does first on each, in a browser, on both databases. */
+const OTHERS = [
+  {
+    name: 'chinook',
+    files: (dialect: 'sqlite' | 'postgres') =>
+      readFileSync(
+        join(
+          ROOT,
+          `packages/server/test/fixtures/existing/chinook.${dialect === 'sqlite' ? 'sqlite' : 'pg'}.sql`,
+        ),
+        'utf8',
+      ),
+    list: 'tracks',
+    row: /Blue in Green/,
+    create: {
+      path: 'genres/new',
+      fill: [
+        [/^Genre ?id/i, '3'],
+        [/^Name/, 'Bebop'],
+      ],
+      sql: 'select "Name" as name from "Genre" where "GenreId" = 3',
+      expected: [{ name: 'Bebop' }],
+    },
+  },
+  {
+    name: 'workshop',
+    files: (dialect: 'sqlite' | 'postgres') =>
+      readFileSync(
+        join(ROOT, `packages/database/test/fixtures/workshop.${dialect === 'sqlite' ? 'sqlite' : 'pg'}.sql`),
+        'utf8',
+      ),
+    list: 'parts',
+    row: /Spark plug/,
+    create: {
+      path: 'customers/new',
+      fill: [
+        [/^Name/, 'Katherine Johnson'],
+        [/^Email/, 'katherine@example.com'],
+      ],
+      sql: "select name from customers where email = 'katherine@example.com'",
+      expected: [{ name: 'Katherine Johnson' }],
+    },
+  },
+] as const;
+
+for (const other of OTHERS) {
+  for (const dialect of ['sqlite', 'postgres'] as const) {
+    it(`${other.name} on ${dialect}: imported, listed, read, and a record created in Chromium, confirmed by SQL`, async () => {
+      const database =
+        dialect === 'sqlite'
+          ? sqliteDatabase(other.files(dialect))
+          : await postgresDatabase(other.files(dialect));
+      const server = await startNinefold('serve', runImport(database.url), ['--db', database.url]);
+      const watched = await browser.newPage();
+      try {
+        const { page } = watched;
+        await page.goto(`${server.url}${other.list}`);
+        await page.getByRole('row', { name: other.row }).waitFor();
+        await accessible(page, `team-${other.name}-${dialect}-list`);
+        await page.getByRole('row', { name: other.row }).getByRole('link').first().click();
+        await page.getByRole('heading', { level: 1 }).waitFor();
+        await accessible(page, `team-${other.name}-${dialect}-detail`);
+        await page.goto(`${server.url}${other.create.path}`);
+        await page.getByRole('heading', { level: 1 }).waitFor();
+        for (const [label, value] of other.create.fill) {
+          // SQLite numbers an INTEGER PRIMARY KEY itself: the form has no input for it there.
+          if (dialect === 'sqlite' && String(label).includes('id')) continue;
+          await page.getByLabel(label).fill(value);
+        }
+        await page.getByRole('button', { name: 'Save' }).click();
+        await page.waitForURL((url) => !url.pathname.endsWith('/new'));
+        expect(await database.rows(other.create.sql)).toEqual(other.create.expected);
+        expect(watched.problems).toEqual([]);
+      } finally {
+        await watched.page.close();
+        expect(await server.stop()).toBe(0);
+        await database.drop();
+      }
+    });
+  }
 }
