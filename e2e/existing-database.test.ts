@@ -267,6 +267,8 @@ const OTHERS = [
       ],
       sql: 'select "Name" as name from "Genre" where "GenreId" = 3',
       expected: [{ name: 'Bebop' }],
+      edit: [/^Name/, 'Hard bop'],
+      edited: `select "GenreId" as id from "Genre" where "Name" = 'Hard bop'`,
     },
   },
   {
@@ -286,13 +288,15 @@ const OTHERS = [
       ],
       sql: "select name from customers where email = 'katherine@example.com'",
       expected: [{ name: 'Katherine Johnson' }],
+      edit: [/^Name/, 'Katherine G. Johnson'],
+      edited: "select id from customers where name = 'Katherine G. Johnson'",
     },
   },
 ] as const;
 
 for (const other of OTHERS) {
   for (const dialect of ['sqlite', 'postgres'] as const) {
-    it(`${other.name} on ${dialect}: imported, listed, read, and a record created in Chromium, confirmed by SQL`, async () => {
+    it(`${other.name} on ${dialect}: imported, listed, read, and a record created, edited and deleted in Chromium, confirmed by SQL`, async () => {
       const database =
         dialect === 'sqlite'
           ? sqliteDatabase(other.files(dialect))
@@ -317,6 +321,18 @@ for (const other of OTHERS) {
         await page.getByRole('button', { name: 'Save' }).click();
         await page.waitForURL((url) => !url.pathname.endsWith('/new'));
         expect(await database.rows(other.create.sql)).toEqual(other.create.expected);
+        // Edited, then deleted, from the record's page, each confirmed by SQL.
+        await page.getByRole('link', { name: 'Edit' }).click();
+        const [label, value] = other.create.edit;
+        await page.getByLabel(label).fill(value);
+        await page.getByRole('button', { name: 'Save' }).click();
+        await page.waitForURL((url) => !url.pathname.endsWith('/edit'));
+        expect(await database.rows(other.create.edited)).toHaveLength(1);
+        await page.getByRole('button', { name: 'Delete' }).click();
+        await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+        await expect
+          .poll(async () => (await database.rows(other.create.edited)).length, { timeout: 20_000 })
+          .toBe(0);
         expect(watched.problems).toEqual([]);
       } finally {
         await watched.page.close();

@@ -64,6 +64,20 @@ describe('the benchmarks, at tiny sizes', () => {
     60_000,
   );
 
+  it.skipIf(noPostgres !== undefined)(
+    'bench/existing-list.ts: a list page of a team’s table with a key of two columns against the driver',
+    async () => {
+      const dir = await bench('existing-list.ts', {
+        BENCH_EXISTING_ROWS: '500',
+        BENCH_EXISTING_REQUESTS: '20',
+      });
+      const figure = result(dir, 'existing-list-1m-postgres');
+      expect(figure.ours).toBeGreaterThan(0);
+      expect(figure.peer).toBeGreaterThan(0);
+    },
+    60_000,
+  );
+
   it('bench/command-start.ts: the command as a whole process against vite --help and tsc --version', async () => {
     const dir = await bench('command-start.ts', { BENCH_START_RUNS: '1' });
     const figure = JSON.parse(readFileSync(join(dir, 'command-start.json'), 'utf8'));

@@ -62,7 +62,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     };
     const shared = new SharedState(kysely, dialect, { cache: () => (cacheCurrent() ? cache : undefined) });
     const file = sqlitePath(url);
-    const outside = watchTeamTables(plan, shared, (tables) =>
+    const outside = watchTeamTables(plan, shared, cache, (tables) =>
       sqliteProbe(tables, () => database.dataVersion()),
     );
     return new KyselyStore(
@@ -130,7 +130,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
         cache: () => (listener.current() ? cache : undefined),
         tablesChanged: listener.tablesChanged,
       });
-      const outside = watchTeamTables(plan, shared, (tables) => postgresProbe(kysely, tables));
+      const outside = watchTeamTables(plan, shared, cache, (tables) => postgresProbe(kysely, tables));
       return new KyselyStore(
         {
           sql: dialect,
@@ -178,12 +178,17 @@ export async function openStore(options: StoreOptions): Promise<Store> {
 function watchTeamTables(
   plan: TablePlan,
   shared: SharedState,
+  cache: ReadCache,
   probe: (tables: PlannedTable[]) => Parameters<typeof watchOutsideWrites>[0],
 ): OutsideWrites | undefined {
   const tables = plan.tables.filter((table) => table.existing);
   if (tables.length === 0) return undefined;
   // A lost live update is not a lost write: a failure to record one is let go, as `publishChange` does.
-  return watchOutsideWrites(probe(tables), (event) => void shared.appendEvent(event).catch(() => {}));
+  return watchOutsideWrites(probe(tables), (event) => {
+    // What was remembered of the table (its totals, on PostgreSQL) no longer holds.
+    cache.invalidate(event.entity);
+    void shared.appendEvent(event).catch(() => {});
+  });
 }
 
 /** `sqlite:data/app.db` -> `data/app.db`; `sqlite:///abs/app.db` -> `/abs/app.db`; `sqlite::memory:`. */
