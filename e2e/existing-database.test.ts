@@ -57,8 +57,12 @@ async function postgresDatabase(sql: string): Promise<TeamDatabase> {
   return {
     url: url.toString(),
     rows: run,
+    // Another program, as the issue says it: psql itself, whose session ends with its one command.
     outside: async (text) => {
-      await run(text);
+      const psql = spawnSync('psql', [url.toString(), '-v', 'ON_ERROR_STOP=1', '-c', text], {
+        encoding: 'utf8',
+      });
+      expect(psql.status, psql.stderr).toBe(0);
     },
     drop: async () => {
       const client = new pg.Client({ connectionString: PG_URL });
