@@ -106,6 +106,35 @@ async function modelOf(target: Target): Promise<Model> {
   return imported.result.model;
 }
 
+/** What a describe block serves: its database, the model imported from it, and the API on it. */
+interface Served {
+  target: Target;
+  model: Model;
+  store: Store;
+  app: Awaited<ReturnType<typeof buildApp>>;
+  /** The team's tables as the catalog described them before the API started. */
+  before: unknown;
+}
+
+/** Imports the database `make` gives, and serves it in place for the block's tests. */
+function servedInPlace(make: () => Promise<Target> | Target): Served {
+  const served = {} as Served;
+  beforeAll(async () => {
+    served.target = await make();
+    served.before = await served.target.shape();
+    served.model = await modelOf(served.target);
+    served.store = await openStore({ model: served.model, url: served.target.url });
+    expect((await served.store.migrate({ allowDestructive: false })).ok).toBe(true);
+    served.app = await buildApp({ model: served.model, store: served.store });
+  });
+  afterAll(async () => {
+    await served.app?.close();
+    await served.store?.close();
+    await served.target?.close();
+  });
+  return served;
+}
+
 const noPostgres = await postgresUnavailable();
 if (noPostgres && process.env.CI === 'true') throw new Error(`CI must run PostgreSQL: ${noPostgres}`);
 
@@ -114,28 +143,13 @@ for (const dialect of ['SQLite', 'PostgreSQL'] as const) {
   describe.skipIf(skip !== undefined)(
     `a lending library's own tables on ${dialect}${skip ? ` — skipped: ${skip}` : ''}`,
     () => {
-      let target: Target;
-      let store: Store;
-      let app: Awaited<ReturnType<typeof buildApp>>;
-      let before: unknown;
-      let model: Model;
-      beforeAll(async () => {
-        target = dialect === 'SQLite' ? sqliteTarget() : await postgresTarget();
-        before = await target.shape();
-        model = await modelOf(target);
-        store = await openStore({ model, url: target.url });
-        expect((await store.migrate({ allowDestructive: false })).ok).toBe(true);
-        app = await buildApp({ model, store });
-      });
-      afterAll(async () => {
-        await app?.close();
-        await store?.close();
-        await target?.close();
-      });
+      const served = servedInPlace(() => (dialect === 'SQLite' ? sqliteTarget() : postgresTarget()));
 
       it('names each table it serves, and keeps its own tables apart', async () => {
         const tables = Object.fromEntries(
-          model.entities.shown ? model.entities.items.map((entity) => [entity.name, entity.table]) : [],
+          served.model.entities.shown
+            ? served.model.entities.items.map((entity) => [entity.name, entity.table])
+            : [],
         );
         expect(tables).toEqual({
           Author: 'authors',
@@ -145,11 +159,11 @@ for (const dialect of ['SQLite', 'PostgreSQL'] as const) {
           Reservation: 'reservations',
         });
         if (dialect === 'PostgreSQL') {
-          const own = await target.query(
+          const own = await served.target.query(
             "select table_name from information_schema.tables where table_schema = 'ninefold' order by 1",
           );
           expect(own.map((row) => row.table_name)).toContain('_ninefold_schema');
-          const mine = await target.query(
+          const mine = await served.target.query(
             "select table_name from information_schema.tables where table_schema = 'public' and table_name like '\\_ninefold%'",
           );
           expect(mine).toEqual([]);
@@ -157,19 +171,19 @@ for (const dialect of ['SQLite', 'PostgreSQL'] as const) {
       });
 
       it('lists and reads the rows that were there', async () => {
-        const list = await app.inject({ method: 'GET', url: '/api/members?sort=id' });
+        const list = await served.app.inject({ method: 'GET', url: '/api/members?sort=id' });
         expect(list.statusCode).toBe(200);
         expect(list.json().items.map((member: { full_name: string }) => member.full_name)).toEqual([
           'Ada Byron',
           'Alan Turing',
         ]);
-        const book = await app.inject({ method: 'GET', url: '/api/books/978-0-13-110362-7' });
+        const book = await served.app.inject({ method: 'GET', url: '/api/books/978-0-13-110362-7' });
         expect(book.statusCode).toBe(200);
         expect(book.json()).toMatchObject({ title: 'The C Programming Language', copies: 2 });
       });
 
       it('creates a row with the table filling its defaults and triggers, confirmed by SQL', async () => {
-        const member = await app.inject({
+        const member = await served.app.inject({
           method: 'POST',
           url: '/api/members',
           payload: { full_name: 'Grace Hopper', email: 'grace@example.com' },
@@ -178,11 +192,13 @@ for (const dialect of ['SQLite', 'PostgreSQL'] as const) {
         const created = member.json();
         expect(created).toMatchObject({ full_name: 'Grace Hopper', joined_on: '2026-01-01' });
         expect(typeof created.id).toBe('number');
-        const rows = await target.query('select full_name, email from members where id = $1', [created.id]);
+        const rows = await served.target.query('select full_name, email from members where id = $1', [
+          created.id,
+        ]);
         expect(rows).toEqual([{ full_name: 'Grace Hopper', email: 'grace@example.com' }]);
 
         // The trigger sets the due date; the answer is the row as stored, not as sent.
-        const loan = await app.inject({
+        const loan = await served.app.inject({
           method: 'POST',
           url: '/api/loans',
           payload: { member_id: created.id, isbn: '978-0-13-110362-7' },
@@ -192,19 +208,19 @@ for (const dialect of ['SQLite', 'PostgreSQL'] as const) {
       });
 
       it('edits with If-Match, and refuses a change made meanwhile by another writer', async () => {
-        const read = await app.inject({ method: 'GET', url: '/api/books/978-0-13-110362-7' });
+        const read = await served.app.inject({ method: 'GET', url: '/api/books/978-0-13-110362-7' });
         const etag = read.headers.etag as string;
         expect(etag).toMatch(/^"\d+"$/);
-        const edited = await app.inject({
+        const edited = await served.app.inject({
           method: 'PATCH',
           url: '/api/books/978-0-13-110362-7',
           headers: { 'if-match': etag },
           payload: { copies: 3 },
         });
         expect(edited.statusCode).toBe(200);
-        expect(await target.query('select copies from books')).toEqual([{ copies: 3 }]);
+        expect(await served.target.query('select copies from books')).toEqual([{ copies: 3 }]);
         // The ETag a write answers is the version it left: the next edit may be made over it.
-        const again = await app.inject({
+        const again = await served.app.inject({
           method: 'PATCH',
           url: '/api/books/978-0-13-110362-7',
           headers: { 'if-match': edited.headers.etag as string },
@@ -213,33 +229,36 @@ for (const dialect of ['SQLite', 'PostgreSQL'] as const) {
         expect(again.statusCode).toBe(200);
         // Someone at psql changes the row: the version the client holds no longer matches.
         const fresh = again.headers.etag as string;
-        await target.query("update books set title = 'K&R' where isbn = '978-0-13-110362-7'");
-        const stale = await app.inject({
+        await served.target.query("update books set title = 'K&R' where isbn = '978-0-13-110362-7'");
+        const stale = await served.app.inject({
           method: 'PATCH',
           url: '/api/books/978-0-13-110362-7',
           headers: { 'if-match': fresh },
           payload: { copies: 4 },
         });
         expect(stale.statusCode).toBe(412);
-        expect(await target.query('select copies, title from books')).toEqual([{ copies: 3, title: 'K&R' }]);
+        expect(await served.target.query('select copies, title from books')).toEqual([
+          { copies: 3, title: 'K&R' },
+        ]);
       });
 
       it('shows at once a row another writer inserted', async () => {
         const seen = async () =>
-          (await app.inject({ method: 'GET', url: '/api/members?sort=id' })).json().items.length as number;
+          (await served.app.inject({ method: 'GET', url: '/api/members?sort=id' })).json().items
+            .length as number;
         const count = await seen();
-        await target.query("insert into members (full_name) values ('Written at psql')");
+        await served.target.query("insert into members (full_name) values ('Written at psql')");
         expect(await seen()).toBe(count + 1);
       });
 
       it('tells live updates of a write another program made, within seconds', async () => {
-        const from = await store.shared.lastEventId();
-        await target.outside(
+        const from = await served.store.shared.lastEventId();
+        await served.target.outside(
           "insert into books (isbn, title) values ('978-0-262-03384-8', 'Introduction to Algorithms')",
         );
         // PostgreSQL counts a session's writes when it ends, or after 10 s of it staying open and idle.
         const told = async () =>
-          (await store.shared.eventsAfter(from, 50)).some(
+          (await served.store.shared.eventsAfter(from, 50)).some(
             (event) => event.entity === 'Book' && event.kind === 'changed',
           );
         let seen = false;
@@ -251,7 +270,7 @@ for (const dialect of ['SQLite', 'PostgreSQL'] as const) {
       }, 20_000);
 
       it('answers the table’s own CHECK, which point 5 could not say, on its field', async () => {
-        const refused = await app.inject({
+        const refused = await served.app.inject({
           method: 'POST',
           url: '/api/members',
           payload: { full_name: 'No At', email: 'nobody.example.com' },
@@ -264,22 +283,22 @@ for (const dialect of ['SQLite', 'PostgreSQL'] as const) {
             detail: expect.stringMatching(/^Email does not meet the table's condition .*@/),
           }),
         ]);
-        expect(await target.query("select id from members where full_name = 'No At'")).toEqual([]);
+        expect(await served.target.query("select id from members where full_name = 'No At'")).toEqual([]);
       });
 
       it('refuses a delete the table’s references block, and deletes one they do not', async () => {
-        const blocked = await app.inject({ method: 'DELETE', url: '/api/members/1' });
+        const blocked = await served.app.inject({ method: 'DELETE', url: '/api/members/1' });
         expect(blocked.statusCode).toBe(409);
-        expect(await target.query('select id from members where id = 1')).toEqual([{ id: 1 }]);
-        await target.query("insert into members (id, full_name) values (90, 'Passing through')");
-        const gone = await app.inject({ method: 'DELETE', url: '/api/members/90' });
+        expect(await served.target.query('select id from members where id = 1')).toEqual([{ id: 1 }]);
+        await served.target.query("insert into members (id, full_name) values (90, 'Passing through')");
+        const gone = await served.app.inject({ method: 'DELETE', url: '/api/members/90' });
         expect(gone.statusCode).toBe(204);
-        expect(await target.query('select id from members where id = 90')).toEqual([]);
+        expect(await served.target.query('select id from members where id = 90')).toEqual([]);
       });
 
       it('serves a key of several columns: read, listed page by page in key order, edited and deleted by it', async () => {
         const book = encodeURIComponent('978-0-13-110362-7');
-        const one = await app.inject({ method: 'GET', url: `/api/reservations/2,${book}` });
+        const one = await served.app.inject({ method: 'GET', url: `/api/reservations/2,${book}` });
         expect(one.statusCode).toBe(200);
         expect(one.json()).toMatchObject({
           id: '2,978-0-13-110362-7',
@@ -290,14 +309,22 @@ for (const dialect of ['SQLite', 'PostgreSQL'] as const) {
         // In key order, a page at a time, by number and by cursor: no row twice, none missing.
         const pages: string[] = [];
         for (const page of [1, 2, 3]) {
-          const answer = await app.inject({ method: 'GET', url: `/api/reservations?page=${page}&limit=1` });
+          const answer = await served.app.inject({
+            method: 'GET',
+            url: `/api/reservations?page=${page}&limit=1`,
+          });
           expect(answer.statusCode).toBe(200);
           pages.push(...answer.json().items.map((item: { id: string }) => item.id));
         }
         expect(pages).toEqual(['1,978-0-13-110362-7', '2,978-0-13-110362-7']);
-        const first = await store.list('Reservation', { filters: [], sort: [], limit: 1, withTotal: false });
+        const first = await served.store.list('Reservation', {
+          filters: [],
+          sort: [],
+          limit: 1,
+          withTotal: false,
+        });
         expect(first.nextCursor).toBeDefined();
-        const second = await store.list('Reservation', {
+        const second = await served.store.list('Reservation', {
           filters: [],
           sort: [],
           limit: 1,
@@ -307,14 +334,14 @@ for (const dialect of ['SQLite', 'PostgreSQL'] as const) {
         expect([...first.items, ...second.items].map((item) => item.id)).toEqual(pages);
         expect(second.nextCursor).toBeUndefined();
 
-        const made = await app.inject({
+        const made = await served.app.inject({
           method: 'POST',
           url: '/api/reservations',
           payload: { member_id: 1, isbn: '978-0-262-03384-8', place: 1 },
         });
         expect(made.statusCode).toBe(201);
         expect(made.json().id).toBe('1,978-0-262-03384-8');
-        const edited = await app.inject({
+        const edited = await served.app.inject({
           method: 'PATCH',
           url: `/api/reservations/2,${book}`,
           headers: { 'if-match': one.headers.etag as string },
@@ -323,30 +350,30 @@ for (const dialect of ['SQLite', 'PostgreSQL'] as const) {
         expect(edited.statusCode).toBe(200);
         // Only that row changed: a key of several columns never reaches the rows that share one of them.
         expect(
-          await target.query('select member_id, place from reservations where isbn = $1 order by 1', [
+          await served.target.query('select member_id, place from reservations where isbn = $1 order by 1', [
             '978-0-13-110362-7',
           ]),
         ).toEqual([
           { member_id: 1, place: 1 },
           { member_id: 2, place: 3 },
         ]);
-        const gone = await app.inject({ method: 'DELETE', url: `/api/reservations/1,${book}` });
+        const gone = await served.app.inject({ method: 'DELETE', url: `/api/reservations/1,${book}` });
         expect(gone.statusCode).toBe(204);
-        expect(await target.query('select member_id from reservations order by 1, isbn')).toEqual([
+        expect(await served.target.query('select member_id from reservations order by 1, isbn')).toEqual([
           { member_id: 1 },
           { member_id: 2 },
         ]);
-        expect((await app.inject({ method: 'GET', url: '/api/reservations/1' })).statusCode).toBe(404);
+        expect((await served.app.inject({ method: 'GET', url: '/api/reservations/1' })).statusCode).toBe(404);
       });
 
       it('keeps a list of references in its join table: read with the record, replaced as a whole, gone with it', async () => {
         const isbn = '978-0-13-110362-7';
-        const book = await app.inject({ method: 'GET', url: `/api/books/${isbn}` });
+        const book = await served.app.inject({ method: 'GET', url: `/api/books/${isbn}` });
         expect(book.json().authors).toEqual([1, 2]);
-        const listed = await app.inject({ method: 'GET', url: '/api/books?sort=isbn' });
+        const listed = await served.app.inject({ method: 'GET', url: '/api/books?sort=isbn' });
         expect(listed.json().items.map((item: { authors: number[] }) => item.authors)).toEqual([[1, 2], []]);
 
-        const edited = await app.inject({
+        const edited = await served.app.inject({
           method: 'PATCH',
           url: `/api/books/${isbn}`,
           headers: { 'if-match': book.headers.etag as string },
@@ -355,13 +382,13 @@ for (const dialect of ['SQLite', 'PostgreSQL'] as const) {
         expect(edited.statusCode).toBe(200);
         expect(edited.json().authors).toEqual([2, 3]);
         expect(
-          await target.query('select author_id from book_authors where isbn = $1 order by 1', [isbn]),
+          await served.target.query('select author_id from book_authors where isbn = $1 order by 1', [isbn]),
         ).toEqual([{ author_id: 2 }, { author_id: 3 }]);
         // Its list is part of the record: a change to it alone is a change, seen by If-Match.
         expect(edited.headers.etag).not.toBe(book.headers.etag);
 
         // A refused change leaves the list as it was.
-        const refused = await app.inject({
+        const refused = await served.app.inject({
           method: 'PATCH',
           url: `/api/books/${isbn}`,
           headers: { 'if-match': edited.headers.etag as string },
@@ -369,25 +396,25 @@ for (const dialect of ['SQLite', 'PostgreSQL'] as const) {
         });
         expect(refused.statusCode).toBe(422);
         expect(
-          await target.query('select author_id from book_authors where isbn = $1 order by 1', [isbn]),
+          await served.target.query('select author_id from book_authors where isbn = $1 order by 1', [isbn]),
         ).toEqual([{ author_id: 2 }, { author_id: 3 }]);
 
-        const made = await app.inject({
+        const made = await served.app.inject({
           method: 'POST',
           url: '/api/books',
           payload: { isbn: '978-0-201-89683-1', title: 'The Art of Computer Programming', authors: [3] },
         });
         expect(made.statusCode).toBe(201);
         expect(made.json().authors).toEqual([3]);
-        const gone = await app.inject({ method: 'DELETE', url: '/api/books/978-0-201-89683-1' });
+        const gone = await served.app.inject({ method: 'DELETE', url: '/api/books/978-0-201-89683-1' });
         expect(gone.statusCode).toBe(204);
-        expect(await target.query("select isbn from book_authors where isbn = '978-0-201-89683-1'")).toEqual(
-          [],
-        );
+        expect(
+          await served.target.query("select isbn from book_authors where isbn = '978-0-201-89683-1'"),
+        ).toEqual([]);
       });
 
       it('leaves the tables’ shape as it found it', async () => {
-        expect(await target.shape()).toEqual(before);
+        expect(await served.target.shape()).toEqual(served.before);
       });
     },
   );
@@ -536,26 +563,15 @@ describe('docs/database.md’s example, served as a stranger would paste it', ()
 for (const dialect of ['SQLite', 'PostgreSQL'] as const) {
   const skip = dialect === 'PostgreSQL' ? noPostgres : undefined;
   describe.skipIf(skip !== undefined)(`Chinook, the well-known sample, on ${dialect}`, () => {
-    let target: Target;
-    let store: Store;
-    let app: Awaited<ReturnType<typeof buildApp>>;
-    let model: Model;
-    beforeAll(async () => {
-      target = dialect === 'SQLite' ? sqliteTarget('chinook') : await postgresTarget('chinook');
-      model = await modelOf(target);
-      store = await openStore({ model, url: target.url });
-      expect((await store.migrate({ allowDestructive: false })).ok).toBe(true);
-      app = await buildApp({ model, store });
-    });
-    afterAll(async () => {
-      await app?.close();
-      await store?.close();
-      await target?.close();
-    });
+    const served = servedInPlace(() =>
+      dialect === 'SQLite' ? sqliteTarget('chinook') : postgresTarget('chinook'),
+    );
 
     it('imports its PascalCase tables, money, self-reference and playlist join table', () => {
       const entity = (name: string) =>
-        model.entities.shown ? model.entities.items.find((item) => item.name === name) : undefined;
+        served.model.entities.shown
+          ? served.model.entities.items.find((item) => item.name === name)
+          : undefined;
       expect(entity('Track')?.table).toBe('Track');
       expect(entity('Track')?.fields.find((field) => field.name === 'UnitPrice')?.kind).toBe('money');
       expect(entity('Employee')?.fields.find((field) => field.name === 'ReportsTo')).toMatchObject({
@@ -568,17 +584,17 @@ for (const dialect of ['SQLite', 'PostgreSQL'] as const) {
     });
 
     it('reads, creates and edits through its own keys and quoted names, confirmed by SQL', async () => {
-      const track = await app.inject({ method: 'GET', url: '/api/tracks/3' });
+      const track = await served.app.inject({ method: 'GET', url: '/api/tracks/3' });
       expect(track.json()).toMatchObject({ Name: 'Blue in Green', UnitPrice: 1.29, AlbumId: 2 });
-      const playlist = await app.inject({ method: 'GET', url: '/api/playlists/1' });
+      const playlist = await served.app.inject({ method: 'GET', url: '/api/playlists/1' });
       expect(playlist.json().tracks).toEqual([1, 3]);
-      const invoice = await app.inject({ method: 'GET', url: '/api/invoices/1' });
+      const invoice = await served.app.inject({ method: 'GET', url: '/api/invoices/1' });
       expect(invoice.json()).toMatchObject({ Total: 2.28, InvoiceDate: '2026-01-01T00:00:00.000Z' });
 
       // Chinook numbers its rows itself on PostgreSQL: the key is asked for, and a missing one is refused on
       // its field. SQLite numbers an INTEGER PRIMARY KEY itself (it is the rowid), and the import says so.
       if (dialect === 'PostgreSQL') {
-        const nameless = await app.inject({
+        const nameless = await served.app.inject({
           method: 'POST',
           url: '/api/artists',
           payload: { Name: 'Bill Evans' },
@@ -586,44 +602,47 @@ for (const dialect of ['SQLite', 'PostgreSQL'] as const) {
         expect(nameless.statusCode).toBe(422);
         expect(nameless.json().errors).toEqual([expect.objectContaining({ pointer: '/ArtistId' })]);
       }
-      const made = await app.inject({
+      const made = await served.app.inject({
         method: 'POST',
         url: '/api/artists',
         payload: dialect === 'PostgreSQL' ? { ArtistId: 3, Name: 'Bill Evans' } : { Name: 'Bill Evans' },
       });
       expect(made.statusCode).toBe(201);
       expect(made.json().ArtistId).toBe(3);
-      expect(await target.query('select "Name" from "Artist" where "ArtistId" = 3')).toEqual([
+      expect(await served.target.query('select "Name" from "Artist" where "ArtistId" = 3')).toEqual([
         { Name: 'Bill Evans' },
       ]);
-      const edited = await app.inject({
+      const edited = await served.app.inject({
         method: 'PATCH',
         url: '/api/playlists/2',
         headers: {
-          'if-match': (await app.inject({ method: 'GET', url: '/api/playlists/2' })).headers.etag as string,
+          'if-match': (await served.app.inject({ method: 'GET', url: '/api/playlists/2' })).headers
+            .etag as string,
         },
         payload: { tracks: [2] },
       });
       expect(edited.statusCode).toBe(200);
-      expect(await target.query('select "TrackId" from "PlaylistTrack" where "PlaylistId" = 2')).toEqual([
-        { TrackId: 2 },
-      ]);
-      const priced = await app.inject({
+      expect(
+        await served.target.query('select "TrackId" from "PlaylistTrack" where "PlaylistId" = 2'),
+      ).toEqual([{ TrackId: 2 }]);
+      const priced = await served.app.inject({
         method: 'PATCH',
         url: '/api/tracks/2',
         headers: {
-          'if-match': (await app.inject({ method: 'GET', url: '/api/tracks/2' })).headers.etag as string,
+          'if-match': (await served.app.inject({ method: 'GET', url: '/api/tracks/2' })).headers
+            .etag as string,
         },
         payload: { UnitPrice: 1.49 },
       });
       expect(priced.statusCode).toBe(200);
       expect(
-        await target.query('select cast("UnitPrice" as text) as price from "Track" where "TrackId" = 2'),
+        await served.target.query(
+          'select cast("UnitPrice" as text) as price from "Track" where "TrackId" = 2',
+        ),
       ).toEqual([{ price: '1.49' }]);
     });
   });
 }
-
 for (const dialect of ['SQLite', 'PostgreSQL'] as const) {
   const skip = dialect === 'PostgreSQL' ? noPostgres : undefined;
   describe.skipIf(skip !== undefined)(`the workshop of the import's tests, on ${dialect}`, () => {
@@ -631,41 +650,25 @@ for (const dialect of ['SQLite', 'PostgreSQL'] as const) {
     // entity lists and reads in place, and a write to the plainest goes through.
     const workshop = (name: string) =>
       readFileSync(new URL(`../../database/test/fixtures/${name}`, import.meta.url), 'utf8');
-    let target: Target;
-    let store: Store;
-    let app: Awaited<ReturnType<typeof buildApp>>;
-    let model: Model;
-    beforeAll(async () => {
-      if (dialect === 'SQLite') {
-        const file = join(mkdtempSync(join(tmpdir(), 'ninefold-workshop-')), 'workshop.sqlite');
-        const db = new Database(file);
-        db.exec(workshop('workshop.sqlite.sql'));
-        db.close();
-        target = { ...sqliteTargetOf(file) };
-      } else {
-        target = await postgresTargetOf(workshop('workshop.pg.sql'));
-      }
-      model = await modelOf(target);
-      store = await openStore({ model, url: target.url });
-      expect((await store.migrate({ allowDestructive: false })).ok).toBe(true);
-      app = await buildApp({ model, store });
-    });
-    afterAll(async () => {
-      await app?.close();
-      await store?.close();
-      await target?.close();
+    const served = servedInPlace(() => {
+      if (dialect === 'PostgreSQL') return postgresTargetOf(workshop('workshop.pg.sql'));
+      const file = join(mkdtempSync(join(tmpdir(), 'ninefold-workshop-')), 'workshop.sqlite');
+      const db = new Database(file);
+      db.exec(workshop('workshop.sqlite.sql'));
+      db.close();
+      return sqliteTargetOf(file);
     });
 
     it('lists and reads every entity in place', async () => {
-      const entities = model.entities.shown ? model.entities.items : [];
+      const entities = served.model.entities.shown ? served.model.entities.items : [];
       expect(entities.length).toBeGreaterThan(5);
       for (const entity of entities) {
         const path = `/api/${resourceSegment(entity)}`;
-        const list = await app.inject({ method: 'GET', url: path });
+        const list = await served.app.inject({ method: 'GET', url: path });
         expect(list.statusCode, `${path}: ${list.body}`).toBe(200);
         const first = list.json().items[0] as Record<string, unknown> | undefined;
         if (!first || entity.key === undefined) continue;
-        const one = await app.inject({
+        const one = await served.app.inject({
           method: 'GET',
           url: `${path}/${encodeURIComponent(String(first[entity.key]))}`,
         });
@@ -674,22 +677,22 @@ for (const dialect of ['SQLite', 'PostgreSQL'] as const) {
     });
 
     it('creates a customer and refuses a second one with the same email on its field', async () => {
-      const made = await app.inject({
+      const made = await served.app.inject({
         method: 'POST',
         url: '/api/customers',
         payload: { name: 'Katherine Johnson', email: 'katherine@example.com' },
       });
       expect(made.statusCode, made.body).toBe(201);
-      const again = await app.inject({
+      const again = await served.app.inject({
         method: 'POST',
         url: '/api/customers',
         payload: { name: 'Someone Else', email: 'katherine@example.com' },
       });
       expect(again.statusCode).toBe(422);
       expect(again.json().errors).toEqual([expect.objectContaining({ pointer: '/email' })]);
-      expect(await target.query("select name from customers where email = 'katherine@example.com'")).toEqual([
-        { name: 'Katherine Johnson' },
-      ]);
+      expect(
+        await served.target.query("select name from customers where email = 'katherine@example.com'"),
+      ).toEqual([{ name: 'Katherine Johnson' }]);
     });
   });
 }
