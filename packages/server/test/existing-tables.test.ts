@@ -676,6 +676,21 @@ for (const dialect of ['SQLite', 'PostgreSQL'] as const) {
       }
     });
 
+    // SQLite has no array columns: its workshop keeps the skills as JSON text.
+    if (dialect === 'PostgreSQL')
+      it('writes a list into a PostgreSQL array column as an array', async () => {
+        const made = await served.app.inject({
+          method: 'POST',
+          url: '/api/mechanics',
+          payload: { name: 'Grease Monkey', skills: ['brakes', 'tyres'] },
+        });
+        expect(made.statusCode, made.body).toBe(201);
+        expect(made.json().skills).toEqual(['brakes', 'tyres']);
+        expect(
+          await served.target.query("select skills from mechanics where name = 'Grease Monkey'"),
+        ).toEqual([{ skills: ['brakes', 'tyres'] }]);
+      });
+
     it('creates a customer and refuses a second one with the same email on its field', async () => {
       const made = await served.app.inject({
         method: 'POST',

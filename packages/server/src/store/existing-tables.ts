@@ -29,6 +29,8 @@ export interface ExistingFacts {
   checks: ExistingCheck[];
   /** Per list field kept in a join table. */
   joins: Map<string, ExistingJoin>;
+  /** The list fields kept in a PostgreSQL array column. */
+  arrays: Set<string>;
 }
 
 /**
@@ -129,8 +131,14 @@ export function inspectExisting(
       if (typeof join === 'string') problems.push(`field "${table.name}.${column.name}" ${join}`);
       else joins.set(column.name, join);
     }
+    const arrays = new Set(
+      table.columns
+        .filter((column) => found.columns.find((c) => c.name === columnName(column))?.type.kind === 'array')
+        .map((column) => column.name),
+    );
     facts.set(table.name, {
       joins,
+      arrays,
       checks: found.checks.map((check) => {
         const field = firstField(table, check.expression);
         return {

@@ -380,7 +380,7 @@ export class KyselyStore implements Store {
     const row = new Map<string, unknown>();
     for (const column of stored(table)) {
       const value = values[column.name];
-      if (value !== undefined && value !== null) row.set(column.name, this.codec.write(table, column, value));
+      if (value !== undefined && value !== null) row.set(column.name, this.bind(table, column, value));
     }
     if (!row.has(table.key.column)) {
       if (table.key.generate === 'uuid') row.set(table.key.column, randomUUID());
@@ -471,7 +471,7 @@ export class KyselyStore implements Store {
         throw new Error(`Update "${table.name}": its key "${column.name}" cannot change`);
       }
       if (unique.has(column.name)) touchesUnique = true;
-      const bound = value === null ? null : this.codec.write(table, column, value);
+      const bound = value === null ? null : this.bind(table, column, value);
       sets.push(sql`${sql.id(columnName(column))} = ${bound}`);
     }
     if (table.existing) return this.updateExisting(table, keyValue, sets, values, expectedVersion);
@@ -651,7 +651,7 @@ export class KyselyStore implements Store {
     const keyValue = this.keyValue(table, key);
     if (keyValue === undefined) return undefined;
     const name = sql.id(columnName(column));
-    const bound = value === null ? null : this.codec.write(table, column, value);
+    const bound = value === null ? null : this.bind(table, column, value);
     const next =
       op === '=' ? sql`${bound}` : sql`COALESCE(${name}, 0) ${sql.raw(op === '+=' ? '+' : '-')} ${bound}`;
     const meta = table.existing
@@ -950,6 +950,15 @@ export class KyselyStore implements Store {
         column.sql === undefined ? sql.id(column.name) : sql`${sql.id(column.sql)} AS ${sql.id(column.name)}`,
       ),
     );
+  }
+
+  /**
+   * A value as the column takes it. A list kept in a PostgreSQL array column of a team's table is bound
+   * as an array (`pg` writes it as one), where the store's own tables keep lists as JSON.
+   */
+  private bind(table: PlannedTable, column: PlannedColumn, value: JsonValue): unknown {
+    if (Array.isArray(value) && this.context.existing?.get(table.name)?.arrays.has(column.name)) return value;
+    return this.codec.write(table, column, value);
   }
 
   /** The table's lists kept in join tables, as the database's catalog said when the store started. */
