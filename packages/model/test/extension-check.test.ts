@@ -123,6 +123,26 @@ describe('an extension module held against its specification', () => {
     ]);
   });
 
+  it('refuses an action whose transition call no transition takes any more (its button would vanish)', () => {
+    if (!model.states.shown) throw new Error('the fixture says point 4');
+    // The transition removed from point 4, its call kept in point 7: as a person editing the specification
+    // leaves it.
+    const without: Model = {
+      ...model,
+      states: {
+        ...model.states,
+        machines: model.states.machines.map((machine) => ({
+          ...machine,
+          transitions: machine.transitions.filter((step) => step.call !== 'returnLoan'),
+        })),
+      },
+    };
+    expect(checkExtension(model, fitting)).toEqual([]);
+    expect(checkExtension(without, fitting).map((issue) => `${issue.code} ${issue.message}`)).toEqual([
+      "unknown-override The extension's action takeBack runs returnLoan, a transition call that no transition of point 4 takes: its button would never be offered.",
+    ]);
+  });
+
   it('holds each action to its entity and to a call of point 7 it can run', () => {
     const action = (over: Partial<ExtensionNames['actions'][number]>) => ({
       name: 'act',

@@ -1,3 +1,4 @@
+import { transitionsByCall } from '../contract/api';
 import type { Issue, PathSegment, SourcePosition } from '../issues';
 import { FIELD_KINDS, type Field, type Model } from '../model';
 
@@ -205,6 +206,7 @@ export function checkExtension(
   }
 
   const calls = model.calls.shown ? model.calls.items : [];
+  const transitions = transitionsByCall(model, calls, false);
   for (const action of names.actions) {
     const path = ['actions', action.name];
     if (action.entity === undefined || !entities.has(action.entity)) {
@@ -253,6 +255,14 @@ export function checkExtension(
         action.name,
         `The extension's action ${action.name} runs the update ${call.name} without a body.`,
         'give it body: (record) => ({ … the changed fields … })',
+        path,
+      );
+    } else if (call.purpose === 'transition' && !transitions.has(call.name)) {
+      // Its button is offered as point 4 offers the transition: with none, it would vanish for everyone.
+      orphan(
+        action.call,
+        `The extension's action ${action.name} runs ${call.name}, a transition call that no transition of point 4 takes: its button would never be offered.`,
+        'name the call in the transition it takes (Call:), or remove the action',
         path,
       );
     }
