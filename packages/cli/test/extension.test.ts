@@ -232,6 +232,16 @@ describe('ninefold diff (real process)', () => {
     ]);
   }, 60_000);
 
+  it('says when no extension module was held against the change, rather than leaving it out in silence', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ninefold-diff-alone-'));
+    const spec = join(dir, 'shop.md');
+    copyFileSync(join(root, 'examples/shop.md'), spec);
+    const result = await ninefold('diff', spec, spec);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(`No extension module beside ${spec}`);
+    expect(result.stdout).toContain('--ui FILE holds one against the change');
+  }, 60_000);
+
   it('refuses a specification with errors, and says the same of two that say the same', async () => {
     const spec = library({});
     const same = await ninefold('diff', spec, spec);

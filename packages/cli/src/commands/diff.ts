@@ -133,6 +133,12 @@ export async function diff(args: string[], terminal: Terminal): Promise<number> 
   printChanges(terminal, oldFile, newFile, changes);
   printMigration(terminal, migration);
   if (orphans.kind === 'checked') printOrphans(terminal, ui.file ?? '', orphans.issues);
+  // Said, not left out in silence: a module kept elsewhere is held against the change only when named.
+  if (ui.file === undefined) {
+    terminal.out(
+      `\nNo extension module beside ${newFile} (its name with .ui.tsx, or ui/index.tsx): --ui FILE holds one against the change.\n`,
+    );
+  }
   return 0;
 }
 
