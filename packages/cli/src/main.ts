@@ -13,6 +13,7 @@ Commands:
   diff   OLD NEW           what a change of specification does: screens, fields, permissions, calls,
                            the data migration it implies, and the extension overrides it orphans
   openapi SPEC [-o FILE]   the OpenAPI 3.1 contract of the API the specification describes
+  types  SPEC [-o FILE]    the specification's names in TypeScript, for a typed extension module
   verify SPEC --api URL    whether a running API keeps the specification's rules, point by point
 
 Run "ninefold COMMAND --help" for a command's options. SPEC is a nine-point specification (Markdown,
@@ -59,4 +60,5 @@ const COMMANDS = {
   diff: async (): Promise<Command> => (await import('./commands/diff')).diff,
   openapi: async (): Promise<Command> => (await import('./commands/openapi')).openapiCommand,
   verify: async (): Promise<Command> => (await import('./commands/verify')).verifyCommand,
+  types: async (): Promise<Command> => (await import('./commands/types')).typesCommand,
 } satisfies Record<string, () => Promise<Command>>;

@@ -13,7 +13,7 @@ import { bufferTerminal } from './support/buffer-terminal';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const bin = join(root, 'bin/ninefold.js');
-const COMMANDS = ['check', 'import', 'dev', 'build', 'serve', 'diff', 'openapi', 'verify'] as const;
+const COMMANDS = ['check', 'import', 'dev', 'build', 'serve', 'diff', 'openapi', 'types', 'verify'] as const;
 /** The widest line of a help text, as the help texts are written. */
 const HELP_WIDTH = 105;
 

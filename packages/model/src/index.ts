@@ -1,5 +1,6 @@
 export * from './authoring/diff';
 export * from './authoring/extension-check';
+export { specTypes } from './authoring/spec-types';
 export { didYouMean, suggest } from './authoring/suggest';
 export * from './authoring/translate';
 export * from './authoring/translation-words';

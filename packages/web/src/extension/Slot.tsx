@@ -11,7 +11,7 @@ type PlainSlot = Exclude<keyof Slots, KeyedSlot>;
 type PropsOf<S extends keyof Slots> =
   NonNullable<Slots[S]> extends ComponentType<infer P>
     ? P
-    : NonNullable<Slots[S]> extends Record<string, ComponentType<infer P>>
+    : NonNullable<Slots[S]> extends Partial<Record<string, ComponentType<infer P>>>
       ? P
       : never;
 

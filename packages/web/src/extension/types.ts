@@ -15,6 +15,43 @@ import type { ApiRecord } from '../data/data-provider';
 // the stability promise: a name or a prop may be added in a minor version, never removed or changed.
 
 /** What a field's display receives; `Original` is the built-in display it replaces. */
+/**
+ * The names of a specification, as `ninefold types SPEC` writes them (docs/extending.md): an extension
+ * written as `defineExtension<Extension<Spec>>({ … })` is checked against them, so a field renamed or a
+ * transition removed in the specification is a compile error where the module uses it.
+ */
+export interface SpecNames {
+  /** Each entity of point 3, with its fields and the values they hold. */
+  entities: Record<string, Record<string, unknown>>;
+  /** By entity: the calls of point 7 an action may run on its records (update, delete, and transition calls that a transition of point 4 takes). */
+  actionCalls: Record<string, string>;
+  /** The widgets point 3 names. */
+  widgets: string;
+  /** The components of point 2's custom screens. */
+  components: string;
+  /** The dashboard screens of point 2. */
+  dashboards: string;
+}
+
+/** Any specification: every name is a string. What `Extension` means without a `Spec`. */
+export interface AnySpec extends SpecNames {
+  entities: Record<string, Record<string, unknown>>;
+  actionCalls: Record<string, string>;
+  widgets: string;
+  components: string;
+  dashboards: string;
+}
+
+/** The entities' names. */
+export type EntityName<S extends SpecNames = AnySpec> = keyof S['entities'] & string;
+/** An entity's fields' names. */
+export type FieldName<S extends SpecNames, E extends EntityName<S>> = keyof S['entities'][E] & string;
+/** `Entity.field`, for every field of every entity (any text, without a `Spec`). */
+export type FieldPath<S extends SpecNames = AnySpec> =
+  string extends EntityName<S> ? string : { [E in EntityName<S>]: `${E}.${FieldName<S, E>}` }[EntityName<S>];
+/** Keys of the entities' own slots. */
+type ByEntity<S extends SpecNames, T> = Partial<Record<EntityName<S>, T>>;
+
 export interface FieldDisplayOverrideProps {
   field: Field;
   /** The value as the API answered it; never empty (an empty value reads "not set" without the override). */
@@ -89,7 +126,7 @@ export type DashboardTileSlotProps = SlotBase & { screen: DashboardScreen };
  * The places on the built-in screens where an extension adds or replaces content. Slots about an entity
  * are keyed by the entity's name (`Order`); dashboard tiles by the dashboard screen's name.
  */
-export interface Slots {
+export interface Slots<S extends SpecNames = AnySpec> {
   /** The product's name at the start of the header. */
   brand?: ComponentType<BrandSlotProps>;
   /** Beside the session, language and theme at the end of the header. */
@@ -97,15 +134,15 @@ export interface Slots {
   /** Below the navigation, above "About this client". */
   navigationFooter?: ComponentType<NavigationFooterSlotProps>;
   /** Above a list's table, beside its filters. */
-  listToolbar?: Record<string, ComponentType<ListToolbarSlotProps>>;
+  listToolbar?: ByEntity<S, ComponentType<ListToolbarSlotProps>>;
   /** A last column of each row of a list. */
-  rowActions?: Record<string, ComponentType<RowActionsSlotProps>>;
+  rowActions?: ByEntity<S, ComponentType<RowActionsSlotProps>>;
   /** Beside Edit and Delete on a record's page. */
-  detailActions?: Record<string, ComponentType<DetailSlotProps>>;
+  detailActions?: ByEntity<S, ComponentType<DetailSlotProps>>;
   /** Beside a record's fields (below them on a phone). */
-  detailAside?: Record<string, ComponentType<DetailSlotProps>>;
+  detailAside?: ByEntity<S, ComponentType<DetailSlotProps>>;
   /** A dashboard's tiles: `Original` is the built-in grid, to add tiles after it or replace it. */
-  dashboardTiles?: Record<string, ComponentType<DashboardTileSlotProps>>;
+  dashboardTiles?: Partial<Record<S['dashboards'], ComponentType<DashboardTileSlotProps>>>;
 }
 
 export type SlotName = keyof Slots;
@@ -129,9 +166,15 @@ export type ActionPermission = 'read' | 'update' | 'delete';
  * own code, after a confirmation if one is given, with point 6's permission checks and point 8's
  * messages for a refusal.
  */
-export interface ActionDefinition {
+export type ActionDefinition<S extends SpecNames = AnySpec> =
+  string extends EntityName<S>
+    ? ActionOf<S, string>
+    : { [E in EntityName<S>]: ActionOf<S, E> }[EntityName<S>];
+
+/** An action on the records of one entity `E`. */
+export interface ActionOf<S extends SpecNames, E extends string> {
   /** The entity whose records get the button. */
-  entity: string;
+  entity: E;
   label: string;
   /** Where the button shows. Default: both. */
   places?: ReadonlyArray<'row' | 'detail'>;
@@ -139,9 +182,11 @@ export interface ActionDefinition {
    * A call of point 7 of this entity to run on the record: an `update` (with `body`), a `delete` or a
    * `transition`. Its purpose decides the permission checked (update, delete, or the transition's own).
    */
-  call?: string;
+  call?: string extends E ? string : S['actionCalls'][E];
   /** For an `update` call: the changed fields to send. */
-  body?: (record: ApiRecord) => Record<string, unknown>;
+  body?: (
+    record: ApiRecord,
+  ) => string extends E ? Record<string, unknown> : Partial<Record<keyof S['entities'][E] & string, unknown>>;
   /** The extension's own code, instead of `call`. */
   run?: (context: ActionContext) => Promise<void> | void;
   /** For `run`: the permission of point 6 the role must have on the record (default: read). */
@@ -169,30 +214,32 @@ export interface ThemeOverride {
 }
 
 /** Overrides of a field's display and input by its kind, by `Entity.field`, or by point 3's `Widget:`. */
-export interface FieldOverrides {
+export interface FieldOverrides<S extends SpecNames = AnySpec> {
   kinds?: Partial<Record<FieldKind, FieldOverride>>;
   /** By `Entity.field`, e.g. `Product.rating`. Wins over a widget and a kind. */
-  fields?: Record<string, FieldOverride>;
+  fields?: Partial<Record<FieldPath<S>, FieldOverride>>;
   /** By the widget name point 3 gives a field (`Widget: rating`). Wins over a kind. */
-  widgets?: Record<string, FieldOverride>;
+  widgets?: Partial<Record<S['widgets'], FieldOverride>>;
 }
 
 /** A team's extension: what `export default defineExtension({...})` in `SPEC.ui.tsx` describes. */
-export interface Extension {
+export interface Extension<S extends SpecNames = AnySpec> {
   /** Shown in notices about the extension, e.g. "Harbor Supply's extension". */
   name?: string;
-  fields?: FieldOverrides;
+  fields?: FieldOverrides<S>;
   /**
    * Components of point 2's custom screens, by the component name the screen gives. A screen the first
    * page seldom needs is best loaded when opened: `lazy(() => import('./PackingSlip'))`.
    */
-  screens?: Record<
-    string,
-    ComponentType<CustomScreenProps> | LazyExoticComponent<ComponentType<CustomScreenProps>>
+  screens?: Partial<
+    Record<
+      S['components'],
+      ComponentType<CustomScreenProps> | LazyExoticComponent<ComponentType<CustomScreenProps>>
+    >
   >;
-  slots?: Slots;
+  slots?: Slots<S>;
   /** Actions by name (the name is the button's test id and the key of its messages). */
-  actions?: Record<string, ActionDefinition>;
+  actions?: Record<string, ActionDefinition<S>>;
   theme?: ThemeOverride;
 }
 

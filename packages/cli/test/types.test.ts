@@ -1,0 +1,141 @@
+// `ninefold types SPEC`: an extension module typed with the names it writes compiles against its
+// specification, and a field renamed or a transition removed there is a compile error at its use in the
+// module, found by TypeScript itself (TypeScript 7, as the project's type check runs it).
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const run = promisify(execFile);
+const SPEC = readFileSync(join(root, 'test/fixtures/extension/tool-library.yaml'), 'utf8');
+
+/** A module written against the names, as docs/extending.md shows: every place that names one. */
+const MODULE = `import { defineExtension, type Extension } from '@ninefold/web/extension';
+import type { Spec } from './tool-library.types';
+
+const Nothing = () => null;
+
+export default defineExtension<Extension<Spec>>({
+  fields: {
+    fields: { 'Tool.rating': { display: Nothing } },
+    widgets: { stars: { display: Nothing } },
+  },
+  screens: { ShelfLabel: Nothing },
+  slots: { detailAside: { Tool: Nothing }, dashboardTiles: { home: Nothing } },
+  actions: {
+    markBroken: { entity: 'Tool', label: 'Broken', call: 'updateTool', body: () => ({ condition: 'broken' }) },
+    takeBack: { entity: 'Loan', label: 'Take back', call: 'returnLoan' },
+  },
+});
+`;
+
+async function ninefold(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [join(root, 'bin/ninefold.js'), ...args], {
+      cwd: root,
+      env: { ...process.env, NO_COLOR: '1' },
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+/**
+ * A folder for the module beside the repository's node_modules (in its cache), so that React, the
+ * client and their types resolve as they do for a team's module in a workspace.
+ */
+function workspace(): string {
+  const base = join(root, 'node_modules/.cache/ninefold-types-test');
+  mkdirSync(base, { recursive: true });
+  const dir = mkdtempSync(join(base, 'module-'));
+  writeFileSync(
+    join(dir, 'tsconfig.json'),
+    JSON.stringify({
+      extends: relative(dir, join(root, 'packages/web/tsconfig.json')),
+      compilerOptions: { noEmit: true },
+      include: ['*.ts', '*.tsx'],
+    }),
+  );
+  writeFileSync(join(dir, 'tool-library.ui.tsx'), MODULE);
+  return dir;
+}
+
+/** The module type-checked with its names written from `spec`: TypeScript's errors, one per line. */
+async function compile(dir: string, spec: string): Promise<string[]> {
+  writeFileSync(join(dir, 'tool-library.yaml'), spec);
+  const written = await ninefold(
+    'types',
+    join(dir, 'tool-library.yaml'),
+    '-o',
+    join(dir, 'tool-library.types.ts'),
+  );
+  expect(written.code, written.stderr).toBe(0);
+  try {
+    await run(process.execPath, [join(root, 'node_modules/typescript-go/bin/tsc'), '-p', dir], { cwd: dir });
+    return [];
+  } catch (error) {
+    const { stdout } = error as { stdout: string };
+    return stdout.split('\n').filter((line) => line.includes('error TS'));
+  }
+}
+
+/** The line of the module that holds `text`, as TypeScript numbers it. */
+function lineOf(text: string): number {
+  return MODULE.split('\n').findIndex((line) => line.includes(text)) + 1;
+}
+
+describe('ninefold types', () => {
+  it('writes names an extension module compiles against, and each name lost is an error at its use', async () => {
+    const dir = workspace();
+    expect(await compile(dir, SPEC)).toEqual([]);
+
+    // A field renamed in the specification: the override of the old name no longer compiles.
+    const renamed = await compile(dir, SPEC.replaceAll('rating', 'score'));
+    expect(renamed).toEqual([
+      expect.stringMatching(
+        new RegExp(`^tool-library\\.ui\\.tsx\\(${lineOf("'Tool.rating'")},\\d+\\): error TS`),
+      ),
+    ]);
+
+    // A transition removed, its call kept in point 7: an action can no longer run it.
+    const removed = await compile(
+      dir,
+      SPEC.replace(
+        'return: { label: Take back, from: [out], to: returned, call: returnLoan, roles: [librarian] }',
+        'lose: { label: Lost, from: [out], to: returned, roles: [librarian] }',
+      ),
+    );
+    expect(removed).toEqual([
+      expect.stringMatching(
+        new RegExp(`^tool-library\\.ui\\.tsx\\(${lineOf("call: 'returnLoan'")},\\d+\\): error TS`),
+      ),
+    ]);
+  }, 120_000);
+
+  it('compiles the example of docs/extending.md as a stranger would paste it', async () => {
+    const guide = readFileSync(join(root, 'docs/extending.md'), 'utf8');
+    const example = /```tsx\n([\s\S]*?)```/.exec(guide.slice(guide.indexOf('### Typed names')))?.[1];
+    if (example === undefined) throw new Error('the example is gone from the guide');
+    const dir = workspace();
+    // The guide leaves out the display component it names.
+    writeFileSync(join(dir, 'tool-library.ui.tsx'), `${example}\nfunction Stars() {\n  return null;\n}\n`);
+    expect(await compile(dir, SPEC)).toEqual([]);
+  }, 60_000);
+
+  it('says what it needs, and refuses a specification with errors', async () => {
+    expect((await ninefold('types')).code).toBe(2);
+    const dir = workspace();
+    writeFileSync(
+      join(dir, 'broken.yaml'),
+      'title: Broken\nscreens: { a: { kind: list, route: /a, entity: Nope } }\n',
+    );
+    const refused = await ninefold('types', join(dir, 'broken.yaml'));
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/has errors; nothing was written/);
+  }, 60_000);
+});
