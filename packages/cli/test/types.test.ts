@@ -127,6 +127,20 @@ describe('ninefold types', () => {
     expect(await compile(dir, SPEC)).toEqual([]);
   }, 60_000);
 
+  it('is kept current by check when the names live beside the specification', async () => {
+    const dir = workspace();
+    expect(await compile(dir, SPEC)).toEqual([]);
+    const names = join(dir, 'tool-library.types.ts');
+    expect(readFileSync(names, 'utf8')).toContain('rating?:');
+    writeFileSync(join(dir, 'tool-library.yaml'), SPEC.replaceAll('rating', 'score'));
+    const checked = await ninefold('check', join(dir, 'tool-library.yaml'));
+    expect(checked.stderr).toContain(`wrote ${names}`);
+    expect(readFileSync(names, 'utf8')).toContain('score?:');
+    // Nothing changed: nothing written.
+    const again = await ninefold('check', join(dir, 'tool-library.yaml'));
+    expect(again.stderr).not.toContain('wrote');
+  }, 60_000);
+
   it('says what it needs, and refuses a specification with errors', async () => {
     expect((await ninefold('types')).code).toBe(2);
     const dir = workspace();

@@ -5,6 +5,7 @@ import { extensionFile } from '../extension-file';
 import { loadAnySpec } from '../load-any-spec';
 import { readSpecFile } from '../read-spec-file';
 import { printReport } from '../report';
+import { refreshSpecTypes } from '../spec-types-file';
 import type { Terminal } from '../terminal';
 
 export const CHECK_HELP = `Usage: ninefold check SPEC [--format text|json]
@@ -77,6 +78,11 @@ export async function check(args: string[], terminal: Terminal): Promise<number>
         };
   if (format === 'json') terminal.out(`${JSON.stringify(toJson(result, file))}\n`);
   else printReport(result, file, terminal);
+  // The names an extension is typed with follow the specification (docs/extending.md).
+  if (loaded.ok && loaded.model) {
+    const written = await refreshSpecTypes(file, loaded.model);
+    if (written) terminal.err(`wrote ${written}: the specification's names changed\n`);
+  }
   return result.issues.some((issue) => issue.severity === 'error') ? 1 : 0;
 }
 

@@ -21,6 +21,7 @@ import { type LoadAnyOptions, loadAnySpec } from '../load-any-spec';
 import { loadSpecFile } from '../load-spec-file';
 import { readSpecFile } from '../read-spec-file';
 import { printReport } from '../report';
+import { refreshSpecTypes } from '../spec-types-file';
 import { listenForStop } from '../stop-signals';
 import { paint, type Terminal } from '../terminal';
 import { usersBanner } from '../users-banner';
@@ -287,6 +288,10 @@ function watchSpec(
     terminal.err(`\n${paint(terminal, 'dim', stamp)} ${basename(file)} changed\n`);
     printReport(result, file, { ...terminal, out: terminal.err });
     const model = result.ok ? result.model : undefined;
+    if (model) {
+      const written = await refreshSpecTypes(file, model).catch(() => undefined);
+      if (written) terminal.err(`wrote ${basename(written)}: the specification's names changed\n`);
+    }
     extension.specIssues = devIssues(result, file);
     const outcome = await server.update({ model, issues: [...extension.specIssues, ...extension.issues] });
     if (model === undefined) {
