@@ -13,10 +13,16 @@ const run = promisify(execFile);
 const SPEC = readFileSync(join(root, 'test/fixtures/extension/tool-library.yaml'), 'utf8');
 
 /** A module written against the names, as docs/extending.md shows: every place that names one. */
-const MODULE = `import { defineExtension, type Extension } from '@ninefold/web/extension';
+const MODULE = `import { defineExtension, type Extension, useNinefold } from '@ninefold/web/extension';
 import type { Spec } from './tool-library.types';
 
 const Nothing = () => null;
+
+function OutOnLoan() {
+  const { list } = useNinefold<Spec>();
+  void list('Loan', { filters: [{ field: 'status', value: 'out' }], sort: [{ field: 'borrower' }] });
+  return null;
+}
 
 export default defineExtension<Extension<Spec>>({
   fields: {
@@ -24,7 +30,7 @@ export default defineExtension<Extension<Spec>>({
     widgets: { stars: { display: Nothing } },
   },
   screens: { ShelfLabel: Nothing },
-  slots: { detailAside: { Tool: Nothing }, dashboardTiles: { home: Nothing } },
+  slots: { detailAside: { Tool: Nothing }, dashboardTiles: { home: OutOnLoan } },
   actions: {
     markBroken: { entity: 'Tool', label: 'Broken', call: 'updateTool', body: () => ({ condition: 'broken' }) },
     takeBack: { entity: 'Loan', label: 'Take back', call: 'returnLoan' },
@@ -99,6 +105,14 @@ describe('ninefold types', () => {
     expect(renamed).toEqual([
       expect.stringMatching(
         new RegExp(`^tool-library\\.ui\\.tsx\\(${lineOf("'Tool.rating'")},\\d+\\): error TS`),
+      ),
+    ]);
+
+    // A field the module lists by, renamed: the list's sort no longer compiles.
+    const listed = await compile(dir, SPEC.replaceAll('borrower', 'member'));
+    expect(listed).toEqual([
+      expect.stringMatching(
+        new RegExp(`^tool-library\\.ui\\.tsx\\(${lineOf("sort: [{ field: 'borrower' }]")},\\d+\\): error TS`),
       ),
     ]);
 
