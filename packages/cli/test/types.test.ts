@@ -2,11 +2,12 @@
 // specification, and a field renamed or a transition removed there is a compile error at its use in the
 // module, found by TypeScript itself (TypeScript 7, as the project's type check runs it).
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { typedWorkspace, typeErrors } from './support/typed-workspace';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const run = promisify(execFile);
@@ -51,22 +52,8 @@ async function ninefold(...args: string[]): Promise<{ code: number; stdout: stri
   }
 }
 
-/**
- * A folder for the module beside the repository's node_modules (in its cache), so that React, the
- * client and their types resolve as they do for a team's module in a workspace.
- */
 function workspace(): string {
-  const base = join(root, 'node_modules/.cache/ninefold-types-test');
-  mkdirSync(base, { recursive: true });
-  const dir = mkdtempSync(join(base, 'module-'));
-  writeFileSync(
-    join(dir, 'tsconfig.json'),
-    JSON.stringify({
-      extends: relative(dir, join(root, 'packages/web/tsconfig.json')),
-      compilerOptions: { noEmit: true },
-      include: ['*.ts', '*.tsx'],
-    }),
-  );
+  const dir = typedWorkspace();
   writeFileSync(join(dir, 'tool-library.ui.tsx'), MODULE);
   return dir;
 }
@@ -81,13 +68,7 @@ async function compile(dir: string, spec: string): Promise<string[]> {
     join(dir, 'tool-library.types.ts'),
   );
   expect(written.code, written.stderr).toBe(0);
-  try {
-    await run(process.execPath, [join(root, 'node_modules/typescript-go/bin/tsc'), '-p', dir], { cwd: dir });
-    return [];
-  } catch (error) {
-    const { stdout } = error as { stdout: string };
-    return stdout.split('\n').filter((line) => line.includes('error TS'));
-  }
+  return typeErrors(dir);
 }
 
 /** The line of the module that holds `text`, as TypeScript numbers it. */
