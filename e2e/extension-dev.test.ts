@@ -58,9 +58,10 @@ describe('ninefold dev with an extension module', () => {
       await header.getByText('Open until 20:00').waitFor({ timeout: REBUILT_MS });
       expect(new URL(page.url()).pathname).toBe('/tools');
 
-      // A syntax error: the page says where, and the last good build keeps running.
+      // A syntax error: the page says where, under the module's own title, and the last good build keeps
+      // running.
       writeFileSync(extension, module('21:00').replace('slots: {', 'slots: { ]'));
-      const alert = page.getByText('The specification has issues', { exact: false });
+      const alert = page.getByText('The extension module has issues', { exact: false });
       await alert.waitFor({ timeout: REBUILT_MS });
       // What is wrong, in the bundler's words, not how it framed the failure.
       expect(

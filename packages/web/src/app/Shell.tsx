@@ -24,6 +24,7 @@ import { SessionHeader } from '../session/SessionHeader';
 import { GlobalSearchEntry } from './GlobalSearchEntry';
 import { IssueItems } from './IssueItems';
 import './shell.css';
+import { devIssuesTitle } from './dev-issues-title';
 import { NavigationList } from './NavigationList';
 import { Link, Navigate, useLocation } from './router';
 import { ABOUT_PATH, navigationScreens } from './routes';
@@ -219,7 +220,7 @@ function DevIssues() {
   return (
     <Alert
       color="red"
-      title={`${t('shell.devIssuesTitle')} (${tn('shell.devIssuesCount', dev.issues.length)})`}
+      title={`${t(devIssuesTitle(dev.issues))} (${tn('shell.devIssuesCount', dev.issues.length)})`}
       mb="md"
     >
       <IssueItems issues={dev.issues} />

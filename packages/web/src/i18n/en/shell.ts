@@ -45,6 +45,8 @@ export const shell = {
   severityError: 'error',
   severityWarning: 'warning',
   devIssuesTitle: 'The specification has issues',
+  devIssuesExtensionTitle: 'The extension module has issues',
+  devIssuesBothTitle: 'The specification and the extension module have issues',
   devIssuesCount_one: '{count} issue',
   devIssuesCount_other: '{count} issues',
   conventionalCalls:

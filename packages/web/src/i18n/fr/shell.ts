@@ -46,6 +46,8 @@ export const shell: Messages<'shell'> = {
   severityError: 'erreur',
   severityWarning: 'avertissement',
   devIssuesTitle: 'La spécification comporte des problèmes',
+  devIssuesExtensionTitle: 'Le module d’extension comporte des problèmes',
+  devIssuesBothTitle: 'La spécification et le module d’extension comportent des problèmes',
   devIssuesCount_one: '{count} problème',
   devIssuesCount_other: '{count} problèmes',
   conventionalCalls:
