@@ -1,4 +1,4 @@
-import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,10 +14,14 @@ let server: NinefoldProcess;
 let dir: string;
 let extension: string;
 
+// It provides what the specification names (the widget \`stars\`, the screen \`ShelfLabel\`), so that only
+// a change shows an issue.
 const module = (hours: string) => `import { defineExtension } from '@ninefold/web/extension';
 
 export default defineExtension({
   slots: { header: () => <span className="hours">Open until ${hours}</span> },
+  fields: { widgets: { stars: { display: () => null } } },
+  screens: { ShelfLabel: () => null },
 });
 `;
 
@@ -75,6 +79,15 @@ describe('ninefold dev with an extension module', () => {
       writeFileSync(extension, module('22:00'));
       await header.getByText('Open until 22:00').waitFor({ timeout: REBUILT_MS });
       expect(await alert.count()).toBe(0);
+
+      // The specification renames the widget the module provides: dev says at once what no longer fits,
+      // in the page and in the terminal, without a rebuild.
+      const spec = join(dir, 'library.yaml');
+      writeFileSync(spec, readFileSync(spec, 'utf8').replace('widget: stars', 'widget: rating'));
+      await alert.waitFor({ timeout: 30_000 });
+      expect(await page.getByText(/\bstars\b/).count()).toBeGreaterThan(0);
+      expect(server.output()).toMatch(/library\.ui\.tsx.*stars/);
+      await screenshot(page, 'extension-dev-orphans');
       expect(problems).toEqual([]);
       await page.close();
     },

@@ -24,6 +24,20 @@ export async function extensionIssues(result: LoadResult, extension: string | un
   ];
 }
 
+/**
+ * The names the extension module uses that the specification lacks, and the other way round, without
+ * the type check: what `dev` shows beside a build, in a second rather than `check`'s several. A module
+ * that cannot be read says nothing here: its build says why.
+ */
+export async function orphanIssues(result: LoadResult, extension: string): Promise<Issue[]> {
+  const model = result.model;
+  if (!model) return [];
+  const read = await readExtensionModule(extension);
+  if (!read.ok) return [];
+  const locateSpec = (path: readonly (string | number)[]) => locateIn(result, path);
+  return checkExtension(model, read.names, { locateSpec, ...(await nameLocator(read.files)) });
+}
+
 function problemIssue(problem: ExtensionProblem): Issue {
   return {
     code: 'extension-error',

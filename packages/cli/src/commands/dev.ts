@@ -1,4 +1,5 @@
 import { basename } from 'node:path';
+import type { LoadResult } from '@ninefold/model';
 import {
   DEV_DEFAULT_PORT,
   type DevApi,
@@ -16,6 +17,7 @@ import { ensureRuntime } from '@ninefold/web/runtime';
 import { parseCommandArgs } from '../args';
 import { devIssues } from '../dev-issues';
 import { buildForDev, watchExtension } from '../extension-build';
+import { orphanIssues } from '../extension-check';
 import { extensionFile, UI_OPTION_HELP } from '../extension-file';
 import { type LoadAnyOptions, loadAnySpec } from '../load-any-spec';
 import { loadSpecFile } from '../load-spec-file';
@@ -160,7 +162,12 @@ export async function dev(
   try {
     let clientDir: string;
     // The extension's build failure, shown in the page beside the specification's issues until fixed.
-    const extensionState: ExtensionState = { issues: [] };
+    const extensionState: ExtensionState = {
+      issues: [],
+      orphans: [],
+      ...(ui.file ? { file: ui.file } : {}),
+      spec: loaded.result,
+    };
     try {
       if (ui.file === undefined) clientDir = await ensureRuntime({ log, allowPrevious: true });
       else {
@@ -176,11 +183,11 @@ export async function dev(
       return 1;
     }
     if (stop.received) return 0;
-    const specIssues = devIssues(loaded.result, file);
-    extensionState.specIssues = specIssues;
+    extensionState.specIssues = devIssues(loaded.result, file);
+    if (extensionState.issues.length === 0) await refreshOrphans(extensionState, terminal);
     const started = await startDevServer({
       model: loaded.result.model,
-      issues: [...specIssues, ...extensionState.issues],
+      issues: allIssues(extensionState),
       clientDir,
       api,
       host: parsed.values.host,
@@ -226,11 +233,11 @@ export async function dev(
             if (!built) return;
             extensionState.issues = built.ok ? [] : [built.issue];
             if (!built.ok) terminal.err(`${built.issue.source}: ${built.issue.message}\n`);
-            else terminal.err(`${basename(uiFile)} built; reloading the pages.\n`);
-            await server.update({
-              issues: [...(extensionState.specIssues ?? []), ...extensionState.issues],
-              clientDir: built.dir,
-            });
+            else {
+              terminal.err(`${basename(uiFile)} built; reloading the pages.\n`);
+              await refreshOrphans(extensionState, terminal);
+            }
+            await server.update({ issues: allIssues(extensionState), clientDir: built.dir });
             server.reload();
           });
     const signal = await stop.wait();
@@ -255,6 +262,30 @@ interface ExtensionState {
   issues: DevIssue[];
   /** The specification's issues as last checked, kept so that an extension rebuild shows both. */
   specIssues?: DevIssue[];
+  /** What the module names that the specification lacks, and the other way round (`orphanIssues`). */
+  orphans: DevIssue[];
+  /** The module, when there is one, and the specification it was last held against. */
+  file?: string;
+  spec?: LoadResult;
+}
+
+/** Every issue the page shows: the specification's, the module's build, and the names that do not fit. */
+function allIssues(state: ExtensionState): DevIssue[] {
+  return [...(state.specIssues ?? []), ...state.issues, ...state.orphans];
+}
+
+/**
+ * Holds the module against the model again, as `check` would (without its type check), and says in the
+ * terminal what no longer fits. Runs after each build and each change of the specification.
+ */
+async function refreshOrphans(state: ExtensionState, terminal: Terminal): Promise<void> {
+  if (state.file === undefined || state.spec === undefined) return;
+  const found = await orphanIssues(state.spec, state.file).catch(() => []);
+  const before = new Set(state.orphans.map((issue) => issue.message));
+  state.orphans = devIssues({ issues: found }, state.file);
+  for (const issue of state.orphans) {
+    if (!before.has(issue.message)) terminal.err(`${issue.source}: ${issue.severity}: ${issue.message}\n`);
+  }
 }
 
 function watchSpec(
@@ -275,7 +306,7 @@ function watchSpec(
       extension.specIssues = [
         { severity: 'error', code: 'unreadable-file', message: read.message, source: file },
       ];
-      await server.update({ issues: [...extension.specIssues, ...extension.issues] });
+      await server.update({ issues: allIssues(extension) });
       lastText = undefined;
       server.reload();
       return;
@@ -291,9 +322,11 @@ function watchSpec(
     if (model) {
       const written = await refreshSpecTypes(file, model).catch(() => undefined);
       if (written) terminal.err(`wrote ${basename(written)}: the specification's names changed\n`);
+      extension.spec = result;
+      await refreshOrphans(extension, terminal);
     }
     extension.specIssues = devIssues(result, file);
-    const outcome = await server.update({ model, issues: [...extension.specIssues, ...extension.issues] });
+    const outcome = await server.update({ model, issues: allIssues(extension) });
     if (model === undefined) {
       terminal.err('It has errors: the last good model keeps running, and the page shows the issues.\n');
     } else if (!outcome.ok) {
