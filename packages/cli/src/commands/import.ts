@@ -1,4 +1,3 @@
-import { writeFile } from 'node:fs/promises';
 import { importDatabase, isDatabaseSource, withoutPassword } from '@ninefold/database';
 import { toDocument, toMarkdown } from '@ninefold/model';
 import { formatImportReport, looksLikeOpenApi } from '@ninefold/openapi';
@@ -8,6 +7,7 @@ import { type AnySpecResult, loadAnySpec } from '../load-any-spec';
 import { readSpecFile } from '../read-spec-file';
 import { printReport } from '../report';
 import type { Terminal } from '../terminal';
+import { writeOutput } from '../write-output';
 
 export const IMPORT_HELP = `Usage: ninefold import OPENAPI|DATABASE [-o OUT] [--format yaml|markdown] [--report all]
 
@@ -138,18 +138,7 @@ async function writeImport(
     text = header + stringify(toDocument(result.model), { lineWidth: 0 });
   }
   const out = values.out;
-  if (out === undefined) {
-    terminal.out(text);
-    return 0;
-  }
-  try {
-    await writeFile(out, text);
-  } catch (error) {
-    terminal.err(`ninefold import: ${out} could not be written: ${(error as Error).message}\n`);
-    return 2;
-  }
-  terminal.err(`wrote ${out}\n`);
-  return 0;
+  return writeOutput('import', terminal, out, text);
 }
 
 function parseImportArgs(args: string[]) {

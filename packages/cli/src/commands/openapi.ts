@@ -1,4 +1,3 @@
-import { writeFile } from 'node:fs/promises';
 import { prototypeApi } from '@ninefold/model';
 import { stringify } from 'yaml';
 import { parseCommandArgs } from '../args';
@@ -6,6 +5,7 @@ import { loadAnySpec } from '../load-any-spec';
 import { readSpecFile } from '../read-spec-file';
 import { printReport } from '../report';
 import type { Terminal } from '../terminal';
+import { writeOutput } from '../write-output';
 
 export const OPENAPI_HELP = `Usage: ninefold openapi SPEC [-o FILE] [--format json|yaml]
 
@@ -67,18 +67,7 @@ export async function openapiCommand(args: string[], terminal: Terminal): Promis
     format === 'yaml'
       ? stringify(document, { lineWidth: 0, aliasDuplicateObjects: false })
       : `${JSON.stringify(document, null, 2)}\n`;
-  if (out === undefined) {
-    terminal.out(text);
-    return 0;
-  }
-  try {
-    await writeFile(out, text);
-  } catch (error) {
-    terminal.err(`ninefold openapi: ${out} could not be written: ${(error as Error).message}\n`);
-    return 2;
-  }
-  terminal.err(`wrote ${out}\n`);
-  return 0;
+  return writeOutput('openapi', terminal, out, text);
 }
 
 function parseOpenapiArgs(args: string[]) {

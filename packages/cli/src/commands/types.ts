@@ -1,4 +1,3 @@
-import { writeFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { specTypes } from '@ninefold/model';
 import { parseCommandArgs } from '../args';
@@ -6,6 +5,7 @@ import { loadAnySpec } from '../load-any-spec';
 import { readSpecFile } from '../read-spec-file';
 import { printReport } from '../report';
 import type { Terminal } from '../terminal';
+import { writeOutput } from '../write-output';
 
 export const TYPES_HELP = `Usage: ninefold types SPEC [-o FILE]
 
@@ -58,18 +58,7 @@ export async function typesCommand(args: string[], terminal: Terminal): Promise<
   }
   const text = specTypes(result.model, basename(file));
   const out = parsed.values.out;
-  if (out === undefined) {
-    terminal.out(text);
-    return 0;
-  }
-  try {
-    await writeFile(out, text);
-  } catch (error) {
-    terminal.err(`ninefold types: ${out} could not be written: ${(error as Error).message}\n`);
-    return 2;
-  }
-  terminal.err(`wrote ${out}\n`);
-  return 0;
+  return writeOutput('types', terminal, out, text);
 }
 
 function parseTypesArgs(args: string[]) {
