@@ -184,7 +184,6 @@ export async function dev(
     }
     if (stop.received) return 0;
     extensionState.specIssues = devIssues(loaded.result, file);
-    if (extensionState.issues.length === 0) await refreshOrphans(extensionState, terminal);
     const started = await startDevServer({
       model: loaded.result.model,
       issues: allIssues(extensionState),
@@ -199,6 +198,18 @@ export async function dev(
       return 1;
     }
     const { server } = started;
+    // Reading the module takes Vite a second: the server does not wait for it, and a page opened by then
+    // shows what no longer fits once it loads again.
+    if (extensionState.issues.length === 0) {
+      void refreshOrphans(extensionState, terminal)
+        .then(() =>
+          extensionState.orphans.length > 0
+            ? server.update({ issues: allIssues(extensionState) })
+            : undefined,
+        )
+        // A server already closing has no page left to tell.
+        .catch(() => undefined);
+    }
     const title = loaded.result.model.title ?? 'an untitled specification';
     const backend =
       api.kind === 'proxy'
