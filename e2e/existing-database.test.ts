@@ -62,7 +62,8 @@ async function postgresDatabase(sql: string): Promise<TeamDatabase> {
       const psql = spawnSync('psql', [url.toString(), '-v', 'ON_ERROR_STOP=1', '-c', text], {
         encoding: 'utf8',
       });
-      expect(psql.status, psql.stderr).toBe(0);
+      // Not installed: spawnSync says so in `error`, not on standard error.
+      expect(psql.status, psql.error?.message ?? psql.stderr).toBe(0);
     },
     drop: async () => {
       const client = new pg.Client({ connectionString: PG_URL });
