@@ -16,6 +16,12 @@ export interface CspOptions {
    * warn); a static host sends that one in a header (`_headers`).
    */
   meta?: boolean;
+  /**
+   * Inline scripts allowed by their SHA-256 (`sha256-…`), for a page served from its sources in
+   * `ninefold dev`, where the bundler's hot reload needs one: a hash allows that exact text and no other,
+   * so injected markup still cannot run script.
+   */
+  scriptHashes?: string[];
 }
 
 /**
@@ -35,7 +41,7 @@ export function contentSecurityPolicy(options: CspOptions = {}): string {
   const connect = ["'self'", ...new Set([...(options.connect ?? []), ...signInOrigins(options.signIn)])];
   const directives: Array<[string, string[]]> = [
     ['default-src', ["'self'"]],
-    ['script-src', ["'self'"]],
+    ['script-src', ["'self'", ...(options.scriptHashes ?? []).map((hash) => `'${hash}'`)]],
     ['style-src', ["'self'", "'unsafe-inline'"]],
     ['img-src', ["'self'", 'data:', 'blob:']],
     ['font-src', ["'self'", 'data:']],

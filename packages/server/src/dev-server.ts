@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Model } from '@ninefold/model';
 import { API_BASE, type ApiDescription, describeApi, prototypeApi, specPayload } from '@ninefold/model';
@@ -7,7 +7,7 @@ import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { buildApp, DEFAULT_BODY_LIMIT } from './app';
 import { type ProvisionResult, provisionUsers } from './auth/provision';
 import type { UserRequest } from './auth/users';
-import { registerClient, securityHeaders, signInOption } from './client';
+import { isReservedPath, registerClient, securityHeaders, signInOption } from './client';
 import { type ProxyTarget, registerDevProxy } from './dev-proxy';
 import { type EncodedBody, encodedBody, preferredCoding } from './encoded-body';
 import { listenProblem } from './listen-problem';
@@ -52,8 +52,14 @@ export interface DevServerOptions {
   model: Model;
   /** Its check issues (warnings), shown in the page. */
   issues: DevIssue[];
-  /** The built web runtime. */
-  clientDir: string;
+  /** The built web runtime; not read when a `front` serves the client. */
+  clientDir?: string;
+  /**
+   * Serves the client from its sources instead (`ninefold dev` with an extension module): made once the
+   * listener exists, so that hot module replacement can share its port, and asked first for every path
+   * that is not the API's or the dev server's own.
+   */
+  front?: (server: Server) => Promise<DevFront>;
   api: DevApi;
   host?: string;
   /** 0 picks a free port. */
@@ -65,15 +71,17 @@ export interface DevServerOptions {
 /** The outcome of a change: whether a new API now answers, or why the last good one still does. */
 export type DevUpdate = { ok: true; rebuilt: boolean } | { ok: false; message: string };
 
-/** A change to show: the specification's issues, its model when it has one, and a rebuilt client. */
+/** A change to show: the specification's issues, and its model when it has one. */
 export interface DevChange {
   model?: Model;
   issues: DevIssue[];
-  /**
-   * The directory of a client built anew (the team's extension changed): served from now on, even when it
-   * is the same directory, since its files and the screens' chunk names changed.
-   */
-  clientDir?: string;
+}
+
+/** What serves the client from its sources in `ninefold dev` (see `DevServerOptions.front`). */
+export interface DevFront {
+  /** Answers what is its own (the page, the modules, their updates); calls `next` for anything else. */
+  handle(request: IncomingMessage, response: ServerResponse, next: () => void): void;
+  close(): Promise<void>;
 }
 
 export interface DevServer {
@@ -86,6 +94,11 @@ export interface DevServer {
   update(next: DevChange): Promise<DevUpdate>;
   /** Tells every open page to reload. */
   reload(): void;
+  /**
+   * Tells every open page the issues as they are now, without a reload: a page whose extension module is
+   * replaced in place keeps its state, and shows what the last change broke or fixed.
+   */
+  showIssues(): void;
   /** The users made at start with their new secrets (prototype API only): for the terminal, never a log. */
   readonly users?: Extract<ProvisionResult, { ok: true }>;
   /** How many pages listen for reloads. */
@@ -120,8 +133,10 @@ interface Generation {
  */
 export async function startDevServer(options: DevServerOptions): Promise<DevServerResult> {
   const { api: apiKind, log } = options;
-  // A client rebuilt with the team's extension module may move to another directory (docs/extending.md).
-  let clientDir = options.clientDir;
+  const { clientDir } = options;
+  if (clientDir === undefined && options.front === undefined) {
+    return { ok: false, message: 'the dev server needs the built client or a front that serves it' };
+  }
   let model = options.model;
   // Behind --api URL every call goes to the proxy at /api, whatever the document's own servers say
   // (a relative `/api/v1`, a template, a Swagger 2 basePath): the URL given is the API's base.
@@ -148,7 +163,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     first: boolean,
   ): Promise<{ ok: true; generation: Generation } | { ok: false; message: string }> {
     if (apiKind.kind === 'proxy') {
-      const app = proxyApp(apiKind.target, clientDir, next);
+      const app = proxyApp(apiKind.target, options.front ? undefined : clientDir, next);
       await app.ready();
       return { ok: true, generation: { app, active: 0, retired: false } };
     }
@@ -181,7 +196,8 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
         // One secret for every generation: editing the specification does not sign anybody out.
         auth: { secret: authSecret },
       });
-      registerClient(app, { dir: clientDir, model: next, ...signInOption(next) });
+      if (clientDir !== undefined && options.front === undefined)
+        registerClient(app, { dir: clientDir, model: next, ...signInOption(next) });
       await app.ready();
       return { ok: true, generation: { app, store: opened.store, active: 0, retired: false } };
     } catch (error) {
@@ -237,6 +253,13 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       response.end(request.method === 'HEAD' ? undefined : body);
       return;
     }
+    if (front !== undefined && !isReservedPath(path)) {
+      front.handle(request, response, () => toApp(request, response));
+      return;
+    }
+    toApp(request, response);
+  };
+  const toApp = (request: IncomingMessage, response: ServerResponse) => {
     const generation = current;
     generation.active += 1;
     response.once('close', () => {
@@ -267,6 +290,13 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   };
 
   const server = createServer(handle);
+  let front: DevFront | undefined;
+  try {
+    front = await options.front?.(server);
+  } catch (error) {
+    await closeGeneration(current);
+    return { ok: false, message: `the client could not be served: ${(error as Error).message}` };
+  }
   const heartbeat = setInterval(() => {
     // A comment line keeps idle connections from being cut by proxies and timeouts.
     for (const stream of streams) stream.write(': ping\n\n');
@@ -283,7 +313,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     });
   } catch (error) {
     clearInterval(heartbeat);
-    await closeGeneration(current);
+    await Promise.all([closeGeneration(current), front?.close()]);
     return {
       ok: false,
       message: listenProblem(error, options.host ?? '127.0.0.1', options.port ?? DEV_DEFAULT_PORT),
@@ -295,14 +325,11 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   let queue: Promise<unknown> = Promise.resolve();
   const apply = async (change: DevChange): Promise<DevUpdate> => {
     issues = change.issues;
-    const newClient = change.clientDir !== undefined;
-    if (change.clientDir !== undefined) clientDir = change.clientDir;
-    const nextModel = change.model ?? (newClient ? model : undefined);
+    const nextModel = change.model;
     if (closing || nextModel === undefined) return { ok: true, rebuilt: false };
-    if (!newClient && JSON.stringify(nextModel) === JSON.stringify(model))
-      return { ok: true, rebuilt: false };
+    if (JSON.stringify(nextModel) === JSON.stringify(model)) return { ok: true, rebuilt: false };
     const next = { issues: change.issues, model: nextModel };
-    if (apiKind.kind === 'proxy' && !newClient) {
+    if (apiKind.kind === 'proxy') {
       // The real API does not change with the specification; only what the page is told does.
       model = next.model;
       api = apiFor(model);
@@ -338,6 +365,10 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     reload() {
       for (const stream of streams) stream.write(`event: reload\ndata: {}\n\n`);
     },
+    showIssues() {
+      const data = JSON.stringify(issues);
+      for (const stream of streams) stream.write(`event: issues\ndata: ${data}\n\n`);
+    },
     get listeners() {
       return streams.size;
     },
@@ -353,6 +384,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
           server.closeIdleConnections();
         });
         clearTimeout(grace);
+        await front?.close();
         await queue;
         await Promise.all([closeGeneration(current), ...[...retired].map(closeGeneration)]);
       })();
@@ -363,14 +395,14 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
 }
 
 /** The app behind the listener with `--api URL`: the client, `/healthz`, and `/api` to the real API. */
-function proxyApp(target: ProxyTarget, clientDir: string, model: Model): FastifyInstance {
+function proxyApp(target: ProxyTarget, clientDir: string | undefined, model: Model): FastifyInstance {
   const app = Fastify({
     logger: false,
     return503OnClosing: true,
     frameworkErrors: (_error, _request, reply) =>
       sendReplyProblem(reply, problem(400, 'BAD_REQUEST', 'The request could not be read.')),
   });
-  registerClient(app, { dir: clientDir, model, ...signInOption(model) });
+  if (clientDir !== undefined) registerClient(app, { dir: clientDir, model, ...signInOption(model) });
   app.setErrorHandler((error, _request, reply) => {
     const status = (error as { statusCode?: number }).statusCode;
     if (typeof status === 'number' && status >= 400 && status < 500)

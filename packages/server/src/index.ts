@@ -9,8 +9,10 @@ export {
   type CspOptions,
   contentSecurityPolicy,
   isReservedPath,
+  PLAYGROUND_PATH,
   registerClient,
   securityHeaders,
+  signInOption,
   wantsClientPage,
 } from './client';
 export { contractDocument } from './contract';
@@ -28,6 +30,7 @@ export {
 export {
   DEV_DEFAULT_PORT,
   type DevApi,
+  type DevFront,
   type DevIssue,
   type DevServer,
   type DevServerOptions,

@@ -157,7 +157,7 @@ export function problemOf(error: unknown, file: string, base: string = process.c
         !/^\[?\s*[\w./-]+:\d+:\d+\s*\]?$/.test(line) &&
         !/^\d+\s/.test(line) &&
         // The bundler's and Node's own framing of the failure, not what is wrong.
-        !/^(?:Node\.js v|errors: |\}$|\^$|the web client could not be built|✗ Build failed|Build failed with|node:internal|triggerUncaughtException|file:\/\/|at )/.test(
+        !/^(?:Node\.js v|errors: |\}$|\^$|the web client could not be built|✗ Build failed|Build failed with|Transform failed with|node:internal|triggerUncaughtException|file:\/\/|at )/.test(
           line,
         ),
     );

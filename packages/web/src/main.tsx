@@ -42,6 +42,16 @@ const extension: Promise<LoadedExtension> = __NINEFOLD_EXTENSION__
     })
   : Promise.resolve(NO_EXTENSION);
 
+/** Puts a new version of the extension module into the running client; set once it runs. */
+let swapExtension: ((next: LoadedExtension) => void) | undefined;
+// In `ninefold dev` the bundler serves the module and sends each edit of it here: it is swapped into the
+// client in place, so the page keeps its address, its open form and what was typed in it.
+if (import.meta.hot && __NINEFOLD_EXTENSION__) {
+  import.meta.hot.accept('virtual:ninefold-extension', (updated) => {
+    if (updated) swapExtension?.(readExtension(updated));
+  });
+}
+
 /** Fetches the checked model next to the page, then renders the client for it. */
 async function boot(): Promise<void> {
   // The person's language, if not English, is fetched beside the model rather than after it.
@@ -111,7 +121,7 @@ async function boot(): Promise<void> {
       // A failure to load is left to the screen itself, which shows it inside the shell.
     }
   }
-  const running = { ...payload, data, extension: loadedExtension };
+  let running = { ...payload, data, extension: loadedExtension };
   const openPreview = (document: { file: string; model: Model }) => {
     void startPreview(document, () => {
       window.history.replaceState(null, '', new URL(`.${IMPORT_PATH}`, window.document.baseURI));
@@ -131,6 +141,14 @@ async function boot(): Promise<void> {
       transition: screensOf(payload.model).length > LARGE_MODEL_SCREENS,
     },
   );
+  const client = renders;
+  swapExtension = (next) => {
+    running = { ...running, extension: next };
+    // The same key: React keeps every state the new module's components do not replace. A preview open
+    // meanwhile is another client, left alone.
+    if (renders !== client) return;
+    show(<App key={client} spec={{ ...running, openPreview }} queryClient={queryClient} session={session} />);
+  };
   // The stylesheet of what no first list or dashboard draws, once the first screen is drawn: ready before
   // a dialog or the next screen asks for it, and out of the first one's way.
   afterNextPaint(() => void loadLaterStyles());

@@ -1,6 +1,7 @@
 import { basename } from 'node:path';
 import type { LoadResult } from '@ninefold/model';
 import {
+  contentSecurityPolicy,
   DEV_DEFAULT_PORT,
   type DevApi,
   type DevIssue,
@@ -8,15 +9,21 @@ import {
   databaseProblem,
   databaseUrl,
   describeDatabase,
+  PLAYGROUND_PATH,
   parseProxyTarget,
   parseUserOption,
+  securityHeaders,
+  signInOption,
   startDevServer,
   type UserRequest,
+  wantsClientPage,
 } from '@ninefold/server';
+import { typeCheckExtension } from '@ninefold/web/extension-types';
+import { type ModuleClient, type ModuleState, startModuleClient } from '@ninefold/web/module-client';
 import { ensureRuntime } from '@ninefold/web/runtime';
 import { parseCommandArgs } from '../args';
 import { devIssues } from '../dev-issues';
-import { buildForDev, watchExtension } from '../extension-build';
+import { moduleIssue } from '../extension-build';
 import { orphanIssues } from '../extension-check';
 import { extensionFile, UI_OPTION_HELP } from '../extension-file';
 import { type LoadAnyOptions, loadAnySpec } from '../load-any-spec';
@@ -51,7 +58,8 @@ Options:
   --root DIR            an OpenAPI document's $refs may read files in DIR only (default: its own folder)
   --client-id ID        the OAuth2 or OpenID Connect client id to sign in with (documents never name it)
   --sign-in SCHEME      the security scheme to sign in with, when the document has several
-${UI_OPTION_HELP}; rebuilt and reloaded on change
+${UI_OPTION_HELP}; served from its source, an edit
+                        replaces it in the open pages without a reload
   -h, --help            show this help
 
 Exit codes: 0 stopped cleanly, 1 the specification has errors or the server could not start, 2 the file
@@ -160,34 +168,56 @@ export async function dev(
   const stop = listenForStop(signals);
   const log = (line: string) => terminal.err(`${line}\n`);
   try {
-    let clientDir: string;
-    // The extension's build failure, shown in the page beside the specification's issues until fixed.
+    // The extension module's problems, shown in the page beside the specification's issues until fixed.
     const extensionState: ExtensionState = {
       issues: [],
       orphans: [],
+      types: [],
       ...(ui.file ? { file: ui.file } : {}),
       spec: loaded.result,
     };
+    const uiFile = ui.file;
+    let clientDir: string | undefined;
     try {
-      if (ui.file === undefined) clientDir = await ensureRuntime({ log, allowPrevious: true });
-      else {
-        const built = await buildForDev(ui.file, log);
-        clientDir = built.dir;
-        if (!built.ok) {
-          extensionState.issues = [built.issue];
-          log(`${built.issue.source}: ${built.issue.message}`);
-        }
-      }
+      // Without a module the built client is served; with one, the client's sources through the bundler.
+      if (uiFile === undefined) clientDir = await ensureRuntime({ log, allowPrevious: true });
     } catch (error) {
       terminal.err(`ninefold dev: ${(error as Error).message}\n`);
       return 1;
     }
     if (stop.received) return 0;
     extensionState.specIssues = devIssues(loaded.result, file);
+    let server: DevServer | undefined;
+    let moduleClient: ModuleClient | undefined;
+    const moduleChecks = uiFile === undefined ? undefined : checksOf(extensionState, terminal, () => server);
     const started = await startDevServer({
       model: loaded.result.model,
       issues: allIssues(extensionState),
-      clientDir,
+      ...(uiFile === undefined
+        ? { clientDir }
+        : {
+            front: async (listener) => {
+              moduleClient = await startModuleClient({
+                extension: uiFile,
+                server: listener,
+                pageOf: (path, accept) =>
+                  path === PLAYGROUND_PATH
+                    ? 'playground.html'
+                    : wantsClientPage(path, accept)
+                      ? 'index.html'
+                      : undefined,
+                pageHeaders: (scriptHashes) =>
+                  securityHeaders(
+                    contentSecurityPolicy({
+                      scriptHashes,
+                      ...signInOption(extensionState.spec?.model ?? loaded.result.model),
+                    }),
+                  ),
+                onChange: (state, changed) => moduleChecks?.changed(state, changed),
+              });
+              return moduleClient;
+            },
+          }),
       api,
       host: parsed.values.host,
       port: numbers.port,
@@ -197,18 +227,12 @@ export async function dev(
       terminal.err(`ninefold dev: ${started.message}\n`);
       return 1;
     }
-    const { server } = started;
-    // Reading the module takes Vite a second: the server does not wait for it, and a page opened by then
-    // shows what no longer fits once it loads again.
-    if (extensionState.issues.length === 0) {
-      void refreshOrphans(extensionState, terminal)
-        .then(() =>
-          extensionState.orphans.length > 0
-            ? server.update({ issues: allIssues(extensionState) })
-            : undefined,
-        )
-        // A server already closing has no page left to tell.
-        .catch(() => undefined);
+    server = started.server;
+    // Reading and type-checking the module take a second or three: the server does not wait for them, and
+    // an open page is told what they find.
+    if (moduleClient !== undefined) {
+      const first = moduleClient;
+      void first.state().then((state) => moduleChecks?.changed(state, undefined));
     }
     const title = loaded.result.model.title ?? 'an untitled specification';
     const backend =
@@ -220,42 +244,22 @@ export async function dev(
       `${paint(terminal, 'bold', `Ninefold dev for ${title}`)}: the client and ${backend}\n` +
         `  ${server.url}  (the client)\n` +
         `  ${server.url}api  (${calls}; the model at /spec.json)\n` +
-        `Watching ${basename(file)}${ui.file ? ` and its extension ${basename(ui.file)}` : ''}: open pages reload when ${ui.file ? 'they change' : 'it changes'}.\n` +
+        (uiFile
+          ? `Watching ${basename(file)} and its extension ${basename(uiFile)}: open pages reload when the specification changes, and take the extension's edits in place.\n`
+          : `Watching ${basename(file)}: open pages reload when it changes.\n`) +
         // In the same write as the URL, so that whoever waits for the URL also has the secrets.
         (server.users ? usersBanner(server.users, loaded.result.model) : ''),
     );
 
-    const watcher = watchSpec(file, server, terminal, extensionState, {
+    const watcher = watchSpec(file, server, terminal, extensionState, moduleChecks, {
       root: parsed.values.root,
       clientId: parsed.values['client-id'],
       signInScheme: parsed.values['sign-in'],
     });
-    const uiFile = ui.file;
-    // Aborted on stop, so that a rebuild under way is killed rather than waited for.
-    const building = new AbortController();
-    const extensionWatcher =
-      uiFile === undefined
-        ? undefined
-        : watchExtension(uiFile, async () => {
-            const built = await buildForDev(uiFile, log, building.signal).catch((error: Error) => {
-              if (building.signal.aborted) return undefined;
-              throw error;
-            });
-            if (!built) return;
-            extensionState.issues = built.ok ? [] : [built.issue];
-            if (!built.ok) terminal.err(`${built.issue.source}: ${built.issue.message}\n`);
-            else {
-              terminal.err(`${basename(uiFile)} built; reloading the pages.\n`);
-              await refreshOrphans(extensionState, terminal);
-            }
-            await server.update({ issues: allIssues(extensionState), clientDir: built.dir });
-            server.reload();
-          });
     const signal = await stop.wait();
     terminal.err(`\n${signal}: closing the pages' connections, the server and the database…\n`);
-    building.abort();
-    await extensionWatcher?.close();
     await watcher.close();
+    await moduleChecks?.settled();
     await server.close();
     terminal.err('stopped.\n');
     return 0;
@@ -264,25 +268,24 @@ export async function dev(
   }
 }
 
-/**
- * On each change of the file: check it again, print the report, serve the new model (or keep the last
- * good one while it has errors), and reload the pages. Changes are handled one at a time, in order.
- */
-/** The issues the page shows besides the specification's: the extension's build, if it failed. */
+/** The issues the page shows besides the specification's: the extension module's. */
 interface ExtensionState {
+  /** Why the bundler cannot read the module, when it cannot. */
   issues: DevIssue[];
-  /** The specification's issues as last checked, kept so that an extension rebuild shows both. */
+  /** The specification's issues as last checked, kept so that a change of the module shows both. */
   specIssues?: DevIssue[];
   /** What the module names that the specification lacks, and the other way round (`orphanIssues`). */
   orphans: DevIssue[];
+  /** The module's type errors, as `check` finds them. */
+  types: DevIssue[];
   /** The module, when there is one, and the specification it was last held against. */
   file?: string;
   spec?: LoadResult;
 }
 
-/** Every issue the page shows: the specification's, the module's build, and the names that do not fit. */
+/** Every issue the page shows: the specification's, the module's build and types, and the names that do not fit. */
 function allIssues(state: ExtensionState): DevIssue[] {
-  return [...(state.specIssues ?? []), ...state.issues, ...state.orphans];
+  return [...(state.specIssues ?? []), ...state.issues, ...state.types, ...state.orphans];
 }
 
 /**
@@ -299,11 +302,88 @@ async function refreshOrphans(state: ExtensionState, terminal: Terminal): Promis
   }
 }
 
+/** The extension module's checks in `dev` (see {@link checksOf}). */
+interface ModuleChecks {
+  /** A file of the module was saved (undefined: the first look at start), and how the bundler reads it. */
+  changed(state: ModuleState, file: string | undefined): void;
+  /** The specification changed: the module's names and types are held against it again. */
+  recheck(): void;
+  /** Resolves once the checks under way are done. */
+  settled(): Promise<void>;
+}
+
+/**
+ * What `dev` tells the page and the terminal about the extension module. A save the bundler cannot
+ * read is told at once; one it can clears that and is then held against the specification, its names
+ * (a second) and its types (two or three), as `check` would. The page is told each outcome without a
+ * reload. Only the newest save's slow checks run: a burst of saves skips those already stale.
+ */
+function checksOf(
+  state: ExtensionState,
+  terminal: Terminal,
+  serverOf: () => DevServer | undefined,
+): ModuleChecks {
+  let latest = 0;
+  let queue: Promise<void> = Promise.resolve();
+  const tell = async () => {
+    const server = serverOf();
+    if (server === undefined) return;
+    await server.update({ issues: allIssues(state) });
+    server.showIssues();
+  };
+  const deep = async (mine: number) => {
+    if (state.file === undefined || mine !== latest) return;
+    const [, problems] = await Promise.all([
+      refreshOrphans(state, terminal),
+      typeCheckExtension(state.file).catch(() => undefined),
+    ]);
+    if (mine !== latest) return;
+    const before = new Set(state.types.map((issue) => `${issue.source} ${issue.message}`));
+    state.types = (problems ?? []).map((problem) => moduleIssue(problem, 'extension-types'));
+    for (const issue of state.types) {
+      if (!before.has(`${issue.source} ${issue.message}`))
+        terminal.err(`${issue.source}: error: ${issue.message}\n`);
+    }
+    await tell();
+  };
+  const run = (work: () => Promise<void>) => {
+    queue = queue
+      .then(work)
+      .catch((error: Error) => terminal.err(`error while checking the extension: ${error.message}\n`));
+  };
+  return {
+    changed(read, file) {
+      const mine = ++latest;
+      if (read.ok) {
+        state.issues = [];
+        if (file !== undefined) terminal.err(`${basename(file)} changed: the open pages have it.\n`);
+      } else {
+        const issue = moduleIssue(read.problem, 'extension-build');
+        state.issues = [issue];
+        // Its names and types would only repeat the same failure.
+        state.types = [];
+        state.orphans = [];
+        terminal.err(`${issue.source}: ${issue.message}\n`);
+      }
+      // Told at once, not behind the last save's slower checks.
+      void tell().catch(() => undefined);
+      if (read.ok) run(() => deep(mine));
+    },
+    recheck() {
+      if (state.issues.length > 0) return;
+      const mine = ++latest;
+      run(() => deep(mine));
+    },
+    settled: () => queue,
+  };
+}
+
 function watchSpec(
   file: string,
   server: DevServer,
   terminal: Terminal,
   extension: ExtensionState,
+  checks: ModuleChecks | undefined,
   options: LoadAnyOptions,
 ) {
   // Unknown at first, so that a change between the first load and the watch is never missed.
@@ -346,6 +426,8 @@ function watchSpec(
       terminal.err('Serving the new model.\n');
     }
     server.reload();
+    // The module's types may read the names just written (SPEC.types.ts).
+    if (model) checks?.recheck();
   };
   const watcher = watchFile(file, () => {
     queue = queue

@@ -10,7 +10,7 @@ export interface ShownIssue {
 }
 
 /** Issues as a list, one line each; shared by `ninefold dev`'s banner and the import page. */
-export function IssueItems({ issues, label }: { issues: ShownIssue[]; label?: string }) {
+export function IssueItems({ issues, label }: { issues: readonly ShownIssue[]; label?: string }) {
   const { t } = useI18n();
   return (
     <List size="sm" aria-label={label}>

@@ -8,7 +8,15 @@ import {
   useMantineColorScheme,
 } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { actingRole, checkScreen, type Model, type Principal, type Screen, screenAt } from '@ninefold/model';
+import {
+  actingRole,
+  checkScreen,
+  type DevIssue,
+  type Model,
+  type Principal,
+  type Screen,
+  screenAt,
+} from '@ninefold/model';
 import { type ReactNode, Suspense, useMemo } from 'react';
 import { OfflineBanner } from '../errors/OfflineBanner';
 import { useExtension } from '../extension/ExtensionContext';
@@ -42,7 +50,7 @@ export function Shell({ children }: { children: ReactNode }) {
   const { state, principal } = useSession();
   const [opened, { toggle, close }] = useDisclosure(false);
   const location = useLocation();
-  useLiveReload(dev?.reload ?? false);
+  const liveIssues = useLiveReload(dev?.reload ?? false);
   const all = useMemo(() => navigationScreens(model), [model]);
   const screens = useMemo(
     () => openableScreens(model, state, principal, all),
@@ -104,7 +112,7 @@ export function Shell({ children }: { children: ReactNode }) {
         <PreviewBanner />
         {__NINEFOLD_EXTENSION__ ? <ExtensionFailure /> : null}
         <OfflineBanner />
-        <DevIssues />
+        <DevIssues live={liveIssues} />
         <Suspense fallback={<Text c="dimmed">{t('shell.screenLoading')}</Text>}>
           {redirect === undefined ? children : <Navigate to={redirect} />}
         </Suspense>
@@ -212,18 +220,22 @@ function PreviewBanner() {
   );
 }
 
-/** In `ninefold dev`, the specification's check issues stay in view until they are fixed. */
-function DevIssues() {
+/**
+ * In `ninefold dev`, the specification's and the extension module's issues stay in view until they are
+ * fixed: those the page loaded with, then those the server tells it since (`live`).
+ */
+function DevIssues({ live }: { live: readonly DevIssue[] | undefined }) {
   const { dev } = useSpec();
   const { t, tn } = useI18n();
-  if (!dev || dev.issues.length === 0) return null;
+  const issues = live ?? dev?.issues ?? [];
+  if (!dev || issues.length === 0) return null;
   return (
     <Alert
       color="red"
-      title={`${t(devIssuesTitle(dev.issues))} (${tn('shell.devIssuesCount', dev.issues.length)})`}
+      title={`${t(devIssuesTitle(issues))} (${tn('shell.devIssuesCount', issues.length)})`}
       mb="md"
     >
-      <IssueItems issues={dev.issues} />
+      <IssueItems issues={issues} />
     </Alert>
   );
 }

@@ -1,8 +1,9 @@
 import type { DevIssue } from '@ninefold/model';
 
-/** The codes of the issues that come from the extension module: its build, and what it names. */
+/** The codes of the issues that come from the extension module: its build, its types, and what it names. */
 const EXTENSION_CODES: ReadonlySet<string> = new Set([
   'extension-build',
+  'extension-types',
   'extension-error',
   'unknown-override',
   'missing-override',
