@@ -75,6 +75,14 @@ describe('the browser benchmarks, one round each', () => {
     expect((figure.oursDetail as { requests: number }).requests).toBeGreaterThan(0);
   }, 300_000);
 
+  it('bench/extension-edit.ts: an edit of the extension module under dev beside the same edit in a plain Vite app', async () => {
+    const dir = await bench(['bench/extension-edit.ts'], { BENCH_EDIT_RUNS: '1', BENCH_WARMUPS: '0' });
+    const figure = result(dir, 'extension-edit');
+    expect(figure.ours).toBeGreaterThan(0);
+    expect(figure.peer).toBeGreaterThan(0);
+    expect((figure.oursDetail as { runsMs: number[] }).runsMs).toHaveLength(1);
+  }, 300_000);
+
   it('bench/playground.ts: the first load, keystrokes to the preview, and a description opened and edited beside Swagger UI', async () => {
     // A small description in place of GitHub's: the same steps, in seconds.
     const dir = await bench(['bench/playground.ts'], {
