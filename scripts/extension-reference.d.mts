@@ -1,0 +1,2 @@
+export const REFERENCE_DIR: string;
+export function writeExtensionReference(out?: string): Promise<void>;
