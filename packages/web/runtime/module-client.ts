@@ -11,6 +11,15 @@ const WEB_DIR = fileURLToPath(new URL('..', import.meta.url));
 /** The paths of modules the bundler serves: files by their path, the client's sources, and resolved ids. */
 const MODULE_PATH = /^\/(?:@fs|@id|src)\//;
 
+/**
+ * The module a URL of the bundler's names, as its own middleware reads it before transforming: a resolved
+ * id (`/@id/__x00__virtual:…` is the virtual `\0virtual:…`) without the `import` query.
+ */
+function moduleId(url: string): string {
+  const plain = url.replace(/([?&])import(?:&|$)/, '$1').replace(/[?&]$/, '');
+  return plain.startsWith('/@id/') ? plain.slice('/@id/'.length).replace('__x00__', '\0') : plain;
+}
+
 /** How the extension module reads now: transformed as the page asks for it, or its first problem. */
 export type ModuleState = { ok: true } | { ok: false; problem: ExtensionProblem };
 
@@ -120,9 +129,11 @@ export async function startModuleClient(options: ModuleClientOptions): Promise<M
         // A module the bundler could not transform (a syntax error): in middleware mode it logs the error
         // and passes the request on, which would make a 404 of it. Asked again, for its words and a 500.
         if (MODULE_PATH.test(path)) {
-          void vite.transformRequest(url).then(
+          void vite.transformRequest(moduleId(url)).then(
             () => next(),
             (error: unknown) => {
+              // A file that is not there stays a 404.
+              if ((error as { code?: string }).code === 'ERR_LOAD_URL') return next();
               response.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
               response.end(error instanceof Error ? error.message : String(error));
             },
