@@ -22,9 +22,10 @@ const module = (hours: string, mark = '★') => `import { defineExtension } from
 export default defineExtension({
   slots: { header: () => <span className="hours">Open until ${hours}</span> },
   fields: { widgets: { stars: { display: ({ value }) => <span>{'${mark}'.repeat(Number(value))}</span> } } },
-  screens: { ShelfLabel: () => null },
-});
-`;
+    screens: { ShelfLabel: () => null },
+    theme: { primaryColor: '#2b8a3e' },
+  });
+  `;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'ninefold-dev-extension-'));
@@ -62,6 +63,11 @@ describe('ninefold dev with an extension module', () => {
       const header = page.getByRole('banner');
       await header.getByText('Open until 18:00').waitFor();
       await page.getByText('★★', { exact: false }).first().waitFor();
+      // The module's brand is in the page's stylesheet, as a build puts it there.
+      const styles = await page.evaluate(() =>
+        [...document.querySelectorAll('style')].map((style) => style.textContent).join('\n'),
+      );
+      expect(styles).toContain('#2b8a3e');
       // A page that reloads loses this.
       await page.evaluate(() => Object.assign(window, { stillTheSamePage: true }));
       const samePage = () => page.evaluate(() => (window as { stillTheSamePage?: boolean }).stillTheSamePage);

@@ -63,8 +63,6 @@ export async function readExtensionModule(file: string): Promise<ExtensionRead> 
 /** A Vite server that loads modules in Node as the client's build bundles them (its config and aliases). */
 async function moduleServer() {
   const { createServer } = await import('vite');
-  // Told apart from a build, which reads the extension's brand (vite.config.ts) through this very server.
-  process.env.NINEFOLD_READING_EXTENSION = '1';
   return createServer({
     configFile: join(WEB_DIR, 'vite.config.ts'),
     // Run, not bundled: bundling the config reported its plugins' timings as a warning on a busy machine.

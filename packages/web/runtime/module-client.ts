@@ -59,7 +59,8 @@ export async function startModuleClient(options: ModuleClientOptions): Promise<M
   process.env.NINEFOLD_EXTENSION = extension;
   const vite: ViteDevServer = await createServer({
     configFile: join(WEB_DIR, 'vite.config.ts'),
-    configLoader: 'runner',
+    // Bundled, as a build loads it: the config's plugins read the module's brand later, from a page's
+    // request, by starting a server of their own, which the runner loader's closed runner cannot import.
     root: WEB_DIR,
     mode: 'development',
     logLevel: 'silent',

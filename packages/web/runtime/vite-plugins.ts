@@ -14,10 +14,12 @@ export function themeStylesheetPlugin(extensionFile: string | undefined): Plugin
   return {
     name: 'ninefold-theme-stylesheet',
     resolveId: (id) => (id === THEME_CSS ? `\0${THEME_CSS}` : undefined),
-    load: async (id) => {
+    async load(id) {
       if (id !== `\0${THEME_CSS}`) return undefined;
-      const brand =
-        extensionFile && !process.env.NINEFOLD_READING_EXTENSION ? await brandOf(extensionFile) : undefined;
+      // Reading the module's brand loads it in Node (`readExtensionTheme`), where no stylesheet is wanted:
+      // asking again there would never end. The page's build and `dev`'s page load it for the browser.
+      const forBrowser = this.environment?.config.consumer !== 'server';
+      const brand = extensionFile && forBrowser ? await brandOf(extensionFile) : undefined;
       return themeStylesheet() + (brand ? brandStylesheet(brand as ThemeOverride) : '');
     },
   };
