@@ -4,10 +4,11 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { BUILD_DIR, problemOf } from '@ninefold/web/extension-module';
 import { describe, expect, it } from 'vitest';
-import { buildIssue } from '../src/extension-build';
 import { firstMention } from '../src/extension-check';
 import { candidates, extensionFile } from '../src/extension-file';
+import { moduleIssue } from '../src/module-issue';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const bin = join(root, 'bin/ninefold.js');
@@ -101,12 +102,10 @@ describe('positions in the extension', () => {
 
   it("reads a failed build's place and words, without the terminal's colours or a stack", () => {
     const esc = String.fromCharCode(27);
-    const issue = buildIssue(
-      new Error(
-        `the web client could not be built (vite exited with 1):\n${esc}[31m[PARSE_ERROR]${esc}[0m Unexpected token\n  /tmp/x/library.ui.tsx:4:3\n    at transform (node_modules/vite/dist/node.js:1:1)`,
-      ),
-      '/tmp/x/library.ui.tsx',
+    const error = new Error(
+      `the web client could not be built (vite exited with 1):\n${esc}[31m[PARSE_ERROR]${esc}[0m Unexpected token\n  /tmp/x/library.ui.tsx:4:3\n    at transform (node_modules/vite/dist/node.js:1:1)`,
     );
+    const issue = moduleIssue(problemOf(error, '/tmp/x/library.ui.tsx', BUILD_DIR), 'extension-build');
     expect(issue).toEqual({
       severity: 'error',
       code: 'extension-build',

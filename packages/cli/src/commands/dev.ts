@@ -23,11 +23,11 @@ import { type ModuleClient, type ModuleState, startModuleClient } from '@ninefol
 import { ensureRuntime } from '@ninefold/web/runtime';
 import { parseCommandArgs } from '../args';
 import { devIssues } from '../dev-issues';
-import { moduleIssue } from '../extension-build';
 import { orphanIssues } from '../extension-check';
 import { extensionFile, UI_OPTION_HELP } from '../extension-file';
 import { type LoadAnyOptions, loadAnySpec } from '../load-any-spec';
 import { loadSpecFile } from '../load-spec-file';
+import { moduleIssue } from '../module-issue';
 import { readSpecFile } from '../read-spec-file';
 import { printReport } from '../report';
 import { refreshSpecTypes } from '../spec-types-file';

@@ -1,18 +1,11 @@
 import { relative } from 'node:path';
 import type { DevIssue } from '@ninefold/server';
-import { BUILD_DIR, type ExtensionProblem, problemOf } from '@ninefold/web/extension-module';
+import type { ExtensionProblem } from '@ninefold/web/extension-module';
 
 /**
- * A failed build as an issue: its first `file:line:column` that is the team's (Vite and TypeScript name
- * the place), and the words of the bundler's message, without its stack or the quoted source.
- */
-export function buildIssue(error: Error, extension: string): DevIssue {
-  return moduleIssue(problemOf(error, extension, BUILD_DIR), 'extension-build');
-}
-
-/**
- * A problem of the extension module as the dev page lists it: `extension-build` when the bundler cannot
- * read it, `extension-types` for a type error.
+ * A problem of the extension module as the dev page lists it, at its `file:line:column` (relative to the
+ * working folder when it is inside it): `extension-build` when the bundler cannot read it,
+ * `extension-types` for a type error.
  */
 export function moduleIssue(
   problem: ExtensionProblem,
