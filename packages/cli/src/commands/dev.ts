@@ -306,8 +306,11 @@ async function refreshOrphans(state: ExtensionState, terminal: Terminal): Promis
 interface ModuleChecks {
   /** A file of the module was saved (undefined: the first look at start), and how the bundler reads it. */
   changed(state: ModuleState, file: string | undefined): void;
-  /** The specification changed: the module's names and types are held against it again. */
-  recheck(): void;
+  /**
+   * The specification changed, and its watcher has held the module's names against it before the reload:
+   * the module's types are checked again (they may read the names just written, SPEC.types.ts).
+   */
+  recheckTypes(): void;
   /** Resolves once the checks under way are done. */
   settled(): Promise<void>;
 }
@@ -331,10 +334,11 @@ function checksOf(
     await server.update({ issues: allIssues(state) });
     server.showIssues();
   };
-  const deep = async (mine: number) => {
+  /** Types, and the names unless the caller has just held them against the specification itself. */
+  const deep = async (mine: number, names: boolean) => {
     if (state.file === undefined || mine !== latest) return;
     const [, problems] = await Promise.all([
-      refreshOrphans(state, terminal),
+      names ? refreshOrphans(state, terminal) : undefined,
       typeCheckExtension(state.file).catch(() => undefined),
     ]);
     if (mine !== latest) return;
@@ -367,12 +371,12 @@ function checksOf(
       }
       // Told at once, not behind the last save's slower checks.
       void tell().catch(() => undefined);
-      if (read.ok) run(() => deep(mine));
+      if (read.ok) run(() => deep(mine, true));
     },
-    recheck() {
+    recheckTypes() {
       if (state.issues.length > 0) return;
       const mine = ++latest;
-      run(() => deep(mine));
+      run(() => deep(mine, false));
     },
     settled: () => queue,
   };
@@ -427,7 +431,7 @@ function watchSpec(
     }
     server.reload();
     // The module's types may read the names just written (SPEC.types.ts).
-    if (model) checks?.recheck();
+    if (model) checks?.recheckTypes();
   };
   const watcher = watchFile(file, () => {
     queue = queue
