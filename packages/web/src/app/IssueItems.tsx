@@ -13,7 +13,9 @@ export interface ShownIssue {
 export function IssueItems({ issues, label }: { issues: readonly ShownIssue[]; label?: string }) {
   const { t } = useI18n();
   return (
-    <List size="sm" aria-label={label}>
+    // A compiler's message has long unbroken words (`ComponentType<FieldDisplayOverrideProps>`, a path):
+    // they break anywhere rather than run past a phone's edge.
+    <List size="sm" aria-label={label} style={{ overflowWrap: 'anywhere' }}>
       {issues.map((issue, index) => (
         // Issues have no identity of their own; their order is fixed once shown.
         // biome-ignore lint/suspicious/noArrayIndexKey: see above
