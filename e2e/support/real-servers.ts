@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { installFolder } from '../../bench/support/install-once';
 import { createTemporaryDatabase } from '../../packages/server/test/support/databases';
 import { ROOT } from './ninefold';
@@ -18,6 +18,11 @@ export type ServerName = 'platformatic' | 'directus';
 
 /** What a server's folder installs. */
 interface Install {
+  /**
+   * Files written over the install, by path in the folder: a native module the server imports but the
+   * tests never run, in place of its build from source.
+   */
+  stubs?: Record<string, string>;
   /** Exact versions: the newest releases whose engines allow Node 20 (Platformatic 3 and Directus 11.4 on need Node 22). */
   dependencies: Record<string, string>;
   /**
@@ -29,11 +34,30 @@ interface Install {
   scriptsOf?: string[];
 }
 
+/**
+ * isolated-vm's native module, which this registry-only machine reaches no prebuilt binary of: its build
+ * from source was 110 CPU-s of C++ in every CI run, a tenth of the suite's. Directus imports it at start
+ * and runs it only for sandboxed extensions and the flows' script operation, which the tests never use;
+ * `require('./out/isolated_vm')` finds this before the `.node` it would have built.
+ */
+const ISOLATED_VM_STUB = `// Written by Ninefold's e2e/support/real-servers.ts in place of isolated-vm's native build.
+const unavailable = () => {
+  throw new Error('isolated-vm is not built in this test install: no sandboxed code runs here');
+};
+exports.ivm = new Proxy({}, {
+  get: (_, name) => (typeof name === 'string' && name !== 'then' && name !== '__esModule' ? unavailable : undefined),
+});
+`;
+
 const INSTALLS_OF: Record<ServerName, Install> = {
   platformatic: { dependencies: { '@platformatic/db': '2.61.0' }, scriptsOf: [] },
-  // Directus runs on PostgreSQL here (its `pg` driver is plain JavaScript); it loads isolated-vm at every
-  // start, and argon2 and sharp pick their prebuilt binaries in their install scripts.
-  directus: { dependencies: { directus: '11.3.5' }, scriptsOf: ['isolated-vm', 'argon2', 'sharp'] },
+  // Directus runs on PostgreSQL here (its `pg` driver is plain JavaScript), and argon2 and sharp pick their
+  // prebuilt binaries in their install scripts.
+  directus: {
+    dependencies: { directus: '11.3.5' },
+    scriptsOf: ['argon2', 'sharp'],
+    stubs: { 'node_modules/isolated-vm/out/isolated_vm.js': ISOLATED_VM_STUB },
+  },
 };
 
 /** A real API server running on 127.0.0.1 with a database of its own, removed on stop. */
@@ -62,7 +86,7 @@ export async function installServer(name: ServerName): Promise<string> {
     null,
     2,
   )}\n`;
-  const { scriptsOf } = INSTALLS_OF[name];
+  const { scriptsOf, stubs = {} } = INSTALLS_OF[name];
   await installFolder({
     dir,
     manifest,
@@ -72,6 +96,11 @@ export async function installServer(name: ServerName): Promise<string> {
       if (scriptsOf?.length) await npm(['rebuild', ...scriptsOf], dir);
     },
   });
+  // Written each time, so that a stub's change reaches an install already there.
+  for (const [path, text] of Object.entries(stubs)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
   return dir;
 }
 
