@@ -147,4 +147,12 @@ describe('ninefold types', () => {
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/has errors; nothing was written/);
   }, 60_000);
+
+  it('has written the names the tool library’s module is typed against, as they are now', async () => {
+    const written = await ninefold('types', 'test/fixtures/extension/tool-library.yaml');
+    expect(written.code, written.stderr).toBe(0);
+    expect(readFileSync(join(root, 'test/fixtures/extension/tool-library.types.ts'), 'utf8')).toBe(
+      written.stdout,
+    );
+  }, 60_000);
 });

@@ -43,7 +43,8 @@ export function ActionButtons({
   // Pressed and asking first is not running yet: the spinner shows once the call is under way.
   const [running, setRunning] = useState(false);
   const [announced, setAnnounced] = useState('');
-  if (plans.length === 0) return null;
+  // An action whose own when() takes its button away once done keeps its region until what it did is read.
+  if (plans.length === 0 && announced === '') return null;
   const reasonId = (plan: ActionPlan) => `${baseId}-${plan.name}`;
   const described: ActionReason[] = plans.flatMap((plan) => {
     const text = reasons?.get(plan.name);
