@@ -57,7 +57,11 @@ describe('ninefold dev with an extension module', () => {
     async () => {
       expect(server.output()).toContain('Watching library.yaml and its extension library.ui.tsx');
       const { page, problems } = await browser.newPage();
-      await page.goto(`${server.url}sign-in?next=${encodeURIComponent('/tools')}`);
+      // The page loads once the bundler has transformed each of the client's modules: on a busy machine that
+      // passed the navigation's default 30 s.
+      await page.goto(`${server.url}sign-in?next=${encodeURIComponent('/tools')}`, {
+        timeout: FIRST_PAGE_MS,
+      });
       await page.getByLabel('Email', { exact: false }).waitFor({ timeout: FIRST_PAGE_MS });
       await signInAs(page, server, 'librarian', '/tools');
       const header = page.getByRole('banner');
@@ -123,6 +127,33 @@ describe('ninefold dev with an extension module', () => {
       await header.getByText('Open until 23:30').waitFor({ timeout: REPLACED_MS });
       await alert.waitFor({ state: 'detached', timeout: 60_000 });
 
+      // A display that throws: the list shows the built-in one, and dev says where it threw at the module's
+      // own line (6), not at the bundler's output, in the page and in the terminal with its stack.
+      const throwing = module('23:40').replace(
+        /display: \(\{ value \}\) => <span>.*?<\/span>/,
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the module's own template string, written into it.
+        'display: ({ value }) => {\n      throw new Error(`no stars for ${value}`);\n    }',
+      );
+      expect(throwing.split('\n')[5]).toContain('throw new Error');
+      writeFileSync(extension, throwing);
+      await header.getByText('Open until 23:40').waitFor({ timeout: REPLACED_MS });
+      await page.getByRole('navigation').getByRole('link', { name: 'Tools' }).click();
+      await page
+        .getByText(/display of Tool\.rating of the extension failed/i)
+        .first()
+        .waitFor();
+      await page.getByText(/The extension's display of Tool\.rating threw: no stars for \d/).waitFor({
+        timeout: REPLACED_MS,
+      });
+      expect(await page.getByText(/library\.ui\.tsx:6:\d+/).count()).toBeGreaterThan(0);
+      expect(server.output()).toMatch(
+        /library\.ui\.tsx:6:\d+: error: the extension's display of Tool\.rating threw in the page: no stars for \d\n {4}at display \([^)]*library\.ui\.tsx:6:\d+\)/,
+      );
+      await screenshot(page, 'extension-dev-threw');
+      writeFileSync(extension, module('23:50'));
+      await header.getByText('Open until 23:50').waitFor({ timeout: REPLACED_MS });
+      await alert.waitFor({ state: 'detached', timeout: REPLACED_MS });
+
       // The specification renames the widget the module provides: dev says at once what no longer fits,
       // in the page and in the terminal.
       const spec = join(dir, 'library.yaml');
@@ -132,7 +163,8 @@ describe('ninefold dev with an extension module', () => {
       expect(server.output()).toMatch(/library\.ui\.tsx.*stars/);
       await screenshot(page, 'extension-dev-orphans');
       // The bundler's client says in the console that it could not load the broken module; nothing else may.
-      expect(problems.filter((problem) => !/\[vite\]|status of 500/.test(problem))).toEqual([]);
+      // The display that threw is logged too, on purpose.
+      expect(problems.filter((problem) => !/\[vite\]|status of 500|no stars for/.test(problem))).toEqual([]);
       await page.close();
     },
     FIRST_PAGE_MS + 8 * 60_000,

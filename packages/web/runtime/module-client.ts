@@ -1,10 +1,13 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { SourceMapPayload } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ViteDevServer } from 'vite';
+import { RUNTIME_ERROR_EVENT } from '../src/extension/runtime-error-event';
 import { type ExtensionProblem, isTeamFile, problemOf } from './extension-module';
+import { mapStack, type ServedModule, type StackFrame } from './runtime-stack';
 
 const WEB_DIR = fileURLToPath(new URL('..', import.meta.url));
 
@@ -34,6 +37,15 @@ export interface ModuleClientOptions {
   pageHeaders: (scriptHashes: string[]) => Record<string, string>;
   /** A file of the module's (it or one it imports) was saved: how the module reads now. */
   onChange: (state: ModuleState, file: string) => void;
+  /** Code threw in an open page: what, and where in the source files (mapped through the bundler's maps). */
+  onRuntimeError?: (error: RuntimeError) => void;
+}
+
+/** Code that threw in the page, as `reportRuntimeError` told it, with its stack at the source's lines. */
+export interface RuntimeError {
+  what: string;
+  message: string;
+  frames: StackFrame[];
 }
 
 export interface ModuleClient {
@@ -76,6 +88,7 @@ export async function startModuleClient(options: ModuleClientOptions): Promise<M
     },
   });
   const moduleUrl = `/@fs${extension.startsWith('/') ? '' : '/'}${extension.replaceAll('\\', '/')}`;
+  listenForRuntimeErrors(vite, options.onRuntimeError);
 
   const transformed = async (file: string, url: string): Promise<ModuleState> => {
     // Vite drops the file's transform on the same change event; dropped here too, so that this reads the
@@ -166,4 +179,40 @@ export function inlineScriptHashes(html: string): string[] {
     hashes.push(`sha256-${createHash('sha256').update(body).digest('base64')}`);
   }
   return hashes;
+}
+
+/** The longest message and stack a page's report is read to: past that it is noise, or not a page's. */
+const MAX_REPORT_CHARS = 20_000;
+
+/** Maps the stacks the page reports (`reportRuntimeError`) through the bundler's maps of what it served. */
+function listenForRuntimeErrors(vite: ViteDevServer, onRuntimeError: ModuleClientOptions['onRuntimeError']) {
+  if (onRuntimeError === undefined) return;
+  const graph = vite.environments.client.moduleGraph;
+  const served = async (url: string): Promise<ServedModule | undefined> => {
+    const parsed = URL.canParse(url) ? new URL(url) : undefined;
+    if (parsed === undefined) return undefined;
+    const module = await graph.getModuleByUrl(parsed.pathname + parsed.search);
+    if (!module?.file) return undefined;
+    const map = module.transformResult?.map;
+    if (!map || !('version' in map)) return { file: module.file };
+    const payload: SourceMapPayload = {
+      version: map.version,
+      file: map.file ?? module.file,
+      sourceRoot: '',
+      sources: map.sources,
+      sourcesContent: [],
+      names: map.names,
+      mappings: map.mappings,
+    };
+    return { file: module.file, map: payload };
+  };
+  vite.environments.client.hot.on(RUNTIME_ERROR_EVENT, (data: unknown) => {
+    const report = data as Partial<Record<'what' | 'message' | 'stack', unknown>> | null;
+    if (typeof report !== 'object' || report === null) return;
+    const text = (value: unknown) => (typeof value === 'string' ? value.slice(0, MAX_REPORT_CHARS) : '');
+    void mapStack(text(report.stack), served).then(
+      (frames) => onRuntimeError({ what: text(report.what), message: text(report.message), frames }),
+      () => undefined,
+    );
+  });
 }

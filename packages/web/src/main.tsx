@@ -23,6 +23,7 @@ import { loadLaterStyles } from './app/later-styles';
 import { IMPORT_PATH, screensOf } from './app/routes';
 import { hasRowActions } from './extension/action-places';
 import { type LoadedExtension, NO_EXTENSION, readExtension } from './extension/loaded';
+import { reportRuntimeError } from './extension/report-runtime-error';
 import { loadRecordExtras } from './extension/useRowActionsColumn';
 import { type Locale, loadLocale } from './i18n/catalogue';
 import { createI18n, initialLocale } from './i18n/I18nProvider';
@@ -49,6 +50,13 @@ let swapExtension: ((next: LoadedExtension) => void) | undefined;
 if (import.meta.hot && __NINEFOLD_EXTENSION__) {
   import.meta.hot.accept('virtual:ninefold-extension', (updated) => {
     if (updated) swapExtension?.(readExtension(updated));
+  });
+  // A throw outside rendering (an action's click, a promise) reaches no boundary: dev is told of it here.
+  window.addEventListener('error', (event) => {
+    if (event.error instanceof Error) reportRuntimeError('code in the page', event.error);
+  });
+  window.addEventListener('unhandledrejection', (event) => {
+    if (event.reason instanceof Error) reportRuntimeError('a promise in the page', event.reason);
   });
 }
 

@@ -1,10 +1,8 @@
 import { basename } from 'node:path';
-import type { LoadResult } from '@ninefold/model';
 import {
   contentSecurityPolicy,
   DEV_DEFAULT_PORT,
   type DevApi,
-  type DevIssue,
   type DevServer,
   databaseProblem,
   databaseUrl,
@@ -18,16 +16,20 @@ import {
   type UserRequest,
   wantsClientPage,
 } from '@ninefold/server';
-import { typeCheckExtension } from '@ninefold/web/extension-types';
-import { type ModuleClient, type ModuleState, startModuleClient } from '@ninefold/web/module-client';
+import { type ModuleClient, startModuleClient } from '@ninefold/web/module-client';
 import { ensureRuntime } from '@ninefold/web/runtime';
 import { parseCommandArgs } from '../args';
 import { devIssues } from '../dev-issues';
-import { orphanIssues } from '../extension-check';
+import {
+  allIssues,
+  checksOf,
+  type ExtensionState,
+  type ModuleChecks,
+  refreshOrphans,
+} from '../dev-module-checks';
 import { extensionFile, UI_OPTION_HELP } from '../extension-file';
 import { type LoadAnyOptions, loadAnySpec } from '../load-any-spec';
 import { loadSpecFile } from '../load-spec-file';
-import { moduleIssue } from '../module-issue';
 import { readSpecFile } from '../read-spec-file';
 import { printReport } from '../report';
 import { refreshSpecTypes } from '../spec-types-file';
@@ -173,6 +175,7 @@ export async function dev(
       issues: [],
       orphans: [],
       types: [],
+      runtime: [],
       ...(ui.file ? { file: ui.file } : {}),
       spec: loaded.result,
     };
@@ -214,6 +217,7 @@ export async function dev(
                     }),
                   ),
                 onChange: (state, changed) => moduleChecks?.changed(state, changed),
+                onRuntimeError: (error) => moduleChecks?.threw(error),
               });
               return moduleClient;
             },
@@ -266,120 +270,6 @@ export async function dev(
   } finally {
     stop.dispose();
   }
-}
-
-/** The issues the page shows besides the specification's: the extension module's. */
-interface ExtensionState {
-  /** Why the bundler cannot read the module, when it cannot. */
-  issues: DevIssue[];
-  /** The specification's issues as last checked, kept so that a change of the module shows both. */
-  specIssues?: DevIssue[];
-  /** What the module names that the specification lacks, and the other way round (`orphanIssues`). */
-  orphans: DevIssue[];
-  /** The module's type errors, as `check` finds them. */
-  types: DevIssue[];
-  /** The module, when there is one, and the specification it was last held against. */
-  file?: string;
-  spec?: LoadResult;
-}
-
-/** Every issue the page shows: the specification's, the module's build and types, and the names that do not fit. */
-function allIssues(state: ExtensionState): DevIssue[] {
-  return [...(state.specIssues ?? []), ...state.issues, ...state.types, ...state.orphans];
-}
-
-/**
- * Holds the module against the model again, as `check` would (without its type check), and says in the
- * terminal what no longer fits. Runs after each build and each change of the specification.
- */
-async function refreshOrphans(state: ExtensionState, terminal: Terminal): Promise<void> {
-  if (state.file === undefined || state.spec === undefined) return;
-  const found = await orphanIssues(state.spec, state.file).catch(() => []);
-  const before = new Set(state.orphans.map((issue) => issue.message));
-  state.orphans = devIssues({ issues: found }, state.file);
-  for (const issue of state.orphans) {
-    if (!before.has(issue.message)) terminal.err(`${issue.source}: ${issue.severity}: ${issue.message}\n`);
-  }
-}
-
-/** The extension module's checks in `dev` (see {@link checksOf}). */
-interface ModuleChecks {
-  /** A file of the module was saved (undefined: the first look at start), and how the bundler reads it. */
-  changed(state: ModuleState, file: string | undefined): void;
-  /**
-   * The specification changed, and its watcher has held the module's names against it before the reload:
-   * the module's types are checked again (they may read the names just written, SPEC.types.ts).
-   */
-  recheckTypes(): void;
-  /** Resolves once the checks under way are done. */
-  settled(): Promise<void>;
-}
-
-/**
- * What `dev` tells the page and the terminal about the extension module. A save the bundler cannot
- * read is told at once; one it can clears that and is then held against the specification, its names
- * (a second) and its types (two or three), as `check` would. The page is told each outcome without a
- * reload. Only the newest save's slow checks run: a burst of saves skips those already stale.
- */
-function checksOf(
-  state: ExtensionState,
-  terminal: Terminal,
-  serverOf: () => DevServer | undefined,
-): ModuleChecks {
-  let latest = 0;
-  let queue: Promise<void> = Promise.resolve();
-  const tell = async () => {
-    const server = serverOf();
-    if (server === undefined) return;
-    await server.update({ issues: allIssues(state) });
-    server.showIssues();
-  };
-  /** Types, and the names unless the caller has just held them against the specification itself. */
-  const deep = async (mine: number, names: boolean) => {
-    if (state.file === undefined || mine !== latest) return;
-    const [, problems] = await Promise.all([
-      names ? refreshOrphans(state, terminal) : undefined,
-      typeCheckExtension(state.file).catch(() => undefined),
-    ]);
-    if (mine !== latest) return;
-    const before = new Set(state.types.map((issue) => `${issue.source} ${issue.message}`));
-    state.types = (problems ?? []).map((problem) => moduleIssue(problem, 'extension-types'));
-    for (const issue of state.types) {
-      if (!before.has(`${issue.source} ${issue.message}`))
-        terminal.err(`${issue.source}: error: ${issue.message}\n`);
-    }
-    await tell();
-  };
-  const run = (work: () => Promise<void>) => {
-    queue = queue
-      .then(work)
-      .catch((error: Error) => terminal.err(`error while checking the extension: ${error.message}\n`));
-  };
-  return {
-    changed(read, file) {
-      const mine = ++latest;
-      if (read.ok) {
-        state.issues = [];
-        if (file !== undefined) terminal.err(`${basename(file)} changed: the open pages have it.\n`);
-      } else {
-        const issue = moduleIssue(read.problem, 'extension-build');
-        state.issues = [issue];
-        // Its names and types would only repeat the same failure.
-        state.types = [];
-        state.orphans = [];
-        terminal.err(`${issue.source}: ${issue.message}\n`);
-      }
-      // Told at once, not behind the last save's slower checks.
-      void tell().catch(() => undefined);
-      if (read.ok) run(() => deep(mine, true));
-    },
-    recheckTypes() {
-      if (state.issues.length > 0) return;
-      const mine = ++latest;
-      run(() => deep(mine, false));
-    },
-    settled: () => queue,
-  };
 }
 
 function watchSpec(

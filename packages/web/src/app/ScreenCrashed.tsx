@@ -1,5 +1,6 @@
 import { Alert, Button, Stack } from '@mantine/core';
 import { Component, type ReactNode, useMemo } from 'react';
+import { reportRuntimeError } from '../extension/report-runtime-error';
 import { useI18n } from '../i18n/I18nProvider';
 import { useLocation } from './router';
 
@@ -31,7 +32,10 @@ class CatchScreen extends Component<{ children: ReactNode }, { error?: unknown; 
 export function ScreenCrashed({ error }: { error: unknown }) {
   const { t } = useI18n();
   const reference = useMemo(() => Math.random().toString(36).slice(2, 10).toUpperCase(), []);
-  useMemo(() => console.error(`[ninefold] screen error ${reference}`, error), [error, reference]);
+  useMemo(() => {
+    console.error(`[ninefold] screen error ${reference}`, error);
+    reportRuntimeError('a screen', error);
+  }, [error, reference]);
   return (
     <Stack>
       <Alert color="red" title={t('shell.screenCrashed')} role="alert">

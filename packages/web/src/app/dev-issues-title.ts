@@ -4,6 +4,7 @@ import type { DevIssue } from '@ninefold/model';
 const EXTENSION_CODES: ReadonlySet<string> = new Set([
   'extension-build',
   'extension-types',
+  'extension-runtime',
   'extension-error',
   'unknown-override',
   'missing-override',

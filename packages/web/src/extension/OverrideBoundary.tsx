@@ -1,5 +1,6 @@
 import { Component, type ComponentType, type ReactNode, useMemo } from 'react';
 import { useI18n } from '../i18n/I18nProvider';
+import { reportRuntimeError } from './report-runtime-error';
 
 export interface OverrideBoundaryProps {
   /** What the override is, for the notice and the console: `Product.rating's display`. */
@@ -30,6 +31,7 @@ export class OverrideBoundary extends Component<OverrideBoundaryProps, State> {
   override componentDidCatch(error: unknown) {
     // The team's developers need the stack; the person sees the notice.
     console.error(`[ninefold] the extension's ${this.props.what} threw`, error);
+    reportRuntimeError(`the extension's ${this.props.what}`, error);
   }
 
   override render() {
