@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { loadAnySpec } from '@ninefold/cli/load-any-spec';
 import { printReport } from '@ninefold/cli/report';
+import { refreshSpecTypes } from '@ninefold/cli/spec-types-file';
 import { describeApi, prototypeApi, specPayload } from '@ninefold/model';
 import type { Plugin } from 'vite';
 
@@ -23,6 +24,11 @@ const QUERY = '?ninefold';
  * document) imported with `?ninefold` is read and checked at build, like `ninefold check`, and becomes
  * the `{ model, api }` that `<NinefoldApp>` takes. An error stops the build with each issue at its
  * `file:line:column`; warnings are printed and the build goes on. A change of the file reloads it in dev.
+ *
+ * The app's extension module is checked through its names: where the specification's names live beside
+ * it (`shop.types.ts`, written once by `ninefold types shop.md -o shop.types.ts`), the plugin writes them
+ * again when they change, as `check` and `dev` do, so that the app's own `tsc` fails where the module
+ * uses a field, transition or screen the specification no longer has.
  *
  * @example
  * ```ts
@@ -53,6 +59,7 @@ export function ninefold(options: NinefoldPluginOptions = {}): Plugin {
         this.warn(`ninefold: ${file} has warnings\n${report}`);
       }
       const model = result.model;
+      await refreshSpecTypes(file, model);
       const api =
         options.api === undefined || options.api === 'prototype'
           ? prototypeApi(model)

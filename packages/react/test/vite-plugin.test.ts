@@ -106,3 +106,27 @@ describe('the Vite plugin of @ninefold/react', () => {
     expect(config.resolve.alias['@ninefold/web/extension']).toBe('@ninefold/react');
   });
 });
+
+describe('the names an app’s extension module is typed against', () => {
+  it('are written again beside the specification when they change, and left alone where there are none', async () => {
+    const dir = mkdtempSync(join(scratch, 'types-'));
+    const spec = join(dir, 'shop.md');
+    writeFileSync(spec, withOrders('| reference | text | |'));
+    await load(spec);
+    // No names were asked for: none are written.
+    expect(() => readFileSync(join(dir, 'shop.types.ts'))).toThrow();
+
+    writeFileSync(join(dir, 'shop.types.ts'), '// written by an older specification\n');
+    await load(spec);
+    const written = readFileSync(join(dir, 'shop.types.ts'), 'utf8');
+    expect(written).toContain('Order: {');
+    expect(written).toContain('reference?: string | null;');
+
+    // A field renamed: the module's use of the old name stops compiling in the app's own tsc.
+    writeFileSync(spec, withOrders('| number | text | |'));
+    await load(spec);
+    const renamed = readFileSync(join(dir, 'shop.types.ts'), 'utf8');
+    expect(renamed).toContain('number?: string | null;');
+    expect(renamed).not.toContain('reference?');
+  });
+});
