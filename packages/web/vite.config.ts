@@ -2,7 +2,8 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
-import { extensionPlugin, SHARED, themeStylesheetPlugin } from './runtime/vite-plugins';
+import { SHARED } from './runtime/extension-module';
+import { extensionPlugin, themeStylesheetPlugin } from './runtime/vite-plugins';
 
 /** Resolves as Node does (the `default` condition), for the worker build. */
 const nodeResolve = createRequire(import.meta.url);

@@ -4,6 +4,20 @@ import type { ExtensionNames } from '@ninefold/model';
 import { isComponent } from '../src/extension/is-component';
 
 const WEB_DIR = fileURLToPath(new URL('..', import.meta.url));
+const READING_STUB = join(WEB_DIR, 'src/extension/reading-stub.ts');
+
+/**
+ * The libraries an extension shares with the runtime: resolved from here whatever folder the team's
+ * file is in, so that React, Mantine and the rest are bundled once (two Reacts would break hooks).
+ */
+export const SHARED = [
+  'react',
+  'react-dom',
+  '@mantine/core',
+  '@mantine/hooks',
+  '@tanstack/react-query',
+  'react-hook-form',
+];
 /** Where the bundler of `ensureRuntime` runs: the paths in its messages are relative to it. */
 export const BUILD_DIR = WEB_DIR;
 
@@ -60,15 +74,22 @@ export async function readExtensionModule(file: string): Promise<ExtensionRead> 
   }
 }
 
-/** A Vite server that loads modules in Node as the client's build bundles them (its config and aliases). */
+/**
+ * A Vite server that loads a module in Node as the client's build transforms it (TypeScript, JSX with
+ * React's automatic runtime, the define the client's code reads), with `@ninefold/web/extension` as its
+ * exports alone (`reading-stub.ts`): what is read is the default export, never rendered. The client's
+ * own config is not loaded, nor its sources transformed: they were two seconds each of every read.
+ */
 async function moduleServer() {
   const { createServer } = await import('vite');
   return createServer({
-    configFile: join(WEB_DIR, 'vite.config.ts'),
-    // Run, not bundled: bundling the config reported its plugins' timings as a warning on a busy machine.
-    configLoader: 'runner',
+    configFile: false,
     root: WEB_DIR,
     logLevel: 'silent',
+    define: { __NINEFOLD_EXTENSION__: 'true' },
+    oxc: { jsx: { runtime: 'automatic' } },
+    // A team's folder has no React of its own: its JSX runtime and the libraries it shares come from here.
+    resolve: { alias: { '@ninefold/web/extension': READING_STUB }, dedupe: SHARED },
     server: { middlewareMode: true, hmr: false, watch: null },
     appType: 'custom',
     optimizeDeps: { noDiscovery: true, include: [] },

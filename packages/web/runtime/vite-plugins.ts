@@ -54,16 +54,3 @@ export function extensionPlugin(extensionFile: string | undefined): Plugin {
     load: (id) => (id === `\0${EXTENSION_MODULE}` ? 'export default undefined;\n' : undefined),
   };
 }
-
-/**
- * The libraries an extension shares with the runtime: resolved from here whatever folder the team's
- * file is in, so that React, Mantine and the rest are bundled once (two Reacts would break hooks).
- */
-export const SHARED = [
-  'react',
-  'react-dom',
-  '@mantine/core',
-  '@mantine/hooks',
-  '@tanstack/react-query',
-  'react-hook-form',
-];
