@@ -49,6 +49,8 @@ export async function seed(
       const described = findEntity(model, entity);
       const plans = described ? statePlans(model, described) : [];
       const left = new Map<string, number>();
+      // Records, not messages: one that breaks two rules is one record left out.
+      let skipped = 0;
       for (const row of rows) {
         const values = { ...row, ...derivedValues(model, entity, row) };
         // A record no other seeded record points at can be left out when it breaks a rule; one that is
@@ -57,6 +59,7 @@ export async function seed(
           const broken = await ruleErrors(model, tx, entity, values, new Date(now));
           if (broken.length > 0) {
             for (const message of new Set(broken)) left.set(message, (left.get(message) ?? 0) + 1);
+            skipped++;
             continue;
           }
         }
@@ -80,7 +83,6 @@ export async function seed(
           if (entries.length > 0) await tx.addHistory(entity, key, entries);
         }
       }
-      const skipped = [...left.values()].reduce((sum, count) => sum + count, 0);
       log(`  ${entity}: seeded ${rows.length - skipped} records`);
       for (const [message, times] of left) {
         log(
