@@ -40,7 +40,7 @@ validation:
 `;
 
 function bakery(): Model {
-  const loaded = loadSpec(BAKERY, 'bakery.yaml');
+  const loaded = loadSpec(BAKERY, { file: 'bakery.yaml' });
   if (!loaded.ok || !loaded.model) throw new Error(JSON.stringify(loaded.issues));
   return loaded.model;
 }
