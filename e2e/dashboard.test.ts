@@ -112,3 +112,30 @@ describe('the dashboard’s figures', () => {
     await page.close();
   });
 });
+
+describe('a count drawn as a line', () => {
+  let gym: NinefoldProcess;
+  beforeAll(async () => {
+    gym = await startNinefold('serve', 'e2e/fixtures/boulder-barn.yaml', ['--seed', '8']);
+  });
+  afterAll(async () => {
+    expect(await gym?.stop()).toBe(0);
+  });
+
+  it('ticks its axis at whole visits, where a day had none or one', async () => {
+    const day = (await (await fetch(`${gym.url}api/_figures/home/visitsByDay`)).json()) as {
+      groups: Array<{ value: number }>;
+    };
+    // Few visits a day: an axis left to itself ticks at fractions (0.3, 0.5, 0.8 of a visit).
+    expect(Math.max(...day.groups.map((group) => group.value))).toBeLessThanOrEqual(3);
+    const { page, problems } = await browser.newPage({ width: 1280, height: 900 });
+    await page.goto(gym.url);
+    await page.locator('.recharts-line').first().waitFor();
+    const ticks = (await page.locator('svg text').allTextContents()).filter((text) => /^[\d.,]+$/.test(text));
+    expect(ticks.length).toBeGreaterThan(1);
+    for (const tick of ticks) expect(tick, `the tick ${tick}`).toMatch(/^\d+$/);
+    await screenshot(page, 'dashboard-count-line');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+});

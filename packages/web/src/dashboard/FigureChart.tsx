@@ -71,7 +71,7 @@ export default function FigureChart({
           // Straight segments: a smoothed curve would dip below values that were never there.
           curveType="linear"
           valueFormatter={format}
-          yAxisProps={{ tickFormatter: compact, width: 56 }}
+          yAxisProps={{ tickFormatter: compact, width: 56, ...wholeTicks(rows) }}
           connectNulls
           withDots={rows.length <= 31}
           tickLine="none"
@@ -103,6 +103,16 @@ export default function FigureChart({
     default:
       return exhaustiveSwitchError(chart);
   }
+}
+
+/**
+ * Counts and other whole numbers take whole ticks ("0.5 visits" is no value anyone had), and no more of
+ * them than there are values up to the largest: a day of one visit is an axis of 0 and 1, not 0 to 4.
+ */
+function wholeTicks(rows: readonly FigureRow[]): { allowDecimals?: false; tickCount?: number } {
+  if (!rows.every((row) => row.value === null || Number.isInteger(row.value))) return {};
+  const largest = Math.max(0, ...rows.map((row) => row.value ?? 0));
+  return { allowDecimals: false, tickCount: Math.min(5, Math.max(2, largest + 1)) };
 }
 
 /** `blue.6` as the CSS variable Mantine defines for it. */
