@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
-import { relative } from 'node:path';
 import { checkExtension, type Issue, type LoadResult, locateIn, type SourcePosition } from '@ninefold/model';
 import { type ExtensionProblem, readExtensionModule } from '@ninefold/web/extension-module';
 import { typeCheckExtension } from '@ninefold/web/extension-types';
+import { shown } from './module-issue';
 
 /**
  * What `check` says of a specification's extension module (docs/extending.md), or of its widgets when
@@ -82,9 +82,4 @@ export function firstMention(texts: ReadonlyMap<string, string>, name: string): 
     }
   }
   return undefined;
-}
-
-function shown(file: string): string {
-  const path = relative(process.cwd(), file);
-  return path.startsWith('..') ? file : path;
 }

@@ -1,4 +1,4 @@
-import { relative } from 'node:path';
+import { isAbsolute, relative } from 'node:path';
 import type { DevIssue } from '@ninefold/server';
 import { type ExtensionProblem, isTeamFile } from '@ninefold/web/extension-module';
 import type { RuntimeError } from '@ninefold/web/module-client';
@@ -29,7 +29,7 @@ export function moduleIssue(
  * or nothing when no frame is theirs (the client's own failure is the terminal's, not the module's).
  */
 export function runtimeIssue(error: RuntimeError): DevIssue | undefined {
-  const frame = error.frames.find((each) => each.file.startsWith('/') && isTeamFile(each.file));
+  const frame = error.frames.find((each) => isAbsolute(each.file) && isTeamFile(each.file));
   if (frame === undefined) return undefined;
   return {
     severity: 'error',
@@ -50,9 +50,9 @@ export function runtimeStack(error: RuntimeError, frames = 8): string {
     .join('');
 }
 
-/** A path relative to the working folder when it is inside it. */
-function shown(file: string): string {
-  if (!file.startsWith('/')) return file;
+/** A file as the terminal and the page name it: relative to the working folder when inside it; a URL as it is. */
+export function shown(file: string): string {
+  if (!isAbsolute(file)) return file;
   const where = relative(process.cwd(), file);
   return where.startsWith('..') ? file : where;
 }
