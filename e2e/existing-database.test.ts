@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { screenshot } from './support/artifacts';
 import { seriousViolations } from './support/axe';
 import { type Browser, launchBrowser, type WatchedPage } from './support/browser';
+import { listRecords } from './support/list-records';
 import { type NinefoldProcess, ROOT, startNinefold } from './support/ninefold';
 
 const PG_URL = process.env.NINEFOLD_TEST_PG ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -243,7 +244,7 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
       await page.setViewportSize({ width: 360, height: 760 });
       await screenshot(page, `team-${dialect}-join-list-360`);
       await page.goto(`${server.url}reservations`);
-      await page.getByText('after Ada').first().waitFor();
+      await listRecords(page).first().waitFor();
       await screenshot(page, `team-${dialect}-list-360`);
       await page.setViewportSize({ width: 1280, height: 800 });
     });

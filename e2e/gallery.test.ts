@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { screenshot } from './support/artifacts';
 import { seriousViolations } from './support/axe';
 import { type Browser, launchBrowser } from './support/browser';
+import { listRecords } from './support/list-records';
 import { type NinefoldProcess, startNinefold } from './support/ninefold';
 import { apiAs, signInAs } from './support/sign-in';
 
@@ -32,7 +33,7 @@ describe('a gallery of every screen kind', () => {
     };
     const screens: Array<[kind: string, path: string, ready: string]> = [
       ['dashboard', '', 'heading'],
-      ['list', 'orders', 'table'],
+      ['list', 'orders', 'records'],
       ['detail', `orders/${order.id}`, 'heading'],
       ['related', `customers/${order.customer}`, 'table'],
       ['create', 'orders/new', 'heading'],
@@ -51,8 +52,8 @@ describe('a gallery of every screen kind', () => {
         await signInAs(page, server, 'owner');
         for (const [kind, path, ready] of screens) {
           await page.goto(`${server.url}${path}`);
-          await page
-            .getByRole(ready as 'heading' | 'table')
+          // A list is cards on a phone (ListCards), a table at a desk.
+          await (ready === 'records' ? listRecords(page) : page.getByRole(ready as 'heading' | 'table'))
             .first()
             .waitFor();
           // Names of references and people arrive after the first frame; the picture waits for them.

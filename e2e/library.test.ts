@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { screenshot } from './support/artifacts';
 import { seriousViolations } from './support/axe';
 import { type Browser, launchBrowser } from './support/browser';
+import { listRecords } from './support/list-records';
 import { type NinefoldProcess, ROOT, startNinefold } from './support/ninefold';
 import { demoPassword } from './support/sign-in';
 import { startWatched, type WatchedProcess } from './support/watched-process';
@@ -125,10 +126,12 @@ describe('@ninefold/react in a Vite app of its own', () => {
       await page.getByRole('textbox', { name: /^Password/ }).fill(demoPassword(api));
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.waitForURL(`${base}admin/products`);
-      const table = page.getByRole('table', { name: 'Products' });
-      await table.locator('tbody tr').first().waitFor();
-      // The extension, passed as a prop: the stock level widget in every row, a row action, the logo.
-      expect(await table.locator('.harbor-stock').count()).toBe(await table.locator('tbody tr').count());
+      // A table at a desk's width, cards on a phone's; the shop's card shows the stock.
+      const records = listRecords(page);
+      await records.first().waitFor();
+      expect(await page.getByRole(width === 360 ? 'list' : 'table', { name: 'Products' }).count()).toBe(1);
+      // The extension, passed as a prop: the stock level widget in every record, a row action, the logo.
+      expect(await page.locator('.harbor-stock').count()).toBe(await records.count());
       await page.locator('img.nf-logo').waitFor();
       // The app's header is still there, above the client's, and marks where the person is.
       const appNav = page.getByRole('navigation', { name: 'Harbor Supply' });

@@ -159,7 +159,7 @@ describe('the shell of the rich example', () => {
       .getByRole('link', { name: 'Products' })
       .click();
     await page.waitForURL(`${server.url}products`);
-    await page.getByRole('table', { name: 'Products' }).getByRole('row').nth(1).waitFor();
+    await page.getByRole('list', { name: 'Products' }).getByRole('listitem').first().waitFor();
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);
     // Every control of the header is on screen, whole: the product's name is what gives way.

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { screenshot } from './support/artifacts';
 import { seriousViolations } from './support/axe';
 import { type Browser, launchBrowser } from './support/browser';
+import { listBody, listRecords } from './support/list-records';
 import { type NinefoldProcess, startNinefold } from './support/ninefold';
 import { signInAs } from './support/sign-in';
 
@@ -32,11 +33,19 @@ describe('the specification’s words in the person’s language', () => {
       await page.getByLabel('Language').selectOption('fr');
       // The list: its title, its columns and its states, as point 1's table gives them.
       await page.getByRole('heading', { name: 'Commandes', level: 1 }).waitFor();
-      const table = page.getByRole('table', { name: 'Commandes' });
-      await table.getByRole('row').nth(1).waitFor();
-      const headers = await table.getByRole('columnheader').allTextContents();
-      expect(headers.join(' | ')).toMatch(/Numéro de comm.*Client.*Passée le.*Total.*État/);
-      const states = await table.locator('tbody').textContent();
+      // A table at a desk's width, with its columns' headers; a card per order on a phone's.
+      await page.getByRole(width === 360 ? 'list' : 'table', { name: 'Commandes' }).waitFor();
+      await listRecords(page).first().waitFor();
+      if (width === 1280) {
+        const headers = await page
+          .getByRole('table', { name: 'Commandes' })
+          .getByRole('columnheader')
+          .allTextContents();
+        expect(headers.join(' | ')).toMatch(/Numéro de comm.*Client.*Passée le.*Total.*État/);
+      } else {
+        expect(await page.getByLabel('Trier par').inputValue()).toBe('desc:placedOn');
+      }
+      const states = await listBody(page).textContent();
       expect(states).toMatch(/Brouillon|Passée|Payée|Expédiée|Livrée|Annulée/);
       expect(states).not.toMatch(/\b(Draft|Delivered|Shipped)\b/);
       // At a phone's width the header's controls, in French's longer words, are on screen and apart.
@@ -81,7 +90,7 @@ describe('the specification’s words in the person’s language', () => {
         await page.getByText('Gérant').first().waitFor();
       }
       // A record: its fields' labels and the transitions' words.
-      await table.getByRole('row').nth(1).getByRole('link').first().click();
+      await listRecords(page).first().getByRole('link').first().click();
       await page.getByText('Passée le').first().waitFor();
       expect(await seriousViolations(page)).toEqual([]);
       await screenshot(page, `spec-words-fr-order-${width}`);

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { screenshot } from './support/artifacts';
 import { seriousViolations } from './support/axe';
 import { type Browser, launchBrowser } from './support/browser';
+import { listBody, listRecords } from './support/list-records';
 import { type NinefoldProcess, startNinefold } from './support/ninefold';
 import { apiAs, demoPassword } from './support/sign-in';
 
@@ -37,7 +38,7 @@ describe('a visitor who does not sign in', () => {
       // The visitor's own home (point 6), not the desk's skippers.
       await page.waitForURL(/\/boats$/);
       await page.getByRole('heading', { name: 'Boats' }).waitFor();
-      await page.locator('tbody tr').first().waitFor();
+      await listRecords(page).first().waitFor();
       expect(await seriousViolations(page)).toEqual([]);
       await screenshot(page, `visitor-boats-${width}`);
       // Not offered what a visitor may not do.
@@ -45,7 +46,7 @@ describe('a visitor who does not sign in', () => {
 
       await page.goto(`${server.url}bookings`);
       await page.getByRole('heading', { name: 'Bookings' }).waitFor();
-      await page.locator('tbody tr').first().waitFor();
+      await listRecords(page).first().waitFor();
       await screenshot(page, `visitor-bookings-${width}`);
       // Exactly the bookings the desk sees confirmed or out, by the desk's own reading of the API.
       const desk = await apiAs(server, 'desk');
@@ -61,9 +62,9 @@ describe('a visitor who does not sign in', () => {
         expect(item).not.toHaveProperty('skipper');
         expect(item).not.toHaveProperty('note');
       }
-      expect(await page.locator('tbody tr').count()).toBe(Math.min(shown.length, 25));
+      expect(await listRecords(page).count()).toBe(Math.min(shown.length, 25));
       for (const state of ['Requested', 'Returned', 'Cancelled'])
-        expect(await page.locator('tbody').getByText(state, { exact: true }).count()).toBe(0);
+        expect(await listBody(page).getByText(state, { exact: true }).count()).toBe(0);
 
       // How many are aboard shows once a boat is out, not while it is only confirmed (Hidden while).
       const aboard = async (booking: Booking | undefined) => {
@@ -97,7 +98,7 @@ describe('a visitor who does not sign in', () => {
     await page.waitForURL(/\/boats$/);
     await page.getByRole('link', { name: 'Skippers' }).click();
     await page.waitForURL(/\/skippers$/);
-    await page.locator('tbody tr').first().waitFor();
+    await listRecords(page).first().waitFor();
     // By the navigation, as a person goes: the session is kept in the tab's memory, not over a reload.
     await page.getByRole('link', { name: 'Bookings' }).click();
     await page

@@ -175,6 +175,11 @@ export interface ListScreen extends ScreenBase {
   /** Field names the user may sort on; the first `sort` entry is the default order. */
   sort: SortKey[];
   pageSize?: Amount;
+  /**
+   * Field names a phone's card shows under the record's title and state, in order. Absent means the
+   * first two columns that are neither.
+   */
+  card?: string[];
 }
 
 export interface SortKey {

@@ -224,6 +224,22 @@ describe('lists', () => {
     expect(screen.queryByRole('button', { name: 'New order' })).toBeNull();
   });
 
+  it('offers "Select" only to a role that may delete the records or take one of their steps', async () => {
+    // The clerk may not delete customers, and a customer has no steps: a selection would do nothing.
+    renderAs(clerk, '/customers');
+    expect(await screen.findByRole('table', { name: 'Customers' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Select' })).toBeNull();
+    document.body.innerHTML = '';
+    renderAs(owner, '/customers');
+    expect(await screen.findByRole('table', { name: 'Customers' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Select' })).toBeTruthy();
+    // The warehouse deletes no order, but ships them.
+    document.body.innerHTML = '';
+    renderAs(warehouse, '/orders');
+    expect(await screen.findByRole('table', { name: 'Orders' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Select' })).toBeTruthy();
+  });
+
   it('leaves out the columns, filters and sorts on fields the role may not read', async () => {
     const model = withGrant('warehouse', 'Order', { hidden: ['attachment', 'customer', 'total'] });
     const { data } = renderAs(warehouse, '/orders?sort=total', model);

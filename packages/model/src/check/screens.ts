@@ -68,6 +68,9 @@ export function checkScreenOfKind(
         if (isRecord(key)) referField(context, entity, key.field, [...base, 'sort', index], owner);
       });
       checkAmount(context, raw.pageSize, [...base, 'pageSize'], `the page size of ${owner}`, 'number');
+      list(raw.card).forEach((field, index) => {
+        referField(context, entity, field, [...base, 'card', index], owner);
+      });
       return;
     }
     case 'detail':

@@ -166,6 +166,7 @@ function toScreen(name: string, doc: ScreenDocument): Screen {
           key.startsWith('-') ? { field: key.slice(1), direction: 'desc' } : { field: key, direction: 'asc' },
         ),
         ...optional('pageSize', doc.pageSize === undefined ? undefined : toAmount(doc.pageSize)),
+        ...optional('card', doc.card),
       };
     case 'detail':
       return { ...base, kind, entity: doc.entity ?? '', ...optional('fields', doc.fields) };

@@ -152,6 +152,9 @@ const screen = z
       .optional()
       .meta({ description: 'list: sortable fields; -field is descending; the first is the default.' }),
     pageSize: amount.optional(),
+    card: identifierList.optional().meta({
+      description: "list: the fields a phone's card shows under the record's title and state, in order.",
+    }),
     fields: identifierList.optional().meta({ description: 'detail, create, edit: the fields, in order.' }),
     tiles: identifierList.optional().meta({ description: 'dashboard: list screens shown as tiles.' }),
     figures: z

@@ -128,6 +128,7 @@ function fromScreen(screen: Screen): ScreenDocument {
         filters: screen.filters,
         sort: screen.sort.map((key) => (key.direction === 'desc' ? `-${key.field}` : key.field)),
         ...optional('pageSize', screen.pageSize && fromAmount(screen.pageSize)),
+        ...optional('card', screen.card),
       } as ScreenDocument;
     case 'detail':
     case 'create':

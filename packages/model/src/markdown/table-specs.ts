@@ -126,6 +126,7 @@ export const TABLES = {
       col('filters', 'list'),
       col('sort', 'list'),
       col('pageSize', 'amount'),
+      col('card', 'list'),
       col('fields', 'list'),
       col('tiles', 'list'),
       col('roles', 'list'),

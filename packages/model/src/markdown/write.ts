@@ -217,6 +217,7 @@ function writeScreens(screens: Screen[]): string {
         cells.Filters = list(screen.filters);
         cells.Sort = list(screen.sort.map((key) => (key.direction === 'desc' ? `-${key.field}` : key.field)));
         cells['Page size'] = amount(screen.pageSize);
+        cells.Card = list(screen.card);
         break;
       case 'detail':
       case 'create':
@@ -249,6 +250,7 @@ function writeScreens(screens: Screen[]): string {
       'Filters',
       'Sort',
       'Page size',
+      'Card',
       'Fields',
       'Tiles',
       'Component',

@@ -12,14 +12,20 @@ import type { ReferenceNames } from './useReferenceNames';
 /** What a table's cells share, made once per table (see `useCellContext`). */
 export interface CellContext {
   text: CellTextContext;
-  /** Per state field of point 4: each state's badge colour. */
-  tones: ReadonlyMap<string, ReadonlyMap<string, string>>;
+  /** Per state field of point 4: each state's badge, its colour and the label point 4 gives it. */
+  tones: ReadonlyMap<string, ReadonlyMap<string, StateBadge>>;
   /** Per reference field: what it points at. */
   references: ReadonlyMap<string, ReferenceColumn>;
   names: ReferenceNames;
   links: PlainLinks;
   /** Per column an extension displays (docs/extending.md): its component. Empty without one. */
   overrides: ReadonlyMap<string, CellOverride>;
+}
+
+/** How a state is drawn in a cell: as on the record's page (StatusBadge). */
+export interface StateBadge {
+  color: string;
+  label: string | undefined;
 }
 
 /** An extension's display of a column's values. */
@@ -115,11 +121,11 @@ function builtInCellContent(
     );
   }
   if (text === '') return null;
-  const color = typeof value === 'string' ? context.tones.get(field.name)?.get(value) : undefined;
-  if (color !== undefined) {
+  const badge = typeof value === 'string' ? context.tones.get(field.name)?.get(value) : undefined;
+  if (badge !== undefined) {
     return (
-      <span className="nf-badge" data-color={color}>
-        {text}
+      <span className="nf-badge" data-color={badge.color}>
+        {badge.label ?? text}
       </span>
     );
   }

@@ -9,6 +9,7 @@ import {
   findField,
   type ListScreen,
   type Model,
+  machineOf,
   type Pagination,
   resolveAmount,
   type SortKey,
@@ -51,7 +52,25 @@ export interface ListPlan {
   pagination: Pagination;
   /** Rows asked for per page; undefined when the call's style sends no size. */
   pageSize: number | undefined;
+  /** What a phone's card of a record shows. */
+  card: CardPlan;
 }
+
+/**
+ * A record as a phone's card (react-admin's `SimpleList`): its name, linking to it; its state as a
+ * badge; and a few fields, labelled. A table's other columns would be off-screen at 360 px.
+ */
+export interface CardPlan {
+  /** The column that names the record, its link: the table's link column. */
+  title: Field | undefined;
+  /** The entity's state field of point 4, when the screen shows it. */
+  state: Field | undefined;
+  /** The screen's `card` fields the role may read, else the first two columns that are neither. */
+  fields: Field[];
+}
+
+/** How many columns a card shows when the screen chooses none. */
+const CARD_FIELDS = 2;
 
 /**
  * The list call a screen shows: the one whose path is the screen's route (`/articles` for the route
@@ -104,6 +123,16 @@ export function planList(
   }
 
   const pagination: Pagination = call?.pagination ?? { style: 'none' };
+  const title = columns.find((field) => field.name === linkColumn);
+  const machine = entity && machineOf(model, entity);
+  const state = columns.find((field) => field.name === machine?.field && field !== title);
+  const others = columns.filter((field) => field !== title && field !== state);
+  const chosen = screen.card
+    ?.map(readable)
+    .filter(
+      (field): field is Field =>
+        field !== undefined && !field.writeOnly && field !== title && field !== state,
+    );
   return {
     entity,
     call,
@@ -117,6 +146,7 @@ export function planList(
     searchable: call?.search !== undefined,
     pagination,
     pageSize: pageSizeFor(model, screen, pagination),
+    card: { title, state, fields: chosen ?? others.slice(0, CARD_FIELDS) },
   };
 }
 

@@ -8,7 +8,7 @@ import { openableDetailRoute } from '../fields/reference-access';
 import { machineFor, TONE_COLORS } from '../fields/state-tone';
 import { useI18n } from '../i18n/I18nProvider';
 import { useSession } from '../session/SessionContext';
-import type { CellContext, CellOverride, ReferenceColumn } from './cell-content';
+import type { CellContext, CellOverride, ReferenceColumn, StateBadge } from './cell-content';
 import { useReferenceNames } from './useReferenceNames';
 
 /**
@@ -39,14 +39,19 @@ export function useCellContext(
     [model, format, t, tn],
   );
   const tones = useMemo(() => {
-    const byField = new Map<string, ReadonlyMap<string, string>>();
+    const byField = new Map<string, ReadonlyMap<string, StateBadge>>();
     for (const field of columns) {
       if (field.kind !== 'enum') continue;
       const machine = machineFor(model, entity, field.name);
       if (!machine) continue;
       byField.set(
         field.name,
-        new Map(machine.states.map((state) => [state.name, TONE_COLORS[state.tone ?? 'neutral']])),
+        new Map(
+          machine.states.map((state) => [
+            state.name,
+            { color: TONE_COLORS[state.tone ?? 'neutral'], label: state.label },
+          ]),
+        ),
       );
     }
     return byField;

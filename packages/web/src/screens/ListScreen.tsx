@@ -1,13 +1,18 @@
 import { Alert, Button, Loader, Stack, Text } from '@mantine/core';
 import {
+  checkAction,
   checkScreen,
+  type Entity,
   entityFileName,
   entityLabel,
   entityPlural,
   fieldAccess,
   findEntity,
   humanize,
+  type Model,
+  machineOf,
   type SortKey,
+  transitionAccess,
 } from '@ninefold/model';
 import { lazy, type ReactNode, Suspense, useCallback, useMemo, useState } from 'react';
 import { withLaterStyles } from '../app/later-styles';
@@ -16,7 +21,7 @@ import { parentDetail, routeByPosition, routeTo, rowDetail, screenBelow } from '
 import { useScreenParams } from '../app/ScreenParams';
 import { useSpec } from '../app/SpecContext';
 import { useDocumentTitle } from '../app/useDocumentTitle';
-import type { ApiRecord } from '../data/data-provider';
+import type { ApiRecord, EntityCalls } from '../data/data-provider';
 import { useHasRowActions } from '../extension/action-places';
 import { Slot } from '../extension/Slot';
 import { RowActionsController } from '../extension/useRowActionsColumn';
@@ -24,6 +29,7 @@ import { routeParamNames } from '../form/record-path';
 import { useI18n } from '../i18n/I18nProvider';
 import { personKey, readStored, useHiddenColumns, usePageSize } from '../list/column-prefs';
 import { ListActions } from '../list/ListActions';
+import { ListCards, usePhoneList } from '../list/ListCards';
 import { ListError } from '../list/ListError';
 import { ListFilters } from '../list/ListFilters';
 import { ListPager } from '../list/ListPager';
@@ -133,11 +139,11 @@ export default function ListScreen({ screen }: ScreenProps<'list'>) {
 
   const busy = query.isFetching && query.isPlaceholderData;
   const [selecting, setSelecting] = useState(false);
-  // Offered where something could be done to several records; the selection says what this role may.
-  const entityCalls = data.calls(screen.entity);
+  const phone = usePhoneList();
+  // Offered where this role could do something to several records (delete them, or take a step of
+  // point 4 its grants allow on some record); the selection then says what, record by record.
   const canSelect =
-    entity?.key !== undefined &&
-    (entityCalls.delete !== undefined || Object.keys(entityCalls.transitions).length > 0);
+    entity?.key !== undefined && mayActOnSelection(model, session, entity, data.calls(screen.entity));
   const createScreen = entity ? screenBelow(model, 'create', entity.name, screen.route) : undefined;
   const createHref =
     createScreen && plan.creatable && settle(checkScreen(model, principal, createScreen), session).allowed
@@ -270,20 +276,18 @@ export default function ListScreen({ screen }: ScreenProps<'list'>) {
         />
       );
     }
-    return (
-      <ListTable
-        model={model}
-        plan={tablePlan}
-        label={title}
-        records={result.items}
-        sort={effectiveSort(state, plan)}
-        onSort={onSort}
-        recordHref={recordHref}
-        busy={busy}
-        rowActions={rowActions}
-        leading={leading}
-      />
-    );
+    const shown = {
+      model,
+      label: title,
+      records: result.items,
+      sort: effectiveSort(state, plan),
+      onSort,
+      recordHref,
+      busy,
+      rowActions,
+      leading,
+    };
+    return phone ? <ListCards plan={plan} {...shown} /> : <ListTable plan={tablePlan} {...shown} />;
   };
   // While selecting, the body comes with a first column of checkboxes and the selection's tools above.
   const selectable = (rowActions?: RowActionsColumnOptions): ReactNode =>
@@ -411,4 +415,19 @@ function lowerFirst(text: string): string {
   return second !== '' && second === second.toLocaleLowerCase()
     ? text.charAt(0).toLocaleLowerCase() + text.slice(1)
     : text;
+}
+
+/** Whether the role has a call and a grant to delete records of the entity, or to take one of its steps. */
+function mayActOnSelection(model: Model, session: SessionValue, entity: Entity, calls: EntityCalls): boolean {
+  const { principal } = session;
+  const deletes = checkAction(model, principal, entity.name, 'delete');
+  if (calls.delete !== undefined && settle(deletes, session).allowed) return true;
+  const machine = machineOf(model, entity);
+  return (
+    machine?.transitions.some(
+      (transition) =>
+        calls.transitions[transition.name] !== undefined &&
+        settle(transitionAccess(model, principal, machine, transition), session).allowed,
+    ) ?? false
+  );
 }
