@@ -375,7 +375,7 @@ describe('every entry of the shop’s error catalogue, triggered in the client',
     await transitions(page).getByRole('button', { name: 'Mark as paid' }).click();
     const answer = await answered;
     const alert = page.getByRole('alert');
-    await alert.getByText('"Mark as paid" did not go through').waitFor();
+    await alert.getByText('"Mark as paid" is not possible now').waitFor();
     await screenshot(page, 'resilience-409');
     // Soft, so that the way on (Reload) is checked even when the wrong refusal came.
     expect.soft({ status: answer.status(), code: (await answer.json()).code }).toEqual({

@@ -88,20 +88,34 @@ describe('errorView', () => {
     expect(view.reference).toBe('srv-42');
   });
 
-  it('gives an uncovered refusal generic words, the API’s explanation and a reference to quote', () => {
-    vi.spyOn(console, 'info').mockImplementation(() => {});
+  it('leads an uncovered refusal with the API’s own explanation, with no reference to quote', () => {
     const error = apiError(409, { code: 'GUARD_FAILED', detail: 'Add at least one line first.' });
     const view = errorView(shop, error, 'Order');
-    expect(view.message).toBeUndefined();
     expect(view).toMatchObject({
       generic: 'conflict',
       action: 'reload',
-      detail: 'Add at least one line first.',
+      message: 'Add at least one line first.',
     });
+    expect(view.detail).toBeUndefined();
+    expect(view.reference).toBeUndefined();
+    for (const status of [403, 422]) {
+      expect(
+        errorView(uncatalogued, apiError(status, { code: 'SEASON_OVER', detail: 'The season is over.' }))
+          .message,
+      ).toBe('The season is over.');
+    }
+  });
+
+  it('gives an unexplained refusal generic words and a reference to quote', () => {
+    vi.spyOn(console, 'info').mockImplementation(() => {});
+    const error = apiError(409, { code: 'GUARD_FAILED' });
+    const view = errorView(shop, error, 'Order');
+    expect(view.message).toBeUndefined();
+    expect(view).toMatchObject({ generic: 'conflict', action: 'reload' });
     expect(view.reference).toMatch(/^409-[0-9A-HJKMNP-TV-Z]{6}$/);
     // The same failure shown again keeps its reference.
     expect(errorView(shop, error, 'Order').reference).toBe(view.reference);
-    expect(errorView(shop, apiError(409, { code: 'GUARD_FAILED' })).reference).not.toBe(view.reference);
+    expect(errorView(shop, apiError(409, { code: 'OTHER' })).reference).not.toBe(view.reference);
   });
 
   it('never passes on an uncovered server error’s text, which can hold internals', () => {

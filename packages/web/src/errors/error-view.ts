@@ -30,7 +30,10 @@ export type GenericError =
 export interface ErrorView {
   /** The catalogue entry (point 8) that covers the failure; absent when none does. */
   entry?: ErrorEntry;
-  /** The catalogue's message; absent means the generic one. */
+  /**
+   * The catalogue's message, else the API's own explanation of a refusal no entry covers (a guard's
+   * words); absent means the generic one.
+   */
   message?: string;
   generic: GenericError;
   action: ErrorAction;
@@ -121,6 +124,11 @@ export function errorView(model: Model, error: unknown, entity?: string): ErrorV
     };
   }
   const firstField = fieldErrors[0]?.pointer;
+  if (detail !== undefined && EXPLAINED.has(generic)) {
+    // A refusal the API explains (a guard's message, a rule's words) leads with its own words: the
+    // client's generic ones would read as a malfunction, and nothing failed that a reference could trace.
+    return { ...base, message: detail, action: genericAction(error) };
+  }
   return {
     ...base,
     action: genericAction(error),
@@ -129,6 +137,9 @@ export function errorView(model: Model, error: unknown, entity?: string): ErrorV
     ...(firstField === undefined || generic !== 'invalid' ? {} : { field: firstField }),
   };
 }
+
+/** Refusals whose reason is the API's to tell: its words say why better than the client's generic ones. */
+const EXPLAINED: ReadonlySet<GenericError> = new Set(['conflict', 'refused', 'forbidden']);
 
 function genericOf(error: ApiError): GenericError {
   const { status } = error;

@@ -10,7 +10,7 @@ import {
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { useSpec } from '../app/SpecContext';
-import type { PathValues } from '../data/data-provider';
+import { ApiError, type PathValues } from '../data/data-provider';
 import { ErrorNotice } from '../errors/ErrorNotice';
 import { notify } from '../feedback/feedback-store';
 import { addEnglish } from '../i18n/catalogue';
@@ -31,6 +31,13 @@ const MAX_BUTTONS = 3;
 /** A transition's name as a person reads it. */
 function labelOf(transition: Transition): string {
   return transition.label ?? humanize(transition.name);
+}
+
+const BLOCKED_STEP = { opacity: 1, color: 'var(--mantine-color-text)' } as const;
+
+/** Whether the API refused the step for a reason of its own, rather than failing to take it. */
+function refused(error: unknown): boolean {
+  return error instanceof ApiError && [403, 409, 422].includes(error.status);
 }
 
 /** A transition into a state of point 4's `danger` tone (cancelled, rejected) looks like what it does. */
@@ -172,8 +179,15 @@ export function TransitionActions({ entity, machine, id, record, version, parent
                 <div role="group" aria-labelledby={`${reasonsId}-label`}>
                   <Menu.Label id={`${reasonsId}-label`}>{t('access.notPossibleNow')}</Menu.Label>
                   {blocked.map(({ transition, block }) => (
-                    // Disabled (aria-disabled), with its reason right under its name.
-                    <Menu.Item key={transition.name} data-disabled aria-disabled closeMenuOnClick={false}>
+                    // Disabled (aria-disabled), with its reason right under its name, both at full contrast:
+                    // Mantine's disabled grey at 60% made the reason the hardest text on the page to read.
+                    <Menu.Item
+                      key={transition.name}
+                      data-disabled
+                      aria-disabled
+                      closeMenuOnClick={false}
+                      style={BLOCKED_STEP}
+                    >
                       <Text span size="sm" fw={600} display="block">
                         {labelOf(transition)}
                       </Text>
@@ -203,7 +217,10 @@ export function TransitionActions({ entity, machine, id, record, version, parent
         <ErrorNotice
           error={mutation.error}
           entity={entity.name}
-          title={t('access.transitionFailed', { name: labelOf(failed) })}
+          // The API said no (a guard, a rule, a state changed meanwhile): its words follow, and nothing broke.
+          title={t(refused(mutation.error) ? 'access.transitionRefused' : 'access.transitionFailed', {
+            name: labelOf(failed),
+          })}
           networkMessage={t('access.transitionNetworkFailed')}
           onRetry={() => mutation.mutate(failed)}
           retrying={mutation.isPending}

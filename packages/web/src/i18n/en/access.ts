@@ -23,6 +23,7 @@ export const access = {
   transitionGuard: 'Not possible now.',
   transitionError: 'This step cannot be checked: its condition in the specification is broken.',
   transitionFailed: '"{name}" did not go through',
+  transitionRefused: '"{name}" is not possible now',
   transitionNetworkFailed: 'The network failed and nothing changed. Check your connection and try again.',
   transitionUnknownFailure: 'Something went wrong; nothing was changed.',
   confirmTitle: '{name}?',

@@ -23,6 +23,7 @@ export const access: Messages<'access'> = {
   transitionGuard: 'Impossible pour le moment.',
   transitionError: 'Cette étape ne peut pas être vérifiée : sa condition dans la spécification est erronée.',
   transitionFailed: '« {name} » n’a pas abouti',
+  transitionRefused: '« {name} » n’est pas possible pour l’instant',
   transitionNetworkFailed: 'Le réseau a échoué et rien n’a changé. Vérifiez votre connexion et réessayez.',
   transitionUnknownFailure: 'Un problème est survenu ; rien n’a été changé.',
   confirmTitle: '{name} ?',
