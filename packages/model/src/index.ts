@@ -83,6 +83,7 @@ export * from './rules/sort-param';
 export * from './rules/table-messages';
 export * from './rules/transitions';
 export * from './rules/unique-message';
+export * from './rules/update-lock';
 export * from './rules/update-refusal';
 export * from './rules/updates';
 export * from './rules/validate';

@@ -21,6 +21,24 @@ export function fieldOf(node: ASTNode, variable: string): string | undefined {
   return target.op === 'id' && target.args === variable ? name : undefined;
 }
 
+/**
+ * The fields of `variable` an expression reads (`record.status`, `record.lines.all(…)`), or undefined
+ * when it uses the variable whole (`size(record)`), so that any field could matter.
+ */
+export function fieldsRead(node: ASTNode, variable: string): Set<string> | undefined {
+  const fields = new Set<string>();
+  const walk = (current: ASTNode): boolean => {
+    const field = fieldOf(current, variable);
+    if (field !== undefined) {
+      fields.add(field);
+      return true;
+    }
+    if (current.op === 'id' && current.args === variable) return false;
+    return children(current).every(walk);
+  };
+  return walk(node) ? fields : undefined;
+}
+
 export function mentions(node: ASTNode, variable: string): boolean {
   return someNode(node, (candidate) => candidate.op === 'id' && candidate.args === variable);
 }

@@ -9,7 +9,7 @@ import {
   expressionEnvironment,
   expressionReadsRecords,
 } from '../cel';
-import { listCheckedPerItem, topBindings } from '../cel/ast';
+import { fieldsRead, listCheckedPerItem, topBindings } from '../cel/ast';
 import { fromPointer, toPointer } from '../issues';
 import { fieldLabel, findEntity, entityLabel as label } from '../lookup';
 import type { Entity, Field, JsonValue, Model, Rule } from '../model';
@@ -400,7 +400,21 @@ function checkRules(
   options: ValidateOptions,
   errors: FieldError[],
 ): void {
+  for (const { error } of brokenRules(model, entity, record, options)) errors.push(error);
+}
+
+/**
+ * The rules of point 5 that a record breaks, each with its refusal; those that read other records are
+ * left to `checkRecordRules`. `validateRecord` reports them, and `updateLock` asks which no edit mends.
+ */
+export function brokenRules(
+  model: Model,
+  entity: Entity,
+  record: Record<string, JsonValue>,
+  options: ValidateOptions,
+): Array<{ rule: Rule; error: FieldError }> {
   const env = rulesEnvironment(model, entity);
+  const broken: Array<{ rule: Rule; error: FieldError }> = [];
   for (const rule of applicableRules(model, entity, options.mode, options.transition)) {
     if (expressionReadsRecords(rule.check, env)) continue;
     for (const part of ruleParts(env, rule, record)) {
@@ -414,10 +428,18 @@ function checkRules(
           const value = evaluateExpression(binding.expression, env, context);
           if (value.ok) bound[binding.name] = value.value;
         }
-        errors.push(ruleError(model, rule, part.pointer, record, options, bound));
+        broken.push({ rule, error: ruleError(model, rule, part.pointer, record, options, bound) });
       }
     }
   }
+  return broken;
+}
+
+/** The fields of the record a rule reads (`record.status`), or undefined when it reads the record whole. */
+export function ruleRecordFields(model: Model, rule: Rule): ReadonlySet<string> | undefined {
+  const entity = findEntity(model, rule.entity);
+  const ast = entity && expressionAst(rule.check, rulesEnvironment(model, entity));
+  return ast && fieldsRead(ast, 'record');
 }
 
 /**

@@ -7,6 +7,7 @@ import {
   fieldAccess,
   findEntity,
   type JsonValue,
+  updateLock,
 } from '@ninefold/model';
 import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
@@ -111,13 +112,16 @@ export default function DetailScreen({ screen }: ScreenProps<'detail'>) {
       entity={entity.name}
     />
   );
+  // A rule of point 5 that no edit by this role could satisfy (Only a draft can be changed) locks the
+  // record: Edit is offered disabled with the rule's words, not as a form whose every save is refused.
+  const lock = editOffer.kind === 'enabled' ? updateLock(model, principal, entity.name, record) : undefined;
+  const editReason =
+    editOffer.kind === 'disabled'
+      ? refusalText(i18n, model, principal, editOffer.reason, { entity: entity.name, action: 'update' })
+      : lock?.error.message;
   const reasons: ActionReason[] = [];
-  if (editOffer.kind === 'disabled') {
-    reasons.push({
-      id: reasonId('edit'),
-      action: t('form.edit'),
-      text: refusalText(i18n, model, principal, editOffer.reason, { entity: entity.name, action: 'update' }),
-    });
+  if (editReason !== undefined) {
+    reasons.push({ id: reasonId('edit'), action: t('form.edit'), text: editReason });
   }
   if (deleteOffer.kind === 'disabled') {
     reasons.push({
@@ -145,11 +149,11 @@ export default function DetailScreen({ screen }: ScreenProps<'detail'>) {
           </Group>
           {editOffer.kind !== 'hidden' || deleteOffer.kind !== 'hidden' || extraActions ? (
             <Group gap="xs" role="group" aria-label={t('form.actions')} align="flex-start">
-              {editTo && editOffer.kind === 'enabled' ? (
+              {editTo && editOffer.kind === 'enabled' && editReason === undefined ? (
                 <Button component={Link} to={editTo} variant="default" aria-keyshortcuts="e">
                   {t('form.edit')}
                 </Button>
-              ) : editOffer.kind === 'disabled' ? (
+              ) : editReason !== undefined ? (
                 // A button, not a link: a link cannot be disabled for every way of following it.
                 <Button variant="default" disabled aria-describedby={reasonId('edit')}>
                   {t('form.edit')}
