@@ -8,6 +8,7 @@ import { type ConfiguredSecrets, type SecretSource, signingSecrets } from './aut
 import type { UserRequest } from './auth/users';
 import { registerClient, signInOption } from './client';
 import { listenProblem } from './listen-problem';
+import { seedHistories } from './seed/seed-history';
 import { seedPeople } from './seed/seed-people';
 import { seed } from './seed/seed-store';
 import { openStore } from './store/open-store';
@@ -157,15 +158,18 @@ function demoPasswordFile(url: string, specFile: string): { demoPasswordFile?: s
   return { demoPasswordFile: join(dirname(specFile), `${name}.ninefold.demo-password`) };
 }
 
-/** The demo users just made enter the records just seeded (see `seedPeople`). */
+/**
+ * The demo users just made enter the records just seeded (see `seedPeople`), and take the steps of
+ * their histories that their roles may take (`seedHistories`).
+ */
 export async function seedDemoPeople(store: Store, model: Model, users: ProvisionResult): Promise<void> {
-  if (!users.ok) return;
   const demo: StoredUser[] = [];
-  for (const user of users.users.filter((candidate) => candidate.demo)) {
+  for (const user of users.ok ? users.users.filter((candidate) => candidate.demo) : []) {
     const found = await store.findUser({ email: user.email });
     if (found) demo.push(found);
   }
   await seedPeople(store, model, demo);
+  await seedHistories(store, model, demo);
 }
 
 export interface PrototypeStoreOptions {

@@ -6,6 +6,7 @@ import { aggregateRecords, loadSpec, type Model, type RecordCondition } from '@n
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
+import { seedHistories } from '../src/seed/seed-history';
 import { seed } from '../src/seed/seed-store';
 import { openStore } from '../src/store/open-store';
 import type { Store, StoredRecord } from '../src/store/store';
@@ -251,6 +252,7 @@ for (const database of databases) {
     it('seeds orders numbered in order, each in a later state with the history that leads there, and says which rules it could not meet', async () => {
       const lines: string[] = [];
       await seed(store, exampleModel(), 20, (line) => lines.push(line));
+      await seedHistories(store, exampleModel(), []);
       const orders = (
         await store.list('Order', {
           filters: [],

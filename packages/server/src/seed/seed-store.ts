@@ -7,15 +7,12 @@ import {
   validateRecord,
 } from '@ninefold/model';
 import { readerOf, withNumbers } from '../record-rules';
-import type { HistoryEntry, Store, StoredRecord } from '../store/store';
-import { statePlans } from './state-plan';
-
-const DAY_MS = 24 * 60 * 60 * 1000;
+import type { Store, StoredRecord } from '../store/store';
 
 /**
  * Seeds only a database whose entities are all empty: generated references are the positions of the
  * generated records, which hold only when every table is filled from scratch together. Records are
- * numbered as creates are, a record in a later state gets the history that leads there, and the rules
+ * numbered as creates are (their histories come with their people: `seedHistories`), and the rules
  * of point 5 the generated records still break are said, rule by rule, rather than kept quiet.
  * Answers whether it seeded.
  */
@@ -47,7 +44,7 @@ export async function seed(
     const referenced = referencedEntities(model);
     for (const [entity, rows] of records) {
       const described = findEntity(model, entity);
-      const plans = described ? statePlans(model, described) : [];
+
       const left = new Map<string, number>();
       // Records, not messages: one that breaks two rules is one record left out.
       let skipped = 0;
@@ -68,20 +65,6 @@ export async function seed(
           described ? await withNumbers(tx, described, values) : values,
         );
         if (!created.ok) throw new Error(`seeding ${entity} failed: ${JSON.stringify(created.failure)}`);
-        const key = created.value[described?.key ?? 'id'];
-        if (typeof key !== 'string' && typeof key !== 'number') continue;
-        for (const plan of plans) {
-          const path = plan.paths.get(String(created.value[plan.machine.field])) ?? [];
-          const entries: HistoryEntry[] = path.map((step, index) => ({
-            transition: step.name,
-            from: index === 0 ? plan.machine.initial : (path[index - 1]?.to ?? plan.machine.initial),
-            to: step.to,
-            by: null,
-            // A day apart, the last one yesterday: a history that reads in order and lies in the past.
-            at: new Date(now - (path.length - index) * DAY_MS).toISOString(),
-          }));
-          if (entries.length > 0) await tx.addHistory(entity, key, entries);
-        }
       }
       log(`  ${entity}: seeded ${rows.length - skipped} records`);
       for (const [message, times] of left) {
