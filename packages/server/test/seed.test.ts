@@ -604,6 +604,49 @@ describe('generateRecords', () => {
   });
 });
 
+describe('names by what the entity is', () => {
+  const named = (entity: string) =>
+    modelWith([
+      {
+        name: entity,
+        key: 'id',
+        fields: [
+          { name: 'id', kind: 'integer', readOnly: true },
+          { name: 'name', kind: 'text' },
+        ],
+      },
+    ]);
+  const names = (entity: string) =>
+    (generateRecords(named(entity), 40, { seed: 3 }).get(entity) ?? [])
+      .map((record) => record.name)
+      .filter((name): name is string => typeof name === 'string');
+  // Faker's own English first names: a person's name starts with one, or with a title (Miss, Dr.).
+  const given = faker.definitions.person?.first_name;
+  const firstNames = new Set([...(given?.generic ?? []), ...(given?.female ?? []), ...(given?.male ?? [])]);
+  const personLike = (name: string) =>
+    /^(Mr|Mrs|Ms|Miss|Dr)\.? /.test(name) || firstNames.has(name.split(' ')[0] ?? '');
+
+  it('gives a speaker a person’s name', () => {
+    expect(firstNames.size).toBeGreaterThan(100);
+    const speakers = names('Speaker');
+    expect(speakers.length).toBeGreaterThan(20);
+    expect(speakers.filter(personLike)).toEqual(speakers);
+  });
+
+  it('gives a conference’s track, a boat and a team names that are not people’s', () => {
+    for (const entity of ['Track', 'Boat', 'Team']) {
+      expect(names(entity).length, entity).toBeGreaterThan(20);
+      expect(names(entity).filter(personLike), entity).toEqual([]);
+    }
+  });
+
+  it('names a place after a town, with its own word', () => {
+    const harbours = names('Harbour');
+    expect(harbours.length).toBeGreaterThan(20);
+    for (const name of harbours) expect(name).toMatch(/^[A-Z][\w' .-]+ Harbour$/);
+  });
+});
+
 describe('the seed writes only values the API takes', () => {
   it.each(Object.keys(CHECKED_FORMATS))('a text field of format %s', (format) => {
     const model = modelWith([

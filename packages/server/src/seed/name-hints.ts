@@ -305,7 +305,133 @@ function nameOfEntity(context: HintContext): string {
   if (nameMatches(entity.name, ['category', 'tag', 'label', 'group', 'department'])) {
     return faker.commerce.department();
   }
-  return faker.person.fullName();
+  if (nameMatches(entity.name, PERSON_WORDS)) return faker.person.fullName();
+  if (nameMatches(entity.name, PLACE_WORDS)) return `${faker.location.city()} ${entityWord(entity)}`;
+  // Neither a person nor a place (a conference's track, a team, a project): a name, not a person's.
+  return `${capitalized(faker.word.adjective())} ${capitalized(faker.word.noun())}`;
+}
+
+/** Entities that are people, whose `name` is a person's: a track is not, and was "Miss Roselyn Roberts-Barton". */
+const PERSON_WORDS = [
+  'person',
+  'people',
+  'user',
+  'member',
+  'customer',
+  'client',
+  'employee',
+  'staff',
+  'worker',
+  'contact',
+  'author',
+  'speaker',
+  'attendee',
+  'guest',
+  'patient',
+  'student',
+  'pupil',
+  'teacher',
+  'instructor',
+  'tutor',
+  'coach',
+  'player',
+  'athlete',
+  'driver',
+  'pilot',
+  'skipper',
+  'captain',
+  'crew',
+  'climber',
+  'reviewer',
+  'owner',
+  'manager',
+  'agent',
+  'volunteer',
+  'applicant',
+  'candidate',
+  'participant',
+  'subscriber',
+  'patron',
+  'borrower',
+  'reader',
+  'buyer',
+  'seller',
+  'host',
+  'visitor',
+  'doctor',
+  'nurse',
+  'vet',
+  'technician',
+  'engineer',
+  'artist',
+  'musician',
+  'actor',
+  'contributor',
+  'friend',
+  'parent',
+  'child',
+  'resident',
+  'traveller',
+  'traveler',
+  'passenger',
+  'rider',
+  'runner',
+  'admin',
+  'administrator',
+  'operator',
+  'assignee',
+  'requester',
+  'reporter',
+  'physician',
+  'therapist',
+  'trainer',
+  'mentor',
+  'mentee',
+  'lead',
+  'developer',
+];
+const PLACE_WORDS = [
+  'venue',
+  'room',
+  'hall',
+  'location',
+  'site',
+  'store',
+  'shop',
+  'branch',
+  'warehouse',
+  'office',
+  'harbour',
+  'harbor',
+  'port',
+  'station',
+  'clinic',
+  'hospital',
+  'school',
+  'campus',
+  'library',
+  'gym',
+  'park',
+  'garden',
+  'farm',
+  'depot',
+  'stadium',
+  'theatre',
+  'theater',
+  'hotel',
+  'restaurant',
+  'airport',
+  'marina',
+  'studio',
+];
+
+/** The entity's own word for one of its kind, as a place's name ends ("Oslo Harbour"). */
+function entityWord(entity: Entity): string {
+  return entity.label ?? entity.name.replace(/([a-z])([A-Z])/g, '$1 $2');
+}
+
+function capitalized(word: string): string {
+  return word.charAt(0).toUpperCase() + word.slice(1);
 }
 
 /** An address at example.com/.net/.org (never a real mailbox), built from the record's name when it has one. */
