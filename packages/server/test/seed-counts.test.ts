@@ -24,8 +24,8 @@ entities:
 
 validation:
   fields:
-    CakeOrder.tiers: { min: 1, max: 5 }
-    CakeOrder.candles: { min: 0, max: 90 }
+    CakeOrder.tiers: { required: true, min: 1, max: 5 }
+    CakeOrder.candles: { required: true, min: 0, max: 90 }
   rules:
     - name: tall-enough
       entity: CakeOrder

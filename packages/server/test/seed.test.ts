@@ -604,6 +604,71 @@ describe('generateRecords', () => {
   });
 });
 
+describe('records within the cross-field rules', () => {
+  // A conference's talks (a domain of our own), whose rules tie a talk's length to its format and ask
+  // for an abstract of some substance. The seed made lightning talks of 180 minutes.
+  const TALKS = `title: Talks
+product: not shown
+screens: not shown
+states: not shown
+roles: not shown
+errors: not shown
+constants: not shown
+calls: not shown
+entities:
+  Talk:
+    key: id
+    fields:
+      id: { kind: integer, readOnly: true }
+      title: { kind: text }
+      format: { kind: enum, values: [talk, lightning, workshop] }
+      minutes: { kind: integer }
+      abstract: { kind: text }
+validation:
+  fields:
+    Talk.format: { required: true }
+    Talk.minutes: { required: true, min: 5, max: 240 }
+    Talk.abstract: { required: true }
+  rules:
+    - entity: Talk
+      check: record.format != "lightning" || record.minutes <= 10
+      message: A lightning talk lasts at most 10 minutes.
+      field: minutes
+    - entity: Talk
+      check: record.format != "talk" || (record.minutes >= 20 && record.minutes <= 45)
+      message: A talk lasts 20 to 45 minutes.
+      field: minutes
+    - entity: Talk
+      check: record.format != "workshop" || record.minutes >= 90
+      message: A workshop lasts at least 90 minutes.
+      field: minutes
+    - entity: Talk
+      check: size(record.abstract) >= 60
+      message: An abstract has at least 60 characters.
+      field: abstract
+`;
+
+  it('draws again until a talk meets every rule: each format of its length, each abstract long enough', () => {
+    const loaded = loadSpec(TALKS, { file: 'talks.yaml' });
+    if (!loaded.model) throw new Error(JSON.stringify(loaded.issues));
+    const talks = generateRecords(loaded.model, 60, { seed: 5 }).get('Talk') ?? [];
+    expect(talks).toHaveLength(60);
+    // The rules' words, read here, not by the code under test.
+    const fits = (talk: StoredRecord) => {
+      const minutes = Number(talk.minutes);
+      const length =
+        talk.format === 'lightning'
+          ? minutes <= 10
+          : talk.format === 'talk'
+            ? minutes >= 20 && minutes <= 45
+            : minutes >= 90;
+      return length && String(talk.abstract).length >= 60;
+    };
+    expect(talks.filter((talk) => !fits(talk))).toEqual([]);
+    expect(new Set(talks.map((talk) => talk.format))).toEqual(new Set(['talk', 'lightning', 'workshop']));
+  });
+});
+
 describe('names by what the entity is', () => {
   const named = (entity: string) =>
     modelWith([

@@ -1,5 +1,7 @@
 import { base, en, Faker } from '@faker-js/faker';
 import {
+  brokenRules,
+  derivedValues,
   type Entity,
   exhaustiveSwitchError,
   type Field,
@@ -40,6 +42,8 @@ const DAY_MS = 86_400_000;
 const PAST_WINDOW_DAYS = 730;
 /** Tries at a fresh value (unique fields, patterns) before falling back to numbering the last one. */
 const ATTEMPTS = 20;
+/** Draws of a whole record before one that still breaks a cross-field rule is kept (and said). */
+const RULE_ATTEMPTS = 30;
 
 /**
  * Generates `count` realistic records for every non-embedded entity of point 3, for `--seed N`.
@@ -50,8 +54,8 @@ const ATTEMPTS = 20;
  * The map's order is the insertion order: referenced entities come first. Integer keys are left out
  * (the store assigns 1..N in insertion order, and references count on exactly that); other keys are
  * generated. Derived fields are left out; read-only ones are filled, since a seed writes the database
- * directly. Values satisfy the field constraints of point 5 (required, min, max, pattern, unique), but
- * not the cross-field CEL rules.
+ * directly. Values satisfy the field constraints of point 5 (required, min, max, pattern, unique), and
+ * the cross-field rules that read only the record as far as drawing again finds a record that meets them.
  */
 export function generateRecords(
   model: Model,
@@ -142,7 +146,7 @@ class SeedRun {
       const records: StoredRecord[] = [];
       const byKey = new Map<string, StoredRecord>();
       for (let index = 0; index < this.count; index++) {
-        const record = this.record(entity, index, plans);
+        const record = this.recordWithinRules(entity, index, plans);
         records.push(record);
         byKey.set(String(keys[index]), record);
       }
@@ -177,6 +181,58 @@ class SeedRun {
           : this.value(keyField, slot);
       return key ?? `${entity.name.toLowerCase()}-${position}`;
     });
+  }
+
+  /**
+   * A record that meets the cross-field rules of point 5 a create is checked by (a lightning talk of 5
+   * minutes, not 180), drawn again until it does; after `RULE_ATTEMPTS` the last one is kept, and the seed
+   * leaves it out or says which rule it breaks. Rules that read other records are met, or not, at seeding.
+   */
+  private recordWithinRules(entity: Entity, index: number, plans: StatePlan[]): StoredRecord {
+    let record = this.record(entity, index, plans);
+    if (!this.model.validation.shown || this.model.validation.rules.length === 0) return record;
+    for (let attempt = 1; attempt < RULE_ATTEMPTS; attempt++) {
+      const broken = this.brokenFields(entity, record);
+      if (broken === undefined) return record;
+      // A rule that names its field (a talk's minutes) is met by drawing that field again, the others
+      // kept: drawing the whole record again would rarely meet two rules at once.
+      record =
+        broken.size > 0 && attempt % 5 !== 0
+          ? this.redraw(entity, index, record, broken)
+          : this.record(entity, index, plans);
+    }
+    return record;
+  }
+
+  /**
+   * The top-level fields the broken rules name, empty when one names none it could be redrawn by, or
+   * undefined when the record breaks no rule.
+   */
+  private brokenFields(entity: Entity, record: StoredRecord): Set<string> | undefined {
+    const values = { ...record, ...derivedValues(this.model, entity.name, record) };
+    const broken = brokenRules(this.model, entity, values, { mode: 'create', now: new Date(this.nowMs) });
+    if (broken.length === 0) return undefined;
+    const fields = new Set<string>();
+    for (const { rule } of broken) {
+      const field = entity.fields.find((candidate) => candidate.name === rule.field);
+      if (field === undefined || field.readOnly || field.derived !== undefined) return new Set();
+      fields.add(field.name);
+    }
+    return fields;
+  }
+
+  /** The record with the named fields drawn again, each from its own hints and constraints. */
+  private redraw(entity: Entity, index: number, record: StoredRecord, names: Set<string>): StoredRecord {
+    const place = placeOf(entity.name);
+    const next = { ...record };
+    for (const field of entity.fields) {
+      if (!names.has(field.name)) continue;
+      const rules = this.index.rulesAt(place, field.name, field.kind);
+      const value = this.value(field, this.slot(entity, entity, place, field, rules, next, index, 0));
+      if (value === undefined) delete next[field.name];
+      else next[field.name] = value;
+    }
+    return next;
   }
 
   private record(entity: Entity, index: number, plans: StatePlan[]): StoredRecord {

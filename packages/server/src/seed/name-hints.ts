@@ -124,6 +124,8 @@ const TEXT_HINTS: ValueHint[] = [
       'note',
       'comment',
       'summary',
+      'abstract',
+      'synopsis',
       'bio',
       'about',
       'details',
