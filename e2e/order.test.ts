@@ -55,7 +55,7 @@ describe('an order of the rich example: references, nested lines, an address and
     await address.getByLabel(/^Street/).fill('1 Quay Street');
     await address.getByLabel(/^Postcode/).fill('ab1 2cd');
 
-    await page.getByRole('button', { name: 'Add Order line' }).click();
+    await page.getByRole('button', { name: 'Add order line' }).click();
     const line = page.getByRole('group', { name: 'Order line 1' });
     await choose(
       page,

@@ -153,7 +153,7 @@ async function fillOrder(page: Page, values: { quantity: number; unitPrice: numb
   const address = page.getByRole('group', { name: /^Ship to/ });
   await address.getByLabel(/^Street/).fill('4 Harbour Row');
   await address.getByLabel(/^Postcode/).fill('EH6 6LX');
-  await page.getByRole('button', { name: 'Add Order line' }).click();
+  await page.getByRole('button', { name: 'Add order line' }).click();
   const line = page.getByRole('group', { name: 'Order line 1' });
   await choose(page, line.getByRole('combobox', { name: /^Product/ }), String(product.name));
   await line.getByLabel(/^Quantity/).fill(String(values.quantity));

@@ -60,8 +60,8 @@ describe('form drafts', () => {
     const { data, user, reload } = open('/customers/new');
     await user.type(await screen.findByLabelText(/^Name/), 'Anna Lind');
     await user.type(screen.getByLabelText(/^Email/), 'lind@example.com');
-    await user.click(screen.getByRole('button', { name: 'Add Tags' }));
-    await user.type(screen.getByLabelText('Tags 1'), 'north');
+    await user.click(screen.getByRole('button', { name: 'Add tag' }));
+    await user.type(screen.getByLabelText('Tag 1'), 'north');
 
     reload();
     const region = await offer();
@@ -72,7 +72,7 @@ describe('form drafts', () => {
     expect(screen.queryByRole('region', { name: 'Unsaved changes' })).toBeNull();
     expect(screen.getByLabelText(/^Name/)).toHaveProperty('value', 'Anna Lind');
     expect(screen.getByLabelText(/^Email/)).toHaveProperty('value', 'lind@example.com');
-    expect(screen.getByLabelText('Tags 1')).toHaveProperty('value', 'north');
+    expect(screen.getByLabelText('Tag 1')).toHaveProperty('value', 'north');
 
     await user.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByRole('heading', { name: 'Anna Lind' })).toBeTruthy();

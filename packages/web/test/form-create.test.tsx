@@ -35,8 +35,8 @@ describe('create form', () => {
     const { data, user } = renderAt('/customers/new');
     await fillCustomer(user);
     await user.type(screen.getByLabelText(/^Credit limit/), '1500.5');
-    await user.click(screen.getByRole('button', { name: 'Add Tags' }));
-    await user.type(screen.getByLabelText('Tags 1'), 'trade');
+    await user.click(screen.getByRole('button', { name: 'Add tag' }));
+    await user.type(screen.getByLabelText('Tag 1'), 'trade');
     await user.click(screen.getByRole('button', { name: 'Save' }));
 
     expect(await screen.findByRole('heading', { name: 'Anna Berg' })).toBeTruthy();

@@ -67,7 +67,7 @@ describe('edit form', () => {
     });
     const email = screen.getByLabelText(/^Email/);
     expect(email).toHaveProperty('value', 'anna@example.com');
-    expect(screen.getByLabelText('Tags 2')).toHaveProperty('value', 'north');
+    expect(screen.getByLabelText('Tag 2')).toHaveProperty('value', 'north');
     await user.clear(email);
     await user.type(email, 'anna@berg.example');
     await user.clear(screen.getByLabelText(/^Credit limit/));

@@ -42,7 +42,7 @@ async function choose(user: User, input: HTMLElement, search: string, name: stri
 }
 
 async function addLine(user: User, index: number, product: string, quantity: string, unitPrice: string) {
-  await user.click(screen.getByRole('button', { name: 'Add Order line' }));
+  await user.click(screen.getByRole('button', { name: 'Add order line' }));
   const line = screen.getByRole('group', { name: `Order line ${index}` });
   await choose(user, within(line).getByRole('combobox', { name: /^Product/ }), product.slice(0, 3), product);
   await user.clear(within(line).getByLabelText(/^Quantity/));
@@ -59,7 +59,7 @@ describe('order form', () => {
   it('says under each field what the rules across records hold, which only the API can check', async () => {
     const { user } = renderAt('/orders/new');
     await screen.findByLabelText('Total');
-    await user.click(screen.getByRole('button', { name: 'Add Order line' }));
+    await user.click(screen.getByRole('button', { name: 'Add order line' }));
     const quantity = within(screen.getByRole('group', { name: 'Order line 1' })).getByLabelText(/^Quantity/);
     const described = (element: HTMLElement) =>
       (element.getAttribute('aria-describedby') ?? '')
@@ -78,7 +78,7 @@ describe('order form', () => {
     const { user } = renderAt('/orders/new');
     const total = await screen.findByLabelText('Total');
     expect(total.textContent).toBe('Not set');
-    await user.click(screen.getByRole('button', { name: 'Add Order line' }));
+    await user.click(screen.getByRole('button', { name: 'Add order line' }));
     const line1 = screen.getByRole('group', { name: 'Order line 1' });
     // A new line starts from the embedded entity's defaults.
     expect(within(line1).getByLabelText(/^Quantity/)).toHaveProperty('value', '1');
@@ -87,7 +87,7 @@ describe('order form', () => {
     await user.type(within(line1).getByLabelText(/^Quantity/), '2');
     await waitFor(() => expect(total.textContent).toBe('€49.00'));
 
-    await user.click(screen.getByRole('button', { name: 'Add Order line' }));
+    await user.click(screen.getByRole('button', { name: 'Add order line' }));
     const line2 = screen.getByRole('group', { name: 'Order line 2' });
     await user.type(within(line2).getByLabelText(/^Unit price/), '10');
     await waitFor(() => expect(total.textContent).toBe('€59.00'));
@@ -103,7 +103,7 @@ describe('order form', () => {
 
   it('fills a line’s unit price from the product chosen, and keeps what the person types over it', async () => {
     const { user } = renderAt('/orders/new');
-    await user.click(await screen.findByRole('button', { name: 'Add Order line' }));
+    await user.click(await screen.findByRole('button', { name: 'Add order line' }));
     const line = screen.getByRole('group', { name: 'Order line 1' });
     const price = within(line).getByLabelText(/^Unit price/) as HTMLInputElement;
     await choose(user, within(line).getByRole('combobox', { name: /^Product/ }), 'Rop', 'Rope');
@@ -118,9 +118,9 @@ describe('order form', () => {
 
   it('moves a line up and down with the keyboard-operable buttons', async () => {
     const { user } = renderAt('/orders/new');
-    await user.click(await screen.findByRole('button', { name: 'Add Order line' }));
+    await user.click(await screen.findByRole('button', { name: 'Add order line' }));
     await user.type(screen.getAllByLabelText(/^Unit price/)[0] as HTMLElement, '1');
-    await user.click(screen.getByRole('button', { name: 'Add Order line' }));
+    await user.click(screen.getByRole('button', { name: 'Add order line' }));
     await user.type(screen.getAllByLabelText(/^Unit price/)[1] as HTMLElement, '2');
     expect(screen.getByRole('button', { name: 'Move Order line 1 up' })).toHaveProperty('disabled', true);
     await user.click(screen.getByRole('button', { name: 'Move Order line 2 up' }));
@@ -163,7 +163,7 @@ describe('order form', () => {
     const { data, user } = renderAt('/orders/new');
     await user.type(await screen.findByLabelText(/^City/), 'Oslo');
     await user.type(screen.getByLabelText(/^Postcode/), 'no!');
-    await user.click(screen.getByRole('button', { name: 'Add Order line' }));
+    await user.click(screen.getByRole('button', { name: 'Add order line' }));
     const line = screen.getByRole('group', { name: 'Order line 1' });
     await user.clear(within(line).getByLabelText(/^Quantity/));
     await user.type(within(line).getByLabelText(/^Quantity/), '0');

@@ -24,7 +24,7 @@ import { useRegister } from '../form/useRegister';
 import { addEnglish } from '../i18n/catalogue';
 import { form as formMessages } from '../i18n/en/form';
 import { useI18n } from '../i18n/I18nProvider';
-import { boundHint } from './bound-hint';
+import { boundHint, hintText } from './bound-hint';
 import { CopyFrom } from './CopyFrom';
 import { currencyStep } from './currency-step';
 import { FilePicker } from './FilePicker';
@@ -93,7 +93,7 @@ export function FieldInput({ field, name, scope, label }: FieldInputProps) {
     const [root, , path] = JSON.parse(scopeKey) as [string, string, string[]];
     return ruleHints(model, root, path);
   }, [model, scopeKey]);
-  const description = [field.help, hint, ...ruleHintTexts].filter(Boolean).join(' · ') || undefined;
+  const description = hintText(field.help, hint, ruleHintTexts, bounds);
   // The registry is keyed by kind, so this field's input takes this field's type.
   const Input = fieldInputs[field.kind] as ComponentType<InputProps<FieldKind>>;
   const props: InputProps<FieldKind> = {

@@ -8,6 +8,7 @@ import { useFieldError } from '../form/useFieldError';
 import { addEnglish } from '../i18n/catalogue';
 import { form as formMessages } from '../i18n/en/form';
 import { useI18n } from '../i18n/I18nProvider';
+import { inSentence, itemOf } from '../i18n/wording';
 import { FieldInput, GroupLegend, type InputProps, useGroupIds } from './FieldInput';
 
 addEnglish('form', formMessages);
@@ -25,7 +26,8 @@ export function ListInput({ field, name, label, description, required, bounds }:
   const error = useFieldError(`${name}.root`);
   const ids = useGroupIds();
   const itemEntity = field.of.kind === 'object' ? findEntity(model, field.of.entity) : undefined;
-  const itemName = itemEntity ? entityLabel(itemEntity) : label;
+  // An order's lines are each an "Order line"; a list of addresses named "Co-speakers" holds a "Co-speaker".
+  const itemName = itemEntity ? entityLabel(itemEntity) : itemOf(label);
   const max = typeof bounds.max?.value === 'number' ? bounds.max.value : undefined;
   const describedBy = [description ? ids.description : '', error ? ids.error : ''].join(' ').trim();
   // Items have a type but no name of their own; they borrow the list's.
@@ -125,7 +127,7 @@ export function ListInput({ field, name, label, description, required, bounds }:
                 <FieldInput
                   field={itemField}
                   name={`${name}.${index}.value`}
-                  label={t('form.itemNumber', { item: label, number: index + 1 })}
+                  label={t('form.itemNumber', { item: itemName, number: index + 1 })}
                 />
               </div>
               {actions(index)}
@@ -141,7 +143,7 @@ export function ListInput({ field, name, label, description, required, bounds }:
               clearErrors(`${name}.root`);
             }}
           >
-            {t('form.addItem', { item: itemName })}
+            {t('form.addItem', { item: inSentence(itemName) })}
           </Button>
         </div>
         {error ? (

@@ -74,6 +74,35 @@ export function boundHint(i18n: I18n, field: Field, bounds: Pick<Bounds, 'min' |
   return t('form.hintAtMost', { max: quantity(i18n, field, measure, max as ResolvedAmount) });
 }
 
+/**
+ * What is said under an input: the field's help and its rules' hints, then the bound's own hint unless
+ * one of them already names the bound's number ("Up to 3 email addresses." then "At most 3 people" said
+ * the same limit twice).
+ *
+ * @example
+ * hintText('Up to 3 email addresses.', 'At most 3 people', [], { max: { value: 3 } }); // 'Up to 3 email addresses.'
+ */
+export function hintText(
+  help: string | undefined,
+  hint: string | undefined,
+  ruleHints: readonly string[],
+  bounds: Pick<Bounds, 'min' | 'max'>,
+): string | undefined {
+  const said = [help, ...ruleHints].filter((text): text is string => typeof text === 'string' && text !== '');
+  const numbers = [bounds.min?.value, bounds.max?.value].filter((value) => typeof value === 'number');
+  const repeats =
+    numbers.length > 0 &&
+    said.some((text) => numbers.some((value) => numbersIn(text).includes(value as number)));
+  return [help, repeats ? undefined : hint, ...ruleHints].filter(Boolean).join(' · ') || undefined;
+}
+
+/** The numbers a sentence names, read whatever their grouping (2,000 or 2 000 or 2000). */
+function numbersIn(text: string): number[] {
+  return [...text.matchAll(/\d[\d,.\u00a0\u202f ]*\d|\d/g)].map((match) =>
+    Number(match[0].replace(/[,\u00a0\u202f ]/g, '')),
+  );
+}
+
 /** An amount with its unit: the constant's, else the measure's own. */
 function quantity(i18n: I18n, field: Field, measure: Measure, amount: ResolvedAmount): string {
   if (typeof amount.value !== 'number') return formatAmount(amount, i18n.locale);
