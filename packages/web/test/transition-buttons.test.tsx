@@ -198,10 +198,10 @@ describe('transition buttons', () => {
 
     data.failNext('transition', new NetworkError('offline'));
     await user.click(within(transitions()).getByRole('button', { name: 'Ship' }));
-        await waitFor(() =>
-          expect(screen.getByRole('alert').textContent).toContain('The network failed and nothing changed.'),
-        );
-        // A failure to take the step, not a refusal of it.
-        expect(screen.getByRole('alert').textContent).toContain('"Ship" did not go through');
-      });
-    });
+    await waitFor(() =>
+      expect(screen.getByRole('alert').textContent).toContain('The network failed and nothing changed.'),
+    );
+    // A failure to take the step, not a refusal of it.
+    expect(screen.getByRole('alert').textContent).toContain('"Ship" did not go through');
+  });
+});
