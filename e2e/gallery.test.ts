@@ -69,4 +69,25 @@ describe('a gallery of every screen kind', () => {
       }
     }
   }, 240_000);
+
+  it('draws the steps not possible now, each with its reason at full contrast, at 1280 and 360 px', async () => {
+    const placed = (await (await owner('/orders?status=placed&limit=1')).json()).items[0] as { id: number };
+    for (const width of [1280, 360]) {
+      const { page, problems } = await browser.newPage({ width, height: 900 });
+      await signInAs(page, server, 'owner');
+      await page.goto(`${server.url}orders/${placed.id}`);
+      const steps = page.getByRole('group', { name: 'Change the state' });
+      await steps.getByRole('button', { name: /^More/ }).click();
+      const menu = page.getByRole('menu');
+      await menu.getByText('Not possible now').waitFor();
+      // Ship needs a paid order; its reason says so, in the text's own colour, not a faded grey.
+      const ship = menu.getByRole('menuitem', { name: /^Ship/ });
+      expect(await ship.innerText()).toContain('Possible only from Paid');
+      expect(await ship.evaluate((item) => getComputedStyle(item).opacity)).toBe('1');
+      expect(await seriousViolations(page), `steps menu, ${width}`).toEqual([]);
+      await screenshot(page, `gallery-steps-not-possible-${width}`);
+      expect(problems).toEqual([]);
+      await page.close();
+    }
+  }, 60_000);
 });

@@ -49,8 +49,11 @@ beforeAll(async () => {
     });
     expect(created.status).toBe(201);
   }
-  // The second sailing is boarding, so that the cards show more than one state.
+  // The second sailing is boarding, so that the cards show more than one state; the third has left.
   expect((await fetch(`${server.url}api/sailings/2/board`, { method: 'POST' })).status).toBe(200);
+  for (const step of ['board', 'depart']) {
+    expect((await fetch(`${server.url}api/sailings/3/${step}`, { method: 'POST' })).status).toBe(200);
+  }
 });
 afterAll(async () => {
   await browser?.close();
@@ -128,6 +131,37 @@ describe('a list on a phone', () => {
       'Status',
     ]);
     expect(await page.getByRole('list', { name: 'Sailings' }).count()).toBe(0);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('offers Edit disabled, with the rule’s words, on a sailing that has departed, and the API agrees', async () => {
+    const rule = 'A sailing that has departed or been cancelled can no longer be changed.';
+    const { page, problems } = await browser.newPage({ width: 1280, height: 800 });
+    await page.goto(`${server.url}sailings/3`);
+    await page.getByRole('heading', { name: 'MV Hebrides' }).waitFor();
+    const actions = page.getByRole('group', { name: 'Actions' });
+    const edit = actions.getByRole('button', { name: 'Edit' });
+    expect(await edit.isDisabled()).toBe(true);
+    expect(await actions.getByRole('link', { name: 'Edit' }).count()).toBe(0);
+    await page.getByText(rule).waitFor();
+    // Departed is final: no step is offered, not even as one not possible now.
+    expect(await page.getByRole('group', { name: 'Change the state' }).count()).toBe(0);
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'locked-record');
+    // The same words from the API, for an edit sent anyway.
+    const version = (await fetch(`${server.url}api/sailings/3`)).headers.get('etag') ?? '';
+    const refused = await fetch(`${server.url}api/sailings/3`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json', 'if-match': version },
+      body: JSON.stringify({ passengers: 91 }),
+    });
+    expect(refused.status).toBe(422);
+    expect(JSON.stringify(await refused.json())).toContain(rule);
+    // A sailing still to leave is edited as before.
+    await page.goto(`${server.url}sailings/1`);
+    await page.getByRole('heading', { name: 'MV Isle of Lewis' }).waitFor();
+    await page.getByRole('group', { name: 'Actions' }).getByRole('link', { name: 'Edit' }).waitFor();
     expect(problems).toEqual([]);
     await page.close();
   });

@@ -25,7 +25,8 @@ export function FieldTable({ columns, rows, label, cell, footer }: FieldTablePro
     // Focusable and named, as every scrolling box of the client is: on a phone it scrolls sideways, and
     // a keyboard must reach it even while no cell holds a link (references' names not read yet).
     <Table.ScrollContainer
-      minWidth={columns.length * 120}
+      // An order's three columns fit a phone (328 px of it); a fourth scrolls.
+      minWidth={columns.length * 96}
       type="native"
       role="region"
       tabIndex={0}

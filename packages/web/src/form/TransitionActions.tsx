@@ -116,7 +116,10 @@ export function TransitionActions({ entity, machine, id, record, version, parent
   });
 
   const choices = transitionChoices(model, machine, data.calls(entity.name), record, session, new Date());
-  if (choices.length === 0) return null;
+  // A record in a final state (departed, delivered) takes no step ever again: listing every step as
+  // "not possible now" would offer what can never be; the diagram shows where the record ended.
+  const final = machine.states.find((state) => state.name === record[machine.field])?.final === true;
+  if (choices.length === 0 || final) return null;
 
   const blockText = (transition: Transition, block: TransitionBlock): string => {
     switch (block.kind) {

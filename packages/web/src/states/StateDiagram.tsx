@@ -50,8 +50,9 @@ export function StateDiagram({ machine, entityLabel, current }: StateDiagramProp
 
   return (
     <div>
-      {/* On a phone the diagram scrolls sideways: the box takes focus so that a keyboard can scroll it. */}
-      <Box style={{ overflowX: 'auto' }} role="region" aria-labelledby={titleId} tabIndex={0}>
+      {/* On a phone the diagram scrolls sideways: the box takes focus so that a keyboard can scroll it, and
+          a shadow at the edge says that more of it is there (app.css). */}
+      <Box className="nf-scroll-x" role="region" aria-labelledby={titleId} tabIndex={0}>
         <svg
           role="img"
           aria-labelledby={titleId}
