@@ -107,9 +107,13 @@ export function loadSpec(text: string, options: LoadOptions = {}): LoadResult {
 
   try {
     const { model, issues: normalizeIssues } = normalize(parsed.data as DocumentInput);
-    for (const issue of normalizeIssues)
-      issues.push({ ...issue, source: issue.source ?? source.locate(issue.path) });
     const unreadFields = unreadableFields(flagged);
+    for (const issue of normalizeIssues) {
+      const located = { ...issue, source: issue.source ?? source.locate(issue.path) };
+      issues.push(located);
+      // A point missing (its heading broken, say) makes every reference into it fail: one cause.
+      if (issue.code === 'missing-point') unreadFields.set(`point:${String(issue.path[0])}`, located);
+    }
     for (const [field, cause] of rowShapes.unread)
       if (!unreadFields.has(field)) unreadFields.set(field, cause);
     const following = new Map<Issue, SourcePosition[]>();
@@ -340,6 +344,8 @@ function unreadableFields(flagged: Issue[]): Map<string, Issue> {
   return fields;
 }
 
+const MAX_PLACES = 8;
+
 /** Says at each cause where the references that follow from it are, instead of an error for each. */
 function foldInto(issues: Issue[], following: Map<Issue, SourcePosition[]>): void {
   for (const [cause, places] of following) {
@@ -348,7 +354,12 @@ function foldInto(issues: Issue[], following: Map<Issue, SourcePosition[]>): voi
       (issue) => issue === cause || (issue.code === cause.code && issue.source === cause.source),
     );
     if (index < 0) continue;
-    const where = places.map((place) => `${place.line}:${place.column}`).join(', ');
+    // A missing point can have a hundred: the first few say where to look.
+    const shown = [...places]
+      .sort(compare)
+      .slice(0, MAX_PLACES)
+      .map((place) => `${place.line}:${place.column}`);
+    const where = [...shown, ...(places.length > MAX_PLACES ? ['…'] : [])].join(', ');
     const count =
       places.length === 1 ? 'one reference to it fails' : `${places.length} references to it fail`;
     const note = `${count} until it is read${where ? ` (at ${where})` : ''}`;

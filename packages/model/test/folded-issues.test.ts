@@ -11,6 +11,25 @@ const lineOf = (needle: string) => shop.slice(0, shop.indexOf(needle)).split('\n
 
 // One mistake, one error: the references that fail only because of it are said at the cause.
 describe('issues that follow from one cause', () => {
+  it.each([
+    ['a stray character before it', 'x## 3. Entities and fields'],
+    ['no space after its hashes', '##3. Entities and fields'],
+  ])(
+    'reports a point whose heading has %s once, at that heading, with the references that fail',
+    (_, broken) => {
+      const text = shop.replace('## 3. Entities and fields', broken);
+      expect(text).not.toBe(shop);
+      const errors = loadSpec(text, { file: 'shop.md' }).issues.filter((issue) => issue.severity === 'error');
+      // The first error is the cause, at the broken line; it was at 1:1, one of 101 errors.
+      expect(errors[0]?.code).toBe('missing-point');
+      expect(errors[0]?.source?.line).toBe(lineOf('## 3. Entities and fields'));
+      expect(errors[0]?.hint).toMatch(
+        /; \d{2,} references to it fail until it is read \(at (\d+:\d+, ){8}…\)$/,
+      );
+      // What is left are expressions that name entities, which the cause does not account for.
+      expect(errors.length).toBeLessThan(5);
+    },
+  );
   it('reports a field kind it cannot read once, first, with where the references to the field are', () => {
     const text = shop.replace('| total | money EUR |', '| total | moneyy EUR |');
     expect(text).not.toBe(shop);
@@ -24,7 +43,7 @@ describe('issues that follow from one cause', () => {
     // Two columns of a screen, four figures of the dashboard, a rule's expression and a call's filter
     // named Order.total.
     expect(cause?.hint).toMatch(
-      /^did you mean "money"\?; 8 references to it fail until it is read \(at (\d+:\d+, ){4}\d+:74, \d+:138, \d+:113, \d+:94\)$/,
+      /^did you mean "money"\?; 8 references to it fail until it is read \(at \d+:74, \d+:138, (\d+:\d+, ){4}\d+:113, \d+:94\)$/,
     );
   });
 
@@ -59,7 +78,7 @@ describe('issues that follow from one cause', () => {
     ]);
     expect(errors[1]?.message).toMatch(/^This row has 1 cell and the table's header has 4/);
     expect(errors[1]?.hint).toBe(
-      `give the row one cell per column, leaving the ones that do not apply empty ("| |"); until it is, entities.Product.fields.price needs a "kind"; 5 references to it fail until it is read (at ${lineOf('| products | list |')}:65, ${lineOf('| products | list |')}:107, ${lineOf('| unitPrice |')}:42, ${lineOf('| Product.price | yes |')}:3, ${lineOf('| listProducts |')}:100)`,
+      `give the row one cell per column, leaving the ones that do not apply empty ("| |"); until it is, entities.Product.fields.price needs a "kind"; 6 references to it fail until it is read (at ${lineOf('| products | list |')}:65, ${lineOf('| products | list |')}:107, ${lineOf('| products | list |')}:142, ${lineOf('| unitPrice |')}:42, ${lineOf('| Product.price | yes |')}:3, ${lineOf('| listProducts |')}:100)`,
     );
     // The rest of the document is still read and checked.
     expect(result.coverage?.shown).toHaveLength(9);

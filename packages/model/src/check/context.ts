@@ -32,7 +32,9 @@ export interface CheckedIssue {
   offset?: number;
   /**
    * The field a reference that did not resolve names, as `Entity.field`: when the reader could not read
-   * that field, the issue follows from the reader's and is folded into it (see `loadSpec`).
+   * that field, the issue follows from the reader's and is folded into it (see `loadSpec`). For a
+   * reference into a point not shown, `point:` and the point (`point:entities`): when that point is
+   * missing, not said to be not shown, the issue follows from the missing point's.
    */
   about?: string;
 }
@@ -156,6 +158,7 @@ export function refer<T>(
       path,
       `${owner} names ${target} "${name}", but ${pointLabel(point)} is not shown. ` +
         `Write ${pointNumber(point)} with ${target} "${name}", or remove the reference.`,
+      { about: `point:${point}` },
     );
     return undefined;
   }
@@ -303,7 +306,7 @@ export function checkCel(
       path,
       `${what} uses "${unknownVariable}", but point 9 (business constants and limits) is not shown, so it ` +
         `has no constants. Write point 9 with constant "${unknownVariable}", or remove it from the expression.`,
-      { offset: result.offset },
+      { offset: result.offset, about: 'point:constants' },
     );
     return;
   }

@@ -70,7 +70,8 @@ export function normalize(doc: DocumentInput): { model: Model; issues: Issue[] }
         // and everything it said (permissions, rules) would silently stop applying.
         severity: 'error',
         message: `Point ${POINT_KEYS.indexOf(key) + 1} (${POINT_NAMES[key]}) is missing: a specification says each point, or says that it is not shown.`,
-        path: [],
+        // Where its section would be: a Markdown heading that is there but broken is found (read.ts).
+        path: [key],
         hint: `say so explicitly: a "## ${POINT_KEYS.indexOf(key) + 1}." section with the words "Not shown", or "${key}: not shown" in YAML`,
       });
       return { shown: false };

@@ -309,6 +309,13 @@ class Reader extends TableReader {
     for (const key of POINT_KEYS) {
       if (values.has(key)) data[key] = values.get(key);
     }
+    // A point with no section whose heading is there but broken ("x## 3. Entities": a stray character
+    // before it, or "##3." without its space) is missing at that line, not at the top of the file.
+    for (const [index, key] of POINT_KEYS.entries()) {
+      if (seen.has(index + 1)) continue;
+      const offset = brokenHeading(this.source, index + 1);
+      if (offset !== undefined) this.record([key], this.position(offset));
+    }
     const notes: Obj = {};
     for (const key of POINT_KEYS) {
       const blocks = this.notes.get(key);
@@ -967,4 +974,20 @@ class Reader extends TableReader {
       }
     }
   }
+}
+
+/**
+ * Where a heading of point `n` is written but not read as one: text before its "##" on the line, or no
+ * space after the hashes. Undefined when there is none.
+ */
+function brokenHeading(source: string, n: number): number | undefined {
+  const pattern = new RegExp(`^(?:[^\\n#]*\\S[^\\n#]*)?(#{2,6})(\\s*)${n}\\s*[.):]`, 'gm');
+  for (const match of source.matchAll(pattern)) {
+    const hashes = match[1] ?? '';
+    const before = match[0].indexOf(hashes);
+    // A well-formed heading is read as a section already; only a broken one is looked for here.
+    if (before === 0 && (match[2] ?? '') !== '') continue;
+    return match.index;
+  }
+  return undefined;
 }
