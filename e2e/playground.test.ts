@@ -127,4 +127,35 @@ describe('the playground: the nine points beside the client they describe', () =
     expect(problems).toEqual([]);
     await page.close();
   }, 120_000);
+
+  it('opens a dropped file in place of the text, says so with a way back, and starts its preview at its home', async () => {
+    const { page, problems } = await browser.newPage();
+    await page.goto(`${server.url}_/playground`);
+    await navigation(page).getByRole('link', { name: 'New customer' }).click();
+    await preview(page).getByRole('textbox', { name: /^Name/ }).waitFor();
+
+    // A ferry line of our own, dropped on the editor as a person drops a file.
+    const ferry = readFileSync(new URL('./fixtures/ferry-sailings.yaml', import.meta.url), 'utf8');
+    const transfer = await page.evaluateHandle((content) => {
+      const data = new DataTransfer();
+      data.items.add(new File([content], 'ferry-sailings.yaml', { type: 'text/yaml' }));
+      return data;
+    }, ferry);
+    await page.dispatchEvent('.cm-content', 'drop', { dataTransfer: transfer });
+    const notice = page
+      .getByRole('alert')
+      .filter({ hasText: 'ferry-sailings.yaml is open in place of the text you were editing.' });
+    await notice.waitFor();
+    // The preview is the ferry line's, at its home: not the shop's "/customers/new", which it lacks.
+    await navigation(page).getByRole('link', { name: 'Sailings' }).waitFor();
+    expect(await preview(page).getByText('Page not found').count()).toBe(0);
+    await screenshot(page, 'playground-dropped');
+
+    // The text that was there comes back with one click.
+    await notice.getByRole('button', { name: 'Bring my text back' }).click();
+    await navigation(page).getByRole('link', { name: 'New customer' }).waitFor();
+    await notice.waitFor({ state: 'detached' });
+    expect(problems).toEqual([]);
+    await page.close();
+  });
 });

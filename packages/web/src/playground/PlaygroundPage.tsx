@@ -55,11 +55,18 @@ const DRAFT_DELAY_MS = 400;
  * errors while the text is broken. The text is kept as a draft, can be opened from and saved to a file,
  * and shared as a link that carries it.
  */
+/** A line above the editor: what happened, and the one thing to do about it, if any. */
+interface Notice {
+  tone: 'red' | 'blue' | 'yellow';
+  text: string;
+  action?: { label: string; run: () => void };
+}
+
 export function PlaygroundPage({ start }: { start: PlaygroundStart }) {
   const [text, setText] = useState(start.text);
   const [format, setFormat] = useState<SpecFormat>(start.format);
   const [role, setRole] = useState<string | undefined>(undefined);
-  const [notice, setNotice] = useState<{ tone: 'red' | 'blue' | 'yellow'; text: string } | undefined>(
+  const [notice, setNotice] = useState<Notice | undefined>(
     start.notice ? { tone: 'yellow', text: start.notice } : undefined,
   );
   const [setAside, setSetAside] = useState(start.setAside);
@@ -79,11 +86,41 @@ export function PlaygroundPage({ start }: { start: PlaygroundStart }) {
   const roles = useMemo(() => rolesOf(checked.model), [checked.model]);
   const chosenRole = role !== undefined && roles.names.includes(role) ? role : roles.names[0];
 
+  // Another document (a file, a starting point) starts the preview afresh at its home: the screen at
+  // hand belonged to the old one, whose "/customers/new" the new one may not have.
+  const [documentCount, setDocumentCount] = useState(0);
   const replaceText = useCallback((next: string, nextFormat: SpecFormat) => {
     setFormat(nextFormat);
     setText(next);
     setShare(undefined);
+    setDocumentCount((count) => count + 1);
   }, []);
+
+  // What a file replaced, so that opening one never loses the text being edited without a way back.
+  const current = useRef({ text, format });
+  current.current = { text, format };
+  const openedFile = useCallback(
+    (name: string, next: string, nextFormat: SpecFormat) => {
+      const before = current.current;
+      replaceText(next, nextFormat);
+      if (before.text.trim() === '' || before.text === next) {
+        setNotice(undefined);
+        return;
+      }
+      setNotice({
+        tone: 'blue',
+        text: `${name} is open in place of the text you were editing.`,
+        action: {
+          label: 'Bring my text back',
+          run: () => {
+            replaceText(before.text, before.format);
+            setNotice(undefined);
+          },
+        },
+      });
+    },
+    [replaceText],
+  );
 
   const onEdit = useCallback((next: string) => {
     setText(next);
@@ -104,16 +141,14 @@ export function PlaygroundPage({ start }: { start: PlaygroundStart }) {
           });
           return;
         }
-        setNotice(undefined);
         setReport(answer);
-        replaceText(answer.text, 'yaml');
+        openedFile(file.name, answer.text, 'yaml');
         return;
       }
       const content = await file.text();
-      setNotice(undefined);
-      replaceText(content, formatOfFile(file.name, content));
+      openedFile(file.name, content, formatOfFile(file.name, content));
     },
-    [checked.importOpenApi, replaceText],
+    [checked.importOpenApi, openedFile],
   );
 
   // A file dropped anywhere on the page opens: a specification as it is, an OpenAPI document imported.
@@ -264,6 +299,11 @@ export function PlaygroundPage({ start }: { start: PlaygroundStart }) {
             closeButtonLabel="Dismiss"
           >
             {notice.text}
+            {notice.action ? (
+              <Button variant="default" size="xs" ml="sm" onClick={notice.action.run}>
+                {notice.action.label}
+              </Button>
+            ) : null}
           </Alert>
         ) : null}
         {setAside ? (
@@ -353,7 +393,12 @@ export function PlaygroundPage({ start }: { start: PlaygroundStart }) {
         </section>
         <section className="nf-playground-preview" aria-label="Client preview">
           {checked.model ? (
-            <PreviewClient model={checked.model} role={chosenRole} seeded={checked.records ?? NO_RECORDS} />
+            <PreviewClient
+              key={documentCount}
+              model={checked.model}
+              role={chosenRole}
+              seeded={checked.records ?? NO_RECORDS}
+            />
           ) : (
             <Text c="dimmed" p="md">
               {checked.busy ? 'Checking the text…' : 'The preview starts once the text has no errors.'}
