@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { CompletionContext } from '@codemirror/autocomplete';
 import { EditorState } from '@codemirror/state';
@@ -14,6 +14,14 @@ import { linkFragment, MAX_LINK_FRAGMENT, openFragment } from '../src/playground
 import { createTabApi, newTabState } from '../src/playground/tab-api';
 import { demoPrincipal } from '../src/playground/tab-people';
 import { recordsOf } from '../src/playground/tab-seed';
+
+// The shared corpus of real OpenAPI documents, beside the repository (packages/openapi/test/support/corpus.ts).
+const CORPUS = [
+  process.env.NINEFOLD_CORPUS,
+  resolve(import.meta.dirname, '../../../../shared/corpus/openapi'),
+].find((path): path is string => path !== undefined && path !== '' && existsSync(path));
+if (CORPUS === undefined) console.warn('OpenAPI corpus not found: the import report test is skipped.');
+const corpusPath = (path: string) => resolve(CORPUS ?? '/nonexistent-corpus', path);
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 const shopText = readFileSync(resolve(ROOT, 'examples/shop.md'), 'utf8');
@@ -162,6 +170,26 @@ describe('checking in the worker', () => {
     const loaded = loadSpec(answer.text, { file: 'petstore.yaml' });
     expect(loaded.model?.entities.shown).toBe(true);
   });
+
+  it.skipIf(CORPUS === undefined)(
+    'lists what an import of a real document inferred or skipped, with its point and place, not counts alone',
+    async () => {
+      // RealWorld's Conduit API, written by others (the shared corpus).
+      const text = readFileSync(corpusPath('realworld/conduit-openapi-3.1-v1.1.0.yml'), 'utf8');
+      const answer = await runCheck({ kind: 'import', id: 9, file: new Blob([text]), name: 'conduit.yml' });
+      if (answer.kind !== 'imported') throw new Error(JSON.stringify(answer));
+      const listed = answer.counts.inferred + answer.counts.skipped;
+      expect(listed).toBeGreaterThan(0);
+      expect(answer.entries).toHaveLength(Math.min(listed, 300));
+      for (const entry of answer.entries) {
+        expect(['inferred', 'skipped']).toContain(entry.kind);
+        expect(entry.point).toBeGreaterThanOrEqual(1);
+        expect(entry.point).toBeLessThanOrEqual(9);
+        expect(entry.pointer === '' || entry.pointer.startsWith('/')).toBe(true);
+        expect(entry.message.length).toBeGreaterThan(0);
+      }
+    },
+  );
 
   it('writes the text in the other format from its model, saying what Markdown cannot hold', async () => {
     const yaml = await runCheck({ kind: 'convert', id: 6, text: shopText, format: 'markdown', to: 'yaml' });

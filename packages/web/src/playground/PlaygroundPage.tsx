@@ -2,6 +2,7 @@ import { Alert, Button, Group, Loader, Menu, NativeSelect, Text, TextInput, Titl
 import type { Model, SpecFormat } from '@ninefold/model';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { saveBlob } from '../app/save-blob';
+import { ImportEntries } from './ImportEntries';
 import { IssueList } from './IssueList';
 import { PreviewClient } from './PreviewClient';
 import { readDraft, writeDraft } from './playground-draft';
@@ -361,6 +362,7 @@ export function PlaygroundPage({ start }: { start: PlaygroundStart }) {
             Imported {report.file} (OpenAPI {report.version}) in {report.millis} ms: {report.counts.mapped}{' '}
             mapped, {report.counts.inferred} inferred, {report.counts.notShown} not shown,{' '}
             {report.counts.skipped} skipped, {report.issues.length} issues.
+            <ImportEntries entries={report.entries} total={report.counts.inferred + report.counts.skipped} />
           </Alert>
         ) : null}
         {draftFailed ? (

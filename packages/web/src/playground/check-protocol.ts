@@ -42,6 +42,11 @@ export type CheckAnswer =
       version: string;
       issues: Issue[];
       counts: { mapped: number; inferred: number; notShown: number; skipped: number };
+      /**
+       * What was inferred rather than read, and what was skipped, each with its point and its place in
+       * the document: the parts to check before relying on them (the first `MAX_REPORTED`).
+       */
+      entries: ReportedEntry[];
       millis: number;
     }
   | {
@@ -52,3 +57,16 @@ export type CheckAnswer =
       lost: string[];
     }
   | { kind: 'failed'; id: number; message: string };
+
+/** One part of an imported document the person should look at: inferred or skipped, and where. */
+export interface ReportedEntry {
+  kind: 'inferred' | 'skipped';
+  /** The point's number, 1 to 9. */
+  point: number;
+  /** JSON Pointer into the imported document. */
+  pointer: string;
+  message: string;
+}
+
+/** Entries sent to the page: enough to read, not a 20 MB document's every one. */
+export const MAX_REPORTED = 300;

@@ -1,8 +1,15 @@
-import { exhaustiveSwitchError, loadSpec, type Model, toDocument, toMarkdown } from '@ninefold/model';
-import { importOpenApi } from '@ninefold/openapi';
+import {
+  exhaustiveSwitchError,
+  loadSpec,
+  type Model,
+  POINT_KEYS,
+  toDocument,
+  toMarkdown,
+} from '@ninefold/model';
+import { type ImportReport, importOpenApi } from '@ninefold/openapi';
 import { stringify } from 'yaml';
 import { MAX_IMPORT_BYTES } from '../import/run-import';
-import type { CheckAnswer, CheckRequest } from './check-protocol';
+import { type CheckAnswer, type CheckRequest, MAX_REPORTED, type ReportedEntry } from './check-protocol';
 import { seedRecords } from './seed-records';
 
 /**
@@ -55,6 +62,7 @@ export async function runCheck(request: CheckRequest): Promise<CheckAnswer> {
             notShown: counts?.['not-shown'] ?? 0,
             skipped: counts?.skipped ?? 0,
           },
+          entries: result.report ? reportedEntries(result.report) : [],
           millis: Math.round(performance.now() - started),
         };
       }
@@ -97,4 +105,17 @@ function needsRecords(model: Model, held: readonly string[]): boolean {
   return (model.entities.shown ? model.entities.items : []).some(
     (entity) => !entity.embedded && !known.has(entity.name),
   );
+}
+
+/** The inferred and skipped entries of an import's report, point by point, up to `MAX_REPORTED`. */
+function reportedEntries(report: ImportReport): ReportedEntry[] {
+  const entries: ReportedEntry[] = [];
+  for (const [index, key] of POINT_KEYS.entries()) {
+    for (const entry of report.points[key]) {
+      if (entries.length >= MAX_REPORTED) return entries;
+      if (entry.kind !== 'inferred' && entry.kind !== 'skipped') continue;
+      entries.push({ kind: entry.kind, point: index + 1, pointer: entry.pointer, message: entry.message });
+    }
+  }
+  return entries;
 }
