@@ -131,6 +131,12 @@ describe('a list on a phone', () => {
       'Status',
     ]);
     expect(await page.getByRole('list', { name: 'Sailings' }).count()).toBe(0);
+    // Columns sized by what they hold: the vessel's name has room, the count of passengers little.
+    const width = async (name: string) =>
+      (await table.getByRole('columnheader', { name: new RegExp(`^${name}`) }).boundingBox())?.width ?? 0;
+    expect(await width('Vessel')).toBeGreaterThan(2 * (await width('Passengers')));
+    expect(await width('Crossing')).toBeGreaterThan(await width('Fare'));
+    await screenshot(page, 'phone-list-table-1280');
     expect(problems).toEqual([]);
     await page.close();
   });

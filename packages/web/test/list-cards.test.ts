@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { type ListScreen, loadSpec, type Model } from '@ninefold/model';
 import { describe, expect, it } from 'vitest';
 import { entityCalls } from '../src/data/entity-calls';
+import { columnWidth } from '../src/list/column-widths';
 import { planList } from '../src/list/list-plan';
 import { apiOf } from './support/load-example';
 
@@ -73,5 +74,31 @@ describe("a phone's card of a record", () => {
     const errors = broken.issues.filter((issue) => issue.severity === 'error');
     expect(errors.map((issue) => issue.path.join('.'))).toEqual(['screens.sailings.card.1']);
     expect(errors[0]?.message).toContain('captain');
+  });
+});
+
+describe('a column of a desk’s table', () => {
+  it('is as wide as what it holds needs: the name most, then texts, dates, money, counts, yes/no', () => {
+    const sailing = ferry.entities.shown
+      ? ferry.entities.items.find((entity) => entity.name === 'Sailing')
+      : undefined;
+    const harbour = ferry.entities.shown
+      ? ferry.entities.items.find((entity) => entity.name === 'Harbour')
+      : undefined;
+    const field = (entity: typeof sailing, name: string) => {
+      const found = entity?.fields.find((candidate) => candidate.name === name);
+      if (!found) throw new Error(name);
+      return found;
+    };
+    const vessel = columnWidth(field(sailing, 'vessel'), true);
+    const crossing = columnWidth(field(sailing, 'crossing'), false);
+    const fare = columnWidth(field(sailing, 'fare'), false);
+    const passengers = columnWidth(field(sailing, 'passengers'), false);
+    const pilot = columnWidth(field(harbour, 'pilotRequired'), false);
+    expect(vessel).toBeGreaterThan(crossing);
+    expect(crossing).toBeGreaterThan(fare);
+    expect(fare).toBeGreaterThan(passengers);
+    // A yes/no column is narrow, but never narrower than its header's words.
+    expect(pilot).toBeGreaterThanOrEqual('Pilot required'.length * 0.55);
   });
 });

@@ -2,6 +2,7 @@
 import { fieldLabel, type Model, type SortKey } from '@ninefold/model';
 import { type CSSProperties, lazy, type ReactNode, Suspense, useEffect, useRef } from 'react';
 import type { ApiRecord } from '../data/data-provider';
+import { columnWidth } from './column-widths';
 import { isNumeric, ListRow, ROW_HEIGHT, type RowProps, rowKey } from './ListRow';
 import type { ListPlan } from './list-plan';
 import { useCellContext } from './useCellContext';
@@ -103,8 +104,22 @@ export function ListTable({
           {...row}
         />
       ));
+  // Each column as wide as what it holds needs (column-widths.ts): a colgroup for the plain table, a track
+  // template for the virtual grid, and the sum as the narrowest the table gets before it scrolls.
+  const dataWidths = plan.columns.map((field) => columnWidth(field, field.name === plan.linkColumn));
+  const fixed = [leading?.width, rowActions?.width].filter((width): width is string => width !== undefined);
+  const widths = [
+    ...(leading ? [leading.width] : []),
+    ...dataWidths.map((rem) => `${rem}rem`),
+    ...(rowActions ? [rowActions.width] : []),
+  ];
   const style = {
-    '--nf-columns': plan.columns.length + (rowActions ? 1 : 0) + (leading ? 1 : 0),
+    '--nf-min-width': `calc(${[`${dataWidths.reduce((sum, rem) => sum + rem, 0)}rem`, ...fixed].join(' + ')})`,
+    '--nf-template': [
+      ...(leading ? [leading.width] : []),
+      ...dataWidths.map((rem) => `minmax(${rem}rem, ${rem}fr)`),
+      ...(rowActions ? [rowActions.width] : []),
+    ].join(' '),
     '--nf-row-height': `${ROW_HEIGHT}px`,
   } as CSSProperties;
   return (
@@ -130,6 +145,14 @@ export function ListTable({
         data-virtual={virtual || undefined}
         style={style}
       >
+        {virtual ? null : (
+          <colgroup>
+            {widths.map((width, index) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: the columns are the plan's, in its order
+              <col key={index} style={{ width }} />
+            ))}
+          </colgroup>
+        )}
         <thead role={virtual ? 'rowgroup' : undefined} className="nf-list-head">
           <tr {...(virtual ? { role: 'row', 'aria-rowindex': 1 } : {})}>
             {leading ? (
