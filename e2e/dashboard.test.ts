@@ -125,6 +125,7 @@ describe('a count drawn as a line', () => {
   it('ticks its axis at whole visits, where a day had none or one', async () => {
     const day = (await (await fetch(`${gym.url}api/_figures/home/visitsByDay`)).json()) as {
       groups: Array<{ value: number }>;
+      per?: string;
     };
     // Few visits a day: an axis left to itself ticks at fractions (0.3, 0.5, 0.8 of a visit).
     expect(Math.max(...day.groups.map((group) => group.value))).toBeLessThanOrEqual(3);
@@ -135,6 +136,14 @@ describe('a count drawn as a line', () => {
     expect(ticks.length).toBeGreaterThan(1);
     for (const tick of ticks) expect(tick, `the tick ${tick}`).toMatch(/^\d+$/);
     await screenshot(page, 'dashboard-count-line');
+    // Drawn by the period the API chose to hold every visit, which the person may change.
+    const card = page.getByRole('region', { name: 'Visits by day' });
+    const period = card.getByLabel('Period');
+    expect(await period.inputValue()).toBe(day.per ?? 'day');
+    const asked = page.waitForResponse((response) => response.url().includes('visitsByDay?per=week'));
+    await period.selectOption({ label: 'By week' });
+    expect((await asked).status()).toBe(200);
+    await expect.poll(() => period.inputValue()).toBe('week');
     expect(problems).toEqual([]);
     await page.close();
   });

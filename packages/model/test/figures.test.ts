@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { loadSpec } from '../src/load';
 import { toMarkdown } from '../src/markdown/write';
 import type { DashboardScreen, Figure } from '../src/model';
-import { groupRecords, periodStart, shapeFigure } from '../src/rules/figures';
+import { fittingPeriod, groupRecords, periodStart, shapeFigure } from '../src/rules/figures';
 
 const GARDEN = readFileSync(new URL('../../server/test/fixtures/garden.yaml', import.meta.url), 'utf8');
 
@@ -134,12 +134,31 @@ describe('the groups of a figure', () => {
         { key: '2026-04-01', value: 2 },
       ],
       more: 0,
+      per: 'month',
     });
     const averaged = shapeFigure(
       figure({ by: 'pickedOn', per: 'month', chart: 'line', measure: 'average', field: 'weight' }),
       groups,
     );
     expect('groups' in averaged && averaged.groups[1]).toEqual({ key: '2026-02-01', value: null });
+  });
+
+  it('are drawn by a coarser period when the records span more of theirs than a chart draws', () => {
+    const days = (count: number) =>
+      Array.from({ length: count }, (_, index) => ({
+        key: new Date(Date.UTC(2026, 0, 1 + index)).toISOString().slice(0, 10),
+        value: 1,
+      }));
+    // 31 days fit a chart by day; 40 do not, but fit one by week; two years fit only one by month.
+    expect(fittingPeriod('day', days(31))).toBe('day');
+    expect(fittingPeriod('day', days(40))).toBe('week');
+    expect(fittingPeriod('day', days(2 * 365))).toBe('month');
+    expect(fittingPeriod('week', days(40))).toBe('week');
+    // A span longer than any chart draws still takes the coarsest, and its latest periods.
+    expect(fittingPeriod('day', days(10 * 365))).toBe('month');
+    // Never finer than the figure's own.
+    expect(fittingPeriod('month', days(3))).toBe('month');
+    expect(fittingPeriod('day', [])).toBe('day');
   });
 
   it('keep the latest periods only, and count those left out', () => {

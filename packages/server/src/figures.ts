@@ -1,17 +1,19 @@
 import {
+  answerFigure,
   checkAction,
   checkFigure,
   checkScreen,
   type DashboardScreen,
   exhaustiveSwitchError,
+  FIGURE_PERIODS,
   type Figure,
   type FigureAnswer,
   type FigureGroup,
+  type FigurePeriod,
   figureCondition,
   findEntity,
   groupRecords,
   type RecordCondition,
-  shapeFigure,
 } from '@ninefold/model';
 import type { FastifyRequest } from 'fastify';
 import { enforce, principalOf, readNarrowing } from './access';
@@ -55,20 +57,42 @@ export async function figureAnswer(request: FastifyRequest, context: Context): P
   if (!own) throw new Error(`Figure ${figure.name}'s condition cannot be run by the database.`);
   enforce(checkFigure(model, principal, entity, figure, own));
   const narrowing = readNarrowing(model, principal, entity);
-  const query = { entity: entity.name, measure: figure.measure, ...optionalParts(figure) };
-  switch (narrowing.kind) {
-    case 'none':
-      return shapeFigure(figure, await store.figureGroups({ ...query, where: own }));
-    case 'sql':
-      return shapeFigure(
-        figure,
-        await store.figureGroups({ ...query, where: { kind: 'all', of: [own, narrowing.where] } }),
-      );
-    case 'cel':
-      return shapeFigure(figure, await scanned(context, request, figure, own));
-    default:
-      return exhaustiveSwitchError(narrowing);
+  const groupsFor = (at: Figure): Promise<FigureGroup[]> => {
+    const query = { entity: entity.name, measure: at.measure, ...optionalParts(at) };
+    switch (narrowing.kind) {
+      case 'none':
+        return store.figureGroups({ ...query, where: own });
+      case 'sql':
+        return store.figureGroups({ ...query, where: { kind: 'all', of: [own, narrowing.where] } });
+      case 'cel':
+        return scanned(context, request, at, own);
+      default:
+        return exhaustiveSwitchError(narrowing);
+    }
+  };
+  return answerFigure(figure, askedPeriod(request, figure), groupsFor);
+}
+
+/** `?per=week`: the period the person chose for a figure over time; another word is refused, not guessed. */
+function askedPeriod(request: FastifyRequest, figure: Figure): FigurePeriod | undefined {
+  const asked = (request.query as { per?: unknown } | undefined)?.per;
+  if (asked === undefined) return undefined;
+  if (
+    figure.per === undefined ||
+    typeof asked !== 'string' ||
+    !FIGURE_PERIODS.includes(asked as FigurePeriod)
+  ) {
+    throw new ProblemError(
+      problem(
+        400,
+        'INVALID_PERIOD',
+        figure.per === undefined
+          ? `Figure ${clip(figure.name)} is not drawn over time: it takes no period.`
+          : `The period is one of ${FIGURE_PERIODS.join(', ')}, not ${clip(String(asked))}.`,
+      ),
+    );
   }
+  return asked as FigurePeriod;
 }
 
 function optionalParts(figure: Figure) {

@@ -4,6 +4,7 @@
 
 import { readFileSync } from 'node:fs';
 import {
+  answerFigure,
   checkAction,
   type DashboardScreen,
   type Figure,
@@ -13,7 +14,6 @@ import {
   groupRecords,
   loadSpec,
   type Model,
-  shapeFigure,
 } from '@ninefold/model';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -57,7 +57,7 @@ function harvests(): StoredRecord[] {
 }
 
 /** The figure as the rule says a role sees it: over the records it may read, computed in memory. */
-function expected(
+async function expected(
   model: Model,
   role: string,
   user: Record<string, string>,
@@ -71,7 +71,7 @@ function expected(
   const readable = all.filter(
     (record) => checkAction(model, principal, figure.entity, 'read', record).allowed,
   );
-  return shapeFigure(figure, groupRecords(readable, figure, condition));
+  return answerFigure(figure, undefined, (at) => groupRecords(readable, at, condition));
 }
 
 /** Equal groups in the same order, values equal to a cent (SQL and JavaScript add reals in other orders). */
@@ -154,13 +154,36 @@ for (const database of databases) {
           expect(answer.statusCode, `${role} ${figure.name}: ${answer.body}`).toBe(200);
           expectSame(
             answer.json(),
-            expected(model, role, who[role]?.user ?? {}, figure, all),
+            await expected(model, role, who[role]?.user ?? {}, figure, all),
             `${role} ${figure.name}`,
           );
           compared += 1;
         }
       }
       expect(compared).toBe(30);
+    });
+
+    it('draws a figure over time by a period that holds its records’ whole span, unless one is asked for', async () => {
+      const perDay = home?.figures.find((figure) => figure.per === 'day');
+      if (!perDay) throw new Error('the garden has a figure by day');
+      const chosen = (await ask('coordinator', 'home', perDay.name)).json() as FigureAnswer & {
+        per?: string;
+      };
+      // The harvests span more than the 31 days a chart draws: by week or by month, with nothing left out.
+      expect(chosen.per).not.toBe('day');
+      expect('more' in chosen && chosen.more).toBe(0);
+      const asked = await app.inject({
+        url: `/api/_figures/home/${perDay.name}?per=day`,
+        headers: { authorization: who.coordinator?.authorization ?? '' },
+      });
+      expect(asked.json()).toMatchObject({ per: 'day' });
+      expect(asked.json().more).toBeGreaterThan(0);
+      const wrong = await app.inject({
+        url: `/api/_figures/home/${perDay.name}?per=fortnight`,
+        headers: { authorization: who.coordinator?.authorization ?? '' },
+      });
+      expect(wrong.statusCode).toBe(400);
+      expect(wrong.json().code).toBe('INVALID_PERIOD');
     });
 
     it('counts only what the role may read: the gardener their own, the inspector the crops CEL allows', async () => {

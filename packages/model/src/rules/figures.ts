@@ -1,5 +1,5 @@
 import { exhaustiveSwitchError } from '../exhaustive';
-import type { Figure, FigurePeriod, JsonValue } from '../model';
+import { FIGURE_PERIODS, type Figure, type FigurePeriod, type JsonValue } from '../model';
 import { matchesCondition, type RecordCondition } from './records';
 
 // A dashboard figure's aggregate (point 2), the same wherever it is computed: the prototype API asks the
@@ -19,6 +19,8 @@ export type FigureAnswer =
       groups: FigureGroup[];
       /** How many groups are left out: the smallest categories, or the earliest periods. */
       more: number;
+      /** For a figure over time, the period its groups are: asked for, or chosen by `fittingPeriod`. */
+      per?: FigurePeriod;
     };
 
 /** The most categories drawn; more would not be read on a bar or a donut. */
@@ -131,7 +133,38 @@ export function shapeFigure(figure: Figure, groups: readonly FigureGroup[]): Fig
   return {
     groups: periods.map((key) => ({ key, value: dated.get(key) ?? empty })),
     more: keys.filter((key) => key < (periods[0] ?? last)).length,
+    per,
   };
+}
+
+/**
+ * The period a figure over time is drawn by when the person has not chosen one: its own, unless its
+ * records span more of them than a chart draws, then the first coarser one that holds the whole span (a
+ * gym's two years of visits by month, not their last 31 days with "8 more not shown"). `groups` are the
+ * figure's groups by its own period. The API, the memory provider and the playground's tab all ask this.
+ *
+ * @example
+ * ```ts
+ * fittingPeriod('day', [{ key: '2025-01-01', value: 3 }, { key: '2026-01-01', value: 1 }]); // 'month'
+ * ```
+ */
+export function fittingPeriod(per: FigurePeriod, groups: readonly FigureGroup[]): FigurePeriod {
+  const keys = groups.map((group) => group.key).filter((key): key is string => typeof key === 'string');
+  if (keys.length === 0) return per;
+  keys.sort();
+  const first = Date.parse(`${keys[0]}T00:00:00Z`);
+  const last = Date.parse(`${keys.at(-1)}T00:00:00Z`);
+  if (!Number.isFinite(first) || !Number.isFinite(last)) return per;
+  const days = Math.round((last - first) / 86_400_000) + 1;
+  const spans: Record<FigurePeriod, number> = {
+    day: days,
+    week: Math.ceil(days / 7) + 1,
+    month: Math.ceil(days / 30.44) + 1,
+  };
+  const coarser = FIGURE_PERIODS.slice(FIGURE_PERIODS.indexOf(per));
+  return (
+    coarser.find((candidate) => spans[candidate] <= FIGURE_MAX_PERIODS[candidate]) ?? coarser.at(-1) ?? per
+  );
 }
 
 function stepBack(start: string, per: FigurePeriod): string {
@@ -150,4 +183,24 @@ function stepBack(start: string, per: FigurePeriod): string {
       return exhaustiveSwitchError(per);
   }
   return date.toISOString().slice(0, 10);
+}
+
+/**
+ * A figure's answer as every caller computes it: at the period the person asked for, else at the one
+ * that fits its records (`fittingPeriod`), its groups read by `groupsFor` (SQL, or records in memory).
+ */
+export async function answerFigure(
+  figure: Figure,
+  asked: FigurePeriod | undefined,
+  groupsFor: (figure: Figure) => readonly FigureGroup[] | Promise<readonly FigureGroup[]>,
+): Promise<FigureAnswer> {
+  if (figure.by === undefined || figure.per === undefined)
+    return shapeFigure(figure, await groupsFor(figure));
+  const first = { ...figure, per: asked ?? figure.per };
+  const groups = await groupsFor(first);
+  if (asked !== undefined) return shapeFigure(first, groups);
+  const fit = fittingPeriod(figure.per, groups);
+  if (fit === figure.per) return shapeFigure(first, groups);
+  const fitted = { ...figure, per: fit };
+  return shapeFigure(fitted, await groupsFor(fitted));
 }

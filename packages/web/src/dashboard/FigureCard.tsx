@@ -1,5 +1,5 @@
 import { Button, Card, Group, Skeleton, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
-import { type Figure, type FigureAnswer, humanize } from '@ninefold/model';
+import { FIGURE_PERIODS, type Figure, type FigureAnswer, type FigurePeriod, humanize } from '@ninefold/model';
 import { useQuery } from '@tanstack/react-query';
 import { lazy, type ReactNode, Suspense, useId, useMemo, useState } from 'react';
 import { useSpec } from '../app/SpecContext';
@@ -19,6 +19,8 @@ import {
 
 addEnglish('figures', figures);
 
+const PERIOD_WORDS = { day: 'figures.perDay', week: 'figures.perWeek', month: 'figures.perMonth' } as const;
+
 // The chart library comes with the first chart drawn, never with a figure that is one number.
 const FigureChart = lazy(() => import('./FigureChart'));
 
@@ -33,13 +35,16 @@ export function FigureCard({ screen, figure }: { screen: string; figure: Figure 
   const { t, format, locale } = i18n;
   const title = figure.title ?? humanize(figure.name);
   const answered = data.figure !== undefined && data.answersFigure?.(figure) === true;
+  // The period the person chose for a figure over time; until then the API picks one that fits its records.
+  const [per, setPer] = useState<FigurePeriod | undefined>(undefined);
   const query = useQuery({
-    queryKey: ['figure', screen, figure.name],
+    queryKey: ['figure', screen, figure.name, per],
     queryFn: ({ signal }) => {
       if (!data.figure) throw new Error('No call answers this figure.');
-      return data.figure({ screen, figure, signal });
+      return data.figure({ screen, figure, per, signal });
     },
     enabled: answered,
+    placeholderData: (previous) => previous,
   });
   const fields = useMemo(() => figureFields(model, figure), [model, figure]);
   const groups = query.data && 'groups' in query.data ? query.data.groups : undefined;
@@ -83,7 +88,17 @@ export function FigureCard({ screen, figure }: { screen: string; figure: Figure 
       </div>
     );
   } else {
-    body = <FigureBody figure={figure} answer={query.data} title={title} words={words} fields={fields} />;
+    body = (
+      <FigureBody
+        figure={figure}
+        answer={query.data}
+        title={title}
+        words={words}
+        fields={fields}
+        // Only the prototype API's call takes a period: a figure's own call of point 7 has one.
+        onPeriod={figure.per !== undefined && figure.call === undefined ? setPer : undefined}
+      />
+    );
   }
 
   return (
@@ -109,12 +124,14 @@ function FigureBody({
   title,
   words,
   fields,
+  onPeriod,
 }: {
   figure: Figure;
   answer: FigureAnswer;
   title: string;
   words: FigureWords;
   fields: ReturnType<typeof figureFields>;
+  onPeriod: ((per: FigurePeriod) => void) | undefined;
 }) {
   const { t } = useI18n();
   if ('value' in answer) {
@@ -138,7 +155,12 @@ function FigureBody({
       </Text>
     );
   }
-  const rows = figureRows(figure, answer.groups, fields, words);
+  const rows = figureRows(
+    { ...figure, ...(answer.per ? { per: answer.per } : {}) },
+    answer.groups,
+    fields,
+    words,
+  );
   return (
     <FigureGroups
       figure={figure}
@@ -147,6 +169,7 @@ function FigureBody({
       title={title}
       words={words}
       fields={fields}
+      period={onPeriod && { per: answer.per ?? figure.per ?? 'day', choose: onPeriod }}
     />
   );
 }
@@ -158,6 +181,7 @@ function FigureGroups({
   title,
   words,
   fields,
+  period,
 }: {
   figure: Figure;
   rows: FigureRow[];
@@ -165,10 +189,13 @@ function FigureGroups({
   title: string;
   words: FigureWords;
   fields: ReturnType<typeof figureFields>;
+  /** For a figure over time: the period drawn, and how the person picks another. */
+  period: { per: FigurePeriod; choose: (per: FigurePeriod) => void } | undefined;
 }) {
   const { t } = useI18n();
   const [asTable, setAsTable] = useState(false);
   const tableId = useId();
+  const periodId = useId();
   const table = (
     <Table id={tableId} striped withTableBorder fz="sm">
       <caption>{title}</caption>
@@ -216,9 +243,30 @@ function FigureGroups({
         </>
       )}
       <Group justify="space-between" gap="xs">
-        <Text size="xs" c="dimmed">
-          {more > 0 ? t('figures.more', { count: words.format.number(more) }) : ''}
-        </Text>
+        <Group gap="xs">
+          {period ? (
+            <>
+              <label htmlFor={periodId} className="nf-visually-hidden">
+                {t('figures.period')}
+              </label>
+              <select
+                id={periodId}
+                className="nf-figure-period"
+                value={period.per}
+                onChange={(event) => period.choose(event.currentTarget.value as FigurePeriod)}
+              >
+                {FIGURE_PERIODS.map((per) => (
+                  <option key={per} value={per}>
+                    {t(PERIOD_WORDS[per])}
+                  </option>
+                ))}
+              </select>
+            </>
+          ) : null}
+          <Text size="xs" c="dimmed">
+            {more > 0 ? t('figures.more', { count: words.format.number(more) }) : ''}
+          </Text>
+        </Group>
         <Button
           size="compact-xs"
           variant="subtle"

@@ -4,6 +4,7 @@ import type {
   CsvImportReport,
   Figure,
   FigureAnswer,
+  FigurePeriod,
   FilterParam,
   JsonValue,
   SortKey,
@@ -170,6 +171,8 @@ export interface FigureParams {
   /** The dashboard screen it is on. */
   screen: string;
   figure: Figure;
+  /** For a figure over time, the period the person chose; without it, the API chooses one that fits. */
+  per?: FigurePeriod | undefined;
   signal?: AbortSignal;
 }
 

@@ -1,4 +1,12 @@
-import type { ApiDescription, Call, FigureAnswer, FigureGroup, JsonValue, Model } from '@ninefold/model';
+import {
+  type ApiDescription,
+  type Call,
+  FIGURE_PERIODS,
+  type FigureAnswer,
+  type FigureGroup,
+  type JsonValue,
+  type Model,
+} from '@ninefold/model';
 import { ApiError, type FigureParams } from './data-provider';
 import type { Answer, SendInit } from './http-data-provider';
 import { clipText } from './problem-reader';
@@ -40,7 +48,9 @@ export async function readFigure(
         ? model.calls.items.find((candidate) => candidate.name === own)
         : undefined;
   if (call === undefined) throw new Error(`No call answers figure ${params.figure.name}.`);
-  const answer = await send(call, `${base}${call.path}`, {
+  // Only the prototype API's own call takes a period; a figure's call of point 7 answers as it answers.
+  const per = own === undefined && params.per !== undefined ? `?per=${encodeURIComponent(params.per)}` : '';
+  const answer = await send(call, `${base}${call.path}${per}`, {
     retry: true,
     ...(params.signal ? { signal: params.signal } : {}),
   });
@@ -66,7 +76,12 @@ export async function readFigure(
  */
 export function readFigureAnswer(body: unknown): FigureAnswer | undefined {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
-  const { value, groups, more } = body as { value?: unknown; groups?: unknown; more?: unknown };
+  const { value, groups, more, per } = body as {
+    value?: unknown;
+    groups?: unknown;
+    more?: unknown;
+    per?: unknown;
+  };
   if (groups === undefined) {
     if (value === null) return { value: null };
     return typeof value === 'number' && Number.isFinite(value) ? { value } : undefined;
@@ -88,5 +103,10 @@ export function readFigureAnswer(body: unknown): FigureAnswer | undefined {
     read.push({ key: safeKey, value: number });
   }
   const left = typeof more === 'number' && Number.isInteger(more) && more > 0 ? more : 0;
-  return { groups: read, more: left + Math.max(0, groups.length - MAX_GROUPS_READ) };
+  const period = FIGURE_PERIODS.find((candidate) => candidate === per);
+  return {
+    groups: read,
+    more: left + Math.max(0, groups.length - MAX_GROUPS_READ),
+    ...(period === undefined ? {} : { per: period }),
+  };
 }

@@ -1,6 +1,7 @@
 import type { ApiDescription } from '@ninefold/model';
 import {
   aggregateRecords,
+  answerFigure,
   changedSinceReadMessage,
   compositeKeyOf,
   DEFAULT_PAGE_SIZE,
@@ -30,7 +31,6 @@ import {
   searchableFields,
   searchFields,
   searchTerms,
-  shapeFigure,
   type WriteActor,
   withDefaults,
 } from '@ninefold/model';
@@ -327,12 +327,12 @@ export function createMemoryDataProvider(
     // Figures are computed here as the prototype API computes them, with no role to narrow them.
     answersFigure: () => true,
     figure(params: FigureParams) {
-      return run('figure', params, (): FigureAnswer => {
+      return run('figure', params, (): Promise<FigureAnswer> => {
         const entity = entityOf(params.figure.entity);
         const where = figureCondition(model, entity, params.figure);
         if (!where) throw new Error(`Figure ${params.figure.name}'s condition cannot be computed.`);
         const records = table(entity.name).rows.map((row) => row.record as Record<string, JsonValue>);
-        return shapeFigure(params.figure, groupRecords(records, params.figure, where));
+        return answerFigure(params.figure, params.per, (figure) => groupRecords(records, figure, where));
       });
     },
 

@@ -1,6 +1,7 @@
 import type { ApiDescription } from '@ninefold/model';
 import {
   aggregateRecords,
+  answerFigure,
   checkAction,
   checkFigure,
   type Entity,
@@ -25,7 +26,6 @@ import {
   planUpdate,
   presentation,
   type RecordReader,
-  shapeFigure,
 } from '@ninefold/model';
 import type {
   ApiRecord,
@@ -286,7 +286,7 @@ export function createTabApi(
       const readable = rows(entity.name).filter(
         (record) => checkAction(model, principal(), entity.name, 'read', record).allowed,
       );
-      return shapeFigure(params.figure, groupRecords(readable, params.figure, where));
+      return answerFigure(params.figure, params.per, (figure) => groupRecords(readable, figure, where));
     },
   };
 }

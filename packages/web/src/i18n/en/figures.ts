@@ -17,6 +17,10 @@ export const figures = {
   value: 'Value',
   none: '(none)',
   more: 'and {count} more not shown',
+  period: 'Period',
+  perDay: 'By day',
+  perWeek: 'By week',
+  perMonth: 'By month',
   summary: '{title}: {count} groups, the largest {label} with {value}.',
   summaryPeriods: '{title}: {count} periods, from {first} to {last}; the latest is {value}.',
 } as const;

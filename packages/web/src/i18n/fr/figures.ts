@@ -18,6 +18,10 @@ export const figures: Messages<'figures'> = {
   value: 'Valeur',
   none: '(aucun)',
   more: 'et {count} autres non affichés',
+  period: 'Période',
+  perDay: 'Par jour',
+  perWeek: 'Par semaine',
+  perMonth: 'Par mois',
   summary: '{title} : {count} groupes, le plus grand {label} avec {value}.',
   summaryPeriods: '{title} : {count} périodes, de {first} à {last} ; la dernière vaut {value}.',
 };
