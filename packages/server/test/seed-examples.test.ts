@@ -12,22 +12,22 @@ const SPECS = [
   ...readdirSync(resolve(ROOT, 'examples'))
     .filter((name) => /\.(md|ya?ml)$/.test(name))
     .map((name) => `examples/${name}`),
-    ...readdirSync(resolve(ROOT, 'e2e/fixtures'))
-      .filter((name) => /\.ya?ml$/.test(name))
-      .map((name) => `e2e/fixtures/${name}`),
-    // The domains of the tests, each written for a rule or a permission of its own.
-    ...[
-      'packages/model/test/fixtures/network-inventory.yaml',
-      'packages/server/test/fixtures/tool-library.yaml',
-      'packages/server/test/fixtures/garden.yaml',
-      'packages/server/test/fixtures/seed-bank.yaml',
-      'packages/server/test/fixtures/moorings.yaml',
-      'packages/server/test/fixtures/clinic.yaml',
-      'packages/web/test/fixtures/village-hall.md',
-      'packages/web/test/fixtures/boat-hire.yaml',
-      'test/fixtures/csv/rowing-club.yaml',
-    ],
-  ];
+  ...readdirSync(resolve(ROOT, 'e2e/fixtures'))
+    .filter((name) => /\.ya?ml$/.test(name))
+    .map((name) => `e2e/fixtures/${name}`),
+  // The domains of the tests, each written for a rule or a permission of its own.
+  ...[
+    'packages/model/test/fixtures/network-inventory.yaml',
+    'packages/server/test/fixtures/tool-library.yaml',
+    'packages/server/test/fixtures/garden.yaml',
+    'packages/server/test/fixtures/seed-bank.yaml',
+    'packages/server/test/fixtures/moorings.yaml',
+    'packages/server/test/fixtures/clinic.yaml',
+    'packages/web/test/fixtures/village-hall.md',
+    'packages/web/test/fixtures/boat-hire.yaml',
+    'test/fixtures/csv/rowing-club.yaml',
+  ],
+];
 
 describe('seeding every specification the repository holds', () => {
   it.each(SPECS)('%s: records of every entity, none breaking a rule, counted truly', async (file) => {
