@@ -1,18 +1,10 @@
-import {
-  type JsonValue,
-  type Model,
-  type StateMachine,
-  type Transition,
-  transitionAccess,
-} from '@ninefold/model';
-import { userView } from '../auth/users';
+import { type Model, type Transition, transitionAccess } from '@ninefold/model';
 import type { HistoryEntry, Store, StoredRecord, StoredUser } from '../store/store';
+import { DemoTurns, storedRecords } from './demo-turns';
 import { statePlans } from './state-plan';
 
 const HOUR_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * HOUR_MS;
-/** How many records are read at a time while giving them their histories. */
-const BATCH = 500;
 
 /**
  * Gives each seeded record in a later state the history that leads there: each step taken by a demo user
@@ -32,59 +24,33 @@ export async function seedHistories(
     const plans = entity.embedded ? [] : statePlans(model, entity);
     if (plans.length === 0) continue;
     const key = entity.key ?? 'id';
-    let turn = 0;
-    for (let offset = 0; ; offset += BATCH) {
-      const page = await store.list(entity.name, {
-        filters: [],
-        sort: [],
-        limit: BATCH,
-        offset,
-        withTotal: false,
-      });
-      for (const record of page.items) {
-        const id = record[key];
-        if (typeof id !== 'string' && typeof id !== 'number') continue;
-        for (const { machine, paths } of plans) {
-          const path = paths.get(String(record[machine.field])) ?? [];
-          if (path.length === 0) continue;
-          const times = stepTimes(path, record, now);
-          const entries: HistoryEntry[] = path.map((step, index) => {
-            const from = index === 0 ? machine.initial : (path[index - 1]?.to ?? machine.initial);
-            const taker = takerOf(model, machine, step, { ...record, [machine.field]: from }, users, turn);
-            turn = taker.turn;
-            return {
-              transition: step.name,
-              from,
-              to: step.to,
-              by: taker.user ? { id: taker.user.id, email: taker.user.email } : null,
-              at: new Date(times[index] ?? now).toISOString(),
-            };
-          });
-          await store.addHistory(entity.name, id, entries);
-        }
+    const turns = new DemoTurns(users);
+    for await (const record of storedRecords(store, entity.name)) {
+      const id = record[key];
+      if (typeof id !== 'string' && typeof id !== 'number') continue;
+      for (const { machine, paths } of plans) {
+        const path = paths.get(String(record[machine.field])) ?? [];
+        if (path.length === 0) continue;
+        const times = stepTimes(path, record, now);
+        const entries: HistoryEntry[] = path.map((step, index) => {
+          const from = index === 0 ? machine.initial : (path[index - 1]?.to ?? machine.initial);
+          // Who may take the step on the record as it was then, in the state it left.
+          const then = { ...record, [machine.field]: from };
+          const user = turns.next(
+            (principal) => transitionAccess(model, principal, machine, step, then).allowed,
+          );
+          return {
+            transition: step.name,
+            from,
+            to: step.to,
+            by: user ? { id: user.id, email: user.email } : null,
+            at: new Date(times[index] ?? now).toISOString(),
+          };
+        });
+        await store.addHistory(entity.name, id, entries);
       }
-      if (page.items.length < BATCH) break;
     }
   }
-}
-
-/** The next demo user, taking turns, whose role may take the step on the record as it was then. */
-function takerOf(
-  model: Model,
-  machine: StateMachine,
-  step: Transition,
-  record: Record<string, JsonValue>,
-  users: StoredUser[],
-  turn: number,
-): { user: StoredUser | undefined; turn: number } {
-  for (let tried = 0; tried < users.length; tried += 1) {
-    const user = users[(turn + tried) % users.length] as StoredUser;
-    const principal = { role: user.role, user: userView(user) };
-    if (transitionAccess(model, principal, machine, step, record).allowed) {
-      return { user, turn: (turn + tried + 1) % users.length };
-    }
-  }
-  return { user: undefined, turn };
 }
 
 /**

@@ -1,12 +1,11 @@
 import { useMediaQuery } from '@mantine/hooks';
-import { exhaustiveSwitchError, type Field, fieldLabel, type Model, type SortKey } from '@ninefold/model';
+import { exhaustiveSwitchError, type Field, fieldLabel } from '@ninefold/model';
 import { useId } from 'react';
 import type { ApiRecord } from '../data/data-provider';
 import { useI18n } from '../i18n/I18nProvider';
 import { type CellContext, cellContent } from './cell-content';
 import { rowKey } from './ListRow';
-import type { LeadingColumnOptions, RowActionsColumnOptions } from './ListTable';
-import type { ListPlan } from './list-plan';
+import type { ListTableProps } from './ListTable';
 import { useCellContext } from './useCellContext';
 import './list.css';
 
@@ -21,19 +20,8 @@ export function usePhoneList(): boolean {
   return useMediaQuery(PHONE_QUERY, false, { getInitialValueInEffect: false });
 }
 
-export interface ListCardsProps {
-  model: Model;
-  plan: ListPlan;
-  /** The list's accessible name: the screen's title. */
-  label: string;
-  records: ApiRecord[];
-  sort: SortKey | undefined;
-  onSort(sort: SortKey): void;
-  recordHref(record: ApiRecord): string | undefined;
-  busy: boolean;
-  rowActions?: RowActionsColumnOptions | undefined;
-  leading?: LeadingColumnOptions | undefined;
-}
+/** What a table is given, a list of cards is given too: the two are one list at two widths. */
+export type ListCardsProps = ListTableProps;
 
 /**
  * The records of one answer as a phone's cards: each record's name (its link), its state badge, and the
