@@ -66,3 +66,33 @@ describe('seeding every specification the repository holds', () => {
     }
   });
 });
+
+describe('the README’s first tour, on the demo `npm start` seeds', () => {
+  it('has Ted Metz, whose credit limit of €2,800 an order of 4 of a product over €700 passes', async () => {
+    const file = 'examples/shop.md';
+    const loaded = loadSpec(readFileSync(resolve(ROOT, file), 'utf8'), { file });
+    if (!loaded.model) throw new Error(`${file} did not load`);
+    // The same count as package.json's start script.
+    const start = JSON.parse(readFileSync(resolve(ROOT, 'package.json'), 'utf8')).scripts.start as string;
+    const count = Number(/--seed (\d+)/.exec(start)?.[1]);
+    const opened = await openPrototypeStore({
+      model: loaded.model,
+      url: 'sqlite::memory:',
+      seed: count,
+      log: () => {},
+    });
+    if (!opened.ok) throw new Error(opened.message);
+    try {
+      const read = async (entity: string) =>
+        (await opened.store.list(entity, { filters: [], sort: [], limit: 1000, withTotal: false })).items;
+      const ted = (await read('Customer')).find((customer) => customer.name === 'Ted Metz');
+      expect(ted?.creditLimit).toBe(2800);
+      const dear = (await read('Product')).filter(
+        (product) => Number(product.price) > 700 && Number(product.stock) >= 4,
+      );
+      expect(dear.length).toBeGreaterThan(0);
+    } finally {
+      await opened.store.close();
+    }
+  });
+});
