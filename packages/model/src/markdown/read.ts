@@ -981,13 +981,13 @@ class Reader extends TableReader {
  * space after the hashes. Undefined when there is none.
  */
 function brokenHeading(source: string, n: number): number | undefined {
-  const pattern = new RegExp(`^(?:[^\\n#]*\\S[^\\n#]*)?(#{2,6})(\\s*)${n}\\s*[.):]`, 'gm');
+  // Linear: each line start scans to its first "#" once (a text of long lines without one is fuzzed).
+  const pattern = new RegExp(`^([^\\n#]*)(#{2,6})([ \\t]*)${n}[ \\t]*[.):]`, 'gm');
   for (const match of source.matchAll(pattern)) {
-    const hashes = match[1] ?? '';
-    const before = match[0].indexOf(hashes);
+    const before = match[1] ?? '';
     // A well-formed heading is read as a section already; only a broken one is looked for here.
-    if (before === 0 && (match[2] ?? '') !== '') continue;
-    return match.index;
+    if (before.trim() === '' && before.length < 4 && (match[3] ?? '') !== '') continue;
+    return match.index + before.length;
   }
   return undefined;
 }
