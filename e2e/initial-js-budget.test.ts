@@ -52,10 +52,14 @@ const LIVE_BUDGET_KIB = 3;
 // grants, screens and home) in the shell's checks, and fields hidden under a condition in field access.
 // Issue 43 added 0.2 kB to the empty shell: reading a sign-in answer moved into the core, where `ninefold
 // verify` reads answers by the same rule, and the shell now takes it from the model's chunk by name.
+// Issue 46 added 0.1 kB to the demo's home: the words of a phone list's sort menu and of a figure's
+// period, in the catalogue every screen shares. The phone's cards load on a phone only. To the orders
+// list it added 2 kB: columns sized by what they hold, the card's plan, and the selection offered only
+// to a role whose grants can act on it (without the expression engine); still under the goal of 150.
 const BUDGET_KIB = {
   'examples/empty.md at /': 125,
-  'the demo at /, signed in as the owner': 132,
-  'the demo at /orders, signed in as the owner': 148,
+  'the demo at /, signed in as the owner': 132.2,
+  'the demo at /orders, signed in as the owner': 148.5,
 } as const;
 /** The code of the home's figures and charts, on top of its first load: not a first load, so no goal. */
 const FIGURES_BUDGET_KIB = 200;

@@ -211,7 +211,8 @@ describe('import(openapi(spec)) gives the model back', () => {
  */
 const PLAIN_OPENAPI_LOSSES: Record<string, number> = {
   product: 5,
-  screens: 40,
+  // 41 since the products screen chose its phone card's fields, which only x-ninefold carries.
+  screens: 41,
   entities: 48,
   states: 1,
   validation: 38,

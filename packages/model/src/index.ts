@@ -66,6 +66,7 @@ export {
   permissionsApply,
   roleLabel,
   signInRoles,
+  transitionGrant,
   visitorRole,
   type WriteViolation,
   writeViolations,

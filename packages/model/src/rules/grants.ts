@@ -1,6 +1,6 @@
 import { exhaustiveSwitchError } from '../exhaustive';
 import { entityPlural, findEntity } from '../lookup';
-import type { CrudAction, Grant, JsonValue, Model, Role, Screen } from '../model';
+import type { CrudAction, Grant, JsonValue, Model, Role, Screen, StateMachine, Transition } from '../model';
 
 /**
  * Who is asking: the role of the signed-in user and the user as conditions see it (`user.id`,
@@ -243,4 +243,35 @@ export function verb(action: CrudAction): string {
     default:
       return exhaustiveSwitchError(action);
   }
+}
+
+/**
+ * Whether a principal's role may take a transition on some record, before any record's condition: the
+ * roles the transition names, else whoever may update records of the entity. A screen that decides
+ * without a record (whether to offer a selection) asks this, without the expression engine that
+ * `transitionAccess` brings to ask the record.
+ */
+export function transitionGrant(
+  model: Model,
+  principal: Principal,
+  machine: StateMachine,
+  transition: Transition,
+): AccessVerdict {
+  if (transition.roles === undefined || !model.roles.shown) {
+    return checkGrant(model, principal, machine.entity, 'update');
+  }
+  const name = transition.label ?? transition.name;
+  // Someone not signed in takes no step, whatever a visitor role may read: a step is a change.
+  const role = principal.role;
+  if (role === undefined) {
+    return { allowed: false, reason: 'not-signed-in', message: `Sign in to "${name}".` };
+  }
+  if (!transition.roles.includes(role)) {
+    return {
+      allowed: false,
+      reason: 'role',
+      message: `The role ${roleLabel(model, role)} may not "${name}".`,
+    };
+  }
+  return checkGrant(model, principal, machine.entity, 'read');
 }

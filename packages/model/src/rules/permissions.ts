@@ -11,6 +11,7 @@ import {
   permissionsApply,
   pluralOf,
   roleLabel,
+  transitionGrant,
   verb,
 } from './grants';
 
@@ -72,20 +73,8 @@ export function transitionAccess(
   if (transition.roles === undefined || !model.roles.shown) {
     return checkAction(model, principal, machine.entity, 'update', record);
   }
-  const name = transition.label ?? transition.name;
-  // Someone not signed in takes no step, whatever a visitor role may read: a step is a change.
-  const role = principal.role;
-  if (role === undefined) {
-    return { allowed: false, reason: 'not-signed-in', message: `Sign in to "${name}".` };
-  }
-  if (!transition.roles.includes(role)) {
-    return {
-      allowed: false,
-      reason: 'role',
-      message: `The role ${roleLabel(model, role)} may not "${name}".`,
-    };
-  }
-  return checkAction(model, principal, machine.entity, 'read', record);
+  const granted = transitionGrant(model, principal, machine, transition);
+  return granted.allowed ? checkAction(model, principal, machine.entity, 'read', record) : granted;
 }
 
 /**

@@ -1,4 +1,3 @@
-import { useMediaQuery } from '@mantine/hooks';
 import { exhaustiveSwitchError, type Field, fieldLabel } from '@ninefold/model';
 import { useId } from 'react';
 import type { ApiRecord } from '../data/data-provider';
@@ -9,18 +8,6 @@ import type { ListTableProps } from './ListTable';
 import { useCellContext } from './useCellContext';
 import './list.css';
 
-/**
- * Below this width a list is cards, not a table: at 360 px a table of four columns scrolls inside itself,
- * and the state, the column that matters, is off-screen.
- */
-export const PHONE_QUERY = '(max-width: 40em)';
-
-/** Whether lists are shown as cards: the viewport is a phone's. Read at the first render, so no table flashes. */
-export function usePhoneList(): boolean {
-  return useMediaQuery(PHONE_QUERY, false, { getInitialValueInEffect: false });
-}
-
-/** What a table is given, a list of cards is given too: the two are one list at two widths. */
 export type ListCardsProps = ListTableProps;
 
 /**

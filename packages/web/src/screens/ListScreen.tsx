@@ -1,6 +1,6 @@
 import { Alert, Button, Loader, Stack, Text } from '@mantine/core';
 import {
-  checkAction,
+  checkGrant,
   checkScreen,
   type Entity,
   entityFileName,
@@ -12,7 +12,7 @@ import {
   type Model,
   machineOf,
   type SortKey,
-  transitionAccess,
+  transitionGrant,
 } from '@ninefold/model';
 import { lazy, type ReactNode, Suspense, useCallback, useMemo, useState } from 'react';
 import { withLaterStyles } from '../app/later-styles';
@@ -29,7 +29,6 @@ import { routeParamNames } from '../form/record-path';
 import { useI18n } from '../i18n/I18nProvider';
 import { personKey, readStored, useHiddenColumns, usePageSize } from '../list/column-prefs';
 import { ListActions } from '../list/ListActions';
-import { ListCards, usePhoneList } from '../list/ListCards';
 import { ListError } from '../list/ListError';
 import { ListFilters } from '../list/ListFilters';
 import { ListPager } from '../list/ListPager';
@@ -49,6 +48,7 @@ import {
   toListParams,
   writeListState,
 } from '../list/list-state';
+import { usePhoneList } from '../list/phone-list';
 import { useListQuery } from '../list/useListQuery';
 import { useListState } from '../list/useListState';
 import { type SessionValue, useSession } from '../session/SessionContext';
@@ -56,6 +56,8 @@ import { settle } from './access-policy';
 
 // Selecting records and changing them together loads when the person asks to select.
 const BulkSelect = lazy(withLaterStyles(() => import('../list/BulkSelect')));
+// A phone's cards load on a phone only: a desk never downloads them.
+const ListCards = lazy(() => import('../list/ListCards').then((module) => ({ default: module.ListCards })));
 
 import type { PrefetchContext, ScreenProps } from './screen-props';
 
@@ -287,7 +289,13 @@ export default function ListScreen({ screen }: ScreenProps<'list'>) {
       rowActions,
       leading,
     };
-    return phone ? <ListCards plan={plan} {...shown} /> : <ListTable plan={tablePlan} {...shown} />;
+    return phone ? (
+      <Suspense fallback={<ListSkeleton label={t('list.loading', { title })} />}>
+        <ListCards plan={plan} {...shown} />
+      </Suspense>
+    ) : (
+      <ListTable plan={tablePlan} {...shown} />
+    );
   };
   // While selecting, the body comes with a first column of checkboxes and the selection's tools above.
   const selectable = (rowActions?: RowActionsColumnOptions): ReactNode =>
@@ -420,14 +428,14 @@ function lowerFirst(text: string): string {
 /** Whether the role has a call and a grant to delete records of the entity, or to take one of its steps. */
 function mayActOnSelection(model: Model, session: SessionValue, entity: Entity, calls: EntityCalls): boolean {
   const { principal } = session;
-  const deletes = checkAction(model, principal, entity.name, 'delete');
+  const deletes = checkGrant(model, principal, entity.name, 'delete');
   if (calls.delete !== undefined && settle(deletes, session).allowed) return true;
   const machine = machineOf(model, entity);
   return (
     machine?.transitions.some(
       (transition) =>
         calls.transitions[transition.name] !== undefined &&
-        settle(transitionAccess(model, principal, machine, transition), session).allowed,
+        settle(transitionGrant(model, principal, machine, transition), session).allowed,
     ) ?? false
   );
 }

@@ -213,6 +213,7 @@ export function servicePaths(
           ...SIGNED_IN,
           { status: 403, code: 'FORBIDDEN', detail: 'The role may not see this figure.' },
           { status: 404, code: 'NO_SUCH_FIGURE', detail: 'No such figure on that dashboard.' },
+          { status: 400, code: 'INVALID_PERIOD', detail: 'A period other than day, week or month.' },
         ],
         {
           '200': {
