@@ -65,6 +65,24 @@ describe('ninefold dev with an extension module', () => {
       await page.getByLabel('Email', { exact: false }).waitFor({ timeout: FIRST_PAGE_MS });
       await signInAs(page, server, 'librarian', '/tools');
       const header = page.getByRole('banner');
+      // What the bundler's client in the page said, and where the page went: a replacement that never
+      // arrives is explained by these (a reload, a failed fetch) rather than by a bare timeout.
+      const said: string[] = [];
+      page.on('console', (message) => {
+        if (/\[vite\]|\[hmr\]/.test(message.text())) said.push(message.text());
+      });
+      page.on('framenavigated', (frame) => {
+        if (frame === page.mainFrame()) said.push(`navigated to ${frame.url()}`);
+      });
+      const replaced = (hours: string) =>
+        header
+          .getByText(`Open until ${hours}`)
+          .waitFor({ timeout: REPLACED_MS })
+          .catch((error: Error) => {
+            throw new Error(
+              `${error.message}\nThe page's bundler client said:\n${said.join('\n')}\nThe server said:\n${server.output().slice(-4000)}`,
+            );
+          });
       await header.getByText('Open until 18:00').waitFor();
       await page.getByText('★★', { exact: false }).first().waitFor();
       // The module's brand is in the page's stylesheet, as a build puts it there.
@@ -89,7 +107,7 @@ describe('ninefold dev with an extension module', () => {
       const name = page.getByRole('textbox', { name: /^Name/ });
       await name.fill('Hammer drill');
       writeFileSync(extension, module('20:00', '✪'));
-      await header.getByText('Open until 20:00').waitFor({ timeout: REPLACED_MS });
+      await replaced('20:00');
       expect(await name.inputValue()).toBe('Hammer drill');
       expect(await samePage()).toBe(true);
       const formPath = new URL(page.url()).pathname;
@@ -110,21 +128,21 @@ describe('ninefold dev with an extension module', () => {
 
       // Fixed, the issue goes and the new module runs, still in the same page.
       writeFileSync(extension, module('22:00'));
-      await header.getByText('Open until 22:00').waitFor({ timeout: REPLACED_MS });
+      await replaced('22:00');
       await alert.waitFor({ state: 'detached', timeout: REPLACED_MS });
       expect(await samePage()).toBe(true);
       expect(new URL(page.url()).pathname).toBe(formPath);
 
       // A type error runs (the bundler strips types) and is said in the page and the terminal, at its line.
       writeFileSync(extension, module('23:00').replace('Number(value)', 'value'));
-      await header.getByText('Open until 23:00').waitFor({ timeout: REPLACED_MS });
+      await replaced('23:00');
       await page.getByText(/The extension module does not type-check: /).waitFor({ timeout: 60_000 });
       expect(await page.getByText(/library\.ui\.tsx:5:\d+/).count()).toBeGreaterThan(0);
       expect(server.output()).toMatch(
         /library\.ui\.tsx:5:\d+: error: The extension module does not type-check/,
       );
       writeFileSync(extension, module('23:30'));
-      await header.getByText('Open until 23:30').waitFor({ timeout: REPLACED_MS });
+      await replaced('23:30');
       await alert.waitFor({ state: 'detached', timeout: 60_000 });
 
       // A display that throws: the list shows the built-in one, and dev says where it threw at the module's
@@ -136,7 +154,7 @@ describe('ninefold dev with an extension module', () => {
       );
       expect(throwing.split('\n')[5]).toContain('throw new Error');
       writeFileSync(extension, throwing);
-      await header.getByText('Open until 23:40').waitFor({ timeout: REPLACED_MS });
+      await replaced('23:40');
       await page.getByRole('navigation').getByRole('link', { name: 'Tools' }).click();
       await page
         .getByText(/display of Tool\.rating of the extension failed/i)
@@ -151,7 +169,7 @@ describe('ninefold dev with an extension module', () => {
       );
       await screenshot(page, 'extension-dev-threw');
       writeFileSync(extension, module('23:50'));
-      await header.getByText('Open until 23:50').waitFor({ timeout: REPLACED_MS });
+      await replaced('23:50');
       await alert.waitFor({ state: 'detached', timeout: REPLACED_MS });
 
       // The specification renames the widget the module provides: dev says at once what no longer fits,

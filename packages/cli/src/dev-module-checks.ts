@@ -60,6 +60,11 @@ export interface ModuleChecks {
   threw(error: RuntimeError): void;
   /** Resolves once the checks under way are done. */
   settled(): Promise<void>;
+  /**
+   * Ends the checks under way (the type checker's process) and runs no more: `dev` is stopping, and a
+   * check of a loaded machine may take longer than a supervisor waits before it kills.
+   */
+  stop(): void;
 }
 
 /**
@@ -75,6 +80,7 @@ export function checksOf(
 ): ModuleChecks {
   let latest = 0;
   let queue: Promise<void> = Promise.resolve();
+  const stopping = new AbortController();
   const tell = async () => {
     const server = serverOf();
     if (server === undefined) return;
@@ -83,12 +89,12 @@ export function checksOf(
   };
   /** Types, and the names unless the caller has just held them against the specification itself. */
   const deep = async (mine: number, names: boolean) => {
-    if (state.file === undefined || mine !== latest) return;
+    if (state.file === undefined || mine !== latest || stopping.signal.aborted) return;
     const [, problems] = await Promise.all([
       names ? refreshOrphans(state, terminal) : undefined,
-      typeCheckExtension(state.file).catch(() => undefined),
+      typeCheckExtension(state.file, stopping.signal).catch(() => undefined),
     ]);
-    if (mine !== latest) return;
+    if (mine !== latest || stopping.signal.aborted) return;
     const before = new Set(state.types.map((issue) => `${issue.source} ${issue.message}`));
     state.types = (problems ?? []).map((problem) => moduleIssue(problem, 'extension-types'));
     for (const issue of state.types) {
@@ -147,5 +153,6 @@ export function checksOf(
       );
     },
     settled: () => queue,
+    stop: () => stopping.abort(),
   };
 }

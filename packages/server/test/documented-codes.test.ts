@@ -328,6 +328,8 @@ const PROVOKE: Record<string, () => Promise<Answer>> = {
   NOT_FOUND: async () => problemOf(await s.send({ url: '/api/customers/987654' })),
   NO_SUCH_CALL: async () => problemOf(await s.send({ url: '/api/warehouses' })),
   NO_SUCH_FIGURE: async () => problemOf(await s.send({ url: '/api/_figures/dashboard/profitByMoon' })),
+  INVALID_PERIOD: async () =>
+    problemOf(await s.send({ url: '/api/_figures/dashboard/revenueByMonth?per=fortnight' })),
   METHOD_NOT_ALLOWED: async () => {
     const answer = await fetch(new URL(LIVE_RELOAD_PATH, dev.url), { method: 'POST' });
     return { status: answer.status, code: ((await answer.json()) as { code?: string }).code };

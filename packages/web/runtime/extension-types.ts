@@ -44,10 +44,13 @@ const OPTIONS = {
  * where TypeScript 5.9's API took 10.8 s, and `check` waits for it. Only a clone builds and checks
  * extension modules (docs/extending.md), and a clone has it.
  */
-export async function typeCheckExtension(file: string): Promise<ExtensionProblem[] | undefined> {
+export async function typeCheckExtension(
+  file: string,
+  signal?: AbortSignal,
+): Promise<ExtensionProblem[] | undefined> {
   const compiler = resolveFrom('typescript-go/package.json');
   if (!compiler) return undefined;
-  const problems = await checkNatively(join(compiler, '..', 'bin', 'tsc'), rootsOf(resolve(file)));
+  const problems = await checkNatively(join(compiler, '..', 'bin', 'tsc'), rootsOf(resolve(file)), signal);
   // Errors inside the client's own sources are the client's to fix, not the team's.
   return problems.filter((problem) => isTeamFile(problem.file));
 }
@@ -62,7 +65,11 @@ function rootsOf(path: string): string[] {
 }
 
 /** `tsc -p` on a project of the roots alone, written to a folder of its own, read from `--pretty false`. */
-async function checkNatively(tsc: string, roots: string[]): Promise<ExtensionProblem[]> {
+async function checkNatively(
+  tsc: string,
+  roots: string[],
+  signal: AbortSignal | undefined,
+): Promise<ExtensionProblem[]> {
   const dir = await mkdtemp(join(tmpdir(), 'ninefold-types-'));
   try {
     await writeFile(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: OPTIONS, files: roots }));
@@ -70,7 +77,7 @@ async function checkNatively(tsc: string, roots: string[]): Promise<ExtensionPro
       execFile(
         process.execPath,
         [tsc, '-p', join(dir, 'tsconfig.json'), '--pretty', 'false'],
-        { cwd: dir, maxBuffer: 64 * 1024 * 1024 },
+        { cwd: dir, maxBuffer: 64 * 1024 * 1024, ...(signal ? { signal } : {}) },
         (error, stdout, stderr) => {
           // Exit 1 or 2 is "errors found"; anything else, or no diagnostics at all with a failure, is the
           // compiler's own failure.

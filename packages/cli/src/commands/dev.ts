@@ -263,6 +263,7 @@ export async function dev(
     const signal = await stop.wait();
     terminal.err(`\n${signal}: closing the pages' connections, the server and the database…\n`);
     await watcher.close();
+    moduleChecks?.stop();
     await moduleChecks?.settled();
     await server.close();
     terminal.err('stopped.\n');
