@@ -149,6 +149,13 @@ describe('the benchmarks, at tiny sizes', () => {
     }
   }, 180_000);
 
+  it('bench/logs.ts: the list with every request logged against no log', async () => {
+    const dir = await bench('logs.ts', { BENCH_SECONDS: '1', BENCH_ROUNDS: '1', BENCH_SEED: '20' });
+    const figure = result(dir, 'logs-list-sqlite');
+    expect(figure.ours).toBeGreaterThan(0);
+    expect(figure.peer).toBeGreaterThan(0);
+  }, 120_000);
+
   it('bench/export.ts: a list exported as CSV against sqlite3 -csv and psql \\copy, every row on each side', async () => {
     const dir = await bench('export.ts', {
       BENCH_EXPORT_ROWS: '2500',

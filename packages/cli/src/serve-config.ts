@@ -15,6 +15,10 @@ export const SERVE_ENVIRONMENT = {
   previousSecret: 'NINEFOLD_SECRET_PREVIOUS',
   demoPassword: 'NINEFOLD_DEMO_PASSWORD',
   liveUpdates: 'NINEFOLD_LIVE_UPDATES',
+  logLevel: 'NINEFOLD_LOG_LEVEL',
+  metricsPort: 'NINEFOLD_METRICS_PORT',
+  metricsToken: 'NINEFOLD_METRICS_TOKEN',
+  drainSeconds: 'NINEFOLD_DRAIN_SECONDS',
 } as const;
 
 export interface ServeFlags {
@@ -26,6 +30,10 @@ export interface ServeFlags {
   'secret-file'?: string | undefined;
   'previous-secret-file'?: string | undefined;
   'no-live-updates'?: boolean | undefined;
+  'log-level'?: string | undefined;
+  'metrics-port'?: string | undefined;
+  'metrics-token-file'?: string | undefined;
+  'drain-seconds'?: string | undefined;
 }
 
 export interface ServeConfig {
@@ -39,6 +47,12 @@ export interface ServeConfig {
   demoPassword?: string;
   /** Whether changes are streamed to clients. */
   liveUpdates: boolean;
+  /** As given; the command checks it (see `LOG_LEVELS`). */
+  logLevel?: string;
+  metricsPort?: string;
+  /** `/metrics` on the API's port answers this bearer token only. */
+  metricsToken?: string;
+  drainSeconds?: string;
   /** Said once at start: a secret file others may read, say. */
   warnings: string[];
 }
@@ -76,6 +90,16 @@ export async function serveConfig(
     warnings,
   );
   if (!previous.ok) return previous;
+  const metricsToken = await secretFrom(
+    flags['metrics-token-file'],
+    env[SERVE_ENVIRONMENT.metricsToken],
+    '--metrics-token-file',
+    warnings,
+  );
+  if (!metricsToken.ok) return metricsToken;
+  if (metricsToken.value !== undefined && metricsToken.value.length < 16) {
+    return { ok: false, message: 'The metrics token must be at least 16 characters.' };
+  }
   const origins = flags['allow-origin'] ?? splitList(env[SERVE_ENVIRONMENT.allowedOrigins]);
   const allowedOrigins: string[] = [];
   for (const origin of origins) {
@@ -101,6 +125,10 @@ export async function serveConfig(
   set('bodyLimit', from(flags['body-limit'], 'bodyLimit'));
   set('secret', secret.value);
   set('previousSecret', previous.value);
+  set('logLevel', from(flags['log-level'], 'logLevel'));
+  set('metricsPort', from(flags['metrics-port'], 'metricsPort'));
+  set('metricsToken', metricsToken.value);
+  set('drainSeconds', from(flags['drain-seconds'], 'drainSeconds'));
   const demo = env[SERVE_ENVIRONMENT.demoPassword];
   if (demo !== undefined && demo !== '') {
     if (demo.length < 8 || /\s/.test(demo)) {

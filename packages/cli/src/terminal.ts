@@ -8,6 +8,8 @@ export interface Terminal {
   err(text: string): void;
   /** Colour only for a terminal that wants it: never when NO_COLOR is set or output is piped. */
   color: boolean;
+  /** Whether standard output is a person's terminal rather than a pipe or a file (a log collector). */
+  isTTY?: boolean;
 }
 
 export function processTerminal(): Terminal {
@@ -25,6 +27,7 @@ export function processTerminal(): Terminal {
     out: (text) => process.stdout.write(text),
     err: (text) => process.stderr.write(text),
     color,
+    isTTY: process.stdout.isTTY === true,
   };
 }
 

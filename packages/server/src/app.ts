@@ -19,7 +19,13 @@ import {
   specPayload,
   transitionsByCall,
 } from '@ninefold/model';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  LogController,
+} from 'fastify';
 import { principalOf, rememberAuthentication, requireAction } from './access';
 import { registerAuthRoutes } from './auth/auth-routes';
 import { type Authenticator, type AuthOptions, createAuthenticator } from './auth/authenticate';
@@ -33,6 +39,9 @@ import { registerJsonBody } from './json-body';
 import { list } from './list-handler';
 import { publishChange, registerEvents } from './live-events';
 import { peopleNames, recordNames } from './names';
+import { registerHealth } from './operations/health';
+import { type AppMetrics, createMetrics, registerMetricsRoute } from './operations/metrics';
+import { REQUEST_ID_HEADER, registerRequestLog, requestIdOf } from './operations/request-log';
 import { presenterFor } from './present';
 import { applied, clip, PROBLEM_CONTENT_TYPE, type Problem, ProblemError, problem } from './problem';
 import type { Context, Handler } from './record-context';
@@ -56,7 +65,10 @@ export interface AppOptions {
   fileLimit?: number;
   /** The clock for rules, guards and effects; tests pin it. */
   now?: () => Date;
-  /** Where server errors are reported (with their reference); never request bodies or headers. */
+  /**
+   * Where server errors are reported (with their reference); never request bodies or headers. By default,
+   * to `logger` when there is one.
+   */
   onServerError?: (reference: string, error: unknown) => void;
   /** Point 6's sign-in: the token secret and lifetime, an OpenID Connect verifier. */
   auth?: AuthOptions;
@@ -75,6 +87,20 @@ export interface AppOptions {
    * is sent. A test throws here to stand for a process killed at the worst moment.
    */
   afterCommit?: (request: FastifyRequest) => void | Promise<void>;
+  /** Where each answered request is logged, one JSON line each (see `registerRequestLog`); none without. */
+  logger?: FastifyBaseLogger;
+  /**
+   * Counts requests, latency, the pool, event streams and replays for Prometheus (`metricsOf`). With a
+   * token, `GET /metrics` serves them on this app for `Authorization: Bearer TOKEN`.
+   */
+  metrics?: { token?: string };
+}
+
+const appMetrics = new WeakMap<FastifyInstance, AppMetrics>();
+
+/** The metrics an app counts, when it was built with `metrics`: for a listener of their own. */
+export function metricsOf(app: FastifyInstance): AppMetrics | undefined {
+  return appMetrics.get(app);
 }
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -95,13 +121,23 @@ export const IMPORT_BODY_LIMIT = 64 * 1024 * 1024;
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { model, store } = options;
   const now = options.now ?? (() => new Date());
+  const logger = options.logger;
+  // With a logger, a server error is a line of the log with its reference, beside its request's.
+  const onServerError =
+    options.onServerError ??
+    (logger
+      ? (reference: string, error: unknown) => logger.error({ reference, err: error }, 'server error')
+      : undefined);
   const app = Fastify({
-    logger: false,
+    ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
+    // One line per request, written by registerRequestLog when it ends: Fastify's own are two, with URLs.
+    logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
+    genReqId: (request) => requestIdOf(request.headers),
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     return503OnClosing: true,
     // Errors the router raises before any handler runs (a path parameter too long, a URL it cannot
     // decode) must be problems too.
-    frameworkErrors: (error, _request, reply) => sendProblem(reply, toProblem(error, options.onServerError)),
+    frameworkErrors: (error, _request, reply) => sendProblem(reply, toProblem(error, onServerError)),
   });
   const api = withoutEvents(prototypeApi(model), options.liveUpdates === false);
   const authenticator = createAuthenticator(model, store, options.auth);
@@ -118,7 +154,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       // Credentials travel in the Authorization header, never in cookies: none are allowed.
       credentials: false,
       allowedHeaders: ['authorization', 'content-type', 'if-match', 'idempotency-key', 'last-event-id'],
-      exposedHeaders: ['etag', 'location', 'retry-after', 'link', 'x-total-count'],
+      exposedHeaders: ['etag', 'location', 'retry-after', 'link', 'x-total-count', REQUEST_ID_HEADER],
       methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
       maxAge: 600,
     });
@@ -132,17 +168,29 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Fastify reads text/plain by default; this API takes no text, and says so with a 415, as documented.
   app.removeContentTypeParser('text/plain');
 
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header(REQUEST_ID_HEADER, request.id);
+  });
+  if (options.logger) registerRequestLog(app);
+  let streams = () => 0;
+  const metrics = options.metrics ? createMetrics(app, store, () => streams()) : undefined;
+  if (metrics) {
+    appMetrics.set(app, metrics);
+    if (options.metrics?.token) registerMetricsRoute(app, metrics, options.metrics.token);
+  }
+
   app.setErrorHandler((error, _request, reply) => {
     if (error instanceof IdempotentReplay) {
+      metrics?.replayed();
       sendReplay(reply, error.answer);
       return;
     }
     if (error instanceof ProblemError) {
       for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
     }
-    sendProblem(reply, toProblem(error, options.onServerError), authenticator);
+    sendProblem(reply, toProblem(error, onServerError), authenticator);
   });
-  registerIdempotency(app, store, (error) => options.onServerError?.(randomUUID(), error));
+  registerIdempotency(app, store, (error) => onServerError?.(randomUUID(), error));
   // Before the body is read: a request with bad credentials is answered without parsing what it sends.
   app.addHook('onRequest', async (request, reply) => {
     if (!request.url.startsWith(`${api.base}/`)) return;
@@ -164,7 +212,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     );
   });
 
-  app.get('/healthz', async () => ({ status: 'ok' }));
+  registerHealth(app, store);
   // Made on the first request: most servers are never asked, and a large model's document is big.
   let contract: ReturnType<typeof encodedBody> | undefined;
   app.get('/openapi.json', (request, reply) => {
@@ -220,7 +268,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     transitions,
     limits,
     afterCommit: options.afterCommit,
-    onServerError: options.onServerError,
+    onServerError: onServerError,
   };
   if (api.import) {
     const base = `${api.base}${api.import}`;
@@ -240,7 +288,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       );
     });
   }
-  if (api.events) registerEvents(app, { path: `${api.base}${api.events}`, context, authenticator });
+  if (api.events) streams = registerEvents(app, { path: `${api.base}${api.events}`, context, authenticator });
   if (api.names) app.get(`${api.base}${api.names}/:entity`, (request) => recordNames(request, context));
   if (api.people) app.get(`${api.base}${api.people}`, (request) => peopleNames(request, context));
   if (api.figures) {

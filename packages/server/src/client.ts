@@ -130,6 +130,8 @@ export function isReservedPath(path: string): boolean {
     path === '/spec.json' ||
     path === '/openapi.json' ||
     path === '/healthz' ||
+    path === '/readyz' ||
+    path === '/metrics' ||
     path === '/_ninefold' ||
     path.startsWith('/_ninefold/')
   );

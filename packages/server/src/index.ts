@@ -38,6 +38,7 @@ export {
   LIVE_RELOAD_PATH,
   startDevServer,
 } from './dev-server';
+export { isLogLevel, LOG_LEVELS, type LogLevel, REQUEST_ID_HEADER } from './operations/request-log';
 export { PROBLEM_CONTENT_TYPE, type Problem, problem } from './problem';
 export { generateRecords } from './seed/generate-records';
 export {

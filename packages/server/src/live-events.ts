@@ -121,7 +121,7 @@ export function eventFor(model: Model, principal: Principal, event: StoredEvent)
 export function registerEvents(
   app: FastifyInstance,
   options: { path: string; context: Context; authenticator: Authenticator },
-): void {
+): () => number {
   const { context, authenticator, path } = options;
   const { model, store } = context;
   const streams = new Set<Stream>();
@@ -233,6 +233,7 @@ export function registerEvents(
       expiry.unref();
     }
   });
+  return () => streams.size;
 }
 
 function ticketsApply(kind: Authenticator['kind']): boolean {

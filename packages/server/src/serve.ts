@@ -1,13 +1,16 @@
+import { createServer, type Server } from 'node:http';
 import { basename, dirname, extname, join } from 'node:path';
 import type { Model } from '@ninefold/model';
 import type { FastifyInstance } from 'fastify';
-import { buildApp, DEFAULT_BODY_LIMIT } from './app';
+import type { DestinationStream } from 'pino';
+import { buildApp, DEFAULT_BODY_LIMIT, metricsOf } from './app';
 import type { AuthOptions } from './auth/authenticate';
 import { type ProvisionResult, provisionUsers } from './auth/provision';
 import { type ConfiguredSecrets, type SecretSource, signingSecrets } from './auth/signing-secrets';
 import type { UserRequest } from './auth/users';
 import { registerClient, signInOption } from './client';
 import { listenProblem } from './listen-problem';
+import { createLogger, type LogLevel } from './operations/request-log';
 import { seedHistories } from './seed/seed-history';
 import { seedPeople } from './seed/seed-people';
 import { seed } from './seed/seed-store';
@@ -46,6 +49,23 @@ export interface ServeOptions {
   liveUpdates?: boolean;
   /** Progress and errors, one line each; never request data, never a secret. */
   log: (line: string) => void;
+  /**
+   * Each answered request as a JSON line on standard output, and server errors with their reference
+   * (see `registerRequestLog`); `silent` (the default here) writes none, and errors go to `log`.
+   */
+  logLevel?: LogLevel;
+  /** Where the JSON lines go instead of standard output (tests). */
+  logDestination?: DestinationStream;
+  /**
+   * Prometheus metrics (see `createMetrics`): at `GET /metrics` on the API's port for a bearer `token`,
+   * and on a `port` of their own (same host) for a scraper inside the network.
+   */
+  metrics?: { token?: string; port?: number };
+  /**
+   * How long a stop waits for requests in flight before it closes their connections (default 10 s):
+   * within a supervisor's grace period (Kubernetes gives 30 s), so that the database is closed cleanly.
+   */
+  drainMs?: number;
 }
 
 export interface RunningServer {
@@ -56,6 +76,8 @@ export interface RunningServer {
   users: Extract<ProvisionResult, { ok: true }>;
   /** Where the token secret came from: only a configured or shared one keeps sessions across restarts. */
   secretSource: SecretSource;
+  /** Where `/metrics` is served on a port of its own, when asked for. */
+  metricsUrl?: string;
   /** Stops taking requests, lets those in flight finish, then closes the database. */
   close(): Promise<void>;
 }
@@ -63,6 +85,7 @@ export interface RunningServer {
 export type ServeResult = { ok: true; server: RunningServer } | { ok: false; message: string };
 
 export const DEFAULT_PORT = 4321;
+export const DEFAULT_DRAIN_MS = 10_000;
 
 /**
  * Starts the prototype API for a checked model, and with `clientDir` the built client next to it.
@@ -99,11 +122,16 @@ export async function serve(options: ServeOptions): Promise<ServeResult> {
       return users;
     }
     if (opened.seeded) await seedDemoPeople(store, options.model, users);
+    const level = options.logLevel ?? 'silent';
+    const logger = level === 'silent' ? undefined : createLogger(level, options.logDestination);
     const app = await buildApp({
       model: options.model,
       store,
       bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
-      onServerError: serverErrorLogger(options.log),
+      ...(logger ? { logger } : { onServerError: serverErrorLogger(options.log) }),
+      ...(options.metrics
+        ? { metrics: { ...(options.metrics.token ? { token: options.metrics.token } : {}) } }
+        : {}),
       auth: {
         ...options.auth,
         secret: options.auth?.secret ?? secrets.secret,
@@ -123,6 +151,21 @@ export async function serve(options: ServeOptions): Promise<ServeResult> {
       await app.close().catch(() => undefined);
       throw new Error(listenProblem(error, host, port));
     }
+    const metrics = metricsOf(app);
+    let metricsServer: { server: Server; url: string } | undefined;
+    if (metrics && options.metrics?.port !== undefined) {
+      try {
+        metricsServer = await listenForMetrics(
+          () => metrics.text(),
+          metrics.registry.contentType,
+          host,
+          options.metrics.port,
+        );
+      } catch (error) {
+        await app.close().catch(() => undefined);
+        throw new Error(listenProblem(error, host, options.metrics.port));
+      }
+    }
     let closing: Promise<void> | undefined;
     return {
       ok: true,
@@ -132,8 +175,17 @@ export async function serve(options: ServeOptions): Promise<ServeResult> {
         store,
         users,
         secretSource: options.auth?.secret ? 'configured' : secrets.source,
+        ...(metricsServer ? { metricsUrl: metricsServer.url } : {}),
         close: () => {
-          closing ??= app.close().then(() => store.close());
+          closing ??= (async () => {
+            // A scrape takes milliseconds: its connections are not waited for.
+            metricsServer?.server.close();
+            metricsServer?.server.closeAllConnections();
+            await closeWithin(app, options.drainMs ?? DEFAULT_DRAIN_MS);
+            await store.close();
+            // Lines still buffered are written before the process ends.
+            if (logger) await new Promise<void>((resolve) => logger.flush(() => resolve()));
+          })();
           return closing;
         },
       },
@@ -142,6 +194,64 @@ export async function serve(options: ServeOptions): Promise<ServeResult> {
     await store.close().catch(() => undefined);
     return { ok: false, message: (error as Error).message };
   }
+}
+
+/**
+ * Stops taking requests and waits for those in flight; past `ms`, closes the connections still open
+ * (a client that never finishes its upload), so that a stop is bounded.
+ */
+async function closeWithin(app: FastifyInstance, ms: number): Promise<void> {
+  const closed = app.close();
+  // A connection whose request is answered while the server stops is kept alive by the client (undici
+  // for 4 s): the server would wait for it. Each is closed as soon as it is idle.
+  const idle = setInterval(() => app.server.closeIdleConnections(), IDLE_CHECK_MS);
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<void>((resolve) => {
+    timer = setTimeout(() => {
+      app.server.closeAllConnections();
+      resolve();
+    }, ms);
+  });
+  try {
+    await Promise.race([closed, late]);
+    await closed;
+  } finally {
+    clearTimeout(timer);
+    clearInterval(idle);
+  }
+}
+
+/** How often a stopping server closes the connections that went idle. */
+const IDLE_CHECK_MS = 50;
+
+/** `GET /metrics` on a port of its own, answering nothing else. */
+async function listenForMetrics(
+  text: () => Promise<string>,
+  contentType: string,
+  host: string,
+  port: number,
+): Promise<{ server: Server; url: string }> {
+  const server = createServer((request, response) => {
+    if (request.method !== 'GET' || request.url?.split('?')[0] !== '/metrics') {
+      response
+        .writeHead(404, { 'content-type': 'text/plain; charset=utf-8' })
+        .end('Only GET /metrics is here.\n');
+      return;
+    }
+    text().then(
+      (body) => response.writeHead(200, { 'content-type': contentType }).end(body),
+      (error: Error) =>
+        response.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' }).end(`${error.message}\n`),
+    );
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  const address = server.address();
+  const bound = typeof address === 'object' && address !== null ? address.port : port;
+  const shown = host.includes(':') ? `[${host}]` : host;
+  return { server, url: `http://${shown}:${bound}/metrics` };
 }
 
 /**

@@ -4,6 +4,8 @@ import {
   databaseProblem,
   databaseUrl,
   describeDatabase,
+  isLogLevel,
+  LOG_LEVELS,
   parseUserOption,
   type SecretSource,
   serve as startServer,
@@ -50,7 +52,18 @@ Options (each setting in brackets may come from the environment instead; a flag 
                         https://admin.example.com (repeatable) [NINEFOLD_ALLOWED_ORIGINS, with commas]
   --no-live-updates     stream no changes to clients (GET /api/_events), for a proxy that cannot
                         hold a response open [NINEFOLD_LIVE_UPDATES=off]
-  --no-client           serve only the API, the model and the health check
+  --no-client           serve only the API, the model and the health checks
+  --log-level LEVEL     each answered request as a JSON line on standard output (its id, also sent as
+                        X-Request-Id, method, route, status and milliseconds), and server errors:
+                        silent, fatal, error, warn, info, debug or trace. Default info, or warn when
+                        standard output is a terminal [NINEFOLD_LOG_LEVEL]
+  --metrics-port P      serve Prometheus metrics at /metrics on a port of their own
+                        [NINEFOLD_METRICS_PORT]
+  --metrics-token-file FILE
+                        serve them at /metrics on the API's port too, for Authorization: Bearer and this
+                        token, at least 16 characters [NINEFOLD_METRICS_TOKEN]
+  --drain-seconds N     on a stop, how long requests in flight may finish before their connections are
+                        closed (default 10) [NINEFOLD_DRAIN_SECONDS]
   --root DIR            an OpenAPI document's $refs may read files in DIR only (default: its own folder)
   --client-id ID        the OAuth2 or OpenID Connect client id to sign in with (documents never name it)
   --sign-in SCHEME      the security scheme to sign in with, when the document has several
@@ -91,7 +104,13 @@ export async function serve(
   }
   const config = configured.config;
   const numbers: Record<string, number | undefined> = {};
-  const numberTexts = { port: config.port, seed: parsed.values.seed, 'body-limit': config.bodyLimit };
+  const numberTexts = {
+    port: config.port,
+    seed: parsed.values.seed,
+    'body-limit': config.bodyLimit,
+    'metrics-port': config.metricsPort,
+    'drain-seconds': config.drainSeconds,
+  };
   for (const [name, text] of Object.entries(numberTexts)) {
     if (text === undefined) continue;
     if (!/^\d{1,10}$/.test(text)) {
@@ -100,8 +119,17 @@ export async function serve(
     }
     numbers[name] = Number(text);
   }
-  if (numbers.port !== undefined && numbers.port > 65535) {
-    terminal.err(`ninefold serve: --port must be at most 65535.\n`);
+  for (const name of ['port', 'metrics-port']) {
+    if ((numbers[name] ?? 0) > 65535) {
+      terminal.err(`ninefold serve: --${name} must be at most 65535.\n`);
+      return 2;
+    }
+  }
+  const logLevel = config.logLevel ?? (terminal.isTTY ? 'warn' : 'info');
+  if (!isLogLevel(logLevel)) {
+    terminal.err(
+      `ninefold serve: --log-level is one of ${LOG_LEVELS.join(', ')}, not "${logLevel.slice(0, 20)}".\n`,
+    );
     return 2;
   }
   const dbProblem = databaseProblem(config.db);
@@ -166,6 +194,18 @@ export async function serve(
       ...(config.demoPassword === undefined ? {} : { demoPassword: config.demoPassword }),
       allowedOrigins: config.allowedOrigins,
       liveUpdates: config.liveUpdates,
+      logLevel,
+      // Through the command's own output: a test's terminal collects them, the process's writes to stdout.
+      logDestination: { write: (line: string) => terminal.out(line) },
+      ...(numbers['drain-seconds'] === undefined ? {} : { drainMs: numbers['drain-seconds'] * 1000 }),
+      ...(config.metricsToken !== undefined || numbers['metrics-port'] !== undefined
+        ? {
+            metrics: {
+              ...(config.metricsToken === undefined ? {} : { token: config.metricsToken }),
+              ...(numbers['metrics-port'] === undefined ? {} : { port: numbers['metrics-port'] }),
+            },
+          }
+        : {}),
     });
     if (!started.ok) {
       terminal.err(`ninefold serve: ${started.message}\n`);
@@ -176,9 +216,13 @@ export async function serve(
     const where = withClient
       ? `  ${server.url}  (the client)\n  ${server.url}api  (the calls; the model at /spec.json)\n`
       : `  ${server.url}  (calls under /api, the model at /spec.json)\n`;
+    const metricsAt = [
+      ...(server.metricsUrl ? [`  ${server.metricsUrl}  (metrics)\n`] : []),
+      ...(config.metricsToken ? [`  ${server.url}metrics  (metrics, with the token)\n`] : []),
+    ].join('');
     // One write, so that whoever waits for the URL (a test, a script) also has the users and secrets.
     terminal.out(
-      `${paint(terminal, 'bold', `Ninefold prototype API for ${title}`)} on ${describeDatabase(database)}\n${where}${sessionsLine(server.secretSource, model)}${usersBanner(server.users, model)}`,
+      `${paint(terminal, 'bold', `Ninefold prototype API for ${title}`)} on ${describeDatabase(database)}\n${where}${metricsAt}${sessionsLine(server.secretSource, model)}${usersBanner(server.users, model)}`,
     );
     const signal = await stop.wait();
     terminal.err(`\n${signal}: finishing requests in flight and closing the database…\n`);
@@ -229,6 +273,10 @@ function parseServeArgs(args: string[]) {
       'previous-secret-file': { type: 'string' },
       'allow-origin': { type: 'string', multiple: true },
       'no-live-updates': { type: 'boolean', default: false },
+      'log-level': { type: 'string' },
+      'metrics-port': { type: 'string' },
+      'metrics-token-file': { type: 'string' },
+      'drain-seconds': { type: 'string' },
     },
   });
 }

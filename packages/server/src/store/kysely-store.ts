@@ -47,6 +47,8 @@ import type {
   MigrationResult,
   NewFile,
   NewUser,
+  PoolStats,
+  Readiness,
   RecordKey,
   Store,
   StoredAnswer,
@@ -97,6 +99,10 @@ export interface StoreContext {
   readCatalog?: () => Promise<{ catalog: Catalog; defaultSchema: string }>;
   /** What the catalog said of each of those tables, once `migrate` has read it. */
   existing?: Map<string, ExistingFacts>;
+  /** Set once `migrate` brought the tables in line: until then the node is not ready. */
+  migrated?: boolean;
+  /** The PostgreSQL pool's connections now. */
+  poolStats?: () => PoolStats;
 }
 
 type Row = Record<string, unknown>;
@@ -111,6 +117,9 @@ const importedTables = new WeakMap<StoreContext, Promise<void>>();
 const lastPurges = new WeakMap<StoreContext, number>();
 /** Expired keys are swept at most this often; until then a claim takes over an expired key by itself. */
 const PURGE_INTERVAL_MS = 10 * 60 * 1000;
+
+/** A readiness probe waits this long for the database: a probe that hangs tells the balancer nothing. */
+const READINESS_BOUND_MS = 2000;
 
 /** `existing` asks for keys in chunks, well below both dialects' limits on bound parameters. */
 const KEYS_PER_QUERY = 500;
@@ -165,8 +174,34 @@ export class KyselyStore implements Store {
       this.context.schemaChanged();
       this.context.cache?.clear();
     }
-    if (result.ok) await this.context.tablesChanged?.();
+    if (result.ok) {
+      await this.context.tablesChanged?.();
+      this.context.migrated = true;
+    }
     return result;
+  }
+
+  async readiness(): Promise<Readiness> {
+    if (!this.context.migrated) return { ready: false, reason: 'The tables are not yet migrated.' };
+    let timer: NodeJS.Timeout | undefined;
+    const bound = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`no answer within ${READINESS_BOUND_MS} ms`)),
+        READINESS_BOUND_MS,
+      );
+    });
+    try {
+      await Promise.race([sql`SELECT 1`.execute(this.kysely), bound]);
+      return { ready: true };
+    } catch (error) {
+      return { ready: false, reason: `The database does not answer: ${(error as Error).message}` };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  poolStats(): PoolStats | undefined {
+    return this.context.poolStats?.();
   }
 
   async list(entity: string, query: ListQuery): Promise<ListResult> {

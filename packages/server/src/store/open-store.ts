@@ -24,8 +24,15 @@ const INT8_OID = 20;
 /** PostgreSQL type OIDs of DATE, TIMESTAMP and TIMESTAMPTZ. */
 const TEXT_TIME_OIDS = [1082, 1114, 1184];
 
+/** What `pg`'s pool counts, besides Kysely's view of it. */
+interface CountedPool extends PostgresPool {
+  totalCount: number;
+  idleCount: number;
+  waitingCount: number;
+}
+
 interface PgModule {
-  Pool: new (config: Record<string, unknown>) => PostgresPool;
+  Pool: new (config: Record<string, unknown>) => CountedPool;
   Client: new (config: { connectionString: string; application_name: string }) => PgClient;
   types: { getTypeParser(oid: number, format?: string): (value: string) => unknown };
 }
@@ -144,6 +151,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
             await listener.close();
           },
           holder: listener.holder,
+          poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
           shared,
           readCatalog: async () => {
             // The team's tables, and the join tables their lists are kept in.

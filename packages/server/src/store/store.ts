@@ -208,7 +208,23 @@ export interface Store {
    * taken back and the transaction goes on (one refused row of an import among many).
    */
   savepoint<T>(work: () => Promise<T>): Promise<T>;
+  /**
+   * Whether this node can answer now: its tables were brought in line with the model (`migrate`), and the
+   * database answers a query within a bound.
+   */
+  readiness(): Promise<Readiness>;
+  /** The pool's connections now (PostgreSQL); SQLite has one connection and no pool. */
+  poolStats(): PoolStats | undefined;
   close(): Promise<void>;
+}
+
+export type Readiness = { ready: true } | { ready: false; reason: string };
+
+export interface PoolStats {
+  total: number;
+  idle: number;
+  /** Queries waiting for a connection: a pool too small for the load. */
+  waiting: number;
 }
 
 /** A count, sum or average over the records that meet `where`, grouped by a field or its period. */
