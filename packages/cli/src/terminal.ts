@@ -10,6 +10,8 @@ export interface Terminal {
   color: boolean;
   /** Whether standard output is a person's terminal rather than a pipe or a file (a log collector). */
   isTTY?: boolean;
+  /** Set when `out` is the process's own standard output, which a log may then write to directly. */
+  isProcessOutput?: true;
 }
 
 export function processTerminal(): Terminal {
@@ -28,6 +30,7 @@ export function processTerminal(): Terminal {
     err: (text) => process.stderr.write(text),
     color,
     isTTY: process.stdout.isTTY === true,
+    isProcessOutput: true,
   };
 }
 

@@ -53,6 +53,20 @@ function slowPost(url: string, body: string) {
   return { answered, finish: () => finish() };
 }
 
+/** The request lines the server has written, waited for until one meets `wanted` (at most 5 s). */
+async function logLines(server: Running, wanted: (entry: Record<string, unknown>) => boolean) {
+  const read = () =>
+    server
+      .stdout()
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+  for (let waited = 0; waited < 5000 && !read().some(wanted); waited += 50) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return read();
+}
+
 const exitWithin = async (server: Running, ms: number) => {
   const began = Date.now();
   const code = await Promise.race([
@@ -86,11 +100,8 @@ describe('ninefold serve for operators', () => {
     );
     // The API's own port does not serve them without a token.
     expect((await fetch(`${server.url}/metrics`)).status).toBe(404);
-    const lines = server
-      .stdout()
-      .split('\n')
-      .filter((line) => line.startsWith('{'))
-      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    // Written in chunks, and within half a second when the server is quiet.
+    const lines = await logLines(server, (entry) => entry.requestId === 'from-the-proxy-1');
     expect(lines).toContainEqual(
       expect.objectContaining({
         requestId: 'from-the-proxy-1',
@@ -100,9 +111,12 @@ describe('ninefold serve for operators', () => {
       }),
     );
     expect(server.stdout()).not.toContain('Kestrel');
+    // The last line, still held in the chunk, is written at the stop.
+    await fetch(`${server.url}/healthz`, { headers: { 'x-request-id': 'the-last-before-stopping' } });
     server.child.kill('SIGTERM');
     await streamEnded;
     expect((await exitWithin(server, 15_000)).code).toBe(0);
+    expect(server.stdout()).toContain('"requestId":"the-last-before-stopping"');
   });
 
   it('lets a request in flight finish on SIGTERM, refuses new ones, closes its streams, and exits cleanly', async () => {

@@ -54,7 +54,7 @@ export interface ServeOptions {
    * (see `registerRequestLog`); `silent` (the default here) writes none, and errors go to `log`.
    */
   logLevel?: LogLevel;
-  /** Where the JSON lines go instead of standard output (tests). */
+  /** Where the JSON lines go instead of the process's standard output (tests, a command's terminal). */
   logDestination?: DestinationStream;
   /**
    * Prometheus metrics (see `createMetrics`): at `GET /metrics` on the API's port for a bearer `token`,
@@ -123,7 +123,8 @@ export async function serve(options: ServeOptions): Promise<ServeResult> {
     }
     if (opened.seeded) await seedDemoPeople(store, options.model, users);
     const level = options.logLevel ?? 'silent';
-    const logger = level === 'silent' ? undefined : createLogger(level, options.logDestination);
+    const log = level === 'silent' ? undefined : createLogger(level, options.logDestination);
+    const logger = log?.logger;
     const app = await buildApp({
       model: options.model,
       store,
@@ -184,7 +185,7 @@ export async function serve(options: ServeOptions): Promise<ServeResult> {
             await closeWithin(app, options.drainMs ?? DEFAULT_DRAIN_MS);
             await store.close();
             // Lines still buffered are written before the process ends.
-            if (logger) await new Promise<void>((resolve) => logger.flush(() => resolve()));
+            await log?.flush();
           })();
           return closing;
         },

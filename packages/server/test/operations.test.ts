@@ -23,7 +23,7 @@ beforeAll(async () => {
   app = await buildApp({
     model,
     store,
-    logger: createLogger('info', { write: (line: string) => lines.push(line) }),
+    logger: createLogger('info', { write: (line: string) => lines.push(line) }).logger,
     metrics: { token: TOKEN },
   });
   owner = await signInAs(app, store, 'owner');
@@ -136,7 +136,7 @@ describe('the request log', () => {
             ? () => Promise.reject(new Error('the disk is on fire'))
             : Reflect.get(target, property, target),
       }),
-      logger: createLogger('info', { write: (line: string) => lines.push(line) }),
+      logger: createLogger('info', { write: (line: string) => lines.push(line) }).logger,
     });
     const signedIn = await broken.inject({
       method: 'POST',

@@ -195,8 +195,10 @@ export async function serve(
       allowedOrigins: config.allowedOrigins,
       liveUpdates: config.liveUpdates,
       logLevel,
-      // Through the command's own output: a test's terminal collects them, the process's writes to stdout.
-      logDestination: { write: (line: string) => terminal.out(line) },
+      // A test's terminal collects them; the process's standard output is written to in chunks.
+      ...(terminal.isProcessOutput
+        ? {}
+        : { logDestination: { write: (line: string) => terminal.out(line) } }),
       ...(numbers['drain-seconds'] === undefined ? {} : { drainMs: numbers['drain-seconds'] * 1000 }),
       ...(config.metricsToken !== undefined || numbers['metrics-port'] !== undefined
         ? {

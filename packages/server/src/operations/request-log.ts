@@ -24,20 +24,48 @@ export function requestIdOf(headers: Record<string, string | string[] | undefine
   return typeof given === 'string' && PLAIN_REQUEST_ID.test(given) ? given : randomUUID();
 }
 
+/** Lines are written to standard output in chunks of this size, or after {@link FLUSH_MS} at the latest. */
+const CHUNK_BYTES = 4096;
+const FLUSH_MS = 500;
+
 /**
  * One JSON object per line on standard output (or `destination`), as log shippers read them. Written
- * asynchronously: a request does not wait for the terminal or the pipe.
+ * asynchronously and in chunks: a request does not wait for the pipe, and a busy server makes one write
+ * for dozens of lines (a write per line cost a tenth of the list's throughput). A quiet server's lines
+ * still appear within half a second. `flush` writes what is held, at a stop.
  */
-export function createLogger(level: LogLevel, destination?: DestinationStream): Logger {
-  return pino(
+export function createLogger(
+  level: LogLevel,
+  destination?: DestinationStream,
+): { logger: Logger; flush(): Promise<void> } {
+  const output = destination ?? pino.destination({ dest: 1, sync: false, minLength: CHUNK_BYTES });
+  const logger = pino(
     {
       level,
       timestamp: pino.stdTimeFunctions.isoTime,
       // The level's name rather than its number: read by people as often as by machines.
       formatters: { level: (label) => ({ level: label }) },
     },
-    destination ?? pino.destination({ dest: 1, sync: false }),
+    output,
   );
+  const held = destination === undefined ? (output as ReturnType<typeof pino.destination>) : undefined;
+  const flushSoon = held ? setInterval(() => flushQuietly(held), FLUSH_MS).unref() : undefined;
+  return {
+    logger,
+    flush: async () => {
+      clearInterval(flushSoon);
+      if (held) await new Promise<void>((resolve) => held.flush(() => resolve()));
+    },
+  };
+}
+
+/** A flush while a write is under way, or of nothing, is no failure: the next one takes what is held. */
+function flushQuietly(output: ReturnType<typeof pino.destination>): void {
+  try {
+    output.flush();
+  } catch {
+    // Nothing held, or a write in progress.
+  }
 }
 
 /**
