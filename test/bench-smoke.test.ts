@@ -156,6 +156,19 @@ describe('the benchmarks, at tiny sizes', () => {
     expect(figure.peer).toBeGreaterThan(0);
   }, 120_000);
 
+  it('bench/audit.ts: creates with the audit trail on against off, on both databases', async () => {
+    const dir = await bench('audit.ts', {
+      BENCH_SECONDS: '1',
+      BENCH_ROUNDS: '1',
+      ...(noPostgres ? { BENCH_SKIP_POSTGRES: '1' } : {}),
+    });
+    for (const name of ['audit-create-sqlite', ...(noPostgres ? [] : ['audit-create-postgres'])]) {
+      const figure = result(dir, name);
+      expect(figure.ours, name).toBeGreaterThan(0);
+      expect(figure.peer, name).toBeGreaterThan(0);
+    }
+  }, 120_000);
+
   it('bench/export.ts: a list exported as CSV against sqlite3 -csv and psql \\copy, every row on each side', async () => {
     const dir = await bench('export.ts', {
       BENCH_EXPORT_ROWS: '2500',

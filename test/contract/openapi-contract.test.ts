@@ -217,7 +217,8 @@ const PLAIN_OPENAPI_LOSSES: Record<string, number> = {
   states: 1,
   validation: 38,
   roles: 5,
-  calls: 104,
+  // 106 with the audit trail's two paths, which plain OpenAPI reads as calls like the other services.
+  calls: 106,
   errors: 1,
   constants: 10,
 };

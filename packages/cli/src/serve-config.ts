@@ -19,6 +19,8 @@ export const SERVE_ENVIRONMENT = {
   metricsPort: 'NINEFOLD_METRICS_PORT',
   metricsToken: 'NINEFOLD_METRICS_TOKEN',
   drainSeconds: 'NINEFOLD_DRAIN_SECONDS',
+  audit: 'NINEFOLD_AUDIT',
+  auditDays: 'NINEFOLD_AUDIT_DAYS',
 } as const;
 
 export interface ServeFlags {
@@ -34,6 +36,8 @@ export interface ServeFlags {
   'metrics-port'?: string | undefined;
   'metrics-token-file'?: string | undefined;
   'drain-seconds'?: string | undefined;
+  'no-audit'?: boolean | undefined;
+  'audit-days'?: string | undefined;
 }
 
 export interface ServeConfig {
@@ -53,6 +57,9 @@ export interface ServeConfig {
   /** `/metrics` on the API's port answers this bearer token only. */
   metricsToken?: string;
   drainSeconds?: string;
+  /** Whether every write is recorded in the audit trail. */
+  audit: boolean;
+  auditDays?: string;
   /** Said once at start: a secret file others may read, say. */
   warnings: string[];
 }
@@ -108,14 +115,22 @@ export async function serveConfig(
     allowedOrigins.push(checked.origin);
   }
   const live = env[SERVE_ENVIRONMENT.liveUpdates]?.trim().toLowerCase();
-  if (live !== undefined && live !== '' && !['on', 'off', 'true', 'false', '1', '0'].includes(live)) {
+  if (live !== undefined && live !== '' && !ON_OFF.includes(live)) {
     return {
       ok: false,
       message: `${SERVE_ENVIRONMENT.liveUpdates} is on or off, not "${live.slice(0, 20)}".`,
     };
   }
   const liveUpdates = flags['no-live-updates'] ? false : !['off', 'false', '0'].includes(live ?? '');
-  const config: ServeConfig = { allowedOrigins, warnings, liveUpdates };
+  const auditSetting = env[SERVE_ENVIRONMENT.audit]?.trim().toLowerCase();
+  if (auditSetting !== undefined && auditSetting !== '' && !ON_OFF.includes(auditSetting)) {
+    return {
+      ok: false,
+      message: `${SERVE_ENVIRONMENT.audit} is on or off, not "${auditSetting.slice(0, 20)}".`,
+    };
+  }
+  const audit = flags['no-audit'] ? false : !['off', 'false', '0'].includes(auditSetting ?? '');
+  const config: ServeConfig = { allowedOrigins, warnings, liveUpdates, audit };
   const set = <K extends keyof ServeConfig>(key: K, value: ServeConfig[K] | undefined) => {
     if (value !== undefined) config[key] = value;
   };
@@ -129,6 +144,7 @@ export async function serveConfig(
   set('metricsPort', from(flags['metrics-port'], 'metricsPort'));
   set('metricsToken', metricsToken.value);
   set('drainSeconds', from(flags['drain-seconds'], 'drainSeconds'));
+  set('auditDays', from(flags['audit-days'], 'auditDays'));
   const demo = env[SERVE_ENVIRONMENT.demoPassword];
   if (demo !== undefined && demo !== '') {
     if (demo.length < 8 || /\s/.test(demo)) {
@@ -141,6 +157,8 @@ export async function serveConfig(
   }
   return { ok: true, config };
 }
+
+const ON_OFF = ['on', 'off', 'true', 'false', '1', '0'];
 
 async function secretFrom(
   file: string | undefined,

@@ -2,7 +2,8 @@
 // `ninefold serve`, which is killed with SIGKILL at 3 moments drawn from a seeded random stream while
 // requests are in flight, then started again on the same database. Every key is retried until it is
 // answered, as a client would. Guards against a retry after a crash creating the record twice (found
-// on PostgreSQL: 2 and 1 duplicates in two runs) or a write being lost.
+// on PostgreSQL: 2 and 1 duplicates in two runs) or a write being lost, and holds the audit trail to
+// the writes that committed: one entry each, none for a write the kill took back.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -155,22 +156,59 @@ async function run(db: string) {
     stored.push(...answer.items);
     if (answer.items.length < 100) break;
   }
+  // The audit trail has an entry for each write that committed, written in its transaction: exactly
+  // one create per stored note, and none for a write the kill took back.
+  const entries: Array<{ key: string; action: string }> = [];
+  for (let before: string | undefined; ; ) {
+    const answer = (await (
+      await fetch(`${server.url}/api/_audit?limit=200${before ? `&before=${before}` : ''}`)
+    ).json()) as { items: Array<{ key: string; action: string }>; next?: string };
+    entries.push(...answer.items);
+    if (answer.next === undefined) break;
+    before = answer.next;
+  }
   server.child.kill('SIGTERM');
   await server.exited;
+  const storedKeys = new Set(stored.map((note) => String(note.id)));
+  const creates = new Map<string, number>();
+  for (const entry of entries) {
+    expect(entry.action).toBe('create');
+    creates.set(entry.key, (creates.get(entry.key) ?? 0) + 1);
+  }
+  const unaudited = [...storedKeys].filter((key) => creates.get(key) !== 1).length;
+  const auditedButNotStored = [...creates.keys()].filter((key) => !storedKeys.has(key)).length;
   const perN = new Map<number, number[]>();
   for (const note of stored) perN.set(note.n, [...(perN.get(note.n) ?? []), note.id]);
   const lost = Array.from({ length: CREATES }, (_, n) => n).filter((n) => !perN.has(n));
   const duplicated = [...perN.values()].filter((list) => list.length > 1).length;
   // Every answer names the record that was stored for its key, replayed answers included.
   const mismatched = [...ids].filter(([n, id]) => perN.get(n)?.[0] !== id).length;
-  return { kills, retries, replayed, stored: stored.length, lost: lost.length, duplicated, mismatched };
+  return {
+    kills,
+    retries,
+    replayed,
+    stored: stored.length,
+    lost: lost.length,
+    duplicated,
+    mismatched,
+    unaudited,
+    auditedButNotStored,
+  };
 }
 
 describe(`${CREATES} keyed creates, ${IN_FLIGHT} at a time, with ${KILLS} SIGKILLs of ninefold serve`, () => {
   it('on SQLite: none lost, none duplicated', async () => {
     const outcome = await run(`sqlite://${join(folder, 'notes.db')}`);
     console.info(`SQLite: ${JSON.stringify(outcome)}`);
-    expect(outcome).toMatchObject({ kills: KILLS, stored: CREATES, lost: 0, duplicated: 0, mismatched: 0 });
+    expect(outcome).toMatchObject({
+      kills: KILLS,
+      stored: CREATES,
+      lost: 0,
+      duplicated: 0,
+      mismatched: 0,
+      unaudited: 0,
+      auditedButNotStored: 0,
+    });
   }, 180_000);
 
   it.skipIf(pgReason !== undefined)(
@@ -178,7 +216,15 @@ describe(`${CREATES} keyed creates, ${IN_FLIGHT} at a time, with ${KILLS} SIGKIL
     async () => {
       const outcome = await withTemporaryDatabase('crash', run);
       console.info(`PostgreSQL: ${JSON.stringify(outcome)}`);
-      expect(outcome).toMatchObject({ kills: KILLS, stored: CREATES, lost: 0, duplicated: 0, mismatched: 0 });
+      expect(outcome).toMatchObject({
+        kills: KILLS,
+        stored: CREATES,
+        lost: 0,
+        duplicated: 0,
+        mismatched: 0,
+        unaudited: 0,
+        auditedButNotStored: 0,
+      });
     },
     180_000,
   );

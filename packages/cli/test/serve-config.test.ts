@@ -20,6 +20,11 @@ describe('serve settings', () => {
       NINEFOLD_ALLOWED_ORIGINS: 'https://admin.example.com, http://localhost:5173',
       NINEFOLD_SECRET: 'x'.repeat(40),
       NINEFOLD_DEMO_PASSWORD: 'demo-password',
+      NINEFOLD_LOG_LEVEL: 'debug',
+      NINEFOLD_METRICS_PORT: '9464',
+      NINEFOLD_METRICS_TOKEN: 'm'.repeat(20),
+      NINEFOLD_DRAIN_SECONDS: '3',
+      NINEFOLD_AUDIT_DAYS: '400',
       PORT: '9999',
       DATABASE_URL: 'postgres://someone-else/db',
     };
@@ -35,6 +40,12 @@ describe('serve settings', () => {
         secret: 'x'.repeat(40),
         demoPassword: 'demo-password',
         liveUpdates: true,
+        logLevel: 'debug',
+        metricsPort: '9464',
+        metricsToken: 'm'.repeat(20),
+        drainSeconds: '3',
+        audit: true,
+        auditDays: '400',
         warnings: [],
       },
     });
@@ -63,6 +74,17 @@ describe('serve settings', () => {
     const on = await serveConfig({}, {});
     expect(on.ok && on.config.liveUpdates).toBe(true);
     expect((await serveConfig({}, { NINEFOLD_LIVE_UPDATES: 'maybe' })).ok).toBe(false);
+  });
+
+  it('turn the audit trail off by flag or variable, and refuse a value that is neither on nor off', async () => {
+    const off = await serveConfig({}, { NINEFOLD_AUDIT: 'off' });
+    expect(off.ok && off.config.audit).toBe(false);
+    const flag = await serveConfig({ 'no-audit': true }, { NINEFOLD_AUDIT: 'on' });
+    expect(flag.ok && flag.config.audit).toBe(false);
+    const on = await serveConfig({}, {});
+    expect(on.ok && on.config.audit).toBe(true);
+    const wrong = await serveConfig({}, { NINEFOLD_AUDIT: 'sometimes' });
+    expect(!wrong.ok && wrong.message).toBe('NINEFOLD_AUDIT is on or off, not "sometimes".');
   });
 
   it('refuse an origin that is not one, a secret file that cannot be read, and a short demo password', async () => {

@@ -27,6 +27,8 @@ import Fastify, {
   LogController,
 } from 'fastify';
 import { principalOf, rememberAuthentication, requireAction } from './access';
+import { registerAudit } from './audit/audit-routes';
+import { auditedStore, callOf, writerOf } from './audit/audited-store';
 import { registerAuthRoutes } from './auth/auth-routes';
 import { type Authenticator, type AuthOptions, createAuthenticator } from './auth/authenticate';
 import { refuseDeepBody } from './body-depth';
@@ -94,6 +96,8 @@ export interface AppOptions {
    * token, `GET /metrics` serves them on this app for `Authorization: Bearer TOKEN`.
    */
   metrics?: { token?: string };
+  /** Whether every write records its entry of the audit trail (`auditedStore`); on by default. */
+  audit?: boolean;
 }
 
 const appMetrics = new WeakMap<FastifyInstance, AppMetrics>();
@@ -139,7 +143,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // decode) must be problems too.
     frameworkErrors: (error, _request, reply) => sendProblem(reply, toProblem(error, onServerError)),
   });
-  const api = withoutEvents(prototypeApi(model), options.liveUpdates === false);
+  const api = without(
+    without(prototypeApi(model), 'events', options.liveUpdates === false),
+    'audit',
+    options.audit === false,
+  );
   const authenticator = createAuthenticator(model, store, options.auth);
   const limits: BodyLimits = {
     fieldSize: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
@@ -255,11 +263,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   }
 
   const transitions = transitionsByCall(model, api.calls, api.conventional);
-  if (api.history && keepsHistory(model)) {
-    app.get(`${api.base}${api.history}/:entity/:id`, (request) =>
-      history(request, { model, store, now, transitions, limits }),
-    );
-  }
   registerAuthRoutes(app, api, authenticator);
   const context: Context = {
     model,
@@ -268,8 +271,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     transitions,
     limits,
     afterCommit: options.afterCommit,
-    onServerError: onServerError,
+    onServerError,
+    writer:
+      options.audit === false
+        ? () => store
+        : (request) => auditedStore(store, model, { call: callOf(request), by: writerOf(request), now }),
   };
+  if (api.history && keepsHistory(model)) {
+    app.get(`${api.base}${api.history}/:entity/:id`, (request) => history(request, context));
+  }
   if (api.import) {
     const base = `${api.base}${api.import}`;
     // CSV is read here only: every other call answers text with a 415, as documented.
@@ -289,6 +299,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     });
   }
   if (api.events) streams = registerEvents(app, { path: `${api.base}${api.events}`, context, authenticator });
+  if (api.audit) registerAudit(app, `${api.base}${api.audit}`, context);
   if (api.names) app.get(`${api.base}${api.names}/:entity`, (request) => recordNames(request, context));
   if (api.people) app.get(`${api.base}${api.people}`, (request) => peopleNames(request, context));
   if (api.figures) {
@@ -361,7 +372,7 @@ function recordHandler(
         const { record } = await load(entity, context, key);
         applied(await planDelete(context.model, entity, record, actorOf(context, request)));
         // The plan found no record naming this one; the database's foreign keys refuse one made since.
-        const result = await context.store.delete(entity.name, coerceKey(entity, key));
+        const result = await context.writer(request).delete(entity.name, coerceKey(entity, key));
         if (!result.ok) throw new ProblemError(writeProblem(context.model, result.failure, entity, key));
         publishChange(context, request, {
           entity: entity.name,
@@ -460,9 +471,9 @@ function sendProblem(reply: FastifyReply, body: Problem, auth?: Authenticator): 
   reply.code(body.status).type(PROBLEM_CONTENT_TYPE).send(body);
 }
 
-function withoutEvents(api: ApiDescription, off: boolean): ApiDescription {
+function without(api: ApiDescription, part: 'events' | 'audit', off: boolean): ApiDescription {
   if (!off) return api;
-  const { events: _events, ...rest } = api;
+  const { [part]: _off, ...rest } = api;
   return rest;
 }
 

@@ -83,7 +83,8 @@ export async function importRows(
   request: FastifyRequest,
   reply: FastifyReply,
 ) {
-  const { model, store } = context;
+  const { model } = context;
+  const store = context.writer(request);
   requireAction(model, request, entity, 'create');
   const options = importOptions(entity, context, request);
   if (options.existing === 'update') requireAction(model, request, entity, 'update');

@@ -14,6 +14,11 @@ export interface Context {
   limits: BodyLimits;
   /** Where a failure is told once an answer has begun (a CSV export cut short). */
   onServerError?: (reference: string, error: unknown) => void;
+  /**
+   * The store a request writes through: with the audit trail on, one whose every write records who made
+   * it, through which call (see `auditedStore`). Reads may use `store`.
+   */
+  writer: (request: FastifyRequest) => Store;
 }
 
 export type Handler = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;

@@ -44,7 +44,8 @@ export async function create(
   request: FastifyRequest,
   reply: FastifyReply,
 ) {
-  const { model, store } = context;
+  const { model } = context;
+  const store = context.writer(request);
   requireAction(model, request, entity, 'create');
   const {
     values: body,
@@ -160,7 +161,8 @@ export async function update(
   request: FastifyRequest,
   reply: FastifyReply,
 ) {
-  const { model, store } = context;
+  const { model } = context;
+  const store = context.writer(request);
   applied(planBeforeRead(model, actorOf(context, request), { kind: 'update', entity }));
   const key = keyOf(call, request);
   const { record: old, version } = await load(entity, context, key);
@@ -230,7 +232,8 @@ export async function transition(
   request: FastifyRequest,
   reply: FastifyReply,
 ) {
-  const { model, store } = context;
+  const { model } = context;
+  const store = context.writer(request);
   const found = context.transitions.get(call.name);
   if (!found)
     throw new ProblemError(

@@ -66,6 +66,10 @@ export interface ServeOptions {
    * within a supervisor's grace period (Kubernetes gives 30 s), so that the database is closed cleanly.
    */
   drainMs?: number;
+  /** Whether every write records its entry of the audit trail; on by default. */
+  audit?: boolean;
+  /** Entries of the audit trail older than this many days are removed (at start, then every 6 hours). */
+  auditDays?: number;
 }
 
 export interface RunningServer {
@@ -130,6 +134,7 @@ export async function serve(options: ServeOptions): Promise<ServeResult> {
       store,
       bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
       ...(logger ? { logger } : { onServerError: serverErrorLogger(options.log) }),
+      ...(options.audit === false ? { audit: false } : {}),
       ...(options.metrics
         ? { metrics: { ...(options.metrics.token ? { token: options.metrics.token } : {}) } }
         : {}),
@@ -152,6 +157,8 @@ export async function serve(options: ServeOptions): Promise<ServeResult> {
       await app.close().catch(() => undefined);
       throw new Error(listenProblem(error, host, port));
     }
+    const retention =
+      options.auditDays === undefined ? undefined : keepAuditFor(store, options.auditDays, options.log);
     const metrics = metricsOf(app);
     let metricsServer: { server: Server; url: string } | undefined;
     if (metrics && options.metrics?.port !== undefined) {
@@ -180,6 +187,7 @@ export async function serve(options: ServeOptions): Promise<ServeResult> {
         close: () => {
           closing ??= (async () => {
             // A scrape takes milliseconds: its connections are not waited for.
+            clearInterval(retention);
             metricsServer?.server.close();
             metricsServer?.server.closeAllConnections();
             await closeWithin(app, options.drainMs ?? DEFAULT_DRAIN_MS);
@@ -224,6 +232,24 @@ async function closeWithin(app: FastifyInstance, ms: number): Promise<void> {
 
 /** How often a stopping server closes the connections that went idle. */
 const IDLE_CHECK_MS = 50;
+
+/** How often the audit trail's retention is applied while the server runs. */
+const RETENTION_EVERY_MS = 6 * 60 * 60 * 1000;
+
+/** Removes entries of the audit trail older than `days`, now and then every 6 hours; says how many. */
+function keepAuditFor(store: Store, days: number, log: (line: string) => void): NodeJS.Timeout {
+  const prune = () => {
+    const before = new Date(Date.now() - days * 24 * 60 * 60 * 1000).toISOString();
+    store.pruneAudit(before).then(
+      (removed) => {
+        if (removed > 0) log(`  audit trail: removed ${removed} entries older than ${days} days`);
+      },
+      (error: Error) => log(`warning: the audit trail's retention failed: ${error.message}`),
+    );
+  };
+  prune();
+  return setInterval(prune, RETENTION_EVERY_MS).unref();
+}
 
 /** `GET /metrics` on a port of its own, answering nothing else. */
 async function listenForMetrics(

@@ -92,6 +92,8 @@ for (const database of databases) {
         // The dashboard's figures, computed in SQL (figures.test.ts).
         figures: '/_figures',
         events: '/_events',
+        // Every write, who made it and through which call, as each reader may see it (audit.test.ts).
+        audit: '/_audit',
         // Its creates and transitions honour Idempotency-Key, so the client may send them again.
         idempotency: true,
       });

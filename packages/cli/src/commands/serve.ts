@@ -62,6 +62,9 @@ Options (each setting in brackets may come from the environment instead; a flag 
   --metrics-token-file FILE
                         serve them at /metrics on the API's port too, for Authorization: Bearer and this
                         token, at least 16 characters [NINEFOLD_METRICS_TOKEN]
+  --no-audit            record no audit trail of the writes (GET /api/_audit) [NINEFOLD_AUDIT=off]
+  --audit-days N        remove entries of the audit trail older than N days (default: keep them all)
+                        [NINEFOLD_AUDIT_DAYS]
   --drain-seconds N     on a stop, how long requests in flight may finish before their connections are
                         closed (default 10) [NINEFOLD_DRAIN_SECONDS]
   --root DIR            an OpenAPI document's $refs may read files in DIR only (default: its own folder)
@@ -110,6 +113,7 @@ export async function serve(
     'body-limit': config.bodyLimit,
     'metrics-port': config.metricsPort,
     'drain-seconds': config.drainSeconds,
+    'audit-days': config.auditDays,
   };
   for (const [name, text] of Object.entries(numberTexts)) {
     if (text === undefined) continue;
@@ -195,6 +199,8 @@ export async function serve(
       allowedOrigins: config.allowedOrigins,
       liveUpdates: config.liveUpdates,
       logLevel,
+      audit: config.audit,
+      ...(numbers['audit-days'] === undefined ? {} : { auditDays: numbers['audit-days'] }),
       // A test's terminal collects them; the process's standard output is written to in chunks.
       ...(terminal.isProcessOutput
         ? {}
@@ -279,6 +285,8 @@ function parseServeArgs(args: string[]) {
       'metrics-port': { type: 'string' },
       'metrics-token-file': { type: 'string' },
       'drain-seconds': { type: 'string' },
+      'no-audit': { type: 'boolean', default: false },
+      'audit-days': { type: 'string' },
     },
   });
 }

@@ -42,6 +42,11 @@ export interface ApiDescription {
   events?: string;
   /** Present when every create and transition honours an `Idempotency-Key`, as the prototype API's do. */
   idempotency?: true;
+  /**
+   * Where the prototype API answers its audit trail, relative to the base: `GET {audit}` across records
+   * and `GET {audit}/{Entity}/{id}` for one, each entry as its reader may see it (docs/prototype-api.md).
+   */
+  audit?: string;
 }
 
 /** Paths relative to the base: who the credentials are, a fresh token, and signing out. */
@@ -66,6 +71,8 @@ export const PEOPLE_PATH = '/_people';
 export const FIGURES_PATH = '/_figures';
 /** The prototype API's live updates: server-sent events of changes, for every node on one database. */
 export const EVENTS_PATH = '/_events';
+/** The prototype API's audit trail: every write, who made it and through which call, field by field. */
+export const AUDIT_PATH = '/_audit';
 
 /**
  * The calls the prototype API serves: those of `describeApi`, and when point 6 names a sign-in its own
@@ -87,6 +94,7 @@ export function prototypeApi(model: Model): ApiDescription {
     names: NAMES_PATH,
     people: PEOPLE_PATH,
     events: EVENTS_PATH,
+    audit: AUDIT_PATH,
     idempotency: true as const,
     ...(hasFigures(model) ? { figures: FIGURES_PATH } : {}),
   };

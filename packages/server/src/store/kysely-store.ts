@@ -9,6 +9,7 @@ import {
   type RecordCondition,
 } from '@ninefold/model';
 import { type RawBuilder, sql } from 'kysely';
+import { ensureAuditTable, insertAudit, pruneAudit, selectAudit } from './audit-table';
 import { type ConstraintViolation, constraintViolation } from './constraint-violation';
 import { ensureCounterTable, takeNumber } from './counter-table';
 import type { DialectSql } from './dialect-sql';
@@ -38,6 +39,8 @@ import { aggregateSql, columnOf, conditionSql } from './record-condition-sql';
 import { type DynamicKysely, schemaLockKey, syncSchema } from './schema-sync';
 import type { SharedState } from './shared-state';
 import type {
+  AuditEntry,
+  AuditQuery,
   FigureQuery,
   HistoryEntry,
   IdempotencyClaim,
@@ -45,6 +48,7 @@ import type {
   ListQuery,
   ListResult,
   MigrationResult,
+  NewAuditEntry,
   NewFile,
   NewUser,
   PoolStats,
@@ -110,6 +114,7 @@ type Row = Record<string, unknown>;
 const fileTables = new WeakMap<StoreContext, Promise<void>>();
 const userTables = new WeakMap<StoreContext, Promise<void>>();
 const historyTables = new WeakMap<StoreContext, Promise<void>>();
+const auditTables = new WeakMap<StoreContext, Promise<void>>();
 const idempotencyTables = new WeakMap<StoreContext, Promise<void>>();
 const counterTables = new WeakMap<StoreContext, Promise<void>>();
 const importedTables = new WeakMap<StoreContext, Promise<void>>();
@@ -176,6 +181,9 @@ export class KyselyStore implements Store {
     }
     if (result.ok) {
       await this.context.tablesChanged?.();
+      // Made here, outside any transaction: every audited write appends in one, where a table not yet
+      // known to exist is made again each time (ownTable).
+      await this.ownTable(auditTables, ensureAuditTable);
       this.context.migrated = true;
     }
     return result;
@@ -308,12 +316,14 @@ export class KyselyStore implements Store {
     }
   }
 
-  async get(entity: string, key: RecordKey): Promise<StoredRecord | undefined> {
+  async get(entity: string, key: RecordKey, options?: { lock?: boolean }): Promise<StoredRecord | undefined> {
     const table = this.table(entity);
     const value = this.keyValue(table, key);
     if (value === undefined) return undefined;
+    const lock =
+      options?.lock && this.inTransaction && this.dialect === 'postgres' ? sql` FOR UPDATE` : sql``;
     const result = await sql<Row>`
-      SELECT ${this.columns(table)} FROM ${this.ref(table)} WHERE ${this.keyIs(table, value)}
+      SELECT ${this.columns(table)} FROM ${this.ref(table)} WHERE ${this.keyIs(table, value)}${lock}
     `.execute(this.kysely);
     const row = result.rows[0];
     if (!row) return undefined;
@@ -755,6 +765,21 @@ export class KyselyStore implements Store {
 
   private historyTable(): Promise<void> {
     return this.ownTable(historyTables, ensureHistoryTable);
+  }
+
+  async appendAudit(entries: readonly NewAuditEntry[]): Promise<void> {
+    await this.ownTable(auditTables, ensureAuditTable);
+    await insertAudit(this.kysely, this.context.sql, entries);
+  }
+
+  async auditEntries(query: AuditQuery): Promise<AuditEntry[]> {
+    await this.ownTable(auditTables, ensureAuditTable);
+    return selectAudit(this.kysely, this.context.sql, query);
+  }
+
+  async pruneAudit(at: string): Promise<number> {
+    await this.ownTable(auditTables, ensureAuditTable);
+    return pruneAudit(this.kysely, this.context.sql, at);
   }
 
   async claimIdempotencyKey(claim: IdempotencyClaim): Promise<'claimed' | IdempotencyEntry> {

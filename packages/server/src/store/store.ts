@@ -94,7 +94,11 @@ export interface Store {
   /** Brings the database in line with the model. Additive changes apply; destructive ones need consent. */
   migrate(options: { allowDestructive: boolean }): Promise<MigrationResult>;
   list(entity: string, query: ListQuery): Promise<ListResult>;
-  get(entity: string, key: RecordKey): Promise<StoredRecord | undefined>;
+  /**
+   * With `lock`, in a transaction, the record is held until it ends (PostgreSQL's `FOR UPDATE`; SQLite's
+   * transaction already holds the whole database): what is read is what a write in it changes.
+   */
+  get(entity: string, key: RecordKey, options?: { lock?: boolean }): Promise<StoredRecord | undefined>;
   /** The record and its version, read together (so an ETag sent with a record is that record's). */
   getVersioned(entity: string, key: RecordKey): Promise<VersionedRecord | undefined>;
   /** Which of these keys exist (for reference checks), in one query. */
@@ -213,9 +217,49 @@ export interface Store {
    * database answers a query within a bound.
    */
   readiness(): Promise<Readiness>;
+  /** Writes entries of the audit trail, in the caller's transaction when it is in one. */
+  appendAudit(entries: readonly NewAuditEntry[]): Promise<void>;
+  /** Entries of the audit trail, newest first, as stored: what a reader may see of them is the API's to say. */
+  auditEntries(query: AuditQuery): Promise<AuditEntry[]>;
+  /** Removes the entries written before `at` (ISO 8601): the retention of the audit trail. */
+  pruneAudit(at: string): Promise<number>;
   /** The pool's connections now (PostgreSQL); SQLite has one connection and no pool. */
   poolStats(): PoolStats | undefined;
   close(): Promise<void>;
+}
+
+/** What a write was: made by a call of the API, on one record. */
+export type AuditAction = 'create' | 'update' | 'transition' | 'delete';
+
+export interface NewAuditEntry {
+  /** ISO 8601. */
+  at: string;
+  entity: string;
+  /** The record's key as text (a composite key as its text). */
+  key: string;
+  action: AuditAction;
+  /** The transition of point 4, for `transition`. */
+  transition?: string;
+  /** The call that made it: its method and route, `PATCH /api/orders/:id`. */
+  call: string;
+  /** Who, when someone signed in: their id and their name as the API shows people. */
+  by: { id: string; name: string | null } | null;
+  /** The record before the write (none for a create) and after it (none for a delete), whole. */
+  before: StoredRecord | null;
+  after: StoredRecord | null;
+}
+
+export interface AuditEntry extends NewAuditEntry {
+  /** Orders the entries: times can tie, insertion order cannot. */
+  seq: number;
+}
+
+export interface AuditQuery {
+  entity?: string;
+  key?: string;
+  /** Only entries older than this one (paging back). */
+  before?: number;
+  limit: number;
 }
 
 export type Readiness = { ready: true } | { ready: false; reason: string };

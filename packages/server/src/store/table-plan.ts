@@ -109,6 +109,8 @@ export const REVOKED_TABLE = '_ninefold_revoked';
 export const SIGN_IN_FAILURES_TABLE = '_ninefold_sign_in_failures';
 /** Recent changes to records, for live updates and their resumption after a dropped stream. */
 export const EVENTS_TABLE = '_ninefold_events';
+/** Every write made through the API: who, when, through which call, the record before and after. */
+export const AUDIT_TABLE = '_ninefold_audit';
 /** The tables the store keeps for itself: no entity may be named like one. */
 const RESERVED_TABLES: readonly string[] = [
   SCHEMA_TABLE,
@@ -122,6 +124,7 @@ const RESERVED_TABLES: readonly string[] = [
   REVOKED_TABLE,
   SIGN_IN_FAILURES_TABLE,
   EVENTS_TABLE,
+  AUDIT_TABLE,
 ];
 /** The column of the key the store adds to an entity that names none. */
 export const HIDDEN_KEY = 'id';

@@ -11,6 +11,8 @@ export type ServiceName =
   | 'refresh'
   | 'sign-out'
   | 'history'
+  | 'audit'
+  | 'record-audit'
   | 'import'
   | 'names'
   | 'people'
@@ -111,6 +113,46 @@ export function servicePaths(
           },
         },
         { parameters: [path('entity'), path('id')] },
+      ),
+    };
+  }
+  if (api.audit) {
+    const page = [
+      path('before', 'query', { type: 'string', description: 'The `next` of the page before.' }),
+      path('limit', 'query', { type: 'integer', minimum: 1, maximum: 200, default: 50 }),
+    ];
+    const trail = (description: string) => ({
+      '200': {
+        description,
+        // Its shape in words, as the figures': a schema would be read by a plain OpenAPI import as an
+        // entity of the specification, with a list screen of its own.
+        content: {
+          ...json({ type: 'object' }),
+          'text/csv': { schema: { type: 'string', description: 'One row per changed field.' } },
+        },
+      },
+    });
+    paths[api.audit] = {
+      get: operation(
+        'audit',
+        'Every write, newest first: who made it, through which call, field by field',
+        [...SIGNED_IN, { status: 404, code: 'NOT_FOUND', detail: 'No such entity.' }],
+        trail(
+          '`{ items: [{ id, at, entity, key, action, transition?, call, by?, changes: [{ field, before?, after? }] }], next? }`: the entries of records the role may read, as it may read them (hidden fields never; who made a change only to a role that may change the record).',
+        ),
+        { parameters: [path('entity', 'query'), ...page] },
+      ),
+    };
+    paths[`${api.audit}/{entity}/{id}`] = {
+      get: operation(
+        'record-audit',
+        "A record's changes, newest first",
+        [
+          ...SIGNED_IN,
+          { status: 404, code: 'NOT_FOUND', detail: 'No such record, or not one the role may read.' },
+        ],
+        trail('As across records, for one record the role may read.'),
+        { parameters: [path('entity'), path('id'), ...page] },
       ),
     };
   }
