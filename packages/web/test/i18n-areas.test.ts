@@ -19,6 +19,7 @@ const LATER = [
   'feedback',
   'shortcuts',
   'figures',
+  'changes',
 ] as const;
 
 function sources(directory: string): string[] {
@@ -60,6 +61,7 @@ describe('the later areas of the English catalogue', () => {
     await import('../src/list/ColumnPanel');
     await import('../src/app/ShortcutsHelp');
     await import('../src/dashboard/FigureCard');
+    await import('../src/audit/RecordChanges');
     for (const area of LATER) {
       expect(Object.keys(catalogue[area] as object).sort(), area).toEqual(Object.keys(french[area]).sort());
     }

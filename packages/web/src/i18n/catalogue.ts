@@ -2,6 +2,7 @@ import { exhaustiveSwitchError } from '@ninefold/model';
 import { loadSpecWords } from '../app/spec-words';
 import { access as enAccess } from './en/access';
 import type { bulk as enBulk } from './en/bulk';
+import type { changes as enChanges } from './en/changes';
 import type { drafts as enDrafts } from './en/drafts';
 import { errors as enErrors } from './en/errors';
 import { extension as enExtension } from './en/extension';
@@ -42,6 +43,7 @@ interface LaterEnglish {
   feedback: typeof enFeedback;
   shortcuts: typeof enShortcuts;
   figures: typeof enFigures;
+  changes: typeof enChanges;
 }
 
 /**

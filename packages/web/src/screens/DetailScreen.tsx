@@ -10,7 +10,7 @@ import {
   updateLock,
 } from '@ninefold/model';
 import { useQueryClient } from '@tanstack/react-query';
-import { useId, useState } from 'react';
+import { lazy, Suspense, useId, useState } from 'react';
 import { Link, useNavigate } from '../app/router';
 import { nestedLists, routeByPosition, screenFor } from '../app/routes';
 import { useParentPath, useScreenParams } from '../app/ScreenParams';
@@ -47,6 +47,9 @@ import type { ScreenProps } from './screen-props';
 addEnglish('form', formMessages);
 addEnglish('feedback', feedback);
 
+// A record's changes load after its fields: most visits read the record, not its past.
+const RecordChanges = lazy(() => import('../audit/RecordChanges'));
+
 /**
  * One record (point 2's detail screen): its fields as a description list, its state as a badge, and
  * the actions whose screen and call the specification gives: Edit, Delete after a confirmation, and the
@@ -55,7 +58,7 @@ addEnglish('feedback', feedback);
  * the reason beside them. Below, the entity's state machine as a diagram, and the record's history.
  */
 export default function DetailScreen({ screen }: ScreenProps<'detail'>) {
-  const { model, data } = useSpec();
+  const { model, data, api } = useSpec();
   const i18n = useI18n();
   const { t } = i18n;
   const session = useSession();
@@ -209,6 +212,18 @@ export default function DetailScreen({ screen }: ScreenProps<'detail'>) {
       )}
       <RelatedRecords entity={entity} id={id} />
       <StatesSection entity={entity} id={id} record={record} version={query.data?.version} />
+      {/* Only the prototype API keeps an audit trail; `/spec.json` names its path then. */}
+      {api.audit ? (
+        <Suspense fallback={null}>
+          <RecordChanges
+            entity={entity}
+            id={id}
+            audit={api.audit}
+            version={query.data?.version}
+            {...(machine ? { machine } : {})}
+          />
+        </Suspense>
+      ) : null}
     </Stack>
   );
 }

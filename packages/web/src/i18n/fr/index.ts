@@ -1,6 +1,7 @@
 import type { Catalogue } from '../types';
 import { access } from './access';
 import { bulk } from './bulk';
+import { changes } from './changes';
 import { drafts } from './drafts';
 import { errors } from './errors';
 import { extension } from './extension';
@@ -34,4 +35,5 @@ export const french: Catalogue = {
   feedback,
   shortcuts,
   figures,
+  changes,
 };
