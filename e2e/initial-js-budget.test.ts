@@ -56,10 +56,14 @@ const LIVE_BUDGET_KIB = 3;
 // period, in the catalogue every screen shares. The phone's cards load on a phone only. To the orders
 // list it added 2 kB: columns sized by what they hold, the card's plan, and the selection offered only
 // to a role whose grants can act on it (without the expression engine); still under the goal of 150.
+// Issue 47 added 0.1 kB to the empty shell, 0.3 kB to the demo's home and 0.5 kB to the orders list: the
+// navigation's Changes entry and its page's route (the page and a record's changes load when opened),
+// and the history's reader now shared with the changes. Where each byte of the orders list's went was not
+// measured apart; it is 148.9 kB, 1.1 kB under the goal, and the next addition must be loaded later.
 const BUDGET_KIB = {
-  'examples/empty.md at /': 125,
-  'the demo at /, signed in as the owner': 132.2,
-  'the demo at /orders, signed in as the owner': 148.5,
+  'examples/empty.md at /': 125.1,
+  'the demo at /, signed in as the owner': 132.4,
+  'the demo at /orders, signed in as the owner': 149,
 } as const;
 /** The code of the home's figures and charts, on top of its first load: not a first load, so no goal. */
 const FIGURES_BUDGET_KIB = 200;

@@ -95,4 +95,64 @@ describe('a record’s changes', () => {
     expect(problems).toEqual([]);
     await page.close();
   });
+
+  it('lists the changes across records for the producer, narrowed to an entity, and downloads them as CSV', async () => {
+    const { page, problems } = await browser.newPage({ width: 1280, height: 900 });
+    await signInAs(page, server, 'producer', '/programmes');
+    await page.getByRole('navigation').getByRole('link', { name: 'Changes' }).click();
+    await page.getByRole('heading', { name: 'Changes', level: 1 }).waitFor();
+    const entries = page.getByRole('main').getByRole('listitem');
+    await entries.first().waitFor();
+    const texts = await entries.allInnerTexts();
+    // The seed's records were written before the trail began: only the three writes of this test are in it.
+    expect(texts.map((text) => text.split(' · ')[0])).toEqual([
+      `Schedule Programme ${id}`,
+      `Edited Programme ${id}`,
+      `Created Programme ${id}`,
+    ]);
+    await page.getByRole('combobox', { name: 'Changes to' }).selectOption({ label: 'Programmes' });
+    await expect.poll(() => entries.count()).toBe(3);
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'changes-page-1280');
+    // The record's link opens it.
+    await page
+      .getByRole('link', { name: `Programme ${id}` })
+      .first()
+      .click();
+    await page.waitForURL(new RegExp(`/programmes/${id}$`));
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('gives a listener at 360 px the same page and CSV with only what they may read', async () => {
+    const { page, problems } = await browser.newPage({ width: 360, height: 800 });
+    await signInAs(page, server, 'listener', '/_/changes');
+    const entries = page.getByRole('main').getByRole('listitem');
+    await entries.first().waitFor();
+    expect(await entries.count()).toBe(1);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download as CSV' }).click(),
+    ]);
+    const csv = await new Promise<string>((resolve, reject) => {
+      void download.createReadStream().then((stream) => {
+        let text = '';
+        stream.on('data', (chunk) => {
+          text += chunk;
+        });
+        stream.on('end', () => resolve(text));
+        stream.on('error', reject);
+      }, reject);
+    });
+    expect(csv.replace(/^\uFEFF/, '').split('\n')[0]).toBe(
+      'at,entity,key,action,transition,call,by,field,before,after',
+    );
+    expect(csv).toContain('Night Owls');
+    for (const secret of ['Ask about', '7777', '8888']) expect(csv).not.toContain(secret);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'changes-page-360');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
 });

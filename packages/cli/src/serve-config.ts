@@ -7,6 +7,7 @@ import { readFile, stat } from 'node:fs/promises';
  */
 export const SERVE_ENVIRONMENT = {
   db: 'NINEFOLD_DATABASE_URL',
+  dbDirect: 'NINEFOLD_DATABASE_DIRECT_URL',
   port: 'NINEFOLD_PORT',
   host: 'NINEFOLD_HOST',
   bodyLimit: 'NINEFOLD_BODY_LIMIT',
@@ -25,6 +26,7 @@ export const SERVE_ENVIRONMENT = {
 
 export interface ServeFlags {
   db?: string | undefined;
+  'db-direct-url'?: string | undefined;
   port?: string | undefined;
   host?: string | undefined;
   'body-limit'?: string | undefined;
@@ -42,6 +44,8 @@ export interface ServeFlags {
 
 export interface ServeConfig {
   db?: string;
+  /** A direct PostgreSQL URL for listening, when `db` goes through a pooler in transaction mode. */
+  dbDirect?: string;
   port?: string;
   host?: string;
   bodyLimit?: string;
@@ -135,6 +139,7 @@ export async function serveConfig(
     if (value !== undefined) config[key] = value;
   };
   set('db', from(flags.db, 'db'));
+  set('dbDirect', from(flags['db-direct-url'], 'dbDirect'));
   set('port', from(flags.port, 'port'));
   set('host', from(flags.host, 'host'));
   set('bodyLimit', from(flags['body-limit'], 'bodyLimit'));

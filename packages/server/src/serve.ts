@@ -23,6 +23,8 @@ export interface ServeOptions {
   specFile: string;
   /** `postgres://...`, `sqlite:path`, a file path, or `:memory:`. */
   db?: string;
+  /** A direct PostgreSQL URL for listening, when `db` goes through a pooler (see `StoreOptions`). */
+  dbDirect?: string;
   host?: string;
   /** 0 picks a free port. */
   port?: number;
@@ -315,6 +317,8 @@ export interface PrototypeStoreOptions {
   url: string;
   seed?: number;
   allowDestructive?: boolean;
+  /** See `StoreOptions.directUrl`. */
+  dbDirect?: string;
   log: (line: string) => void;
 }
 
@@ -331,7 +335,11 @@ export async function openPrototypeStore(options: PrototypeStoreOptions): Promis
   const { url } = options;
   let store: Store;
   try {
-    store = await openStore({ model: options.model, url });
+    store = await openStore({
+      model: options.model,
+      url,
+      ...(options.dbDirect === undefined ? {} : { directUrl: options.dbDirect }),
+    });
   } catch (error) {
     return {
       ok: false,

@@ -40,6 +40,8 @@ describe('a record’s changes, as the audit trail answers them', () => {
         {
           id: 39,
           at: '2026-06-01T12:00:00.000Z',
+          entity: 'Order',
+          key: '12',
           action: 'transition',
           transition: 'pay',
           by: { id: 'u1', name: 'Ann Lee' },
@@ -59,10 +61,13 @@ describe('a record’s changes, as the audit trail answers them', () => {
         {
           id: 3,
           at: 'now',
+          entity: 'Note',
+          key: 1,
           action: 'update',
           changes: [{ field: 'notes', after: '<img src=x onerror=alert(1)>' }, { nope: 1 }],
         },
-        { id: 4, at: 'now', action: 'create', by: null, changes: [] },
+        { id: 4, at: 'now', entity: 'Note', key: '2', action: 'create', by: null, changes: [] },
+        { id: 5, at: 'now', action: 'create', changes: [] },
       ],
       next: 7,
     });

@@ -31,6 +31,9 @@ builds it). Prints its URL when ready; Ctrl-C (SIGINT) or SIGTERM stops it clean
 Options (each setting in brackets may come from the environment instead; a flag wins):
   --db URL              postgres://user@host:port/db, sqlite:FILE, FILE, or :memory:
                         [NINEFOLD_DATABASE_URL]
+  --db-direct-url URL   with --db going through PgBouncer in transaction mode: a postgres:// URL straight
+                        to the server, for the one connection that listens for changes
+                        [NINEFOLD_DATABASE_DIRECT_URL]
   --port P              port to listen on (default ${DEFAULT_PORT}; 0 picks a free one) [NINEFOLD_PORT]
   --host H              address to listen on (default 127.0.0.1) [NINEFOLD_HOST]
   --seed N              fill each empty entity with N generated records (the same N gives the same data),
@@ -136,6 +139,10 @@ export async function serve(
     );
     return 2;
   }
+  if (config.dbDirect !== undefined && !/^postgres(ql)?:\/\//.test(config.dbDirect)) {
+    terminal.err('ninefold serve: --db-direct-url takes a postgres:// URL.\n');
+    return 2;
+  }
   const dbProblem = databaseProblem(config.db);
   if (dbProblem) {
     terminal.err(`ninefold serve: ${dbProblem}\n`);
@@ -183,6 +190,7 @@ export async function serve(
       model,
       specFile: file,
       db: database,
+      ...(config.dbDirect === undefined ? {} : { dbDirect: config.dbDirect }),
       host: config.host,
       port: numbers.port,
       seed: numbers.seed,
@@ -265,6 +273,7 @@ function parseServeArgs(args: string[]) {
     strict: true,
     options: {
       db: { type: 'string' },
+      'db-direct-url': { type: 'string' },
       port: { type: 'string' },
       host: { type: 'string' },
       seed: { type: 'string' },

@@ -6,7 +6,7 @@ import { DialectSql } from './dialect-sql';
 import { hasExistingTables } from './existing-tables';
 import { KyselyStore } from './kysely-store';
 import { type OutsideWrites, postgresProbe, sqliteProbe, watchOutsideWrites } from './outside-writes';
-import { LISTENER_NAME, type PgClient, startWriteListener } from './pg-listener';
+import { LISTENER_NAME, type PgClient, startWriteListener, WRITES_CHANNEL } from './pg-listener';
 import { ReadCache } from './read-cache';
 import type { DynamicKysely } from './schema-sync';
 import { SharedState } from './shared-state';
@@ -18,6 +18,14 @@ import { type PlannedTable, planTables, type TablePlan } from './table-plan';
 const OWN_SCHEMA = 'ninefold';
 /** Connections per PostgreSQL pool: a prototype API, and parallel test files each with their own pool. */
 const POOL_SIZE = 10;
+/** How long a notification sent through the pool may take to reach the listener at start. */
+const DELIVERY_PROBE_MS = 3000;
+const POOLER_REFUSAL =
+  'a notification sent through the database URL never reached the connection that listens for them. ' +
+  'The URL seems to go through a connection pooler in transaction mode (PgBouncer), where LISTEN and ' +
+  "a session's locks last only one transaction, so live updates, the cache and the recovery of a " +
+  "crashed node's writes would silently fail. Give a direct connection to PostgreSQL for listening " +
+  'with --db-direct-url (NINEFOLD_DATABASE_DIRECT_URL); every other query may keep going through the pooler.';
 const CONNECT_TIMEOUT_MS = 10_000;
 /** PostgreSQL type OID of BIGINT (`int8`). */
 const INT8_OID = 20;
@@ -126,13 +134,23 @@ export async function openStore(options: StoreOptions): Promise<Store> {
       const listener = startWriteListener({
         events: (id) => shared?.signal(id),
         // Named, so that an operator sees in pg_stat_activity what the one idle connection per node is.
-        connect: () => new pg.Client({ connectionString: url, application_name: LISTENER_NAME }),
+        connect: () =>
+          new pg.Client({ connectionString: options.directUrl ?? url, application_name: LISTENER_NAME }),
         dialect,
         // A team's tables get no trigger of ours: reads of them are not cached (see `currentCache`).
         tables: plan.tables.filter((table) => !table.existing).map((table) => table.name),
         cache,
         holder: randomInt(1, 2 ** 31),
       });
+      // Behind a pooler in transaction mode, what is sent through the pool never reaches the listener:
+      // live updates, the cache and the claims of a crashed node would silently go wrong. Refused here.
+      const heard = await listener.hears(async (payload) => {
+        await sql`SELECT pg_notify(${WRITES_CHANNEL}, ${payload})`.execute(kysely);
+      }, DELIVERY_PROBE_MS);
+      if (heard === false) {
+        await listener.close();
+        throw new Error(POOLER_REFUSAL);
+      }
       shared = new SharedState(kysely, dialect, {
         cache: () => (listener.current() ? cache : undefined),
         tablesChanged: listener.tablesChanged,

@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import type { DialectSql } from './dialect-sql';
 import { HOLDER_LOCK_NAMESPACE } from './idempotency-table';
 import type { ReadCache } from './read-cache';
@@ -10,6 +11,8 @@ const NOTIFY_FUNCTION = 'ninefold_notify_write';
 const TRIGGER = 'ninefold_notify_write';
 /** The listening connection's `application_name`. */
 export const LISTENER_NAME = 'ninefold write listener';
+/** A notification of the writes channel that names no table: the listener's own test of delivery. */
+const PROBE_PREFIX = 'probe:';
 /** How long to wait before connecting again after the listening connection was lost. */
 const RECONNECT_MS = [100, 500, 2000, 5000];
 
@@ -36,6 +39,12 @@ export interface WriteListener {
    * PostgreSQL lets go the moment the connection ends (see `claimKey`): undefined while it does not.
    */
   holder(): number | undefined;
+  /**
+   * Whether a notification that `send` makes through the pool reaches this listening connection within
+   * `ms`. It does not behind a pooler in transaction mode (PgBouncer's), where a LISTEN lasts only the
+   * transaction that made it; undefined when the listener is not connected, so nothing was learnt.
+   */
+  hears(send: (payload: string) => Promise<void>, ms: number): Promise<boolean | undefined>;
 }
 
 /**
@@ -65,8 +74,13 @@ export function startWriteListener(options: {
   let closed = false;
   let attempt = 0;
   let timer: NodeJS.Timeout | undefined;
+  const probes = new Map<string, () => void>();
 
   const forget = (payload: string | undefined) => {
+    if (payload?.startsWith(PROBE_PREFIX)) {
+      probes.get(payload)?.();
+      return;
+    }
     if (!payload?.startsWith(`${schema}.`)) return;
     const table = payload.slice(schema.length + 1);
     if (table === USERS_TABLE) cache.forgetUsers();
@@ -177,6 +191,23 @@ export function startWriteListener(options: {
     async tablesChanged() {
       await started;
       if (client) await arm(client).catch(unarmed);
+    },
+    async hears(send, ms) {
+      await started;
+      if (!listening) return undefined;
+      const payload = `${PROBE_PREFIX}${randomInt(1, 2 ** 31)}`;
+      let timer: NodeJS.Timeout | undefined;
+      const heard = new Promise<boolean>((resolve) => {
+        probes.set(payload, () => resolve(true));
+        timer = setTimeout(() => resolve(false), ms);
+      });
+      try {
+        await send(payload);
+        return await heard;
+      } finally {
+        clearTimeout(timer);
+        probes.delete(payload);
+      }
     },
     async close() {
       closed = true;

@@ -363,4 +363,10 @@ export interface StoreOptions {
   url: string;
   /** PostgreSQL schema to use (tests give each run its own); created if missing. */
   schema?: string;
+  /**
+   * A connection straight to PostgreSQL for the one connection that listens for changes and holds the
+   * node's lock of life, when `url` goes through a pooler in transaction mode (PgBouncer's), where
+   * neither lasts past a transaction. Every other query may go through the pooler.
+   */
+  directUrl?: string;
 }

@@ -14,7 +14,14 @@ import { LiveUpdates } from './LiveUpdates';
 import { withLaterStyles } from './later-styles';
 import { NotFound } from './NotFound';
 import { BrowserRouter, MemoryRouter, Navigate, useLocation } from './router';
-import { ABOUT_PATH, homeScreen, IMPORT_PATH, OIDC_CALLBACK_PATH, SIGN_IN_PATH } from './routes';
+import {
+  ABOUT_PATH,
+  CHANGES_PATH,
+  homeScreen,
+  IMPORT_PATH,
+  OIDC_CALLBACK_PATH,
+  SIGN_IN_PATH,
+} from './routes';
 import { ScreenBoundary } from './ScreenCrashed';
 import { ScreenParamsProvider } from './ScreenParams';
 import { ScreenRoute } from './ScreenRoute';
@@ -30,6 +37,8 @@ const ImportPage = lazy(
 const SignInPage = lazy(
   withLaterStyles(() => import('../session/SignInPage').then((module) => ({ default: module.SignInPage }))),
 );
+// The changes across records, from the audit trail: a page few people open.
+const ChangesPage = lazy(withLaterStyles(() => import('../audit/ChangesPage')));
 const OidcCallback = lazy(
   withLaterStyles(() =>
     import('../session/OidcCallback').then((module) => ({ default: module.OidcCallback })),
@@ -128,10 +137,17 @@ export function pageAt(model: Model, pathname: string, role?: string): ReactNode
   }
   if (path === ABOUT_PATH) return <AboutPage />;
   if (path === IMPORT_PATH) return <ImportPage />;
+  if (path === CHANGES_PATH) return <ChangesRoute />;
   const kind = signInOf(model).kind;
   if (kind !== 'none') {
     if (path === SIGN_IN_PATH && signInPath(model) === SIGN_IN_PATH) return <SignInPage />;
     if (path === OIDC_CALLBACK_PATH && (kind === 'oidc' || kind === 'oauth2')) return <OidcCallback />;
   }
   return <ModelScreen />;
+}
+
+/** The changes across records where the API keeps an audit trail (`api.audit`); elsewhere, no page. */
+function ChangesRoute() {
+  const { api } = useSpec();
+  return api.audit ? <ChangesPage audit={api.audit} /> : <ModelScreen />;
 }

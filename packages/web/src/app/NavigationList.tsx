@@ -4,7 +4,7 @@ import { type ReactNode, useState } from 'react';
 import { Slot } from '../extension/Slot';
 import { useI18n } from '../i18n/I18nProvider';
 import { Link } from './router';
-import { ABOUT_PATH } from './routes';
+import { ABOUT_PATH, CHANGES_PATH } from './routes';
 import './plain-inputs.css';
 
 /** Above this many entries the navigation offers a box to filter them by name. */
@@ -19,11 +19,14 @@ export function NavigationList({
   screens,
   current,
   aboutActive,
+  changes,
   onNavigate,
 }: {
   screens: Screen[];
   current: Screen | undefined;
   aboutActive: boolean;
+  /** Whether the changes across records are offered, and whether they are on view. */
+  changes?: { active: boolean } | undefined;
   onNavigate: () => void;
 }) {
   const { t } = useI18n();
@@ -89,6 +92,14 @@ export function NavigationList({
       </div>
       <div className="nf-nav-section nf-nav-foot">
         <Slot name="navigationFooter" props={{}} />
+        {changes ? (
+          <NavEntry
+            to={CHANGES_PATH}
+            label={t('shell.changes')}
+            current={changes.active}
+            onNavigate={onNavigate}
+          />
+        ) : null}
         <NavEntry to={ABOUT_PATH} label={t('shell.about')} current={aboutActive} onNavigate={onNavigate} />
       </div>
     </>

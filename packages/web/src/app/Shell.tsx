@@ -35,7 +35,7 @@ import './shell.css';
 import { devIssuesTitle } from './dev-issues-title';
 import { NavigationList } from './NavigationList';
 import { Link, Navigate, useLocation } from './router';
-import { ABOUT_PATH, navigationScreens } from './routes';
+import { ABOUT_PATH, CHANGES_PATH, navigationScreens } from './routes';
 import { useSpec } from './SpecContext';
 import { useLiveReload } from './useLiveReload';
 
@@ -45,7 +45,7 @@ import { useLiveReload } from './useLiveReload';
  * sends the person to the sign-in page and back.
  */
 export function Shell({ children }: { children: ReactNode }) {
-  const { model, dev, embedded } = useSpec();
+  const { model, api, dev, embedded } = useSpec();
   const { t } = useI18n();
   const { state, principal } = useSession();
   const [opened, { toggle, close }] = useDisclosure(false);
@@ -105,6 +105,12 @@ export function Shell({ children }: { children: ReactNode }) {
           screens={screens}
           current={current}
           aboutActive={location.pathname === ABOUT_PATH}
+          changes={
+            // Only the prototype API keeps an audit trail; anyone who may read may see their part of it.
+            api.audit && state.status !== 'signed-out'
+              ? { active: location.pathname === CHANGES_PATH }
+              : undefined
+          }
           onNavigate={close}
         />
       </nav>

@@ -6,6 +6,8 @@ export const ABOUT_PATH = '/_/about';
 export const IMPORT_PATH = '/_/import';
 /** The sign-in page when point 6 names a sign-in but point 2 has no sign-in screen of its own. */
 export const SIGN_IN_PATH = '/_/sign-in';
+/** Every change the person may see across records, where the API keeps an audit trail. */
+export const CHANGES_PATH = '/_/changes';
 /** Where an OpenID Connect or OAuth2 provider sends the person back with the authorization code. */
 export const OIDC_CALLBACK_PATH = '/_/oidc-callback';
 

@@ -142,7 +142,7 @@ export default function RecordChanges({ entity, id, audit, version, machine }: R
 }
 
 /** The fields of one entry, each with its value before and after, shown as the field's kind reads. */
-function ChangedFields({ entity, changes }: { entity: Entity; changes: readonly FieldChange[] }) {
+export function ChangedFields({ entity, changes }: { entity: Entity; changes: readonly FieldChange[] }) {
   const { t } = useI18n();
   // The key never changes, and the store's own columns say nothing a person changed.
   const shown = changes.filter(

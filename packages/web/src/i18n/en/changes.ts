@@ -13,5 +13,8 @@ export const changes = {
   field: 'Field',
   before: 'Before',
   after: 'After',
+  of: 'Changes to',
+  everything: 'Everything',
+  download: 'Download as CSV',
   nothingShown: 'Nothing you may see changed.',
 } as const;

@@ -7,6 +7,7 @@ export const shell = {
   noNavigationMatch: 'No page is called “{text}”.',
   untitled: 'Untitled client',
   about: 'About this client',
+  changes: 'Changes',
   language: 'Language',
   themeLight: 'Light theme',
   themeDark: 'Dark theme',

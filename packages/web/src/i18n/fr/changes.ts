@@ -14,5 +14,8 @@ export const changes: Messages<'changes'> = {
   field: 'Champ',
   before: 'Avant',
   after: 'Après',
+  of: 'Modifications de',
+  everything: 'Tout',
+  download: 'Télécharger en CSV',
   nothingShown: 'Rien de ce que vous pouvez voir n’a changé.',
 };

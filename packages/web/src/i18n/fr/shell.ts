@@ -8,6 +8,7 @@ export const shell: Messages<'shell'> = {
   noNavigationMatch: 'Aucune page ne s’appelle « {text} ».',
   untitled: 'Client sans titre',
   about: 'À propos de ce client',
+  changes: 'Modifications',
   language: 'Langue',
   themeLight: 'Thème clair',
   themeDark: 'Thème sombre',
