@@ -1,15 +1,10 @@
-import { Button, Group, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
-import { type Entity, exhaustiveSwitchError, fieldLabel, humanize, type StateMachine } from '@ninefold/model';
-import { useInfiniteQuery } from '@tanstack/react-query';
+import { Stack, Title } from '@mantine/core';
+import type { Entity } from '@ninefold/model';
 import { useId } from 'react';
-import { useSpec } from '../app/SpecContext';
-import { ApiError } from '../data/data-provider';
-import { FieldDisplay } from '../fields/FieldDisplay';
 import { addEnglish } from '../i18n/catalogue';
 import { changes as changesMessages } from '../i18n/en/changes';
 import { useI18n } from '../i18n/I18nProvider';
-import { useSessionStore } from '../session/SessionProvider';
-import { type ChangeEntry, type FieldChange, readChanges } from './changes-reader';
+import { ChangeList, useChanges } from './ChangeList';
 
 addEnglish('changes', changesMessages);
 
@@ -23,184 +18,22 @@ export interface RecordChangesProps {
   audit: string;
   /** The record's version: a write changes it, and the changes are read again. */
   version: string | undefined;
-  /** The entity's state machine, whose transitions' labels name their entries. */
-  machine?: StateMachine;
 }
 
 /**
  * A record's changes, newest first, from the prototype API's audit trail: what each write changed, field
- * by field, who made it (where the API tells this person) and when. What the API leaves out (a field
- * hidden from the role, a side it may not read) is not shown, and not guessed at.
+ * by field, who made it (where the API tells this person) and when.
  */
-export default function RecordChanges({ entity, id, audit, version, machine }: RecordChangesProps) {
-  const { api } = useSpec();
-  const i18n = useI18n();
-  const { t } = i18n;
-  const session = useSessionStore();
+export default function RecordChanges({ entity, id, audit, version }: RecordChangesProps) {
+  const { t } = useI18n();
   const headingId = useId();
-  const query = useInfiniteQuery({
-    queryKey: [entity.name, 'changes', id, version ?? ''],
-    initialPageParam: undefined as string | undefined,
-    queryFn: async ({ pageParam, signal }) => {
-      const headers = session.authHeaders();
-      try {
-        return await readChanges({
-          base: api.base,
-          audit,
-          entity: entity.name,
-          id,
-          limit: PAGE,
-          ...(pageParam === undefined ? {} : { before: pageParam }),
-          headers,
-          signal,
-        });
-      } catch (error) {
-        if (error instanceof ApiError && error.status === 401) session.unauthorized(error, headers);
-        throw error;
-      }
-    },
-    getNextPageParam: (page) => page.next,
-    retry: (count, error) => !(error instanceof ApiError && error.status < 500) && count < 1,
-  });
-  const entries = query.data?.pages.flatMap((page) => page.entries) ?? [];
-  const actionLabel = (entry: ChangeEntry) => {
-    switch (entry.action) {
-      case 'create':
-        return t('changes.created');
-      case 'update':
-        return t('changes.updated');
-      case 'delete':
-        return t('changes.deleted');
-      case 'transition': {
-        const name = entry.transition ?? '';
-        return machine?.transitions.find((transition) => transition.name === name)?.label ?? humanize(name);
-      }
-      default:
-        return exhaustiveSwitchError(entry.action);
-    }
-  };
-
+  const query = useChanges(audit, { entity: entity.name, id }, PAGE, version);
   return (
     <Stack gap="xs" component="section" aria-labelledby={headingId}>
       <Title order={2} size="h4" id={headingId}>
         {t('changes.heading')}
       </Title>
-      {query.isPending ? (
-        <Skeleton height={20} width="60%" />
-      ) : query.isError && entries.length === 0 ? (
-        <Group gap="sm">
-          <Text size="sm" c="red">
-            {t('changes.failed')}
-          </Text>
-          <Button size="compact-sm" variant="default" onClick={() => void query.refetch()}>
-            {t('changes.retry')}
-          </Button>
-        </Group>
-      ) : entries.length === 0 ? (
-        <Text size="sm" c="dimmed">
-          {t('changes.empty')}
-        </Text>
-      ) : (
-        <ol className="nf-changes">
-          {entries.map((entry) => (
-            <li key={entry.id}>
-              <Text size="sm" span fw={600}>
-                {actionLabel(entry)}
-              </Text>
-              <Text size="sm" span c="dimmed">
-                {' · '}
-                {/* Who made it is left out where the API does not tell this role (point 6). */}
-                {entry.by === undefined ? null : (
-                  <>
-                    {entry.by?.name || entry.by?.id
-                      ? t('changes.by', { who: entry.by.name || entry.by.id || '' })
-                      : t('changes.anonymous')}
-                    {' · '}
-                  </>
-                )}
-                <time dateTime={entry.at}>{i18n.format.datetime(entry.at)}</time>
-              </Text>
-              <ChangedFields entity={entity} changes={entry.changes} />
-            </li>
-          ))}
-        </ol>
-      )}
-      {query.hasNextPage ? (
-        <Group>
-          <Button
-            size="compact-sm"
-            variant="default"
-            loading={query.isFetchingNextPage}
-            onClick={() => void query.fetchNextPage()}
-          >
-            {t('changes.older')}
-          </Button>
-        </Group>
-      ) : null}
+      <ChangeList query={query} />
     </Stack>
-  );
-}
-
-/** The fields of one entry, each with its value before and after, shown as the field's kind reads. */
-export function ChangedFields({ entity, changes }: { entity: Entity; changes: readonly FieldChange[] }) {
-  const { t } = useI18n();
-  // The key never changes, and the store's own columns say nothing a person changed.
-  const shown = changes.filter(
-    (change) =>
-      change.field !== (entity.key ?? 'id') && entity.fields.some((field) => field.name === change.field),
-  );
-  if (shown.length === 0) {
-    return (
-      <Text size="sm" c="dimmed">
-        {t('changes.nothingShown')}
-      </Text>
-    );
-  }
-  // A create has no before, a delete no after: their empty column is left out.
-  const withBefore = shown.some((change) => 'before' in change);
-  const withAfter = shown.some((change) => 'after' in change);
-  return (
-    <Table fz="sm" withRowBorders={false} verticalSpacing={2} className="nf-changes-table">
-      {/* The same widths in every entry, so that the values of one change line up with the next. */}
-      <colgroup>
-        <col className="nf-changes-field" />
-        {withBefore ? <col /> : null}
-        {withAfter ? <col /> : null}
-      </colgroup>
-      <Table.Thead>
-        <Table.Tr>
-          <Table.Th scope="col">{t('changes.field')}</Table.Th>
-          {withBefore ? <Table.Th scope="col">{t('changes.before')}</Table.Th> : null}
-          {withAfter ? <Table.Th scope="col">{t('changes.after')}</Table.Th> : null}
-        </Table.Tr>
-      </Table.Thead>
-      <Table.Tbody>
-        {shown.map((change) => {
-          const field = entity.fields.find((candidate) => candidate.name === change.field);
-          if (!field) return null;
-          return (
-            <Table.Tr key={change.field}>
-              <Table.Th scope="row" fw={500}>
-                {fieldLabel(field)}
-              </Table.Th>
-              {withBefore ? (
-                <Table.Td>
-                  {'before' in change ? (
-                    <FieldDisplay field={field} value={change.before} entity={entity.name} place="cell" />
-                  ) : null}
-                </Table.Td>
-              ) : null}
-              {withAfter ? (
-                <Table.Td>
-                  {'after' in change ? (
-                    <FieldDisplay field={field} value={change.after} entity={entity.name} place="cell" />
-                  ) : null}
-                </Table.Td>
-              ) : null}
-            </Table.Tr>
-          );
-        })}
-      </Table.Tbody>
-    </Table>
   );
 }

@@ -435,8 +435,8 @@ function pageSize(params: ListParams): number | undefined {
   return page.style === 'offset' ? page.limit : page.style === 'none' ? undefined : page.size;
 }
 
-/** `AbortSignal.any`, with a fallback for browsers that lack it. */
-function anySignal(signals: AbortSignal[]): AbortSignal {
+/** `AbortSignal.any`, with a fallback for browsers that lack it (Safari before 17.4). */
+export function anySignal(signals: AbortSignal[]): AbortSignal {
   if (typeof AbortSignal.any === 'function') return AbortSignal.any(signals);
   const controller = new AbortController();
   for (const signal of signals) {

@@ -1,4 +1,5 @@
 import { ApiError, NetworkError } from './data-provider';
+import { anySignal } from './http-data-provider';
 import { clipText, readApiError } from './problem-reader';
 
 /** How a read of one of the prototype API's own services (history, changes) is made. */
@@ -58,20 +59,6 @@ export function serviceRecordUrl(base: string, service: string, entity: string, 
 
 export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** `AbortSignal.any` where the browser has it (Safari before 17.4 does not). */
-function anySignal(signals: AbortSignal[]): AbortSignal {
-  if (typeof AbortSignal.any === 'function') return AbortSignal.any(signals);
-  const controller = new AbortController();
-  for (const signal of signals) {
-    if (signal.aborted) {
-      controller.abort(signal.reason);
-      break;
-    }
-    signal.addEventListener('abort', () => controller.abort(signal.reason), { once: true });
-  }
-  return controller.signal;
 }
 
 function parse(text: string): unknown {

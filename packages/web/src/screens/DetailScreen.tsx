@@ -215,13 +215,7 @@ export default function DetailScreen({ screen }: ScreenProps<'detail'>) {
       {/* Only the prototype API keeps an audit trail; `/spec.json` names its path then. */}
       {api.audit ? (
         <Suspense fallback={null}>
-          <RecordChanges
-            entity={entity}
-            id={id}
-            audit={api.audit}
-            version={query.data?.version}
-            {...(machine ? { machine } : {})}
-          />
+          <RecordChanges entity={entity} id={id} audit={api.audit} version={query.data?.version} />
         </Suspense>
       ) : null}
     </Stack>

@@ -16,5 +16,6 @@ export const changes = {
   of: 'Changes to',
   everything: 'Everything',
   download: 'Download as CSV',
+  exportFailed: 'The changes could not be downloaded: {message}',
   nothingShown: 'Nothing you may see changed.',
 } as const;

@@ -17,5 +17,6 @@ export const changes: Messages<'changes'> = {
   of: 'Modifications de',
   everything: 'Tout',
   download: 'Télécharger en CSV',
+  exportFailed: 'Les modifications n’ont pas pu être téléchargées : {message}',
   nothingShown: 'Rien de ce que vous pouvez voir n’a changé.',
 };
