@@ -107,6 +107,8 @@ describe('the shell of the rich example', () => {
       'New customer',
       'Products',
       'New product',
+      // The prototype API keeps an audit trail of the writes.
+      'Changes',
       'About this client',
     ]);
     await page.goto(`${server.url}no/such/page`);

@@ -107,7 +107,8 @@ export function Shell({ children }: { children: ReactNode }) {
           aboutActive={location.pathname === ABOUT_PATH}
           changes={
             // Only the prototype API keeps an audit trail; anyone who may read may see their part of it.
-            api.audit && state.status !== 'signed-out'
+            // A specification that stores nothing has nothing to change.
+            api.audit && state.status !== 'signed-out' && storesRecords(model)
               ? { active: location.pathname === CHANGES_PATH }
               : undefined
           }
@@ -252,4 +253,9 @@ export function PageTitle({ children }: { children: string }) {
       {children}
     </Title>
   );
+}
+
+/** Whether any entity of point 3 is stored as records of its own, which writes can change. */
+function storesRecords(model: Model): boolean {
+  return model.entities.shown && model.entities.items.some((entity) => !entity.embedded);
 }
