@@ -1,4 +1,4 @@
-import { ApiError, NetworkError } from './data-provider';
+import { NetworkError } from './data-provider';
 import { anySignal } from './http-data-provider';
 import { clipText, readApiError } from './problem-reader';
 
@@ -44,11 +44,6 @@ export async function readServiceJson(url: string, request: ServiceRead): Promis
     );
   }
   return body;
-}
-
-/** A refusal a service answers as reading the record would: the record is not this person's to see. */
-export function isServiceRefusal(error: unknown): error is ApiError {
-  return error instanceof ApiError && (error.status === 401 || error.status === 403 || error.status === 404);
 }
 
 /** `/api/_history/Order/12`: the entity and the id are encoded, so neither can change the path. */

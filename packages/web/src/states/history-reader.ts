@@ -1,11 +1,5 @@
 import { clipText } from '../data/problem-reader';
-import {
-  isObject,
-  isServiceRefusal,
-  readServiceJson,
-  type ServiceRead,
-  serviceRecordUrl,
-} from '../data/service-read';
+import { isObject, readServiceJson, type ServiceRead, serviceRecordUrl } from '../data/service-read';
 
 /** One transition taken, as the prototype API records it. */
 export interface HistoryEntry {
@@ -81,5 +75,3 @@ export function parseHistory(body: unknown): HistoryEntry[] {
   }
   return entries;
 }
-
-export const isHistoryRefusal = isServiceRefusal;
