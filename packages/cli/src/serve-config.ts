@@ -1,4 +1,5 @@
 import { readFile, stat } from 'node:fs/promises';
+import { smtpSettings } from '@ninefold/server';
 
 /**
  * `serve`'s production settings, each from its flag or else from the environment (12-factor): one node
@@ -22,6 +23,8 @@ export const SERVE_ENVIRONMENT = {
   drainSeconds: 'NINEFOLD_DRAIN_SECONDS',
   audit: 'NINEFOLD_AUDIT',
   auditDays: 'NINEFOLD_AUDIT_DAYS',
+  smtp: 'NINEFOLD_SMTP_URL',
+  publicUrl: 'NINEFOLD_PUBLIC_URL',
 } as const;
 
 export interface ServeFlags {
@@ -40,6 +43,8 @@ export interface ServeFlags {
   'drain-seconds'?: string | undefined;
   'no-audit'?: boolean | undefined;
   'audit-days'?: string | undefined;
+  smtp?: string | undefined;
+  'public-url'?: string | undefined;
 }
 
 export interface ServeConfig {
@@ -64,6 +69,10 @@ export interface ServeConfig {
   /** Whether every write is recorded in the audit trail. */
   audit: boolean;
   auditDays?: string;
+  /** Where invitations and password resets are sent: an smtp:// or smtps:// URL, checked. */
+  smtp?: string;
+  /** The client's address as people reach it, for the links they are sent: an origin, checked. */
+  publicUrl?: string;
   /** Said once at start: a secret file others may read, say. */
   warnings: string[];
 }
@@ -150,6 +159,26 @@ export async function serveConfig(
   set('metricsToken', metricsToken.value);
   set('drainSeconds', from(flags['drain-seconds'], 'drainSeconds'));
   set('auditDays', from(flags['audit-days'], 'auditDays'));
+  const smtp = from(flags.smtp, 'smtp');
+  if (smtp !== undefined) {
+    try {
+      smtpSettings(smtp);
+    } catch (error) {
+      return { ok: false, message: (error as Error).message };
+    }
+    config.smtp = smtp;
+  }
+  const publicUrl = from(flags['public-url'], 'publicUrl');
+  if (publicUrl !== undefined) {
+    const checked = originOf(publicUrl.replace(/\/+$/, ''));
+    if (!checked.ok) {
+      return {
+        ok: false,
+        message: `--public-url is the client's address as people reach it, like https://admin.example.com; "${publicUrl.slice(0, 80)}" is not one.`,
+      };
+    }
+    config.publicUrl = checked.origin;
+  }
   const demo = env[SERVE_ENVIRONMENT.demoPassword];
   if (demo !== undefined && demo !== '') {
     if (demo.length < 8 || /\s/.test(demo)) {

@@ -62,6 +62,7 @@ export {
   type FieldAccess,
   fieldAccess,
   grantFor,
+  managesPeople,
   type Principal,
   permissionsApply,
   roleLabel,
@@ -73,6 +74,7 @@ export {
 } from './rules/grants';
 export * from './rules/messages';
 export * from './rules/numbering';
+export * from './rules/people';
 export * from './rules/permissions';
 export * from './rules/present';
 export * from './rules/record-words';

@@ -554,6 +554,11 @@ export interface Role {
    * the API serves its reads without a token. At most one role is it, and it may only read.
    */
   signedOut?: true;
+  /**
+   * Whether people of this role manage the people of the prototype API's own sign-in: list them, invite
+   * them, change their role or attributes, deactivate them and end their sessions (docs/prototype-api.md).
+   */
+  managesPeople?: true;
 }
 
 export type CrudAction = 'read' | 'create' | 'update' | 'delete';

@@ -44,6 +44,10 @@ import { peopleNames, recordNames } from './names';
 import { registerHealth } from './operations/health';
 import { type AppMetrics, createMetrics, registerMetricsRoute } from './operations/metrics';
 import { REQUEST_ID_HEADER, registerRequestLog, requestIdOf } from './operations/request-log';
+import { registerAccounts } from './people/account-routes';
+import type { LinkSettings } from './people/links';
+import { createMailer, type Mailer } from './people/mailer';
+import { registerPasswordRoutes } from './people/password-routes';
 import { presenterFor } from './present';
 import { applied, clip, PROBLEM_CONTENT_TYPE, type Problem, ProblemError, problem } from './problem';
 import type { Context, Handler } from './record-context';
@@ -98,6 +102,12 @@ export interface AppOptions {
   metrics?: { token?: string };
   /** Whether every write records its entry of the audit trail (`auditedStore`); on by default. */
   audit?: boolean;
+  /**
+   * Where invitations and password resets point (`publicUrl`, the client's address as people reach it)
+   * and how they are sent (`createMailer`: SMTP, or printed for the operator). By default, printed on
+   * standard error with links to `http://localhost`.
+   */
+  people?: { publicUrl?: () => string; mailer?: Mailer };
 }
 
 const appMetrics = new WeakMap<FastifyInstance, AppMetrics>();
@@ -300,6 +310,22 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   }
   if (api.events) streams = registerEvents(app, { path: `${api.base}${api.events}`, context, authenticator });
   if (api.audit) registerAudit(app, `${api.base}${api.audit}`, context);
+  const links: LinkSettings = {
+    publicUrl: options.people?.publicUrl ?? (() => 'http://localhost'),
+    mailer: options.people?.mailer ?? createMailer({ print: (line) => process.stderr.write(`${line}\n`) }),
+    now,
+  };
+  app.addHook('onClose', async () => links.mailer.close());
+  const audited = api.audit !== undefined;
+  if (api.auth?.passwordReset && api.auth.password) {
+    registerPasswordRoutes(
+      app,
+      { reset: `${api.base}${api.auth.passwordReset}`, password: `${api.base}${api.auth.password}` },
+      { model, store, links, audit: audited, ...(onServerError ? { onServerError } : {}) },
+    );
+  }
+  if (api.accounts)
+    registerAccounts(app, `${api.base}${api.accounts}`, { model, store, links, audit: audited });
   if (api.names) app.get(`${api.base}${api.names}/:entity`, (request) => recordNames(request, context));
   if (api.people) app.get(`${api.base}${api.people}`, (request) => peopleNames(request, context));
   if (api.figures) {

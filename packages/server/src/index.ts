@@ -39,6 +39,7 @@ export {
   startDevServer,
 } from './dev-server';
 export { isLogLevel, LOG_LEVELS, type LogLevel, REQUEST_ID_HEADER } from './operations/request-log';
+export { createMailer, type LinkMail, type Mailer, smtpSettings } from './people/mailer';
 export { PROBLEM_CONTENT_TYPE, type Problem, problem } from './problem';
 export { generateRecords } from './seed/generate-records';
 export {

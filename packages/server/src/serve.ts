@@ -11,6 +11,7 @@ import type { UserRequest } from './auth/users';
 import { registerClient, signInOption } from './client';
 import { listenProblem } from './listen-problem';
 import { createLogger, type LogLevel } from './operations/request-log';
+import { createMailer } from './people/mailer';
 import { seedHistories } from './seed/seed-history';
 import { seedPeople } from './seed/seed-people';
 import { seed } from './seed/seed-store';
@@ -72,6 +73,10 @@ export interface ServeOptions {
   audit?: boolean;
   /** Entries of the audit trail older than this many days are removed (at start, then every 6 hours). */
   auditDays?: number;
+  /** Where invitations and password resets are sent (`--smtp`); printed with `log` without one. */
+  smtp?: string;
+  /** The client's address in links people are sent (`--public-url`); the server's own by default. */
+  publicUrl?: string;
 }
 
 export interface RunningServer {
@@ -131,7 +136,12 @@ export async function serve(options: ServeOptions): Promise<ServeResult> {
     const level = options.logLevel ?? 'silent';
     const log = level === 'silent' ? undefined : createLogger(level, options.logDestination);
     const logger = log?.logger;
+    let listening = 'http://localhost/';
     const app = await buildApp({
+      people: {
+        publicUrl: () => options.publicUrl ?? listening,
+        mailer: createMailer({ ...(options.smtp ? { smtp: options.smtp } : {}), print: options.log }),
+      },
       model: options.model,
       store,
       bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
@@ -155,6 +165,7 @@ export async function serve(options: ServeOptions): Promise<ServeResult> {
     let address: string;
     try {
       address = await app.listen({ host, port });
+      listening = address;
     } catch (error) {
       await app.close().catch(() => undefined);
       throw new Error(listenProblem(error, host, port));

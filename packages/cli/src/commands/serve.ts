@@ -68,6 +68,11 @@ Options (each setting in brackets may come from the environment instead; a flag 
   --no-audit            record no audit trail of the writes (GET /api/_audit) [NINEFOLD_AUDIT=off]
   --audit-days N        remove entries of the audit trail older than N days (default: keep them all)
                         [NINEFOLD_AUDIT_DAYS]
+  --smtp URL            send invitations and password resets through this mail server, such as
+                        smtps://user:password@mail.example.com:465?from=Team%20<team@example.com>.
+                        Without one, each link is printed here for you to pass on [NINEFOLD_SMTP_URL]
+  --public-url URL      the client's address as people reach it, for the links they are sent
+                        (default: this server's own address) [NINEFOLD_PUBLIC_URL]
   --drain-seconds N     on a stop, how long requests in flight may finish before their connections are
                         closed (default 10) [NINEFOLD_DRAIN_SECONDS]
   --root DIR            an OpenAPI document's $refs may read files in DIR only (default: its own folder)
@@ -209,6 +214,8 @@ export async function serve(
       logLevel,
       audit: config.audit,
       ...(numbers['audit-days'] === undefined ? {} : { auditDays: numbers['audit-days'] }),
+      ...(config.smtp === undefined ? {} : { smtp: config.smtp }),
+      ...(config.publicUrl === undefined ? {} : { publicUrl: config.publicUrl }),
       // A test's terminal collects them; the process's standard output is written to in chunks.
       ...(terminal.isProcessOutput
         ? {}
@@ -296,6 +303,8 @@ function parseServeArgs(args: string[]) {
       'drain-seconds': { type: 'string' },
       'no-audit': { type: 'boolean', default: false },
       'audit-days': { type: 'string' },
+      smtp: { type: 'string' },
+      'public-url': { type: 'string' },
     },
   });
 }

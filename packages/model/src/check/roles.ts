@@ -27,6 +27,7 @@ export function checkRoles(context: Context): void {
     }
     seen.add(name);
     if (isRecord(role)) checkRoleHome(context, name, role.home);
+    if (isRecord(role) && role.managesPeople === true) checkManagesPeople(context, name, role, roles.signIn);
     if (isRecord(role) && role.signedOut === true) {
       if (visitor === undefined) visitor = name;
       else
@@ -172,6 +173,39 @@ export function checkGrantOffered(
       { severity: 'warning' },
     );
   }
+}
+
+/**
+ * Only people who signed in can manage people, and only where the prototype API keeps them itself: with
+ * a provider's sign-in, people and their roles come from the provider.
+ */
+function checkManagesPeople(
+  context: Context,
+  name: string,
+  role: Record<string, unknown>,
+  signIn: unknown,
+): void {
+  const path: PathSegment[] = ['roles', 'roles', name, 'managesPeople'];
+  if (role.signedOut === true) {
+    report(
+      context,
+      'invalid-value',
+      path,
+      `Role "${name}" is for people who have not signed in (point 6), so it cannot manage people. ` +
+        'Give managing people to a role that signs in.',
+    );
+    return;
+  }
+  const kind = isRecord(signIn) ? signIn.kind : undefined;
+  if (kind === 'password' || kind === 'basic') return;
+  report(
+    context,
+    'invalid-value',
+    path,
+    `Role "${name}" manages people, but point 6 signs in with ${String(kind ?? 'nothing')}: only a password ` +
+      'sign-in keeps its people here to invite, reset and deactivate. With a provider, they are managed there.',
+    { severity: 'warning' },
+  );
 }
 
 export function checkSignIn(context: Context, signIn: Record<string, unknown>): void {

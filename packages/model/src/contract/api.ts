@@ -47,6 +47,12 @@ export interface ApiDescription {
    * and `GET {audit}/{Entity}/{id}` for one, each entry as its reader may see it (docs/prototype-api.md).
    */
   audit?: string;
+  /**
+   * Where the prototype API manages the people of its own sign-in, for a role of point 6 that manages
+   * people (`Role.managesPeople`): `GET {accounts}`, `POST {accounts}` (an invitation),
+   * `PATCH {accounts}/{id}` and `POST {accounts}/{id}/sign-out` (docs/prototype-api.md).
+   */
+  accounts?: string;
 }
 
 /** Paths relative to the base: who the credentials are, a fresh token, and signing out. */
@@ -54,12 +60,22 @@ export interface PrototypeAuth {
   session: string;
   refresh?: string;
   signOut: string;
+  /**
+   * With the prototype API's own passwords: `POST {passwordReset}` sends a one-use link to reset one by
+   * email, and `POST {password}` sets a password with a link's token (a reset or an invitation).
+   */
+  passwordReset?: string;
+  password?: string;
 }
 
 export const SESSION_PATH = '/auth/session';
 export const REFRESH_PATH = '/auth/refresh';
 export const SIGN_OUT_PATH = '/auth/sign-out';
 export const SIGN_IN_PATH = '/auth/sign-in';
+export const PASSWORD_RESET_PATH = '/auth/password-reset';
+export const PASSWORD_PATH = '/auth/password';
+/** The prototype API's management of people (point 6's `managesPeople`); `/_people` names them. */
+export const ACCOUNTS_PATH = '/_accounts';
 /** The prototype API's transition history (point 4); the underscore keeps it clear of call paths. */
 export const HISTORY_PATH = '/_history';
 /** The prototype API's CSV import (docs/prototype-api.md), beside the history and clear of call paths. */
@@ -97,6 +113,9 @@ export function prototypeApi(model: Model): ApiDescription {
     audit: AUDIT_PATH,
     idempotency: true as const,
     ...(hasFigures(model) ? { figures: FIGURES_PATH } : {}),
+    ...(keepsPasswords(model) && model.roles.shown && model.roles.roles.some((role) => role.managesPeople)
+      ? { accounts: ACCOUNTS_PATH }
+      : {}),
   };
   return keepsHistory(model) ? { ...api, history: HISTORY_PATH } : api;
 }
@@ -117,6 +136,14 @@ export function apiBase(model: Model): string {
   if (typeof base !== 'string' || !/^\/(?!\/)/.test(base)) return API_BASE;
   const trimmed = base.replace(/\/+$/, '');
   return trimmed === '' ? API_BASE : trimmed;
+}
+
+/**
+ * Whether the prototype API keeps people's passwords itself (password or basic sign-in): it can then
+ * invite them and reset their passwords by email.
+ */
+export function keepsPasswords(model: Model): boolean {
+  return model.roles.shown && (model.roles.signIn.kind === 'password' || model.roles.signIn.kind === 'basic');
 }
 
 /** Whether point 4 is shown with a machine, whose transitions the prototype API then records. */
@@ -148,6 +175,7 @@ function withSession(model: Model, api: ApiDescription): ApiDescription {
       session: SESSION_PATH,
       ...(signIn.kind === 'password' ? { refresh: REFRESH_PATH } : {}),
       signOut: SIGN_OUT_PATH,
+      ...(keepsPasswords(model) ? { passwordReset: PASSWORD_RESET_PATH, password: PASSWORD_PATH } : {}),
     },
   };
 }

@@ -404,6 +404,7 @@ function toRoles(doc: RolesDocument): Roles {
       ...optional('description', trimmed(role.description)),
       ...optional('home', role.home),
       ...(role.signedOut ? { signedOut: true as const } : {}),
+      ...(role.managesPeople ? { managesPeople: true as const } : {}),
     })),
     grants: Object.entries(doc.roles).flatMap(([role, { can }]) =>
       Object.entries(can ?? {}).map(([entity, grant]) => toGrant(role, entity, grant)),

@@ -437,6 +437,10 @@ const role = z.strictObject({
     description:
       'The role of people who have not signed in: its reads are served without a token. At most one role; it may only read.',
   }),
+  managesPeople: z.boolean().optional().meta({
+    description:
+      'Whether this role manages people: lists them, invites them by email, changes their role or attributes, deactivates them and ends their sessions.',
+  }),
   can: z.record(identifier, grant).optional().meta({ description: 'Per entity: what this role may do.' }),
 });
 

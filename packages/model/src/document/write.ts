@@ -288,6 +288,7 @@ function fromRoles(roles: Roles): RolesDocument {
             ...optional('description', role.description),
             ...optional('home', role.home),
             ...(role.signedOut ? { signedOut: true } : {}),
+            ...(role.managesPeople ? { managesPeople: true } : {}),
             ...(grants.length
               ? { can: Object.fromEntries(grants.map((grant) => [grant.entity, fromGrant(grant)])) }
               : {}),

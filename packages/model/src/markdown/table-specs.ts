@@ -232,6 +232,7 @@ export const TABLES = {
       col('description', 'text'),
       col('home', 'text'),
       col('signedOut', 'yesno', { aliases: ['not signed in', 'visitor'] }),
+      col('managesPeople', 'yesno', { aliases: ['people', 'manages people'] }),
     ],
   },
   permissions: {

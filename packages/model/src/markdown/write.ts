@@ -576,8 +576,12 @@ function writeRoles(roles: Roles): string[] {
       Description: text(role.description),
       Home: text(role.home),
       'Signed out': role.signedOut ? 'yes' : '',
+      'Manages people': role.managesPeople ? 'yes' : '',
     }));
-    blocks.push(table(['Role', 'Label', 'Description', 'Home', 'Signed out'], ['Role'], rows));
+    const columns = ['Role', 'Label', 'Description', 'Home', 'Signed out'];
+    // Written only when a role manages people, so that other specifications read as they always did.
+    if (roles.roles.some((role) => role.managesPeople)) columns.push('Manages people');
+    blocks.push(table(columns, ['Role'], rows));
   }
   if (roles.grants.length > 0) {
     blocks.push(

@@ -41,6 +41,15 @@ export function visitorRole(model: Model): Role | undefined {
   return model.roles.shown ? model.roles.roles.find((role) => role.signedOut) : undefined;
 }
 
+/**
+ * Whether a principal's role manages people (`Role.managesPeople`): lists, invites, changes, deactivates
+ * and signs out the people of the prototype API's own sign-in. Nobody does unless point 6 says so.
+ */
+export function managesPeople(model: Model, principal: Principal): boolean {
+  if (!model.roles.shown || principal.role === undefined) return false;
+  return model.roles.roles.some((role) => role.name === principal.role && role.managesPeople === true);
+}
+
 /** The roles people sign in with: every role but the visitor role, which is for those who do not. */
 export function signInRoles(model: Model): string[] {
   return model.roles.shown

@@ -3,12 +3,16 @@ import {
   findEntity,
   type JsonValue,
   type Model,
+  managesPeople,
   mayKnowWhoActed,
   type Principal,
   permissionsApply,
 } from '@ninefold/model';
 import { presenterOf } from '../present';
 import type { AuditAction, AuditEntry, StoredRecord } from '../store/store';
+
+/** The audit trail's name for entries about people: no entity of a specification starts with `_`. */
+export const PERSON_ENTRY = '_person';
 
 /** A field a write changed, as one reader may see it: a side they may not read is left out. */
 export interface AuditChange {
@@ -43,6 +47,11 @@ export function auditEntryFor(
   principal: Principal,
   entry: AuditEntry,
 ): ShownAuditEntry | undefined {
+  // Changes of people are for those who manage them, whole: nobody else learns who exists.
+  if (entry.entity === PERSON_ENTRY) {
+    if (!managesPeople(model, principal)) return undefined;
+    return shownEntry(entry, changesBetween(entry.before ?? undefined, entry.after ?? undefined), true);
+  }
   const entity = findEntity(model, entry.entity);
   if (!entity || entity.embedded) return undefined;
   const applies = permissionsApply(model);
@@ -55,6 +64,19 @@ export function auditEntryFor(
   const present = presenterOf(model, principal, entity);
   const was = before === undefined ? undefined : (present(before) as Record<string, JsonValue>);
   const is = after === undefined ? undefined : (present(after) as Record<string, JsonValue>);
+  const shown = after ?? before;
+  return shownEntry(
+    { ...entry, entity: entity.name },
+    changesBetween(was, is),
+    mayKnowWhoActed(model, principal, entity.name, shown),
+  );
+}
+
+/** The fields that differ, each side only where it is known (a side the reader may not read is not). */
+function changesBetween(
+  was: Record<string, JsonValue> | undefined,
+  is: Record<string, JsonValue> | undefined,
+): AuditChange[] {
   const changes: AuditChange[] = [];
   for (const field of new Set([...Object.keys(was ?? {}), ...Object.keys(is ?? {})])) {
     const from = was?.[field];
@@ -66,16 +88,19 @@ export function auditEntryFor(
       ...(to === undefined ? {} : { after: to }),
     });
   }
-  const shown = after ?? before;
+  return changes;
+}
+
+function shownEntry(entry: AuditEntry, changes: AuditChange[], tellsWho: boolean): ShownAuditEntry {
   return {
     id: entry.seq,
     at: entry.at,
-    entity: entity.name,
+    entity: entry.entity,
     key: entry.key,
     action: entry.action,
     ...(entry.transition === undefined ? {} : { transition: entry.transition }),
     call: entry.call,
-    ...(mayKnowWhoActed(model, principal, entity.name, shown) ? { by: entry.by } : {}),
+    ...(tellsWho ? { by: entry.by } : {}),
     changes,
   };
 }

@@ -148,7 +148,8 @@ export function createAuthenticator(model: Model, store: Store, options: AuthOpt
     const user = await store.findUser({ email });
     // A missing user costs a hash too, so that timing does not tell which emails have accounts.
     const good = await verifyPassword(password, user?.passwordHash ?? DUMMY_HASH);
-    if (!user || !good) {
+    // A deactivated person is told what anyone with a wrong password is: nothing about the account.
+    if (!user || !good || user.deactivatedAt !== undefined) {
       await throttle.failed(key);
       return {
         ok: false as const,
@@ -184,9 +185,13 @@ export function createAuthenticator(model: Model, store: Store, options: AuthOpt
     session?: { tokenId: string; expiresAt: number },
   ): Promise<Authentication> => {
     const user = await store.findUser({ id: claims.userId });
-    // A user removed, or given another role, since the token was issued: the token no longer holds.
-    if (!user || user.role !== claims.role) {
+    // A user removed, deactivated, given another role, or whose sessions a manager ended since the token
+    // was issued: the token no longer holds.
+    if (!user || user.role !== claims.role || (user.sessions ?? 0) !== claims.sessions) {
       return { kind: 'refused', code: 'SESSION_EXPIRED', message: 'Your account changed. Sign in again.' };
+    }
+    if (user.deactivatedAt !== undefined) {
+      return { kind: 'refused', code: 'SESSION_EXPIRED', message: 'Your account was deactivated.' };
     }
     return { kind: 'user', principal: principalOf(user), ...(session ? { session } : {}) };
   };
@@ -195,7 +200,9 @@ export function createAuthenticator(model: Model, store: Store, options: AuthOpt
     kind: signIn.kind,
 
     async issueTicket(user) {
-      const issued = await tickets.issue(user);
+      // A ticket holds only while the sessions of the token that asked for it do.
+      const stored = await store.findUser({ id: user.id });
+      const issued = await tickets.issue({ ...user, sessions: stored?.sessions ?? 0 });
       return { ticket: issued.token, expiresAt: issued.expiresAt };
     },
 
@@ -237,7 +244,7 @@ export function createAuthenticator(model: Model, store: Store, options: AuthOpt
           const token = bearerToken(authorization);
           if (token === undefined) return authorization ? wrongScheme('Bearer') : { kind: 'anonymous' };
           const user = await store.findUser({ apiKeyHash: apiKeyHash(token) });
-          if (!user)
+          if (!user || user.deactivatedAt !== undefined)
             return { kind: 'refused', code: 'INVALID_TOKEN', message: 'This access token is not known.' };
           return { kind: 'user', principal: principalOf(user) };
         }
@@ -245,7 +252,8 @@ export function createAuthenticator(model: Model, store: Store, options: AuthOpt
           const key = apiKeyFrom(signIn, headers);
           if (key === undefined) return { kind: 'anonymous' };
           const user = await store.findUser({ apiKeyHash: apiKeyHash(key) });
-          if (!user) return { kind: 'refused', code: 'INVALID_TOKEN', message: 'This API key is not known.' };
+          if (!user || user.deactivatedAt !== undefined)
+            return { kind: 'refused', code: 'INVALID_TOKEN', message: 'This API key is not known.' };
           return { kind: 'user', principal: principalOf(user) };
         }
         case 'oidc': {
@@ -297,12 +305,14 @@ export function createAuthenticator(model: Model, store: Store, options: AuthOpt
     async signIn(email, password, ip) {
       const checked = await checkPassword(email, password, ip);
       if (!checked.ok) return checked;
-      const issued = await tokens.issue({ id: checked.user.id, role: checked.user.role });
+      const issued = await tokens.issue(checked.user);
       return { ok: true, token: issued.token, expiresAt: issued.expiresAt, user: userView(checked.user) };
     },
 
     async refresh(user, session) {
-      const issued = await tokens.issue({ id: user.id, role: user.role });
+      // The count of ended sessions is the stored one: the token refreshed was checked against it.
+      const stored = await store.findUser({ id: user.id });
+      const issued = await tokens.issue({ id: user.id, role: user.role, sessions: stored?.sessions ?? 0 });
       await this.revoke(session);
       return { token: issued.token, expiresAt: issued.expiresAt };
     },

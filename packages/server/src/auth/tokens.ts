@@ -10,6 +10,11 @@ export interface SessionClaims {
   expiresAt: number;
   /** The token's own id (`jti`), so that signing out can revoke this token and no other. */
   tokenId: string;
+  /**
+   * The user's count of ended sessions when the token was issued (`ses`): once a manager ends their
+   * sessions the count moves on, and every token issued before is refused. 0 when absent.
+   */
+  sessions: number;
 }
 
 export type TokenCheck = { ok: true; claims: SessionClaims } | { ok: false; reason: 'expired' | 'invalid' };
@@ -31,7 +36,11 @@ export interface TokenIssuerOptions {
 }
 
 export interface TokenIssuer {
-  issue(user: { id: string; role: string }): Promise<{ token: string; expiresAt: number; tokenId: string }>;
+  issue(user: {
+    id: string;
+    role: string;
+    sessions?: number;
+  }): Promise<{ token: string; expiresAt: number; tokenId: string }>;
   verify(token: string): Promise<TokenCheck>;
 }
 
@@ -102,7 +111,7 @@ export function createTokenIssuer(options: TokenIssuerOptions): TokenIssuer {
       const issuedAt = seconds();
       const expiresAt = issuedAt + options.ttlSeconds;
       const tokenId = randomUUID();
-      const token = await new SignJWT({ role: user.role })
+      const token = await new SignJWT({ role: user.role, ...(user.sessions ? { ses: user.sessions } : {}) })
         .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
         .setSubject(user.id)
         .setIssuer(issuer)
@@ -133,7 +142,8 @@ export function createTokenIssuer(options: TokenIssuerOptions): TokenIssuer {
           typeof payload.sub !== 'string' ||
           typeof payload.role !== 'string' ||
           typeof payload.jti !== 'string' ||
-          payload.exp === undefined
+          payload.exp === undefined ||
+          (payload.ses !== undefined && !Number.isSafeInteger(payload.ses))
         ) {
           return { ok: false, reason: 'invalid' };
         }
@@ -142,6 +152,7 @@ export function createTokenIssuer(options: TokenIssuerOptions): TokenIssuer {
           role: payload.role,
           expiresAt: payload.exp,
           tokenId: payload.jti,
+          sessions: typeof payload.ses === 'number' ? payload.ses : 0,
         };
         remember(token, claims);
         return { ok: true, claims };

@@ -59,7 +59,9 @@ import type {
   StoredFile,
   StoredRecord,
   StoredUser,
+  UserLink,
   UserLookup,
+  UserPatch,
   VersionedRecord,
   WriteFailure,
   WriteResult,
@@ -72,7 +74,17 @@ import {
   type TablePlan,
   TOTAL_COLUMN,
 } from './table-plan';
-import { countUsers, ensureUserTable, insertUser, selectUser, updateUserSecrets } from './user-table';
+import {
+  countUsers,
+  ensureUserTable,
+  insertUser,
+  insertUserLink,
+  redeemUserLink,
+  selectUser,
+  selectUsers,
+  updateUser,
+  updateUserSecrets,
+} from './user-table';
 import { ValueCodec } from './value-codec';
 
 /** What a store and the stores bound to its transactions share. */
@@ -894,6 +906,31 @@ export class KyselyStore implements Store {
     } finally {
       this.context.cache?.forgetUsers();
     }
+  }
+
+  async listUsers(limit: number): Promise<StoredUser[]> {
+    await this.userTable();
+    return selectUsers(this.kysely, this.context.sql, limit);
+  }
+
+  async updateUser(id: string, patch: UserPatch): Promise<StoredUser | undefined> {
+    await this.userTable();
+    this.context.cache?.forgetUsers();
+    try {
+      return await updateUser(this.kysely, this.context.sql, id, patch);
+    } finally {
+      this.context.cache?.forgetUsers();
+    }
+  }
+
+  async addUserLink(link: UserLink): Promise<void> {
+    await this.userTable();
+    await insertUserLink(this.kysely, this.context.sql, link);
+  }
+
+  async redeemUserLink(tokenHash: string, now: string) {
+    await this.userTable();
+    return redeemUserLink(this.kysely, this.context.sql, tokenHash, now);
   }
 
   /** Like the files table: made on first use, once per database. */

@@ -161,6 +161,13 @@ export interface Store {
   countUsers(): Promise<number>;
   /** Replaces a user's password and API key hashes (a demo user's new password at each start). */
   setUserSecrets(id: string, secrets: Pick<NewUser, 'passwordHash' | 'apiKeyHash'>): Promise<void>;
+  /** Every user, by email, up to `limit`. */
+  listUsers(limit: number): Promise<StoredUser[]>;
+  /** Changes a user; their new self, or undefined when there is no such user. */
+  updateUser(id: string, patch: UserPatch): Promise<StoredUser | undefined>;
+  addUserLink(link: UserLink): Promise<void>;
+  /** Uses a link once, if it is unused and unexpired at `now` (ISO 8601): whose, and for what. */
+  redeemUserLink(tokenHash: string, now: string): Promise<Pick<UserLink, 'userId' | 'purpose'> | undefined>;
   /**
    * An aggregate over an entity's records that meet a condition (`count(…)` in a rule of point 5),
    * computed by the database: `count` and `sum` of nothing are 0, `exists` false, `min` and `max` null.
@@ -353,6 +360,28 @@ export interface NewUser {
 
 export interface StoredUser extends NewUser {
   id: string;
+  /** When a manager of people deactivated them (ISO 8601): every credential of theirs is refused. */
+  deactivatedAt?: string;
+  /** Counts up each time their sessions are ended: a token carries the count it was issued at. */
+  sessions?: number;
+}
+
+/** A change of a user; `deactivatedAt: null` reactivates them, `endSessions` refuses their tokens. */
+export interface UserPatch {
+  role?: string;
+  attributes?: Record<string, JsonValue>;
+  deactivatedAt?: string | null;
+  passwordHash?: string;
+  endSessions?: true;
+}
+
+/** A one-use link of an invitation or a password reset: only its token's hash is kept. */
+export interface UserLink {
+  tokenHash: string;
+  userId: string;
+  purpose: 'invitation' | 'reset';
+  /** ISO 8601. */
+  expiresAt: string;
 }
 
 export type UserLookup = { id: string } | { email: string } | { apiKeyHash: string };

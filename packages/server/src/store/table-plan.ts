@@ -111,6 +111,8 @@ export const SIGN_IN_FAILURES_TABLE = '_ninefold_sign_in_failures';
 export const EVENTS_TABLE = '_ninefold_events';
 /** Every write made through the API: who, when, through which call, the record before and after. */
 export const AUDIT_TABLE = '_ninefold_audit';
+/** One-use links of invitations and password resets, by the SHA-256 of their token. */
+export const USER_LINKS_TABLE = '_ninefold_user_links';
 /** The tables the store keeps for itself: no entity may be named like one. */
 const RESERVED_TABLES: readonly string[] = [
   SCHEMA_TABLE,
@@ -125,6 +127,7 @@ const RESERVED_TABLES: readonly string[] = [
   SIGN_IN_FAILURES_TABLE,
   EVENTS_TABLE,
   AUDIT_TABLE,
+  USER_LINKS_TABLE,
 ];
 /** The column of the key the store adds to an entity that names none. */
 export const HIDDEN_KEY = 'id';

@@ -10,6 +10,12 @@ export type ServiceName =
   | 'session'
   | 'refresh'
   | 'sign-out'
+  | 'password-reset'
+  | 'password'
+  | 'accounts'
+  | 'invite'
+  | 'account'
+  | 'account-sign-out'
   | 'history'
   | 'audit'
   | 'record-audit'
@@ -32,6 +38,139 @@ const SERVER_ERROR: ProblemAnswer = {
   detail: 'The server failed; quote `reference`.',
 };
 
+type Operation = (
+  service: ServiceName,
+  summary: string,
+  answers: ProblemAnswer[],
+  success: Record<string, JsonObject>,
+  extra?: JsonObject,
+) => JsonObject;
+
+const BAD_BODY: ProblemAnswer = {
+  status: 422,
+  code: 'VALIDATION_FAILED',
+  detail: 'A value is not one this call takes; each is named at its pointer.',
+};
+
+/** Resetting a password by email, and setting one with a link's token (a reset or an invitation). */
+function passwordPaths(api: ApiDescription, operation: Operation): Record<string, JsonObject> {
+  const paths: Record<string, JsonObject> = {};
+  const body = (properties: JsonObject, required: string[]) => ({
+    requestBody: {
+      required: true,
+      content: json({ type: 'object', additionalProperties: false, required, properties }),
+    },
+  });
+  if (api.auth?.passwordReset) {
+    paths[api.auth.passwordReset] = {
+      post: operation(
+        'password-reset',
+        'Email a one-use link to reset a password',
+        [
+          BAD_BODY,
+          { status: 429, code: 'TOO_MANY_ATTEMPTS', detail: 'Too many links asked for this email.' },
+        ],
+        { '202': { description: 'Sent if the email is an active account; the answer never tells which.' } },
+        body({ email: { type: 'string', format: 'email' } }, ['email']),
+      ),
+    };
+  }
+  if (api.auth?.password) {
+    paths[api.auth.password] = {
+      post: operation(
+        'password',
+        "Set a password with a link's token; the person's other sessions end",
+        [
+          BAD_BODY,
+          {
+            status: 400,
+            code: 'LINK_NOT_VALID',
+            detail: 'The link was used, has expired, or is not one sent.',
+          },
+        ],
+        { '204': { description: 'The password is set: sign in with it.' } },
+        body({ token: { type: 'string' }, password: { type: 'string', minLength: 8 } }, [
+          'token',
+          'password',
+        ]),
+      ),
+    };
+  }
+  return paths;
+}
+
+/** A role that manages people (point 6): lists, invites, changes, deactivates and signs them out. */
+function accountPaths(
+  base: string,
+  operation: Operation,
+  path: (name: string) => JsonObject,
+): Record<string, JsonObject> {
+  const person = {
+    type: 'object',
+    required: ['id', 'email', 'role', 'status', 'attributes'],
+    properties: {
+      id: { type: 'string' },
+      email: { type: 'string' },
+      role: { type: 'string' },
+      status: { type: 'string', enum: ['invited', 'active', 'deactivated'] },
+      attributes: { type: 'object' },
+    },
+  };
+  const managing: ProblemAnswer[] = [
+    ...SIGNED_IN,
+    { status: 403, code: 'FORBIDDEN', detail: 'The role does not manage people (point 6).' },
+  ];
+  const notFound: ProblemAnswer = { status: 404, code: 'NOT_FOUND', detail: 'No such person.' };
+  return {
+    [base]: {
+      get: operation('accounts', 'The people who sign in here', managing, {
+        '200': {
+          description: 'Every person, by email.',
+          content: json({ type: 'object', properties: { items: { type: 'array', items: person } } }),
+        },
+      }),
+      post: operation(
+        'invite',
+        'Invite a person by email: a one-use link to set their password',
+        [
+          ...managing,
+          BAD_BODY,
+          { status: 409, code: 'ALREADY_EXISTS', detail: 'Somebody has this email already.' },
+        ],
+        { '201': { description: 'The person, invited.', content: json(person) } },
+        { requestBody: { required: true, content: json(person) } },
+      ),
+    },
+    [`${base}/{id}`]: {
+      patch: operation(
+        'account',
+        "Change a person's role or attributes, deactivate or reactivate them",
+        [
+          ...managing,
+          BAD_BODY,
+          notFound,
+          {
+            status: 409,
+            code: 'OWN_ACCOUNT',
+            detail: 'Nobody changes their own role or deactivates themselves.',
+          },
+        ],
+        { '200': { description: 'The person, changed.', content: json(person) } },
+        { parameters: [path('id')], requestBody: { required: true, content: json({ type: 'object' }) } },
+      ),
+    },
+    [`${base}/{id}/sign-out`]: {
+      post: operation(
+        'account-sign-out',
+        'End every session of a person: their tokens are refused from now on',
+        [...managing, notFound],
+        { '204': { description: 'Their sessions have ended.' } },
+        { parameters: [path('id')] },
+      ),
+    },
+  };
+}
+
 /** The paths of the API's own services, relative to its base, as OpenAPI path items. */
 export function servicePaths(
   model: Model,
@@ -46,7 +185,7 @@ export function servicePaths(
     success: Record<string, JsonObject>,
     extra: JsonObject = {},
   ): JsonObject => ({
-    operationId: `ninefold_${service.replace('-', '_')}`,
+    operationId: `ninefold_${service.replaceAll('-', '_')}`,
     summary,
     tags: ['Ninefold'],
     ...extra,
@@ -80,7 +219,9 @@ export function servicePaths(
         '204': { description: 'The token is refused from now on.' },
       }),
     };
+    Object.assign(paths, passwordPaths(api, operation));
   }
+  if (api.accounts) Object.assign(paths, accountPaths(api.accounts, operation, path));
   if (api.history) {
     paths[`${api.history}/{entity}/{id}`] = {
       get: operation(
