@@ -127,6 +127,35 @@ async function devServer(model: Model): Promise<DevServer> {
 
 let s: Awaited<ReturnType<typeof shop>>;
 let library: Awaited<ReturnType<typeof toolLibrary>>;
+
+/** The choir of test/fixtures, whose director manages people; its mail server refuses everything. */
+async function choir() {
+  const text = readFileSync(new URL('./fixtures/choir.yaml', import.meta.url), 'utf8');
+  const loaded = loadSpec(text, { file: 'choir.yaml' });
+  if (!loaded.ok || !loaded.model) throw new Error(JSON.stringify(loaded.issues));
+  const store = await openStore({ model: loaded.model, url: 'sqlite::memory:' });
+  expect((await store.migrate({ allowDestructive: false })).ok).toBe(true);
+  const mailer = { send: () => Promise.reject(new Error('550 relaying denied')), close: () => undefined };
+  const app = await buildApp({ model: loaded.model, store, people: { mailer } });
+  const director = await signInAs(app, store, 'director', {}, 'dana@choir.test');
+  const singer = await signInAs(app, store, 'singer', {}, 'sam@choir.test');
+  closing.push(
+    () => app.close(),
+    () => store.close(),
+  );
+  return {
+    app,
+    director: { authorization: director.authorization },
+    directorId: director.userId,
+    singerId: singer.userId,
+  };
+}
+let choirApp: ReturnType<typeof choir> | undefined;
+const choirSend = async (options: InjectOptions) => {
+  choirApp ??= choir();
+  const { app, director } = await choirApp;
+  return app.inject({ ...options, headers: { ...director, ...options.headers } });
+};
 let dev: DevServer;
 const closing: Array<() => Promise<unknown>> = [];
 
@@ -523,6 +552,40 @@ const PROVOKE: Record<string, () => Promise<Answer>> = {
     );
     return problemOf(await app.inject({ url: '/api/notes', headers: { authorization: 'Bearer token' } }));
   },
+  ALREADY_EXISTS: async () =>
+    problemOf(
+      await choirSend({
+        method: 'POST',
+        url: '/api/_accounts',
+        payload: { email: 'sam@choir.test', role: 'singer' },
+      }),
+    ),
+  OWN_ACCOUNT: async () => {
+    const { directorId } = await (choirApp ??= choir());
+    return problemOf(
+      await choirSend({ method: 'PATCH', url: `/api/_accounts/${directorId}`, payload: { active: false } }),
+    );
+  },
+  NOT_INVITED: async () => {
+    const { singerId } = await (choirApp ??= choir());
+    return problemOf(await choirSend({ method: 'POST', url: `/api/_accounts/${singerId}/invitation` }));
+  },
+  MAIL_NOT_SENT: async () =>
+    problemOf(
+      await choirSend({
+        method: 'POST',
+        url: '/api/_accounts',
+        payload: { email: 'ada@choir.test', role: 'singer' },
+      }),
+    ),
+  LINK_NOT_VALID: async () =>
+    problemOf(
+      await choirSend({
+        method: 'POST',
+        url: '/api/auth/password',
+        payload: { token: 'never-sent', password: 'a long enough password' },
+      }),
+    ),
   CLIENT_NOT_BUILT: async () => {
     const app = Fastify();
     closing.push(() => app.close());

@@ -208,6 +208,7 @@ export function catalogueWords<T extends { pointer: string; message: string; rul
  * the codes its sources use.
  */
 export const PROTOTYPE_CODES: readonly string[] = [
+  'ALREADY_EXISTS',
   'AMBIGUOUS_FORMAT',
   'BAD_CSV',
   'BAD_ENCODING',
@@ -235,6 +236,8 @@ export const PROTOTYPE_CODES: readonly string[] = [
   'INVALID_QUERY',
   'INVALID_SIGN_IN',
   'INVALID_TOKEN',
+  'LINK_NOT_VALID',
+  'MAIL_NOT_SENT',
   'MALFORMED_JSON',
   'MALFORMED_MULTIPART',
   'METHOD_NOT_ALLOWED',
@@ -242,9 +245,11 @@ export const PROTOTYPE_CODES: readonly string[] = [
   'NOT_FOUND',
   'NO_SUCH_FIGURE',
   'NOT_IMPLEMENTED',
+  'NOT_INVITED',
   'NOT_SIGNED_IN',
   'NOT_TEXT',
   'NO_SUCH_CALL',
+  'OWN_ACCOUNT',
   'PRECONDITION_REQUIRED',
   'SERVER_ERROR',
   'SESSION_EXPIRED',
