@@ -217,8 +217,9 @@ const PLAIN_OPENAPI_LOSSES: Record<string, number> = {
   states: 1,
   validation: 38,
   roles: 5,
-  // 106 with the audit trail's two paths, which plain OpenAPI reads as calls like the other services.
-  calls: 106,
+  // 106 with the audit trail's two paths, which plain OpenAPI reads as calls like the other services;
+  // 108 with the password reset's two.
+  calls: 108,
   errors: 1,
   constants: 10,
 };

@@ -60,6 +60,8 @@ describe('the Vite plugin of @ninefold/react', () => {
       session: '/auth/session',
       refresh: '/auth/refresh',
       signOut: '/auth/sign-out',
+      passwordReset: '/auth/password-reset',
+      password: '/auth/password',
     });
     expect(warnings).toEqual([]);
     expect(watched).toEqual([file]);

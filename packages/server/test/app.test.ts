@@ -81,7 +81,13 @@ for (const database of databases) {
       expect(spec.api).toEqual({
         base: '/api',
         conventional: false,
-        auth: { session: '/auth/session', refresh: '/auth/refresh', signOut: '/auth/sign-out' },
+        auth: {
+          session: '/auth/session',
+          refresh: '/auth/refresh',
+          signOut: '/auth/sign-out',
+          passwordReset: '/auth/password-reset',
+          password: '/auth/password',
+        },
         history: '/_history',
         // Its list calls answer `Accept: text/csv` with the whole list (csv-export.test.ts).
         csv: true,

@@ -39,8 +39,11 @@ describe('session tokens', () => {
     const { token, expiresAt, tokenId } = await tokens.issue({ id: '7', role: 'clerk' });
     expect(await tokens.verify(token)).toEqual({
       ok: true,
-      claims: { userId: '7', role: 'clerk', expiresAt, tokenId },
+      claims: { userId: '7', role: 'clerk', expiresAt, tokenId, sessions: 0 },
     });
+    // The count of ended sessions it was issued at travels with it.
+    const counted = await tokens.issue({ id: '7', role: 'clerk', sessions: 3 });
+    expect(await tokens.verify(counted.token)).toMatchObject({ ok: true, claims: { sessions: 3 } });
     clock += 3601_000;
     expect(await tokens.verify(token)).toEqual({ ok: false, reason: 'expired' });
     clock -= 3601_000;

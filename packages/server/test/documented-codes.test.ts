@@ -151,9 +151,13 @@ async function choir() {
   };
 }
 let choirApp: ReturnType<typeof choir> | undefined;
-const choirSend = async (options: InjectOptions) => {
+/** The choir, made by the first code that needs it. */
+const theChoir = () => {
   choirApp ??= choir();
-  const { app, director } = await choirApp;
+  return choirApp;
+};
+const choirSend = async (options: InjectOptions) => {
+  const { app, director } = await theChoir();
   return app.inject({ ...options, headers: { ...director, ...options.headers } });
 };
 let dev: DevServer;
@@ -561,13 +565,13 @@ const PROVOKE: Record<string, () => Promise<Answer>> = {
       }),
     ),
   OWN_ACCOUNT: async () => {
-    const { directorId } = await (choirApp ??= choir());
+    const { directorId } = await theChoir();
     return problemOf(
       await choirSend({ method: 'PATCH', url: `/api/_accounts/${directorId}`, payload: { active: false } }),
     );
   },
   NOT_INVITED: async () => {
-    const { singerId } = await (choirApp ??= choir());
+    const { singerId } = await theChoir();
     return problemOf(await choirSend({ method: 'POST', url: `/api/_accounts/${singerId}/invitation` }));
   },
   MAIL_NOT_SENT: async () =>

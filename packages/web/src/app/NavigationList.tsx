@@ -4,7 +4,7 @@ import { type ReactNode, useState } from 'react';
 import { Slot } from '../extension/Slot';
 import { useI18n } from '../i18n/I18nProvider';
 import { Link } from './router';
-import { ABOUT_PATH, CHANGES_PATH } from './routes';
+import { ABOUT_PATH, CHANGES_PATH, PEOPLE_PAGE_PATH } from './routes';
 import './plain-inputs.css';
 
 /** Above this many entries the navigation offers a box to filter them by name. */
@@ -20,6 +20,7 @@ export function NavigationList({
   current,
   aboutActive,
   changes,
+  people,
   onNavigate,
 }: {
   screens: Screen[];
@@ -27,6 +28,8 @@ export function NavigationList({
   aboutActive: boolean;
   /** Whether the changes across records are offered, and whether they are on view. */
   changes?: { active: boolean } | undefined;
+  /** Whether managing people is offered, and whether it is on view. */
+  people?: { active: boolean } | undefined;
   onNavigate: () => void;
 }) {
   const { t } = useI18n();
@@ -97,6 +100,14 @@ export function NavigationList({
             to={CHANGES_PATH}
             label={t('shell.changes')}
             current={changes.active}
+            onNavigate={onNavigate}
+          />
+        ) : null}
+        {people ? (
+          <NavEntry
+            to={PEOPLE_PAGE_PATH}
+            label={t('shell.people')}
+            current={people.active}
             onNavigate={onNavigate}
           />
         ) : null}

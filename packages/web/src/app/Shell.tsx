@@ -13,6 +13,7 @@ import {
   checkScreen,
   type DevIssue,
   type Model,
+  managesPeople,
   type Principal,
   type Screen,
   screenAt,
@@ -35,7 +36,7 @@ import './shell.css';
 import { devIssuesTitle } from './dev-issues-title';
 import { NavigationList } from './NavigationList';
 import { Link, Navigate, useLocation } from './router';
-import { ABOUT_PATH, CHANGES_PATH, navigationScreens } from './routes';
+import { ABOUT_PATH, CHANGES_PATH, navigationScreens, PEOPLE_PAGE_PATH } from './routes';
 import { useSpec } from './SpecContext';
 import { useLiveReload } from './useLiveReload';
 
@@ -110,6 +111,12 @@ export function Shell({ children }: { children: ReactNode }) {
             // A specification that stores nothing has nothing to change.
             api.audit && state.status !== 'signed-out' && storesRecords(model)
               ? { active: location.pathname === CHANGES_PATH }
+              : undefined
+          }
+          people={
+            // The API serves people to those whose role point 6 says manages them; nobody else sees the entry.
+            api.accounts && managesPeople(model, principal)
+              ? { active: location.pathname === PEOPLE_PAGE_PATH }
               : undefined
           }
           onNavigate={close}

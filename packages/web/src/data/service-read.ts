@@ -17,7 +17,37 @@ const DEFAULT_TIMEOUT_MS = 30_000;
  * Rejects like the data provider: an `ApiError` for an answer that is not a success, a `NetworkError`
  * for none (or none within the timeout). What it answers is data: the caller keeps what the contract says.
  */
-export async function readServiceJson(url: string, request: ServiceRead): Promise<unknown> {
+export function readServiceJson(url: string, request: ServiceRead): Promise<unknown> {
+  return serviceJson(url, {}, request);
+}
+
+/**
+ * A write to one of the prototype API's own services (people, passwords), as JSON; the answer's JSON, or
+ * undefined for none (a 204). Rejects as `readServiceJson` does. Never retried: an invitation sent twice
+ * is two emails.
+ */
+export function sendServiceJson(
+  url: string,
+  write: { method: 'POST' | 'PATCH'; body?: unknown },
+  request: ServiceRead,
+): Promise<unknown> {
+  return serviceJson(
+    url,
+    {
+      method: write.method,
+      ...(write.body === undefined
+        ? {}
+        : { body: JSON.stringify(write.body), headers: { 'content-type': 'application/json' } }),
+    },
+    request,
+  );
+}
+
+async function serviceJson(
+  url: string,
+  init: { method?: string; body?: string; headers?: Record<string, string> },
+  request: ServiceRead,
+): Promise<unknown> {
   const doFetch = request.fetch ?? ((input, init) => globalThis.fetch(input, init));
   const timeoutMs = request.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const timeout = AbortSignal.timeout(timeoutMs);
@@ -26,7 +56,8 @@ export async function readServiceJson(url: string, request: ServiceRead): Promis
   let body: unknown;
   try {
     response = await doFetch(url, {
-      headers: { ...request.headers, accept: 'application/json, application/problem+json' },
+      ...init,
+      headers: { ...request.headers, ...init.headers, accept: 'application/json, application/problem+json' },
       signal,
     });
     body = parse(await response.text());

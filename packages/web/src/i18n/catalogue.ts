@@ -12,6 +12,7 @@ import type { form as enForm } from './en/form';
 import type { importCsv as enImportCsv } from './en/importCsv';
 import type { importer as enImporter } from './en/importer';
 import { list as enList } from './en/list';
+import type { people as enPeople } from './en/people';
 import type { search as enSearch } from './en/search';
 import { session as enSession } from './en/session';
 import { shell as enShell } from './en/shell';
@@ -44,6 +45,7 @@ interface LaterEnglish {
   shortcuts: typeof enShortcuts;
   figures: typeof enFigures;
   changes: typeof enChanges;
+  people: typeof enPeople;
 }
 
 /**

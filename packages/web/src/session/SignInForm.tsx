@@ -1,8 +1,9 @@
-import { Alert, Button, Divider, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Anchor, Button, Divider, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { exhaustiveSwitchError } from '@ninefold/model';
 import { type FormEvent, useRef, useState } from 'react';
 import { clientUrl } from '../app/base-path';
-import { OIDC_CALLBACK_PATH } from '../app/routes';
+import { Link } from '../app/router';
+import { FORGOT_PASSWORD_PATH, OIDC_CALLBACK_PATH } from '../app/routes';
 import { useSpec } from '../app/SpecContext';
 import { type I18n, useI18n } from '../i18n/I18nProvider';
 import { cannotSend } from './credentials';
@@ -57,6 +58,7 @@ export function SignInForm(props: SignInFormProps) {
 /** An email (or user name) and a password: the sign-in call, or HTTP basic. */
 function PasswordForm({ onSignedIn, initialEmail, basic }: SignInFormProps & { basic: boolean }) {
   const store = useSessionStore();
+  const { api } = useSpec();
   const i18n = useI18n();
   const { t } = i18n;
   const [email, setEmail] = useState(initialEmail ?? '');
@@ -104,11 +106,16 @@ function PasswordForm({ onSignedIn, initialEmail, basic }: SignInFormProps & { b
           value={password}
           onChange={(event) => setPassword(event.currentTarget.value)}
         />
-        <div>
+        <Group justify="space-between" gap="sm">
           <Button type="submit" loading={pending}>
             {t('session.submit')}
           </Button>
-        </div>
+          {api.auth?.passwordReset ? (
+            <Anchor component={Link} to={FORGOT_PASSWORD_PATH} size="sm">
+              {t('session.forgot')}
+            </Anchor>
+          ) : null}
+        </Group>
       </Stack>
     </form>
   );

@@ -8,6 +8,7 @@ export const shell = {
   untitled: 'Untitled client',
   about: 'About this client',
   changes: 'Changes',
+  people: 'People',
   language: 'Language',
   themeLight: 'Light theme',
   themeDark: 'Dark theme',

@@ -11,6 +11,7 @@ import { form } from './form';
 import { importCsv } from './importCsv';
 import { importer } from './importer';
 import { list } from './list';
+import { people } from './people';
 import { search } from './search';
 import { session } from './session';
 import { shell } from './shell';
@@ -36,4 +37,5 @@ export const french: Catalogue = {
   shortcuts,
   figures,
   changes,
+  people,
 };

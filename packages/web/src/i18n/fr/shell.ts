@@ -9,6 +9,7 @@ export const shell: Messages<'shell'> = {
   untitled: 'Client sans titre',
   about: 'À propos de ce client',
   changes: 'Modifications',
+  people: 'Personnes',
   language: 'Langue',
   themeLight: 'Thème clair',
   themeDark: 'Thème sombre',
