@@ -3,12 +3,10 @@
 // oracle is the specification's words: "the director ... manages its people", nobody else; a section
 // leader reads "the singers of their own section" (user.section), the one attribute a manager may set.
 import { readFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { loadSpec, type Model } from '@ninefold/model';
 import type { FastifyInstance } from 'fastify';
-import { simpleParser } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ReceivedMail as Mail, startSmtp, type TestSmtp } from '../../../test/support/smtp';
 import { buildApp } from '../src/app';
 import { createMailer } from '../src/people/mailer';
 import { openStore } from '../src/store/open-store';
@@ -23,38 +21,6 @@ const model = (() => {
   return loaded.model as Model;
 })();
 
-interface Mail {
-  to: string;
-  subject: string;
-  text: string;
-}
-
-/** A real SMTP server on a free port: every message it takes is parsed and kept, in order. */
-async function startSmtp(): Promise<{ port: number; mails: Mail[]; close: () => Promise<void> }> {
-  const mails: Mail[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, _session, callback) {
-      simpleParser(stream)
-        .then((parsed) => {
-          const to = Array.isArray(parsed.to) ? parsed.to[0] : parsed.to;
-          mails.push({
-            to: to?.value[0]?.address ?? '',
-            subject: parsed.subject ?? '',
-            text: parsed.text ?? '',
-          });
-          callback();
-        })
-        .catch(callback);
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.server.address() as AddressInfo).port;
-  return { port, mails, close: () => new Promise((resolve) => server.close(() => resolve())) };
-}
-
 const databases = await testDatabases();
 
 for (const database of databases) {
@@ -63,7 +29,7 @@ for (const database of databases) {
     let app: FastifyInstance;
     let store: Store;
     let schema: string | undefined;
-    let smtp: Awaited<ReturnType<typeof startSmtp>>;
+    let smtp: TestSmtp;
     let clock = Date.parse('2026-11-30T09:00:00Z');
     const people: Record<string, { id: string; headers: Record<string, string> }> = {};
 
@@ -113,16 +79,7 @@ for (const database of databases) {
     const as = (name: string) => people[name]?.headers ?? {};
     const signIn = (email: string, password: string) =>
       app.inject({ method: 'POST', url: '/api/auth/sign-in', payload: { email, password } });
-    const mailTo = async (to: string, count: number): Promise<Mail> => {
-      const deadline = Date.now() + 5000;
-      for (;;) {
-        const found = smtp.mails.filter((mail) => mail.to === to);
-        if (found.length >= count) return found[count - 1] as Mail;
-        if (Date.now() > deadline)
-          throw new Error(`no mail ${count} to ${to}: ${JSON.stringify(smtp.mails)}`);
-        await new Promise((resolve) => setTimeout(resolve, 25));
-      }
-    };
+    const mailTo = (to: string, count: number) => smtp.mailTo(to, count);
     const tokenOf = (mail: Mail) => {
       const link = /https:\/\/choir\.test\/_\/password#(\S+)/.exec(mail.text)?.[1];
       if (!link) throw new Error(`no link in ${mail.text}`);
@@ -384,7 +341,7 @@ for (const database of databases) {
         'update',
         'update',
       ]);
-      expect(entries.every((entry) => entry.key === people.ada?.id)).toBe(true);
+      expect(entries.every((entry) => entry.key === 'ada@choir.test')).toBe(true);
       expect(trail.body).not.toMatch(/scrypt|password_hash|passwordHash|apiKey/);
       for (const who of ['lou', 'sam', 'ada']) {
         const theirs = await app.inject({ url: '/api/_audit?limit=200', headers: as(who) });

@@ -139,7 +139,8 @@ export function registerAccounts(app: FastifyInstance, path: string, options: Ac
     const entry: NewAuditEntry = {
       at: options.links.now().toISOString(),
       entity: PERSON_ENTRY,
-      key: after.id,
+      // By email, which names the person to a reader and never changes (nothing changes an email).
+      key: after.email,
       action: before === undefined ? 'create' : 'update',
       call: callOf(request),
       by: writerOf(request),

@@ -93,7 +93,7 @@ export function registerPasswordRoutes(
           {
             at: options.links.now().toISOString(),
             entity: PERSON_ENTRY,
-            key: before.id,
+            key: before.email,
             action: 'update',
             call: `POST ${request.routeOptions.url ?? paths.password}`,
             // Set by the person themselves, whoever they were signed in as (if anyone).

@@ -10,6 +10,7 @@ import { changes as changesMessages } from '../i18n/en/changes';
 import { useI18n } from '../i18n/I18nProvider';
 import { useSessionStore } from '../session/SessionProvider';
 import { type ChangeEntry, type ChangesRequest, type FieldChange, readChanges } from './changes-reader';
+import { PERSON_ENTRY, personEntity } from './person-entity';
 
 addEnglish('changes', changesMessages);
 
@@ -82,9 +83,12 @@ export function ChangeList({
   ) : (
     <ol className="nf-changes">
       {entries.map((entry) => {
-        const entity = model.entities.shown
-          ? model.entities.items.find((candidate) => candidate.name === entry.entity)
-          : undefined;
+        const entity =
+          entry.entity === PERSON_ENTRY
+            ? personEntity(model, t)
+            : model.entities.shown
+              ? model.entities.items.find((candidate) => candidate.name === entry.entity)
+              : undefined;
         return (
           <li key={entry.id}>
             <Text size="sm" span fw={600}>

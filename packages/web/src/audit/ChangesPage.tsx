@@ -95,6 +95,7 @@ function RecordLink({
   entity: Entity | undefined;
   entry: ChangeEntry;
 }) {
+  // A change of a person is shown by `personEntity`: "Person" and their email, with no page to open.
   const label = `${entity ? entityLabel(entity) : humanize(entry.entity)} ${entry.key}`;
   const detail = entity ? screenFor(model, 'detail', entity.name) : undefined;
   if (!detail || entry.action === 'delete') {

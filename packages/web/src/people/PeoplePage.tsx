@@ -67,7 +67,8 @@ export default function PeoplePage({ accounts }: { accounts: string }) {
     },
   });
   const [editing, setEditing] = useState<Account | undefined>(undefined);
-  const [deactivating, setDeactivating] = useState<Account | undefined>(undefined);
+  // The account stays while the dialog closes, so that its words do not change as it fades.
+  const [deactivating, setDeactivating] = useState<{ account?: Account; open: boolean }>({ open: false });
   const client = useQueryClient();
   const action = useMutation({
     mutationFn: async (step: {
@@ -170,7 +171,7 @@ export default function PeoplePage({ accounts }: { accounts: string }) {
                           {t('people.reactivate')}
                         </Menu.Item>
                       ) : (
-                        <Menu.Item color="red" onClick={() => setDeactivating(account)}>
+                        <Menu.Item color="red" onClick={() => setDeactivating({ account, open: true })}>
                           {t('people.deactivate')}
                         </Menu.Item>
                       )}
@@ -192,22 +193,23 @@ export default function PeoplePage({ accounts }: { accounts: string }) {
         />
       ) : null}
       <Modal
-        opened={deactivating !== undefined}
-        onClose={() => setDeactivating(undefined)}
+        opened={deactivating.open}
+        onClose={() => setDeactivating({ ...deactivating, open: false })}
         title={t('people.deactivate')}
         centered
       >
         <Stack gap="md">
-          <Text size="sm">{t('people.deactivateConfirm', { email: deactivating?.email ?? '' })}</Text>
+          <Text size="sm">{t('people.deactivateConfirm', { email: deactivating.account?.email ?? '' })}</Text>
           <Group justify="end">
-            <Button variant="default" onClick={() => setDeactivating(undefined)}>
+            <Button variant="default" onClick={() => setDeactivating({ ...deactivating, open: false })}>
               {t('people.cancel')}
             </Button>
             <Button
               color="red"
               onClick={() => {
-                if (deactivating) action.mutate({ account: deactivating, kind: 'deactivate' });
-                setDeactivating(undefined);
+                if (deactivating.account)
+                  action.mutate({ account: deactivating.account, kind: 'deactivate' });
+                setDeactivating({ ...deactivating, open: false });
               }}
             >
               {t('people.deactivate')}

@@ -18,4 +18,12 @@ export const changes = {
   download: 'Download as CSV',
   exportFailed: 'The changes could not be downloaded: {message}',
   nothingShown: 'Nothing you may see changed.',
+  person: 'Person',
+  email: 'Email',
+  role: 'Role',
+  status: 'Status',
+  invited: 'Invited',
+  active: 'Active',
+  deactivated: 'Deactivated',
+  sessionsEnded: 'Sessions ended',
 } as const;

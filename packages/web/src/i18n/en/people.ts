@@ -1,7 +1,8 @@
 /** Managing people (point 6's managesPeople), and setting or resetting one's own password by a link. */
 export const people = {
   heading: 'People',
-  intro: 'Everyone who signs in here. Invite a colleague by email: they choose their own password.',
+  intro:
+    'Everyone who signs in here. Invite a colleague by email: they choose their own password. Some roles also ask for what their permissions read of a person.',
   failed: 'The people could not be loaded.',
   retry: 'Try again',
   email: 'Email',
@@ -16,7 +17,7 @@ export const people = {
   inviteHeading: 'Invite a colleague',
   inviting: 'Sending the invitation…',
   invitedNotice: 'An invitation is on its way to {email}.',
-  attribute: '{name} (what the role’s permissions read)',
+  attribute: '{name}',
   change: 'Change',
   save: 'Save',
   cancel: 'Cancel',

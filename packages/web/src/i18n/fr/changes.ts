@@ -18,5 +18,13 @@ export const changes: Messages<'changes'> = {
   everything: 'Tout',
   download: 'Télécharger en CSV',
   exportFailed: 'Les modifications n’ont pas pu être téléchargées : {message}',
+  person: 'Personne',
+  email: 'E-mail',
+  role: 'Rôle',
+  status: 'État',
+  invited: 'Invitée',
+  active: 'Active',
+  deactivated: 'Désactivée',
+  sessionsEnded: 'Sessions terminées',
   nothingShown: 'Rien de ce que vous pouvez voir n’a changé.',
 };

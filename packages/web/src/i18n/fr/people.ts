@@ -3,7 +3,7 @@ import type { Messages } from '../types';
 export const people: Messages<'people'> = {
   heading: 'Personnes',
   intro:
-    'Toutes les personnes qui se connectent ici. Invitez un collègue par e-mail : il choisit lui-même son mot de passe.',
+    'Toutes les personnes qui se connectent ici. Invitez un collègue par e-mail : il choisit lui-même son mot de passe. Certains rôles demandent aussi ce que leurs permissions lisent de la personne.',
   failed: 'Les personnes n’ont pas pu être chargées.',
   retry: 'Réessayer',
   email: 'E-mail',
@@ -18,7 +18,7 @@ export const people: Messages<'people'> = {
   inviteHeading: 'Inviter un collègue',
   inviting: 'Envoi de l’invitation…',
   invitedNotice: 'Une invitation part pour {email}.',
-  attribute: '{name} (ce que lisent les permissions du rôle)',
+  attribute: '{name}',
   change: 'Modifier',
   save: 'Enregistrer',
   cancel: 'Annuler',
