@@ -66,14 +66,11 @@ export function auditedStore(store: Store, model: Model, mark: AuditMark): Store
             return <T>(work: (tx: Store) => Promise<T>) => target.transaction((tx) => work(wrap(tx)));
           case 'create':
             return (entity: string, values: StoredRecord) =>
-              audit(
-                target,
-                (tx) => tx.create(entity, values),
-                (result) =>
-                  ok(result)
-                    ? entry('create', entity, keyText(entity, result.value), null, result.value)
-                    : undefined,
-              );
+              target.createAudited(entity, values, {
+                at: mark.now().toISOString(),
+                call: mark.call,
+                by: mark.by,
+              });
           case 'update':
             return (entity: string, key: RecordKey, values: StoredRecord, expected?: number) =>
               audit(

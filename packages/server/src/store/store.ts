@@ -109,6 +109,11 @@ export interface Store {
    */
   referenced(entity: string, field: string, keys: RecordKey[], where?: RecordCondition): Promise<Set<string>>;
   create(entity: string, values: StoredRecord): Promise<WriteResult<StoredRecord>>;
+  /**
+   * A create and its entry of the audit trail, both or neither: on PostgreSQL, for the store's own
+   * tables, one statement (the entry made from the row the insert returns); elsewhere, one transaction.
+   */
+  createAudited(entity: string, values: StoredRecord, stamp: AuditStamp): Promise<WriteResult<StoredRecord>>;
   /** Partial update; with `expectedVersion`, fails with `version-mismatch` if the record changed since. */
   update(
     entity: string,
@@ -255,6 +260,9 @@ export interface NewAuditEntry {
   before: StoredRecord | null;
   after: StoredRecord | null;
 }
+
+/** What an entry says besides the record it wrote: when, through which call, and who. */
+export type AuditStamp = Pick<NewAuditEntry, 'at' | 'call' | 'by'>;
 
 export interface AuditEntry extends NewAuditEntry {
   /** Orders the entries: times can tie, insertion order cannot. */

@@ -1,4 +1,8 @@
 import { type Entity, humanize, type Model, personAttributes, roleLabel, signInRoles } from '@ninefold/model';
+import { addEnglish } from '../i18n/catalogue';
+import { changes as changesMessages } from '../i18n/en/changes';
+
+addEnglish('changes', changesMessages);
 
 type PersonWord =
   | 'changes.person'
