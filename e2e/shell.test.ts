@@ -109,6 +109,8 @@ describe('the shell of the rich example', () => {
       'New product',
       // The prototype API keeps an audit trail of the writes.
       'Changes',
+      // The owner manages people (point 6).
+      'People',
       'About this client',
     ]);
     await page.goto(`${server.url}no/such/page`);

@@ -218,8 +218,9 @@ const PLAIN_OPENAPI_LOSSES: Record<string, number> = {
   validation: 38,
   roles: 5,
   // 106 with the audit trail's two paths, which plain OpenAPI reads as calls like the other services;
-  // 108 with the password reset's two.
-  calls: 108,
+  // 108 with the password reset's two; 113 with the five calls of managing people (the shop's owner
+  // manages people).
+  calls: 113,
   errors: 1,
   constants: 10,
 };

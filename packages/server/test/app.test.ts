@@ -100,6 +100,8 @@ for (const database of databases) {
         events: '/_events',
         // Every write, who made it and through which call, as each reader may see it (audit.test.ts).
         audit: '/_audit',
+        // Its owner manages people: who signs in, invited by email (people.test.ts).
+        accounts: '/_accounts',
         // Its creates and transitions honour Idempotency-Key, so the client may send them again.
         idempotency: true,
       });

@@ -26,14 +26,15 @@ export function controllableStore(store: Store) {
             return target.transaction((tx) => work(wrap(tx)));
           };
         }
-        if (property === 'create') {
-          return async (...args: Parameters<Store['create']>) => {
+        // With the audit trail on, a create arrives as `createAudited`: either is held, or fails, alike.
+        if (property === 'create' || property === 'createAudited') {
+          return async (...args: Parameters<Store['createAudited']>) => {
             await waitIfHeld();
             if (failNext) {
               failNext = false;
               throw new Error('the database went away');
             }
-            return target.create(...args);
+            return property === 'create' ? target.create(args[0], args[1]) : target.createAudited(...args);
           };
         }
         const value = Reflect.get(target, property, target);

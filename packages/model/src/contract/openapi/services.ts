@@ -16,6 +16,7 @@ export type ServiceName =
   | 'invite'
   | 'account'
   | 'account-sign-out'
+  | 'invitation'
   | 'history'
   | 'audit'
   | 'record-audit'
@@ -103,16 +104,12 @@ function accountPaths(
   operation: Operation,
   path: (name: string) => JsonObject,
 ): Record<string, JsonObject> {
+  // A person's shape in words, as the audit trail's: a schema would be read by a plain OpenAPI import
+  // as an entity of the specification, with screens of its own.
   const person = {
     type: 'object',
-    required: ['id', 'email', 'role', 'status', 'attributes'],
-    properties: {
-      id: { type: 'string' },
-      email: { type: 'string' },
-      role: { type: 'string' },
-      status: { type: 'string', enum: ['invited', 'active', 'deactivated'] },
-      attributes: { type: 'object' },
-    },
+    description:
+      '`{ id, email, role, status, attributes }`: `status` is `invited`, `active` or `deactivated`; `attributes` what the role’s conditions read as `user.<name>`.',
   };
   const managing: ProblemAnswer[] = [
     ...SIGNED_IN,
@@ -124,7 +121,7 @@ function accountPaths(
       get: operation('accounts', 'The people who sign in here', managing, {
         '200': {
           description: 'Every person, by email.',
-          content: json({ type: 'object', properties: { items: { type: 'array', items: person } } }),
+          content: json({ type: 'object', description: '`{ items: [person] }`, by email.' }),
         },
       }),
       post: operation(
@@ -134,6 +131,11 @@ function accountPaths(
           ...managing,
           BAD_BODY,
           { status: 409, code: 'ALREADY_EXISTS', detail: 'Somebody has this email already.' },
+          {
+            status: 502,
+            code: 'MAIL_NOT_SENT',
+            detail: 'They are invited, but the mail server did not take it.',
+          },
         ],
         { '201': { description: 'The person, invited.', content: json(person) } },
         { requestBody: { required: true, content: json(person) } },
@@ -163,6 +165,20 @@ function accountPaths(
         'End every session of a person: their tokens are refused from now on',
         [...managing, notFound],
         { '204': { description: 'Their sessions have ended.' } },
+        { parameters: [path('id')] },
+      ),
+    },
+    [`${base}/{id}/invitation`]: {
+      post: operation(
+        'invitation',
+        'Send a new invitation to someone still invited',
+        [
+          ...managing,
+          notFound,
+          { status: 409, code: 'NOT_INVITED', detail: 'They have a password: they can reset it themselves.' },
+          { status: 502, code: 'MAIL_NOT_SENT', detail: 'The mail server did not take it; send it again.' },
+        ],
+        { '204': { description: 'The invitation is sent.' } },
         { parameters: [path('id')] },
       ),
     },
