@@ -87,7 +87,9 @@ describe('a first colleague, from invitation to removal', () => {
     await screenshot(page, 'people-1280');
     // On a phone, each person's row wraps: nothing is cut or scrolls sideways.
     await page.setViewportSize({ width: 360, height: 800 });
-    await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    await expect
+      .poll(() => page.evaluate(() => document.documentElement.scrollWidth))
+      .toBeLessThanOrEqual(360);
     await screenshot(page, 'people-360');
     await page.setViewportSize({ width: 1280, height: 900 });
     expect(director.problems).toEqual([]);

@@ -285,7 +285,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     writer:
       options.audit === false
         ? () => store
-        : (request) => auditedStore(store, model, { call: callOf(request), by: writerOf(request), now }),
+        : (request) => auditedStore(store, { call: callOf(request), by: writerOf(request), now }),
   };
   if (api.history && keepsHistory(model)) {
     app.get(`${api.base}${api.history}/:entity/:id`, (request) => history(request, context));

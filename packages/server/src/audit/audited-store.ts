@@ -1,7 +1,6 @@
-import { findEntity, type JsonValue, type Model, personName } from '@ninefold/model';
+import { type JsonValue, personName } from '@ninefold/model';
 import type { FastifyRequest } from 'fastify';
 import { principalOf } from '../access';
-import { keyValue } from '../record-helpers';
 import type { AuditAction, NewAuditEntry, RecordKey, Store, StoredRecord, WriteResult } from '../store/store';
 
 /** Who writes, through which call, on which clock: what every entry of one request says. */
@@ -19,11 +18,7 @@ export interface AuditMark {
  * A transaction opened on it is audited too, so that what a request writes in one (a transition and
  * the records it updates, the rows of an import) is audited however it reaches the store.
  */
-export function auditedStore(store: Store, model: Model, mark: AuditMark): Store {
-  const keyText = (entity: string, record: StoredRecord) => {
-    const found = findEntity(model, entity);
-    return String(found ? keyValue(found, record) : record.id);
-  };
+export function auditedStore(store: Store, mark: AuditMark): Store {
   const entry = (
     action: AuditAction,
     entity: string,
