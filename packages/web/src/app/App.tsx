@@ -42,17 +42,8 @@ const SignInPage = lazy(
 );
 // The changes across records, from the audit trail: a page few people open.
 const ChangesPage = lazy(withLaterStyles(() => import('../audit/ChangesPage')));
-const PeoplePage = lazy(withLaterStyles(() => import('../people/PeoplePage')));
-const SetPasswordPage = lazy(
-  withLaterStyles(() =>
-    import('../people/PasswordPages').then((module) => ({ default: module.SetPasswordPage })),
-  ),
-);
-const ForgotPasswordPage = lazy(
-  withLaterStyles(() =>
-    import('../people/PasswordPages').then((module) => ({ default: module.ForgotPasswordPage })),
-  ),
-);
+// People and the password pages decide in their own chunk whether the API serves them.
+const PeopleRoutes = lazy(withLaterStyles(() => import('../people/PeopleRoutes')));
 const OidcCallback = lazy(
   withLaterStyles(() =>
     import('../session/OidcCallback').then((module) => ({ default: module.OidcCallback })),
@@ -153,26 +144,12 @@ export function pageAt(model: Model, pathname: string, role?: string): ReactNode
   if (path === IMPORT_PATH) return <ImportPage />;
   if (path === CHANGES_PATH) return <ChangesRoute />;
   if (path === PEOPLE_PAGE_PATH || path === PASSWORD_PAGE_PATH || path === FORGOT_PASSWORD_PATH) {
-    return <PeopleRoute path={path} />;
+    return <PeopleRoutes path={path} fallback={<ModelScreen />} />;
   }
   const kind = signInOf(model).kind;
   if (kind !== 'none') {
     if (path === SIGN_IN_PATH && signInPath(model) === SIGN_IN_PATH) return <SignInPage />;
     if (path === OIDC_CALLBACK_PATH && (kind === 'oidc' || kind === 'oauth2')) return <OidcCallback />;
-  }
-  return <ModelScreen />;
-}
-
-/**
- * Managing people where the API keeps them (`api.accounts`), and the password pages where it keeps
- * passwords (`api.auth.password`); elsewhere, no page.
- */
-function PeopleRoute({ path }: { path: string }) {
-  const { api } = useSpec();
-  if (path === PEOPLE_PAGE_PATH && api.accounts) return <PeoplePage accounts={api.accounts} />;
-  if (path === PASSWORD_PAGE_PATH && api.auth?.password) return <SetPasswordPage path={api.auth.password} />;
-  if (path === FORGOT_PASSWORD_PATH && api.auth?.passwordReset) {
-    return <ForgotPasswordPage path={api.auth.passwordReset} />;
   }
   return <ModelScreen />;
 }

@@ -5,11 +5,15 @@ import { clientUrl } from '../app/base-path';
 import { Link } from '../app/router';
 import { FORGOT_PASSWORD_PATH, OIDC_CALLBACK_PATH } from '../app/routes';
 import { useSpec } from '../app/SpecContext';
+import { addEnglish } from '../i18n/catalogue';
+import { people as peopleMessages } from '../i18n/en/people';
 import { type I18n, useI18n } from '../i18n/I18nProvider';
 import { cannotSend } from './credentials';
 import { useSessionStore } from './SessionProvider';
 import { type OidcSignIn, SignInError } from './session-store';
 
+// Its link to a reset is worded with the people pages, which are loaded with it only where it shows.
+addEnglish('people', peopleMessages);
 export interface SignInFormProps {
   /** After a successful sign-in. */
   onSignedIn(): void;
@@ -112,7 +116,7 @@ function PasswordForm({ onSignedIn, initialEmail, basic }: SignInFormProps & { b
           </Button>
           {api.auth?.passwordReset ? (
             <Anchor component={Link} to={FORGOT_PASSWORD_PATH} size="sm">
-              {t('session.forgot')}
+              {t('people.forgot')}
             </Anchor>
           ) : null}
         </Group>

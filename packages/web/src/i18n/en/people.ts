@@ -33,6 +33,7 @@ export const people = {
   resend: 'Send the invitation again',
   resent: 'A new invitation is on its way to {email}.',
   moreFor: 'More for {email}',
+  forgot: 'Forgot your password?',
   forgotHeading: 'Reset your password',
   forgotIntro: 'Enter the email you sign in with: we send a link to choose a new password.',
   send: 'Send the link',

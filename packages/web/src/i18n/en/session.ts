@@ -7,7 +7,6 @@ export const session = {
   apiKey: 'API key',
   accessToken: 'Access token',
   orPasteToken: 'Or paste an access token',
-  forgot: 'Forgot your password?',
   submit: 'Sign in',
   withProvider: 'Sign in with {host}',
   clientId: 'Client id',

@@ -35,6 +35,7 @@ export const people: Messages<'people'> = {
   resend: 'Renvoyer l’invitation',
   resent: 'Une nouvelle invitation part pour {email}.',
   moreFor: 'Plus pour {email}',
+  forgot: 'Mot de passe oublié ?',
   forgotHeading: 'Réinitialiser votre mot de passe',
   forgotIntro:
     'Saisissez l’e-mail avec lequel vous vous connectez : nous envoyons un lien pour en choisir un nouveau.',

@@ -8,7 +8,6 @@ export const session: Messages<'session'> = {
   apiKey: 'Clé d’API',
   accessToken: 'Jeton d’accès',
   orPasteToken: 'Ou collez un jeton d’accès',
-  forgot: 'Mot de passe oublié ?',
   submit: 'Se connecter',
   withProvider: 'Se connecter avec {host}',
   clientId: 'Identifiant du client',
