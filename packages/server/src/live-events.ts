@@ -48,6 +48,8 @@ interface Stream {
   /** While the backlog is being sent: the frames announced meanwhile, in order. */
   pending: Array<[number, string | undefined]> | undefined;
   session?: { tokenId: string; expiresAt: number };
+  /** Whose stream it is, and what their credentials stood on when it opened (`Authenticator.standing`). */
+  holder?: { id: string; standing: string | undefined };
   close(): void;
 }
 
@@ -125,7 +127,7 @@ export function registerEvents(
   const { context, authenticator, path } = options;
   const { model, store } = context;
   const streams = new Set<Stream>();
-  const hub = eventHub(store, model, streams);
+  const hub = eventHub(store, model, streams, authenticator);
 
   app.addHook('preClose', async () => {
     for (const stream of [...streams]) stream.close();
@@ -158,6 +160,11 @@ export function registerEvents(
     if (permissionsApply(model) && principal.role === undefined) {
       throw new ProblemError(problem(401, 'NOT_SIGNED_IN', 'Sign in to follow changes.'));
     }
+    const userId = principal.user?.id;
+    const holder =
+      userId === undefined || userId === null
+        ? undefined
+        : { id: String(userId), standing: await authenticator.standing(String(userId)) };
     const resumeFrom = lastEventId(request.headers['last-event-id']);
     await hub.start();
     // Before the answer begins: a database failure here is still a problem answer.
@@ -192,6 +199,7 @@ export function registerEvents(
       // Until the backlog is sent, what the hub announces waits, so that events go out in order.
       pending: [],
       ...(who.kind === 'user' && who.session ? { session: who.session } : {}),
+      ...(holder ? { holder } : {}),
       close() {
         if (!streams.delete(stream)) return;
         clearInterval(heartbeat);
@@ -283,9 +291,11 @@ function frame(id: number, event: LiveEvent): string {
 
 /**
  * Reads each event once per node, as soon as it is announced, and sends it to every stream, each
- * person's view computed once. Signed-out sessions' streams are closed on the next event.
+ * person's view computed once. A stream whose session was signed out, or whose person a manager changed
+ * (role, attributes, ended sessions, deactivated), is closed on the next event: it was opened for who
+ * they were, and the client opens it again as who they are, or is refused.
  */
-function eventHub(store: Store, model: Model, streams: Set<Stream>) {
+function eventHub(store: Store, model: Model, streams: Set<Stream>, authenticator: Authenticator) {
   let last: number | undefined;
   let started: Promise<void> | undefined;
   let running = false;
@@ -304,8 +314,21 @@ function eventHub(store: Store, model: Model, streams: Set<Stream>) {
 
   const dispatch = async (event: StoredEvent) => {
     const views = new Map<string, string | undefined>();
+    const standings = new Map<string, Promise<string | undefined>>();
+    const standing = (id: string) => {
+      let found = standings.get(id);
+      if (!found) {
+        found = authenticator.standing(id);
+        standings.set(id, found);
+      }
+      return found;
+    };
     for (const stream of [...streams]) {
       if (stream.session && (await store.shared.isRevoked(stream.session.tokenId))) {
+        stream.close();
+        continue;
+      }
+      if (stream.holder && (await standing(stream.holder.id)) !== stream.holder.standing) {
         stream.close();
         continue;
       }

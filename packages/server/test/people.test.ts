@@ -348,5 +348,68 @@ for (const database of databases) {
         expect(theirs.body).not.toContain('_person');
       }
     });
+
+    it("ends a person's open events stream when a manager changes them, so it never shows what they no longer may see", async () => {
+      const base = await app.listen({ host: '127.0.0.1', port: 0 });
+      /** A stream read until it ends: whether it ended, and the changes it was sent. */
+      const follow = async (headers: Record<string, string>) => {
+        const answer = await fetch(`${base}/api/_events`, { headers });
+        expect(answer.status).toBe(200);
+        const reader = (answer.body as ReadableStream<Uint8Array>).getReader();
+        const state = { ended: false, text: '' };
+        void (async () => {
+          for (;;) {
+            const chunk = await reader.read().catch(() => ({ done: true as const, value: undefined }));
+            if (chunk.done) break;
+            state.text += new TextDecoder().decode(chunk.value);
+          }
+          state.ended = true;
+        })();
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        return state;
+      };
+      const singer = (name: string, section: string) =>
+        app.inject({ method: 'POST', url: '/api/singers', headers: as('dana'), payload: { name, section } });
+      const until = async (done: () => boolean) => {
+        for (let waited = 0; waited < 3000 && !done(); waited += 20)
+          await new Promise((resolve) => setTimeout(resolve, 20));
+      };
+
+      // Lou leads the basses; a stream opened then sees a new bass.
+      const stream = await follow(as('lou'));
+      await singer('Boris', 'bass');
+      await until(() => stream.text.includes('Boris'));
+      expect(stream.text).toContain('Boris');
+      // Moved to the altos, Lou's stream (opened as a bass leader) ends before it sends anything more:
+      // neither the next bass nor the next alto reach it.
+      const moved = await app.inject({
+        method: 'PATCH',
+        url: `/api/_accounts/${people.lou?.id}`,
+        headers: as('dana'),
+        payload: { attributes: { section: 'alto' } },
+      });
+      expect(moved.statusCode).toBe(200);
+      await singer('Bruno', 'bass');
+      await until(() => stream.ended);
+      expect(stream.ended).toBe(true);
+      expect(stream.text).not.toContain('Bruno');
+      // Opened again, it follows the altos.
+      const again = await follow(as('lou'));
+      await singer('Alba', 'alto');
+      await until(() => again.text.includes('Alba'));
+      expect(again.text).toContain('Alba');
+      // Deactivated: the stream ends at the next change, and a new one is refused.
+      await app.inject({
+        method: 'PATCH',
+        url: `/api/_accounts/${people.lou?.id}`,
+        headers: as('dana'),
+        payload: { active: false },
+      });
+      await singer('Alda', 'alto');
+      await until(() => again.ended);
+      expect(again.ended).toBe(true);
+      expect(again.text).not.toContain('Alda');
+      expect((await fetch(`${base}/api/_events`, { headers: as('lou') })).status).toBe(401);
+    });
   });
 }

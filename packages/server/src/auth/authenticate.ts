@@ -94,6 +94,13 @@ export interface Authenticator {
   issueTicket(user: { id: string; role: string }): Promise<{ ticket: string; expiresAt: number }>;
   /** Who a ticket was issued to, once: a second use is refused. */
   redeemTicket(ticket: string): Promise<Authentication>;
+  /**
+   * What a person's credentials stand on now (role, attributes, ended sessions): a text that changes
+   * when a manager changes any of them, and undefined once they are removed or deactivated. Something
+   * held open for them (an events stream) ends when it changes. With a provider's sign-in, people are
+   * not kept here, and their token decides: always the same text.
+   */
+  standing(userId: string): Promise<string | undefined>;
 }
 
 /**
@@ -204,6 +211,13 @@ export function createAuthenticator(model: Model, store: Store, options: AuthOpt
       const stored = await store.findUser({ id: user.id });
       const issued = await tickets.issue({ ...user, sessions: stored?.sessions ?? 0 });
       return { ticket: issued.token, expiresAt: issued.expiresAt };
+    },
+
+    async standing(userId) {
+      if (signIn.kind === 'none' || signIn.kind === 'oidc' || signIn.kind === 'oauth2') return 'provider';
+      const user = await store.findUser({ id: userId });
+      if (!user || user.deactivatedAt !== undefined) return undefined;
+      return JSON.stringify([user.role, user.sessions ?? 0, user.attributes]);
     },
 
     async redeemTicket(ticket) {
