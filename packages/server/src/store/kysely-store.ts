@@ -127,6 +127,7 @@ type Row = Record<string, unknown>;
 
 const fileTables = new WeakMap<StoreContext, Promise<void>>();
 const userTables = new WeakMap<StoreContext, Promise<void>>();
+const madeUserTables = new WeakSet<StoreContext>();
 const historyTables = new WeakMap<StoreContext, Promise<void>>();
 const auditTables = new WeakMap<StoreContext, Promise<void>>();
 const idempotencyTables = new WeakMap<StoreContext, Promise<void>>();
@@ -1000,12 +1001,19 @@ export class KyselyStore implements Store {
 
   /** Like the files table: made on first use, once per database. */
   private userTable(): Promise<void> {
-    if (this.inTransaction) return ensureUserTable(this.kysely, this.context.sql, true);
+    // Made already (the usual case): a transaction need not ask the database again at each call. One
+    // still being made outside is not waited for: on SQLite it would wait for the transaction's connection.
+    if (this.inTransaction) {
+      return madeUserTables.has(this.context)
+        ? Promise.resolve()
+        : ensureUserTable(this.kysely, this.context.sql, true);
+    }
     let ready = userTables.get(this.context);
     if (!ready) {
-      ready = ensureUserTable(this.kysely, this.context.sql, false).then(() =>
-        this.context.tablesChanged?.(),
-      );
+      ready = ensureUserTable(this.kysely, this.context.sql, false).then(() => {
+        madeUserTables.add(this.context);
+        this.context.tablesChanged?.();
+      });
       userTables.set(this.context, ready);
       ready.catch(() => userTables.delete(this.context));
     }
