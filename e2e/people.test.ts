@@ -106,6 +106,12 @@ describe('a first colleague, from invitation to removal', () => {
     await page.getByRole('heading', { name: 'Welcome: choose your password' }).waitFor();
     // The token is taken out of the address at once: not in the history, a bookmark or a shared screen.
     await expect.poll(() => new URL(page.url()).hash).toBe('');
+    // Sent empty, each field says what it needs (the core's rule), and nothing is sent.
+    await page.getByRole('button', { name: 'Set the password' }).click();
+    await page.getByText('The two passwords are not the same.').waitFor({ state: 'detached' });
+    await expect
+      .poll(() => page.getByLabel('New password', { exact: false }).getAttribute('aria-invalid'))
+      .toBe('true');
     await page.getByLabel('New password', { exact: false }).fill('alto voices carry');
     await page.getByLabel('The same again', { exact: false }).fill('alto voices carry');
     expect(await seriousViolations(page)).toEqual([]);

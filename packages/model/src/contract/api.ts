@@ -76,6 +76,13 @@ export const PASSWORD_RESET_PATH = '/auth/password-reset';
 export const PASSWORD_PATH = '/auth/password';
 /** The prototype API's management of people (point 6's `managesPeople`); `/_people` names them. */
 export const ACCOUNTS_PATH = '/_accounts';
+/** The audit trail's name for entries about people: no entity of a specification starts with `_`. */
+export const PERSON_AUDIT_ENTITY = '_person';
+/**
+ * The client's page that sets a password from an emailed link's token (an invitation or a reset): the
+ * server builds its links to it, and the client's router serves it.
+ */
+export const PASSWORD_PAGE_PATH = '/_/password';
 /** The prototype API's transition history (point 4); the underscore keeps it clear of call paths. */
 export const HISTORY_PATH = '/_history';
 /** The prototype API's CSV import (docs/prototype-api.md), beside the history and clear of call paths. */

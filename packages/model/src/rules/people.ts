@@ -156,6 +156,20 @@ export function planAccountChange(
   return { ok: true, change, endsSessions: change.role !== undefined || change.active === false };
 }
 
+/**
+ * An attribute typed as text (`--user …:customerId=3`, the People form): a whole number when it looks like
+ * one, since references compared with it usually are, and the text otherwise.
+ *
+ * @example
+ * ```ts
+ * attributeValue('3'); // 3
+ * attributeValue('alto'); // 'alto'
+ * ```
+ */
+export function attributeValue(text: string): string | number {
+  return /^-?\d{1,15}$/.test(text.trim()) ? Number(text) : text;
+}
+
 /** A password a link sets: long enough, and not absurdly long. */
 export function passwordError(password: string): FieldError | undefined {
   if (password.length < PASSWORD_MIN_LENGTH) {
@@ -203,7 +217,7 @@ function attributesOf(
     } else if (each === '' || each === null) {
       // Left empty: not set, so the conditions that read it hold for nothing.
     } else if (typeof each === 'string' || typeof each === 'number' || typeof each === 'boolean') {
-      attributes[name] = typeof each === 'string' && /^-?\d{1,15}$/.test(each.trim()) ? Number(each) : each;
+      attributes[name] = typeof each === 'string' ? attributeValue(each) : each;
     } else {
       errors.push({ pointer, code: 'type', message: 'An attribute is text, a number, or true or false.' });
     }

@@ -5,14 +5,12 @@ import {
   type Model,
   managesPeople,
   mayKnowWhoActed,
+  PERSON_AUDIT_ENTITY,
   type Principal,
   permissionsApply,
 } from '@ninefold/model';
 import { presenterOf } from '../present';
 import type { AuditAction, AuditEntry, StoredRecord } from '../store/store';
-
-/** The audit trail's name for entries about people: no entity of a specification starts with `_`. */
-export const PERSON_ENTRY = '_person';
 
 /** A field a write changed, as one reader may see it: a side they may not read is left out. */
 export interface AuditChange {
@@ -48,7 +46,7 @@ export function auditEntryFor(
   entry: AuditEntry,
 ): ShownAuditEntry | undefined {
   // Changes of people are for those who manage them, whole: nobody else learns who exists.
-  if (entry.entity === PERSON_ENTRY) {
+  if (entry.entity === PERSON_AUDIT_ENTITY) {
     if (!managesPeople(model, principal)) return undefined;
     return shownEntry(entry, changesBetween(entry.before ?? undefined, entry.after ?? undefined), true);
   }

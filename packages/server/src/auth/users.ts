@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { type JsonValue, type Model, signInRoles } from '@ninefold/model';
+import { attributeValue, type JsonValue, type Model, signInRoles } from '@ninefold/model';
 import type { Store, StoredUser } from '../store/store';
 import { hashPassword } from './passwords';
 
@@ -48,7 +48,7 @@ export function parseUserOption(
     if (!ATTRIBUTE_NAME.test(name) || value === undefined || RESERVED.has(name)) {
       return { ok: false, message: `${usage} (${clipped(pair)})` };
     }
-    attributes[name] = /^-?\d{1,15}$/.test(value) ? Number(value) : value;
+    attributes[name] = attributeValue(value);
   }
   return { ok: true, user: { email, role, attributes } };
 }

@@ -2,13 +2,13 @@ import {
   type Account,
   type JsonValue,
   type Model,
+  PERSON_AUDIT_ENTITY,
   planAccountChange,
   planInvitation,
   planManaging,
 } from '@ninefold/model';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { principalOf } from '../access';
-import { PERSON_ENTRY } from '../audit/audit-view';
 import { callOf, writerOf } from '../audit/audited-store';
 import { applied, clip, ProblemError, problem } from '../problem';
 import type { NewAuditEntry, Store, StoredUser } from '../store/store';
@@ -138,7 +138,7 @@ export function registerAccounts(app: FastifyInstance, path: string, options: Ac
     if (!options.audit) return;
     const entry: NewAuditEntry = {
       at: options.links.now().toISOString(),
-      entity: PERSON_ENTRY,
+      entity: PERSON_AUDIT_ENTITY,
       // By email, which names the person to a reader and never changes (nothing changes an email).
       key: after.email,
       action: before === undefined ? 'create' : 'update',

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { PASSWORD_PAGE_PATH } from '@ninefold/model';
 import type { Store, StoredUser, UserLink } from '../store/store';
 import type { Mailer } from './mailer';
 
@@ -15,9 +16,6 @@ export interface LinkSettings {
   mailer: Mailer;
   now: () => Date;
 }
-
-/** The client's page that sets a password with a link's token. */
-export const PASSWORD_PAGE = '/_/password';
 
 export function tokenHash(token: string): string {
   return createHash('sha256').update(token).digest('hex');
@@ -37,7 +35,7 @@ export async function sendLink(
   const token = randomBytes(32).toString('base64url');
   const expiresAt = new Date(settings.now().getTime() + LINK_SECONDS[purpose] * 1000).toISOString();
   await store.addUserLink({ tokenHash: tokenHash(token), userId: user.id, purpose, expiresAt });
-  const link = `${settings.publicUrl().replace(/\/+$/, '')}${PASSWORD_PAGE}#${new URLSearchParams({ token, purpose })}`;
+  const link = `${settings.publicUrl().replace(/\/+$/, '')}${PASSWORD_PAGE_PATH}#${new URLSearchParams({ token, purpose })}`;
   await settings.mailer.send(
     purpose === 'invitation'
       ? {

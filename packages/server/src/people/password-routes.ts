@@ -1,6 +1,5 @@
-import { type Model, passwordError, validationRefusal } from '@ninefold/model';
+import { type Model, PERSON_AUDIT_ENTITY, passwordError, validationRefusal } from '@ninefold/model';
 import type { FastifyInstance } from 'fastify';
-import { PERSON_ENTRY } from '../audit/audit-view';
 import { hashPassword } from '../auth/passwords';
 import { createSignInThrottle } from '../auth/sign-in-throttle';
 import { ProblemError, problem, refusalProblem } from '../problem';
@@ -92,7 +91,7 @@ export function registerPasswordRoutes(
         await tx.appendAudit([
           {
             at: options.links.now().toISOString(),
-            entity: PERSON_ENTRY,
+            entity: PERSON_AUDIT_ENTITY,
             key: before.email,
             action: 'update',
             call: `POST ${request.routeOptions.url ?? paths.password}`,

@@ -1,5 +1,5 @@
 import { MantineProvider } from '@mantine/core';
-import { actingRole, type Model, screenAt } from '@ninefold/model';
+import { actingRole, type Model, PASSWORD_PAGE_PATH, screenAt } from '@ninefold/model';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { lazy, type ReactNode, useMemo } from 'react';
 import type { Locale } from '../i18n/catalogue';
@@ -21,7 +21,6 @@ import {
   homeScreen,
   IMPORT_PATH,
   OIDC_CALLBACK_PATH,
-  PASSWORD_PAGE_PATH,
   PEOPLE_PAGE_PATH,
   SIGN_IN_PATH,
 } from './routes';

@@ -10,8 +10,6 @@ export const SIGN_IN_PATH = '/_/sign-in';
 export const CHANGES_PATH = '/_/changes';
 /** The people who sign in, for a role of point 6 that manages them (`api.accounts`). */
 export const PEOPLE_PAGE_PATH = '/_/people';
-/** Where a link of an invitation or a reset sets a password (the server's `PASSWORD_PAGE`). */
-export const PASSWORD_PAGE_PATH = '/_/password';
 /** Where a person asks for a link to reset their password. */
 export const FORGOT_PASSWORD_PATH = '/_/forgot-password';
 /** Where an OpenID Connect or OAuth2 provider sends the person back with the authorization code. */

@@ -1,5 +1,12 @@
 import { Button, Group, Skeleton, Table, Text } from '@mantine/core';
-import { type Entity, exhaustiveSwitchError, fieldLabel, humanize, type Model } from '@ninefold/model';
+import {
+  type Entity,
+  exhaustiveSwitchError,
+  fieldLabel,
+  humanize,
+  type Model,
+  PERSON_AUDIT_ENTITY,
+} from '@ninefold/model';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useSpec } from '../app/SpecContext';
@@ -10,7 +17,7 @@ import { changes as changesMessages } from '../i18n/en/changes';
 import { useI18n } from '../i18n/I18nProvider';
 import { useSessionStore } from '../session/SessionProvider';
 import { type ChangeEntry, type ChangesRequest, type FieldChange, readChanges } from './changes-reader';
-import { PERSON_ENTRY, personEntity } from './person-entity';
+import { personEntity } from './person-entity';
 
 addEnglish('changes', changesMessages);
 
@@ -84,7 +91,7 @@ export function ChangeList({
     <ol className="nf-changes">
       {entries.map((entry) => {
         const entity =
-          entry.entity === PERSON_ENTRY
+          entry.entity === PERSON_AUDIT_ENTITY
             ? personEntity(model, t)
             : model.entities.shown
               ? model.entities.items.find((candidate) => candidate.name === entry.entity)

@@ -1,4 +1,12 @@
-import { type Entity, humanize, type Model, personAttributes, roleLabel, signInRoles } from '@ninefold/model';
+import {
+  type Entity,
+  humanize,
+  type Model,
+  PERSON_AUDIT_ENTITY,
+  personAttributes,
+  roleLabel,
+  signInRoles,
+} from '@ninefold/model';
 import { addEnglish } from '../i18n/catalogue';
 import { changes as changesMessages } from '../i18n/en/changes';
 
@@ -14,9 +22,6 @@ type PersonWord =
   | 'changes.deactivated'
   | 'changes.sessionsEnded';
 
-/** The audit trail's name for entries about people (the server's `PERSON_ENTRY`). */
-export const PERSON_ENTRY = '_person';
-
 /**
  * What the audit trail keeps of a person, as an entity the change list can show field by field: their
  * email, role (by its label of point 6), status, the attributes the roles' conditions read, and how many
@@ -26,7 +31,7 @@ export function personEntity(model: Model, t: (key: PersonWord) => string): Enti
   const roles = signInRoles(model);
   const attributes = [...new Set(roles.flatMap((role) => personAttributes(model, role)))];
   return {
-    name: PERSON_ENTRY,
+    name: PERSON_AUDIT_ENTITY,
     label: t('changes.person'),
     key: 'id',
     fields: [

@@ -1,5 +1,5 @@
 import { Alert, Anchor, Button, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
-import { PASSWORD_MIN_LENGTH } from '@ninefold/model';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, passwordError } from '@ninefold/model';
 import { type FormEvent, useEffect, useState } from 'react';
 import { Link, useNavigate } from '../app/router';
 import { FORGOT_PASSWORD_PATH } from '../app/routes';
@@ -107,11 +107,21 @@ export function SetPasswordPage({ path }: { path: string }) {
   const [repeat, setRepeat] = useState('');
   const [pending, setPending] = useState(false);
   const [failure, setFailure] = useState<{ text: string; expired: boolean } | undefined>(undefined);
-  const short = password.length > 0 && password.length < PASSWORD_MIN_LENGTH;
-  const mismatch = repeat.length > 0 && repeat !== password;
+  // Once sent, the fields say what is wrong even if left empty; before, only once typed in.
+  const [tried, setTried] = useState(false);
+  // The core's rule, which the API runs on the same password: worded here in the person's language.
+  const weak = passwordError(password);
+  const weakText =
+    (password !== '' || tried) && weak
+      ? weak.code === 'max'
+        ? t('people.tooLong', { max: PASSWORD_MAX_LENGTH })
+        : t('people.passwordIntro', { min: PASSWORD_MIN_LENGTH })
+      : undefined;
+  const mismatch = (repeat !== '' || tried) && repeat !== password;
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    if (pending || !link || short || password !== repeat || password === '') return;
+    setTried(true);
+    if (pending || !link || weak || password !== repeat) return;
     setPending(true);
     setFailure(undefined);
     try {
@@ -158,7 +168,7 @@ export function SetPasswordPage({ path }: { path: string }) {
               required
               value={password}
               onChange={(event) => setNew(event.currentTarget.value)}
-              error={short ? t('people.passwordIntro', { min: PASSWORD_MIN_LENGTH }) : undefined}
+              error={weakText}
             />
             <PasswordInput
               label={t('people.repeat')}

@@ -1,5 +1,6 @@
+import { PASSWORD_PAGE_PATH } from '@ninefold/model';
 import type { ReactNode } from 'react';
-import { FORGOT_PASSWORD_PATH, PASSWORD_PAGE_PATH, PEOPLE_PAGE_PATH } from '../app/routes';
+import { FORGOT_PASSWORD_PATH, PEOPLE_PAGE_PATH } from '../app/routes';
 import { useSpec } from '../app/SpecContext';
 import { ForgotPasswordPage, SetPasswordPage } from './PasswordPages';
 import PeoplePage from './PeoplePage';

@@ -45,6 +45,7 @@ export const people = {
   newPassword: 'New password',
   repeat: 'The same again',
   mismatch: 'The two passwords are not the same.',
+  tooLong: 'Use at most {max} characters.',
   setPassword: 'Set the password',
   passwordSet: 'Your password is set. Sign in with it.',
   noToken: 'This page needs the link from your email. Open the link again, or ask for a new one.',

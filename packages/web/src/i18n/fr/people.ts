@@ -47,6 +47,7 @@ export const people: Messages<'people'> = {
   invitationHeading: 'Bienvenue : choisissez votre mot de passe',
   newPassword: 'Nouveau mot de passe',
   repeat: 'Le même, de nouveau',
+  tooLong: 'Au plus {max} caractères.',
   mismatch: 'Les deux mots de passe ne sont pas identiques.',
   setPassword: 'Enregistrer le mot de passe',
   passwordSet: 'Votre mot de passe est enregistré. Connectez-vous avec.',
