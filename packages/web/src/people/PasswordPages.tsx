@@ -169,6 +169,8 @@ export function SetPasswordPage({ path }: { path: string }) {
               value={password}
               onChange={(event) => setNew(event.currentTarget.value)}
               error={weakText}
+              // Mantine marks its inner input only with data-invalid: screen readers are told here.
+              aria-invalid={weakText !== undefined}
             />
             <PasswordInput
               label={t('people.repeat')}
@@ -177,6 +179,7 @@ export function SetPasswordPage({ path }: { path: string }) {
               value={repeat}
               onChange={(event) => setRepeat(event.currentTarget.value)}
               error={mismatch ? t('people.mismatch') : undefined}
+              aria-invalid={mismatch}
             />
             <div>
               <Button type="submit" loading={pending}>
