@@ -225,14 +225,15 @@ async function build(
   log(`building ${what} (${first ? 'first run only' : 'its sources changed'})…`);
   const started = performance.now();
   const out = join(work, 'out');
+  // The sources as the build reads them: taken after it, a file saved during the build was stamped as
+  // built while the output held it as it was, and the stale client was served as current until the
+  // next change.
+  const sources = await sourceStamp();
   // The runtime being replaced and the one without an extension hold most of the same chunks, already
   // compressed.
   await runBuildScript(out, extension, signal, [dir, runtimeDir()]);
-  // Stamped after the build, which wrote the list of the extension's files the stamp covers.
-  const stamp =
-    extension === undefined
-      ? await sourceStamp()
-      : `${await sourceStamp()}; ${await extensionStamp(out, extension)}`;
+  // The extension's part after the build, which wrote the list of its files the stamp covers.
+  const stamp = extension === undefined ? sources : `${sources}; ${await extensionStamp(out, extension)}`;
   await writeFile(join(out, STAMP_FILE), stamp);
   if (extension !== undefined) await writeFile(join(out, EXTENSION_SOURCE), extension);
   // Two renames: the old runtime moves into the work area (removed with it), the new one takes its place.
