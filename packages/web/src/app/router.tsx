@@ -51,6 +51,8 @@ interface History {
   back(): void;
   /** Whether the entry before this one is a page of this client. */
   canGoBack(): boolean;
+  /** The address's path now, with the base: what a screen rendered a moment ago may no longer show. */
+  pathname(): string;
 }
 
 const IN_APP = 'ninefold:in-app';
@@ -58,6 +60,7 @@ const IN_APP = 'ninefold:in-app';
 const browserHistory: History = {
   back: () => window.history.back(),
   canGoBack: () => (window.history.state as Record<string, unknown> | null)?.[IN_APP] === true,
+  pathname: () => window.location.pathname,
 };
 
 const HistoryContext = createContext<History>(browserHistory);
@@ -140,6 +143,7 @@ function createMemoryHistory(initial: string[]): MemoryHistory {
         changed();
       },
       canGoBack: () => index > 0,
+      pathname,
     },
   };
 }
@@ -199,13 +203,19 @@ export function useGoBack(): (fallback: string) => void {
 export function useSearchParams(): [URLSearchParams, (next: URLSearchParams) => void] {
   const { pathname, search } = useLocation();
   const navigate = useNavigate();
+  const router = useRouter();
+  const history = useContext(HistoryContext);
   const params = useMemo(() => new URLSearchParams(search), [search]);
   const set = useCallback(
     (next: URLSearchParams) => {
+      // Written late for a page the person has left, it would take them back: a list's search sent by
+      // its timer while the next screen's code loads, the list still mounted, hidden by Suspense (a
+      // search typed, then New pressed within the debounce, landed on the list again).
+      if (belowBase(router.base, history.pathname()) !== pathname) return;
       const text = next.toString();
       navigate(text === '' ? pathname : `${pathname}?${text}`);
     },
-    [navigate, pathname],
+    [navigate, pathname, router, history],
   );
   return [params, set];
 }
