@@ -166,17 +166,31 @@ describe('the shell of the rich example', () => {
     await page.getByRole('list', { name: 'Products' }).getByRole('listitem').first().waitFor();
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);
-    // Every control of the header is on screen, whole: the product's name is what gives way.
+    // Every control of the header is on screen, whole, and the product's name is whole beside them: the
+    // language and the theme are in the navigation, where they left it its first letter in the header.
+    const header = page.getByRole('banner');
     for (const control of [
-      page.getByRole('button', { name: 'Sign out' }),
-      page.getByLabel('Language'),
-      page.getByRole('button', { name: 'Switch to the dark theme' }),
+      header.getByRole('button', { name: 'Open navigation' }),
+      header.getByRole('button', { name: 'Search' }),
+      header.getByRole('button', { name: 'Sign out' }),
     ]) {
       const box = await control.boundingBox();
       expect(box, 'a header control is not drawn').not.toBeNull();
       expect((box?.x ?? -1) >= 0 && (box?.x ?? 0) + (box?.width ?? 0) <= 360).toBe(true);
     }
+    const name = header.getByRole('link', { name: 'Harbor Supply' });
+    expect(await name.evaluate((link) => link.scrollWidth <= link.clientWidth)).toBe(true);
+    expect(await header.getByLabel('Language').count()).toBe(0);
     await screenshot(page, 'products-360');
+    await open.click();
+    const navigation = page.getByRole('navigation', { name: 'Navigation' });
+    await navigation.getByRole('button', { name: 'Switch to the dark theme' }).click();
+    await expect
+      .poll(() => page.evaluate(() => document.documentElement.getAttribute('data-mantine-color-scheme')))
+      .toBe('dark');
+    await navigation.getByLabel('Language').selectOption('fr');
+    await navigation.getByRole('link', { name: 'Produits' }).waitFor();
+    await screenshot(page, 'navigation-settings-360');
     expect(problems).toEqual([]);
     await page.close();
   });

@@ -7,7 +7,7 @@ import {
   useComputedColorScheme,
   useMantineColorScheme,
 } from '@mantine/core';
-import { useDisclosure } from '@mantine/hooks';
+import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import {
   actingRole,
   checkScreen,
@@ -50,6 +50,7 @@ export function Shell({ children }: { children: ReactNode }) {
   const { t } = useI18n();
   const { state, principal } = useSession();
   const [opened, { toggle, close }] = useDisclosure(false);
+  const narrow = useMediaQuery(NARROW_HEADER, false, { getInitialValueInEffect: false });
   const location = useLocation();
   const liveIssues = useLiveReload(dev?.reload ?? false);
   const all = useMemo(() => navigationScreens(model), [model]);
@@ -97,8 +98,7 @@ export function Shell({ children }: { children: ReactNode }) {
           <Slot name="header" props={{}} />
           <GlobalSearchEntry screens={screens} />
           <SessionHeader />
-          <LanguagePicker />
-          <ThemeToggle />
+          {narrow ? null : <HeaderSettings />}
         </div>
       </header>
       <nav className="nf-shell-nav" aria-label={t('shell.navigation')}>
@@ -121,6 +121,9 @@ export function Shell({ children }: { children: ReactNode }) {
           }
           onNavigate={close}
         />
+        {/* On a phone the language and the theme are here, not in the header, where they left the
+            product's name its first letter. One pair is drawn, so a label names one control. */}
+        {narrow ? <HeaderSettings /> : null}
       </nav>
       <main className="nf-shell-main" id="main" tabIndex={-1}>
         <PreviewBanner />
@@ -177,6 +180,18 @@ function routeLeadsTo(route: string, pathname: string): boolean {
   if (pathParts.length < routeParts.length) return false;
   return routeParts.every(
     (part, index) => part.startsWith(':') || part.toLowerCase() === pathParts[index]?.toLowerCase(),
+  );
+}
+
+/** Below this width the header keeps the product's name, the search and the session only. */
+const NARROW_HEADER = '(max-width: 36em)';
+
+function HeaderSettings() {
+  return (
+    <div className="nf-header-settings">
+      <LanguagePicker />
+      <ThemeToggle />
+    </div>
   );
 }
 

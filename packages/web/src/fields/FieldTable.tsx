@@ -33,6 +33,7 @@ export function FieldTable({ columns, rows, label, cell, footer }: FieldTablePro
       {...('text' in label ? { 'aria-label': label.text } : { 'aria-labelledby': label.by })}
     >
       <Table
+        className="nf-field-table"
         withTableBorder
         verticalSpacing="xs"
         fz="md"
@@ -41,7 +42,7 @@ export function FieldTable({ columns, rows, label, cell, footer }: FieldTablePro
         <Table.Thead>
           <Table.Tr>
             {columns.map((column) => (
-              <Table.Th key={column.name} ta={align(column)} style={{ whiteSpace: 'nowrap' }}>
+              <Table.Th key={column.name} ta={align(column)}>
                 {fieldLabel(column)}
               </Table.Th>
             ))}
