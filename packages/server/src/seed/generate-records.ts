@@ -1,6 +1,7 @@
 import { base, en, Faker } from '@faker-js/faker';
 import {
   brokenRules,
+  checkTransition,
   derivedValues,
   type Entity,
   exhaustiveSwitchError,
@@ -190,9 +191,17 @@ class SeedRun {
    */
   private recordWithinRules(entity: Entity, index: number, plans: StatePlan[]): StoredRecord {
     let record = this.record(entity, index, plans);
-    if (!this.model.validation.shown || this.model.validation.rules.length === 0) return record;
+    const rules = this.model.validation.shown && this.model.validation.rules.length > 0;
+    const guards = plans.some((plan) => plan.machine.transitions.some((transition) => transition.guard));
+    if (!rules && !guards) return record;
     for (let attempt = 1; attempt < RULE_ATTEMPTS; attempt++) {
-      const broken = this.brokenFields(entity, record);
+      // A state reached past a guard its record fails (a booking of 901 confirmed past "at most 900")
+      // is drawn again, in its initial state once the draws run short: that one needs no step.
+      if (!this.guardsHeld(record, plans)) {
+        record = this.record(entity, index, plans, attempt >= RULE_ATTEMPTS / 2);
+        continue;
+      }
+      const broken = rules ? this.brokenFields(entity, record) : undefined;
       if (broken === undefined) return record;
       // A rule that names its field (a talk's minutes) is met by drawing that field again, the others
       // kept: drawing the whole record again would rarely meet two rules at once.
@@ -202,6 +211,34 @@ class SeedRun {
           : this.record(entity, index, plans);
     }
     return record;
+  }
+
+  /**
+   * Whether the record could have taken each step of point 4 to its state: every guard on the way holds
+   * of it, as the record was before that step. A guard that reads other records or the person taking
+   * the step is the API's to decide when one is taken; the seed cannot, and leaves it.
+   */
+  private guardsHeld(record: StoredRecord, plans: StatePlan[]): boolean {
+    const now = new Date(this.nowMs);
+    for (const plan of plans) {
+      const { machine } = plan;
+      const state = record[machine.field];
+      let before = machine.initial;
+      for (const transition of typeof state === 'string' ? (plan.paths.get(state) ?? []) : []) {
+        if (transition.guard !== undefined && !/\buser\b/.test(transition.guard)) {
+          const verdict = checkTransition(
+            this.model,
+            machine,
+            transition,
+            { ...record, [machine.field]: before },
+            { now },
+          );
+          if (!verdict.allowed && verdict.reason === 'guard') return false;
+        }
+        before = transition.to;
+      }
+    }
+    return true;
   }
 
   /**
@@ -235,8 +272,8 @@ class SeedRun {
     return next;
   }
 
-  private record(entity: Entity, index: number, plans: StatePlan[]): StoredRecord {
-    const choice = this.chooseStates(entity, plans);
+  private record(entity: Entity, index: number, plans: StatePlan[], initialOnly = false): StoredRecord {
+    const choice = this.chooseStates(entity, plans, initialOnly);
     const record: StoredRecord = {};
     const place = placeOf(entity.name);
     const keyField = entity.fields.find((field) => field.name === entity.key);
@@ -272,7 +309,7 @@ class SeedRun {
    * Picks each machine's state: the initial one for a share of the records, otherwise any reachable
    * one. Fields the transitions on the way set to `now` get increasing moments in the past.
    */
-  private chooseStates(entity: Entity, plans: StatePlan[]): StateChoice {
+  private chooseStates(entity: Entity, plans: StatePlan[], initialOnly: boolean): StateChoice {
     const choice: StateChoice = {
       states: new Map(),
       presets: new Map(),
@@ -281,10 +318,12 @@ class SeedRun {
     };
     for (const plan of plans) {
       const initial = plan.reachable.includes(plan.machine.initial);
-      const state =
+      // Drawn even when only the initial state will do, so that the draws after it stay the same.
+      const drawn =
         initial && this.faker.datatype.boolean({ probability: INITIAL_STATE_PROBABILITY })
           ? plan.machine.initial
           : this.faker.helpers.arrayElement(plan.reachable);
+      const state = initialOnly && initial ? plan.machine.initial : drawn;
       choice.states.set(plan.machine.field, state);
       const path = plan.paths.get(state) ?? [];
       if (path.some((transition) => transition.guard !== undefined)) choice.complete = true;
