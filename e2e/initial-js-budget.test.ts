@@ -66,11 +66,12 @@ const LIVE_BUDGET_KIB = 3;
 // list is 149.2 kB, 0.8 kB under the goal.
 // Issue 46 then added 0.1 kB to every first load: on a phone the header's language and theme are drawn
 // in the navigation, which leaves the product's name whole where it was cut to its first letter. The
-// home's other 0.1 kB: a list's search parameters are written only on the page they were made for.
+// home's other 0.1 kB: a list's search parameters are written only on the page they were made for. The
+// orders list's other 0.1 kB folds a phone's filters under one line; it is 149.4 kB, 0.6 under the goal.
 const BUDGET_KIB = {
   'examples/empty.md at /': 125.5,
   'the demo at /, signed in as the owner': 132.9,
-  'the demo at /orders, signed in as the owner': 149.3,
+  'the demo at /orders, signed in as the owner': 149.4,
 } as const;
 /** The code of the home's figures and charts, on top of its first load: not a first load, so no goal. */
 const FIGURES_BUDGET_KIB = 200;

@@ -28,13 +28,31 @@ export interface ListFiltersProps {
   onClear(): void;
   /** The free-text search, first, when the list call takes one. */
   search?: { label: string; value: string; onChange(text: string): void };
+  /**
+   * On a phone the filters other than the search fold under one "Filters" line (open while one is set):
+   * four of them stood a screen's height between the list's title and its first record.
+   */
+  folded?: boolean;
 }
 
 /** One widget per filter the screen offers and the list call carries, by the field's kind. */
-export function ListFilters({ filters, values, onChange, onClear, search }: ListFiltersProps) {
+export function ListFilters({ filters, values, onChange, onClear, search, folded }: ListFiltersProps) {
   const { t } = useI18n();
+  const set = Object.keys(values).length;
+  const [open, setOpen] = useState(set > 0);
   if (filters.length === 0 && !search) return null;
-  const active = Object.keys(values).length > 0 || !!search?.value;
+  const active = set > 0 || !!search?.value;
+  const widgets = filters.map((filter) => (
+    // A class rather than Mantine's responsive width, which put a <style> element in the page per
+    // filter, each making the browser restyle the whole document.
+    <div key={filter.field.name} className="nf-list-filter">
+      <FilterWidget
+        filter={filter}
+        value={values[filter.field.name]}
+        onChange={(value) => onChange(filter.field.name, value)}
+      />
+    </div>
+  ));
   return (
     // biome-ignore lint/a11y/useSemanticElements: a form, so that Enter in a filter is caught here; <search> is not one
     <form
@@ -57,17 +75,18 @@ export function ListFilters({ filters, values, onChange, onClear, search }: List
             />
           </div>
         ) : null}
-        {filters.map((filter) => (
-          // A class rather than Mantine's responsive width, which put a <style> element in the page per
-          // filter, each making the browser restyle the whole document.
-          <div key={filter.field.name} className="nf-list-filter">
-            <FilterWidget
-              filter={filter}
-              value={values[filter.field.name]}
-              onChange={(value) => onChange(filter.field.name, value)}
-            />
-          </div>
-        ))}
+        {folded && filters.length > 0 ? (
+          <details
+            className="nf-filter-fold"
+            open={open}
+            onToggle={(event) => setOpen(event.currentTarget.open)}
+          >
+            <summary>{set > 0 ? t('list.filtersSet', { count: set }) : t('list.filters')}</summary>
+            <div className="nf-filter-row">{widgets}</div>
+          </details>
+        ) : (
+          widgets
+        )}
         {active ? (
           <Button variant="subtle" onClick={onClear}>
             {t('list.clearFilters')}

@@ -331,6 +331,7 @@ export default function ListScreen({ screen }: ScreenProps<'list'>) {
         values={state.filters}
         onChange={(field, value) => update(setFilter(state, field, value))}
         onClear={() => update(clearFilters(state))}
+        folded={phone}
         {...(plan.searchable
           ? {
               search: {

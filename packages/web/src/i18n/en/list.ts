@@ -26,6 +26,7 @@ export const list = {
   exported: '{file} is downloaded.',
   exportFailed: 'The export failed: {reason}',
   filters: 'Filters',
+  filtersSet: 'Filters ({count})',
   importCsv: 'Import CSV',
   select: 'Select',
   sortBy: 'Sort by',

@@ -27,6 +27,7 @@ export const list: Messages<'list'> = {
   exported: '{file} est téléchargé.',
   exportFailed: 'L’export a échoué : {reason}',
   filters: 'Filtres',
+  filtersSet: 'Filtres ({count})',
   importCsv: 'Importer un CSV',
   select: 'Sélectionner',
   sortBy: 'Trier par',
