@@ -2,6 +2,7 @@ import '@mantine/charts/styles.css';
 import { BarChart, DonutChart, LineChart } from '@mantine/charts';
 import { Group, Stack, Text } from '@mantine/core';
 import { type FigureChart as Chart, exhaustiveSwitchError } from '@ninefold/model';
+import { useI18n } from '../i18n/I18nProvider';
 import type { FigureRow } from './figure-text';
 
 /** Colours of a donut's slices, in order: Mantine's, distinct in both themes. */
@@ -36,6 +37,7 @@ export default function FigureChart({
   /** A value in few characters, for an axis: `€28K`. */
   compact(value: number): string;
 }) {
+  const { t } = useI18n();
   const points = rows.map((row) => ({ label: row.label, value: row.value }));
   const series = [{ name: 'value', label: title, color: LINE }];
   switch (chart) {
@@ -92,7 +94,7 @@ export default function FigureChart({
               <Group key={slice.color} gap={8} wrap="nowrap">
                 <span className="nf-swatch" style={{ background: swatch(slice.color) }} />
                 <Text size="sm">
-                  {slice.name}: {rows[index]?.text}
+                  {t('figures.legendEntry', { label: slice.name, value: rows[index]?.text ?? '' })}
                 </Text>
               </Group>
             ))}

@@ -8,6 +8,8 @@ export const figures = {
     'Not available: the API has no call that answers this figure. Point 7 may name one with the figure’s Call.',
   empty: 'No records to count yet.',
   noValue: 'No value: there are no records to average.',
+  /** A donut's legend: French sets a space before the colon. */
+  legendEntry: '{label}: {value}',
   showTable: 'Show as a table',
   showChart: 'Show as a chart',
   view: 'View of {title}',

@@ -9,6 +9,7 @@ export const figures: Messages<'figures'> = {
     'Indisponible : l’API n’a pas d’appel qui donne ce chiffre. Le point 7 peut en nommer un dans la colonne Call du chiffre.',
   empty: 'Aucun enregistrement à compter pour l’instant.',
   noValue: 'Aucune valeur : il n’y a aucun enregistrement dont faire la moyenne.',
+  legendEntry: '{label}\u00a0: {value}',
   showTable: 'Afficher en tableau',
   showChart: 'Afficher en graphique',
   view: 'Affichage de {title}',
