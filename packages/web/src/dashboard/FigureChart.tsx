@@ -2,8 +2,12 @@ import '@mantine/charts/styles.css';
 import { BarChart, DonutChart, LineChart } from '@mantine/charts';
 import { Group, Stack, Text } from '@mantine/core';
 import { type FigureChart as Chart, exhaustiveSwitchError } from '@ninefold/model';
+import { addEnglish } from '../i18n/catalogue';
+import { figures } from '../i18n/en/figures';
 import { useI18n } from '../i18n/I18nProvider';
 import type { FigureRow } from './figure-text';
+
+addEnglish('figures', figures);
 
 /** Colours of a donut's slices, in order: Mantine's, distinct in both themes. */
 const SLICES = [
