@@ -705,6 +705,30 @@ describe('names by what the entity is', () => {
     }
   });
 
+  it('names a sailing’s vessel as a ship, and its organiser as a person', () => {
+    const model = modelWith([
+      {
+        name: 'Sailing',
+        key: 'id',
+        fields: [
+          { name: 'id', kind: 'integer', readOnly: true },
+          { name: 'vessel', kind: 'text' },
+          { name: 'organiser', kind: 'text' },
+        ],
+      },
+    ]);
+    const sailings = generateRecords(model, 20, { seed: 3 }).get('Sailing') ?? [];
+    expect(sailings.length).toBe(20);
+    for (const sailing of sailings) {
+      if (typeof sailing.vessel === 'string') expect(sailing.vessel).toMatch(/^MV [A-Z][\w' .-]+$/);
+      if (typeof sailing.organiser === 'string')
+        expect(personLike(sailing.organiser), sailing.organiser).toBe(true);
+    }
+    // Both are optional: some are left empty, as a person would, and the rest are named.
+    expect(sailings.some((sailing) => typeof sailing.vessel === 'string')).toBe(true);
+    expect(sailings.some((sailing) => typeof sailing.organiser === 'string')).toBe(true);
+  });
+
   it('names a place after a town, with its own word', () => {
     const harbours = names('Harbour');
     expect(harbours.length).toBeGreaterThan(20);

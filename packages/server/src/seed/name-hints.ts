@@ -65,6 +65,18 @@ const TEXT_HINTS: ValueHint[] = [
     generate: ({ faker }) => faker.company.name(),
   },
   { kind: 'text', words: ['jobtitle', 'occupation'], generate: ({ faker }) => faker.person.jobTitle() },
+  // A ship is named as ships are (a ferry line's vessels were "bah yearningly boring"), and whoever
+  // organises something is a person, not two random words.
+  {
+    kind: 'text',
+    words: ['vessel', 'ship', 'boat', 'ferry'],
+    generate: ({ faker }) => `MV ${faker.location.city()}`,
+  },
+  {
+    kind: 'text',
+    words: ['organiser', 'organizer'],
+    generate: ({ faker }) => faker.person.fullName(),
+  },
   { kind: 'text', words: ['fullname', 'name', 'displayname', 'contact'], generate: nameOfEntity },
   {
     kind: 'text',
