@@ -97,6 +97,67 @@ describe('following the events stream', () => {
     expect(states).toEqual(['connecting']);
   });
 
+  it('asks nothing of an offline device, and connects again as soon as it has a network', async () => {
+    const { fetcher, requests } = scriptedFetch([
+      { frames: ['id: 1\nevent: ready\ndata: {}\n\n'] },
+      { frames: ['id: 2\nevent: ready\ndata: {}\n\n'] },
+    ]);
+    let online = true;
+    const listeners = new Set<() => void>();
+    const device = {
+      online: () => online,
+      whenOnline(listener: () => void) {
+        listeners.add(listener);
+        return () => listeners.delete(listener);
+      },
+    };
+    const states: LiveState[] = [];
+    const stop = followEvents(
+      // A minute between attempts: only the network's return can explain a second request in the test's time.
+      { url: '/e', fetch: fetcher, delays: [60_000], device },
+      { onChange: () => {}, onReset: () => {}, onState: (s) => states.push(s) },
+    );
+    for (let waited = 0; waited < 2000 && !states.includes('lost'); waited += 5)
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(requests).toHaveLength(1);
+    online = false;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(requests).toHaveLength(1);
+    online = true;
+    for (const listener of [...listeners]) listener();
+    for (let waited = 0; waited < 2000 && requests.length < 2; waited += 5)
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    stop();
+    expect(requests).toHaveLength(2);
+    expect(requests[1]?.headers['last-event-id']).toBe('1');
+    // Stopped, it listens to the device no longer.
+    expect(listeners.size).toBe(0);
+  });
+
+  it('does not connect while the device is offline, however short its waits', async () => {
+    const { fetcher, requests } = scriptedFetch([{ frames: [] }, { frames: [] }]);
+    const listeners = new Set<() => void>();
+    const stop = followEvents(
+      {
+        url: '/e',
+        fetch: fetcher,
+        delays: [1],
+        device: {
+          online: () => false,
+          whenOnline(listener) {
+            listeners.add(listener);
+            return () => listeners.delete(listener);
+          },
+        },
+      },
+      { onChange: () => {}, onReset: () => {} },
+    );
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(requests).toHaveLength(0);
+    stop();
+    expect(listeners.size).toBe(0);
+  });
+
   it('tells a reset, so that everything is read again', async () => {
     const { fetcher } = scriptedFetch([{ frames: ['id: 9\nevent: reset\ndata: {}\n\n'] }]);
     let resets = 0;

@@ -32,7 +32,25 @@ export interface FollowOptions {
   authHeaders?: () => Readonly<Record<string, string>>;
   /** Waits before connecting again, by attempt; tests shorten them. */
   delays?: readonly number[];
+  /** Whether the device has a network, and when it has one again; the browser's `navigator.onLine` by default. */
+  device?: DeviceNetwork;
 }
+
+/** What the device says of its network connection. */
+export interface DeviceNetwork {
+  online(): boolean;
+  /** Calls back when the device has a network again; returns what stops listening. */
+  whenOnline(listener: () => void): () => void;
+}
+
+const browserNetwork: DeviceNetwork = {
+  online: () => typeof navigator === 'undefined' || navigator.onLine !== false,
+  whenOnline(listener) {
+    if (typeof window === 'undefined') return () => {};
+    window.addEventListener('online', listener);
+    return () => window.removeEventListener('online', listener);
+  },
+};
 
 const DELAYS = [1000, 2000, 5000, 10_000, 30_000];
 /** An event larger than this is not ours: the stream is dropped and opened again. */
@@ -56,6 +74,7 @@ const KINDS = new Set<LiveChange['kind']>(['created', 'updated', 'deleted', 'hid
 export function followEvents(options: FollowOptions, handlers: LiveHandlers): () => void {
   const doFetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   const delays = options.delays ?? DELAYS;
+  const device = options.device ?? browserNetwork;
   const controller = new AbortController();
   let lastId: string | undefined;
   let attempt = 0;
@@ -114,9 +133,33 @@ export function followEvents(options: FollowOptions, handlers: LiveHandlers): ()
     return 'again';
   };
 
+  /**
+   * Waits `ms`, or until the device has a network again, whichever is first; an offline device waits for
+   * its network however long that takes, as a connection could only fail (and say so in the console).
+   */
+  const pause = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        stopListening();
+        controller.signal.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        if (device.online()) done();
+      }, ms);
+      const stopListening = device.whenOnline(() => {
+        attempt = 0;
+        done();
+      });
+      controller.signal.addEventListener('abort', done);
+    });
+
   void (async () => {
     tell('connecting');
     while (!controller.signal.aborted) {
+      if (!device.online()) await pause(0);
+      if (controller.signal.aborted) return;
       let outcome: 'again' | 'stop';
       try {
         outcome = await connect();
@@ -127,13 +170,7 @@ export function followEvents(options: FollowOptions, handlers: LiveHandlers): ()
       tell('lost');
       const delay = delays[Math.min(attempt, delays.length - 1)] ?? 1000;
       attempt++;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, delay);
-        controller.signal.addEventListener('abort', () => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
+      await pause(delay);
     }
   })();
 
