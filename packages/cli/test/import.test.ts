@@ -169,4 +169,84 @@ describe.skipIf(CORPUS === undefined)('ninefold import', () => {
     ).toBe(1);
     expect(serve.stderr).toContain("--sign-in chooses among an OpenAPI document's security schemes");
   });
+
+  describe('the report of a large document', () => {
+    const trello = corpusPath('apis-guru/trello.com.json');
+    /** The entry lines of a report: each starts with its kind. */
+    const entryLines = (text: string) =>
+      text.split('\n').filter((line) => /^ {3}(mapped|inferred|not-shown|skipped) /.test(line));
+    const counted = (text: string) => {
+      const head = /: (\d+) mapped, (\d+) inferred, (\d+) not shown, (\d+) skipped/.exec(text);
+      if (!head) throw new Error(`no report head in:\n${text.slice(0, 500)}`);
+      return head.slice(1).map(Number);
+    };
+
+    it('is summed up on the terminal, each point’s rest counted by kind, with how to have it all', async () => {
+      const terminal = bufferTerminal();
+      expect(await main(['import', trello, '-o', join(dir, 'trello.yaml')], terminal)).toBe(0);
+      const [, inferred = 0, notShown = 0, skipped = 0] = counted(terminal.stderr);
+      const listed = entryLines(terminal.stderr);
+      // Trello's inferred and skipped items run to hundreds: far more than a screen.
+      expect(inferred + notShown + skipped).toBeGreaterThan(400);
+      expect(listed.length).toBeLessThan(100);
+      const rests = [...terminal.stderr.matchAll(/^ {3}… and (\d+) more: (.*)$/gm)];
+      expect(rests.length).toBeGreaterThan(0);
+      for (const [, n, kinds] of rests) {
+        const sum = [...(kinds ?? '').matchAll(/(\d+) (?:inferred|not shown|skipped)/g)].reduce(
+          (total, [, k]) => total + Number(k),
+          0,
+        );
+        expect(sum).toBe(Number(n));
+      }
+      const rest = rests.reduce((total, [, n]) => total + Number(n), 0);
+      expect(listed.length + rest).toBe(inferred + notShown + skipped);
+      expect(terminal.stderr).toContain(`${rest} entries are left out above: --report FILE writes them all.`);
+    });
+
+    it('is written whole, mapped items too, to the file --report names', async () => {
+      const file = join(dir, 'trello-report.txt');
+      const terminal = bufferTerminal();
+      expect(await main(['import', trello, '-o', join(dir, 'trello.yaml'), '--report', file], terminal)).toBe(
+        0,
+      );
+      expect(terminal.stderr).toContain(`wrote the whole report to ${file}`);
+      expect(terminal.stderr).not.toContain('entries are left out above');
+      const whole = readFileSync(file, 'utf8');
+      const total = counted(whole).reduce((sum, n) => sum + n, 0);
+      expect(entryLines(whole)).toHaveLength(total);
+      expect(whole).not.toContain('… and');
+      // What the terminal listed is in the file, line for line.
+      for (const line of entryLines(terminal.stderr)) expect(whole).toContain(line);
+    });
+
+    it('refuses a --report that would overwrite the specification, or that cannot be written', async () => {
+      const out = join(dir, 'same.yaml');
+      const same = bufferTerminal();
+      expect(await main(['import', trello, '-o', out, '--report', out], same)).toBe(2);
+      expect(same.stderr).toContain('--report and --out both name');
+      expect(() => readFileSync(out)).toThrow();
+      const nowhere = bufferTerminal();
+      const missing = join(dir, 'no-such-folder', 'report.txt');
+      expect(await main(['import', trello, '-o', out, '--report', missing], nowhere)).toBe(2);
+      expect(nowhere.stderr).toContain(`the report could not be written to ${missing}`);
+      expect(() => readFileSync(out)).toThrow();
+    });
+
+    it('is printed whole, mapped items too, with --report all', async () => {
+      const terminal = bufferTerminal();
+      expect(
+        await main(['import', trello, '-o', join(dir, 'trello-all.yaml'), '--report', 'all'], terminal),
+      ).toBe(0);
+      const total = counted(terminal.stderr).reduce((sum, n) => sum + n, 0);
+      expect(entryLines(terminal.stderr)).toHaveLength(total);
+    });
+
+    it('of a small document is printed whole', async () => {
+      const terminal = bufferTerminal();
+      expect(await main(['import', conduit, '-o', join(dir, 'conduit-whole.yaml')], terminal)).toBe(0);
+      const [, inferred = 0, notShown = 0, skipped = 0] = counted(terminal.stderr);
+      expect(entryLines(terminal.stderr)).toHaveLength(inferred + notShown + skipped);
+      expect(terminal.stderr).not.toContain('… and');
+    });
+  });
 });

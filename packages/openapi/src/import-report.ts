@@ -69,40 +69,71 @@ export function createReportBuilder(file: string): ReportBuilder {
   };
 }
 
+/** How `formatImportReport` lists entries. */
+export interface ReportFormat {
+  /** List the mapped entries too, not only those that need a reader's attention. */
+  all?: boolean;
+  /**
+   * At most this many entries under each point; the rest are counted in one line. A terminal gets a
+   * summary (GitHub's description has thousands of inferred items), a report file gets every line.
+   */
+  limit?: number;
+}
+
 /**
  * The report as readable text for the CLI: one block per point with its counts, then one line per entry
  * that needs a reader's attention (inferred, not shown, skipped). Mapped entries are counted, not listed,
- * so that a large document's report stays readable; pass `{ all: true }` to list them too.
+ * so that a large document's report stays readable; pass `{ all: true }` to list them too, and `limit` to
+ * list at most that many under each point.
  *
  * @example
  * ```ts
- * formatImportReport(report);
+ * formatImportReport(report, { limit: 10 });
  * // Import report for conduit.yml: 80 mapped, 25 inferred, 3 not shown, 1 skipped
  * //
  * // 1. product: 2 mapped
  * // ...
  * ```
  */
-export function formatImportReport(report: ImportReport, options: { all?: boolean } = {}): string {
+export function formatImportReport(report: ImportReport, options: ReportFormat = {}): string {
+  return reportLines(report, options).lines.join('\n');
+}
+
+/** How many entries `formatImportReport` would leave out with these options. */
+export function unlistedEntries(report: ImportReport, options: ReportFormat): number {
+  return reportLines(report, options).unlisted;
+}
+
+function reportLines(report: ImportReport, options: ReportFormat): { lines: string[]; unlisted: number } {
   const { counts } = report;
   const lines = [
     `Import report for ${report.file}: ${counts.mapped} mapped, ${counts.inferred} inferred, ` +
       `${counts['not-shown']} not shown, ${counts.skipped} skipped`,
   ];
+  let unlisted = 0;
   POINT_KEYS.forEach((key, index) => {
     const entries = report.points[key];
-    const tally = REPORT_KINDS.map((kind) => [kind, entries.filter((e) => e.kind === kind).length] as const)
-      .filter(([, n]) => n > 0)
-      .map(([kind, n]) => `${n} ${kind === 'not-shown' ? 'not shown' : kind}`);
+    const tally = tallyOf(entries);
     lines.push('', `${index + 1}. ${POINT_NAMES[key]}: ${tally.length > 0 ? tally.join(', ') : 'nothing'}`);
-    for (const entry of entries) {
-      if (entry.kind === 'mapped' && options.all !== true) continue;
+    const listed = entries.filter((entry) => entry.kind !== 'mapped' || options.all === true);
+    const shown = options.limit === undefined ? listed : listed.slice(0, options.limit);
+    for (const entry of shown) {
       const more = entry.also?.length
         ? ` and ${entry.also.length} more ${entry.also.length === 1 ? 'place' : 'places'}`
         : '';
       const at = entry.pointer === '' ? '' : ` (${entry.pointer}${more})`;
       lines.push(`   ${entry.kind.padEnd(9)} ${entry.message}${at}`);
     }
+    const left = listed.slice(shown.length);
+    if (left.length > 0) lines.push(`   … and ${left.length} more: ${tallyOf(left).join(', ')}`);
+    unlisted += left.length;
   });
-  return lines.join('\n');
+  return { lines, unlisted };
+}
+
+/** "3 mapped, 1 not shown": how many entries of each kind, in the kinds' order, leaving out the nones. */
+function tallyOf(entries: readonly ReportEntry[]): string[] {
+  return REPORT_KINDS.map((kind) => [kind, entries.filter((e) => e.kind === kind).length] as const)
+    .filter(([, n]) => n > 0)
+    .map(([kind, n]) => `${n} ${kind === 'not-shown' ? 'not shown' : kind}`);
 }

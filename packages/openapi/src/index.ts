@@ -14,7 +14,9 @@ export {
   type ImportReport,
   REPORT_KINDS,
   type ReportEntry,
+  type ReportFormat,
   type ReportKind,
+  unlistedEntries,
 } from './import-report';
 export { MAX_DEPTH as MAX_OPENAPI_DEPTH, MAX_OPENAPI_BYTES } from './read/limits';
 export { readOpenApi } from './read/read-openapi';

@@ -1,6 +1,8 @@
+import { writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { importDatabase, isDatabaseSource, withoutPassword } from '@ninefold/database';
 import { toDocument, toMarkdown } from '@ninefold/model';
-import { formatImportReport, looksLikeOpenApi } from '@ninefold/openapi';
+import { formatImportReport, type ImportReport, looksLikeOpenApi, unlistedEntries } from '@ninefold/openapi';
 import { stringify } from 'yaml';
 import { parseCommandArgs } from '../args';
 import { type AnySpecResult, loadAnySpec } from '../load-any-spec';
@@ -9,20 +11,27 @@ import { printReport } from '../report';
 import type { Terminal } from '../terminal';
 import { writeOutput } from '../write-output';
 
-export const IMPORT_HELP = `Usage: ninefold import OPENAPI|DATABASE [-o OUT] [--format yaml|markdown] [--report all]
+/** Lines of the report under each point that a terminal is shown; the rest are counted. */
+const TERMINAL_ENTRIES = 12;
+/** A report this long or shorter is printed whole. */
+const SUMMED_UP_PAST_LINES = 100;
+
+export const IMPORT_HELP = `Usage: ninefold import OPENAPI|DATABASE [-o OUT] [--format yaml|markdown] [--report FILE|all]
 
 Imports an OpenAPI 2.0, 3.0 or 3.1 document (JSON or YAML, one file or several joined by $ref), or an
 existing database (postgres://… or a SQLite file, read and never written), into a nine-point
 specification in YAML or Markdown, which a person can then read and edit. Prints the import report:
 what was inferred rather than read, what was left not shown, and what was skipped, each with a JSON
-pointer into the document (or /schema/table/column).
+pointer into the document (or /schema/table/column). A report longer than ${SUMMED_UP_PAST_LINES} lines is summed up, at most
+${TERMINAL_ENTRIES} lines under each point; --report FILE writes every line of it.
 
 Options:
   -o, --out FILE     write the specification to FILE (default: standard output)
   --format FORMAT    yaml or markdown (the default: markdown for an OUT ending in .md, else yaml);
                      Markdown cannot hold everything YAML can (call parameters, a maximum page
                      size, ...): what it leaves out is printed as a warning
-  --report all       list every mapped item in the report too, not only the inferred and the missing
+  --report FILE      write the whole report to FILE, mapped items included; the terminal gets the summary
+  --report all       print the whole report, mapped items included, to the terminal instead
   --root DIR         an OpenAPI document's $refs may read files in DIR only (default: its own folder)
   --client-id ID     the OAuth2 or OpenID Connect client id to sign in with (documents never name it)
   --sign-in SCHEME   the security scheme to sign in with, when the document has several
@@ -49,9 +58,19 @@ export async function importCommand(args: string[], terminal: Terminal): Promise
     terminal.out(IMPORT_HELP);
     return 0;
   }
-  const report = parsed.values.report;
-  if (report !== undefined && report !== 'all') {
-    terminal.err(`ninefold import: --report takes "all", not "${report}".\n`);
+  const reportFile = parsed.values.report;
+  if (reportFile === '') {
+    terminal.err('ninefold import: --report takes a FILE to write the report to, or "all".\n');
+    return 2;
+  }
+  if (
+    reportFile !== undefined &&
+    parsed.values.out !== undefined &&
+    resolve(reportFile) === resolve(parsed.values.out)
+  ) {
+    terminal.err(
+      `ninefold import: --report and --out both name ${reportFile}; the report would overwrite the specification.\n`,
+    );
     return 2;
   }
   const format = parsed.values.format;
@@ -120,7 +139,10 @@ async function writeImport(
   const source = databaseName(file);
   const toErr = { ...terminal, out: terminal.err };
   if (result.issues.length > 0 || !result.model) printReport(result, file, toErr);
-  if (result.report) terminal.err(`${formatImportReport(result.report, { all: report === 'all' })}\n`);
+  if (result.report) {
+    const written = await writeReport(result.report, report, terminal);
+    if (written !== 0) return written;
+  }
   if (!result.model || !result.ok) {
     terminal.err(`ninefold import: ${source} could not be imported without errors; nothing was written.\n`);
     return 1;
@@ -139,6 +161,42 @@ async function writeImport(
   }
   const out = values.out;
   return writeOutput('import', terminal, out, text);
+}
+
+/**
+ * The report on the terminal (whole with `all`, else summed up), and whole in the file `--report` names.
+ * Answers 2 when that file cannot be written, before anything else is.
+ */
+async function writeReport(
+  report: ImportReport,
+  where: string | undefined,
+  terminal: Terminal,
+): Promise<number> {
+  if (where === 'all') {
+    terminal.err(`${formatImportReport(report, { all: true })}\n`);
+    return 0;
+  }
+  const whole = formatImportReport(report);
+  // A small document's report is read whole; a large one's would scroll away everything before it.
+  const summary = { limit: TERMINAL_ENTRIES };
+  const summed = whole.split('\n').length > SUMMED_UP_PAST_LINES;
+  terminal.err(`${summed ? formatImportReport(report, summary) : whole}\n`);
+  if (where === undefined) {
+    const unlisted = summed ? unlistedEntries(report, summary) : 0;
+    if (unlisted > 0)
+      terminal.err(`${unlisted} entries are left out above: --report FILE writes them all.\n`);
+    return 0;
+  }
+  try {
+    await writeFile(where, `${formatImportReport(report, { all: true })}\n`);
+  } catch (error) {
+    terminal.err(
+      `ninefold import: the report could not be written to ${where}: ${(error as Error).message}\n`,
+    );
+    return 2;
+  }
+  terminal.err(`wrote the whole report to ${where}\n`);
+  return 0;
 }
 
 function parseImportArgs(args: string[]) {
