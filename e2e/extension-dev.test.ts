@@ -68,19 +68,31 @@ describe('ninefold dev with an extension module', () => {
       // What the bundler's client in the page said, and where the page went: a replacement that never
       // arrives is explained by these (a reload, a failed fetch) rather than by a bare timeout.
       const said: string[] = [];
+      const started = Date.now();
+      const note = (line: string) => said.push(`${((Date.now() - started) / 1000).toFixed(1)} s ${line}`);
       page.on('console', (message) => {
-        if (/\[vite\]|\[hmr\]/.test(message.text())) said.push(message.text());
+        if (/\[vite\]|\[hmr\]/.test(message.text())) note(message.text());
       });
       page.on('framenavigated', (frame) => {
-        if (frame === page.mainFrame()) said.push(`navigated to ${frame.url()}`);
+        if (frame === page.mainFrame()) note(`navigated to ${frame.url()}`);
       });
+      // Each save is in the same record, so that an update that never came is told from one that came late.
+      const save = (text: string) => {
+        note(`(the test saved the module: ${/Open until [\d:]+/.exec(text)?.[0]})`);
+        writeFileSync(extension, text);
+      };
       const replaced = (hours: string) =>
         header
           .getByText(`Open until ${hours}`)
           .waitFor({ timeout: REPLACED_MS })
-          .catch((error: Error) => {
+          .catch(async (error: Error) => {
+            // What the page shows instead: the header a swap did not reach, or a boundary's message.
+            const shown = await page
+              .locator('body')
+              .innerText({ timeout: 2000 })
+              .catch((failure: Error) => `(unread: ${failure.message})`);
             throw new Error(
-              `${error.message}\nThe page's bundler client said:\n${said.join('\n')}\nThe server said:\n${server.output().slice(-4000)}`,
+              `${error.message}\nThe page's bundler client said:\n${said.join('\n')}\nThe page shows:\n${shown.slice(0, 2000)}\nThe server said:\n${server.output().slice(-4000)}`,
             );
           });
       await header.getByText('Open until 18:00').waitFor();
@@ -95,7 +107,7 @@ describe('ninefold dev with an extension module', () => {
       const samePage = () => page.evaluate(() => (window as { stillTheSamePage?: boolean }).stillTheSamePage);
 
       // A field's display changes in the open list.
-      writeFileSync(extension, module('18:00', '✪'));
+      save(module('18:00', '✪'));
       await page.getByText('✪✪', { exact: false }).first().waitFor({ timeout: REPLACED_MS });
       expect(await page.getByText('★', { exact: false }).count()).toBe(0);
       expect(await samePage()).toBe(true);
@@ -106,7 +118,7 @@ describe('ninefold dev with an extension module', () => {
       await page.getByRole('link', { name: /^Edit/ }).first().click();
       const name = page.getByRole('textbox', { name: /^Name/ });
       await name.fill('Hammer drill');
-      writeFileSync(extension, module('20:00', '✪'));
+      save(module('20:00', '✪'));
       await replaced('20:00');
       expect(await name.inputValue()).toBe('Hammer drill');
       expect(await samePage()).toBe(true);
@@ -114,7 +126,7 @@ describe('ninefold dev with an extension module', () => {
 
       // A syntax error: the page says where, under the module's own title, and the last good module keeps
       // running, in the same page.
-      writeFileSync(extension, module('21:00').replace('slots: {', 'slots: { ]'));
+      save(module('21:00').replace('slots: {', 'slots: { ]'));
       const alert = page.getByText('The extension module has issues', { exact: false });
       await alert.waitFor({ timeout: REPLACED_MS });
       // What is wrong, in the bundler's words, not how it framed the failure.
@@ -127,21 +139,21 @@ describe('ninefold dev with an extension module', () => {
       await screenshot(page, 'extension-dev-broken');
 
       // Fixed, the issue goes and the new module runs, still in the same page.
-      writeFileSync(extension, module('22:00'));
+      save(module('22:00'));
       await replaced('22:00');
       await alert.waitFor({ state: 'detached', timeout: REPLACED_MS });
       expect(await samePage()).toBe(true);
       expect(new URL(page.url()).pathname).toBe(formPath);
 
       // A type error runs (the bundler strips types) and is said in the page and the terminal, at its line.
-      writeFileSync(extension, module('23:00').replace('Number(value)', 'value'));
+      save(module('23:00').replace('Number(value)', 'value'));
       await replaced('23:00');
       await page.getByText(/The extension module does not type-check: /).waitFor({ timeout: 60_000 });
       expect(await page.getByText(/library\.ui\.tsx:5:\d+/).count()).toBeGreaterThan(0);
       expect(server.output()).toMatch(
         /library\.ui\.tsx:5:\d+: error: The extension module does not type-check/,
       );
-      writeFileSync(extension, module('23:30'));
+      save(module('23:30'));
       await replaced('23:30');
       await alert.waitFor({ state: 'detached', timeout: 60_000 });
 
@@ -153,7 +165,7 @@ describe('ninefold dev with an extension module', () => {
         'display: ({ value }) => {\n      throw new Error(`no stars for ${value}`);\n    }',
       );
       expect(throwing.split('\n')[5]).toContain('throw new Error');
-      writeFileSync(extension, throwing);
+      save(throwing);
       await replaced('23:40');
       await page.getByRole('navigation').getByRole('link', { name: 'Tools' }).click();
       await page
@@ -168,7 +180,7 @@ describe('ninefold dev with an extension module', () => {
         /library\.ui\.tsx:6:\d+: error: the extension's display of Tool\.rating threw in the page: no stars for \d\n {4}at display \([^)]*library\.ui\.tsx:6:\d+\)/,
       );
       await screenshot(page, 'extension-dev-threw');
-      writeFileSync(extension, module('23:50'));
+      save(module('23:50'));
       await replaced('23:50');
       await alert.waitFor({ state: 'detached', timeout: REPLACED_MS });
 
