@@ -59,8 +59,8 @@ validation:
       message: A booking checked in or cancelled can no longer be edited.
 `;
 
-function hall(): Model {
-  const loaded = loadSpec(HALL, { file: 'riverside-hall.yaml' });
+function hall(text = HALL): Model {
+  const loaded = loadSpec(text, { file: 'riverside-hall.yaml' });
   if (!loaded.ok || !loaded.model) throw new Error(JSON.stringify(loaded.issues));
   return loaded.model;
 }
@@ -90,6 +90,29 @@ describe('seeded states, as point 4 and point 5 allow them', () => {
         new Set(['requested', 'confirmed', 'checkedIn', 'cancelled']),
       );
       expect(byState('requested').some((booking) => (booking.seats as number) > 900)).toBe(true);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('holds a guard on a field named user, and leaves one on the person taking the step to the API', async () => {
+    // Here a booking is confirmed by an usher (the person taking the step), and checked in only when it
+    // came through the box office (its field "user", never so among the drawn web and phone bookings).
+    const text = HALL.replace(
+      '      organiser: { kind: text }',
+      '      organiser: { kind: text }\n      user: { kind: enum, values: [web, phone] }',
+    )
+      .replace('guard: record.seats <= 900', "guard: user.role == 'usher'")
+      .replace('guard: record.depositPaid == true', "guard: record.user == 'boxOffice'");
+    const model = hall(text);
+    const store = await openStore({ model, url: 'sqlite::memory:' });
+    try {
+      expect((await store.migrate({ allowDestructive: false })).ok).toBe(true);
+      await seed(store, model, 40, () => undefined);
+      const { items } = await store.list('Booking', { filters: [], sort: [], limit: 100, withTotal: false });
+      const states = new Set(items.map((booking) => booking.status));
+      // Confirmed bookings are seeded (an usher could have confirmed any); none checked in.
+      expect(states).toEqual(new Set(['requested', 'confirmed', 'cancelled']));
     } finally {
       await store.close();
     }

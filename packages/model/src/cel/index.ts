@@ -3,7 +3,7 @@ import { exhaustiveSwitchError } from '../exhaustive';
 import { findEntity } from '../lookup';
 import { type Entity, FIELD_KINDS, type FieldKind, type FieldType, type Model } from '../model';
 import type { RecordReader } from '../rules/records';
-import { findNode } from './ast';
+import { findNode, mentions } from './ast';
 import {
   entitiesNamedByRecordFunctions,
   entityTypeName,
@@ -531,6 +531,19 @@ export function expressionReadsRecords(expression: string, env: ExpressionEnviro
   }
   const ast = expressionAst(expression, env);
   return ast !== undefined && readsOtherRecords(ast);
+}
+
+/**
+ * Whether an expression reads a variable by name (`user`, not a field `record.user`): a guard that reads
+ * the person is decided only when someone takes the step. False for one that does not parse.
+ */
+export function expressionReadsVariable(
+  expression: string,
+  env: ExpressionEnvironment,
+  variable: string,
+): boolean {
+  const ast = expressionAst(expression, env);
+  return ast !== undefined && mentions(ast, variable);
 }
 
 /**

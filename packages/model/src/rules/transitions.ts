@@ -4,6 +4,7 @@ import {
   evaluateWithRecords,
   expressionEnvironment,
   expressionReadsRecords,
+  expressionReadsVariable,
 } from '../cel';
 import { exhaustiveSwitchError } from '../exhaustive';
 import { findEntity } from '../lookup';
@@ -114,6 +115,14 @@ export function guardReadsRecords(model: Model, machine: StateMachine, transitio
   return (
     transition.guard !== undefined &&
     expressionReadsRecords(transition.guard, guardEnvironment(model, machine))
+  );
+}
+
+/** Whether a transition's guard reads the person taking the step (`user`), which only a write can tell. */
+export function guardReadsUser(model: Model, machine: StateMachine, transition: Transition): boolean {
+  return (
+    transition.guard !== undefined &&
+    expressionReadsVariable(transition.guard, guardEnvironment(model, machine), 'user')
   );
 }
 

@@ -7,6 +7,7 @@ import {
   exhaustiveSwitchError,
   type Field,
   type FieldType,
+  guardReadsUser,
   type JsonValue,
   type Model,
 } from '@ninefold/model';
@@ -225,7 +226,7 @@ class SeedRun {
       const state = record[machine.field];
       let before = machine.initial;
       for (const transition of typeof state === 'string' ? (plan.paths.get(state) ?? []) : []) {
-        if (transition.guard !== undefined && !/\buser\b/.test(transition.guard)) {
+        if (transition.guard !== undefined && !guardReadsUser(this.model, machine, transition)) {
           const verdict = checkTransition(
             this.model,
             machine,
