@@ -116,6 +116,40 @@ export function validateRecord(
     : { ok: false, errors: dedupe(errors), record: merged };
 }
 
+/**
+ * What points 3, 5 and 9 refuse of a record at rest (seeded, or read back as stored): its fields' kinds,
+ * values and bounds, and the rules held both on create and on update. A rule only edits are held to
+ * (`on: [update]`) locks a record's edits, not its being there (a departed sailing exists); one only a
+ * creation is held to was met in the record's first state. Read-only fields are no refusal.
+ *
+ * @example
+ * ```ts
+ * storedRecordErrors(model, 'Sailing', { id: 4, status: 'departed', fare: -1 }, { now });
+ * // [{ pointer: '/fare', code: 'min', message: 'Must be at least 0.' }]: not the lock on departed sailings
+ * ```
+ */
+export function storedRecordErrors(
+  model: Model,
+  entityName: string,
+  record: Record<string, JsonValue>,
+  options: { now?: Date } = {},
+): FieldError[] {
+  const entity = findEntity(model, entityName);
+  if (!entity) return [{ pointer: '', code: 'type', message: 'Unknown kind of record.' }];
+  const stored = withoutNulls(record);
+  const errors: FieldError[] = [];
+  checkRequired(model, entity, entity.name, [], stored, '', errors);
+  checkValues(model, entity, stored, errors);
+  const atRest: ValidateOptions = {
+    mode: 'update',
+    old: stored,
+    ...(options.now ? { now: options.now } : {}),
+  };
+  for (const { rule, error } of brokenRules(model, entity, stored, atRest))
+    if (rule.on.includes('create')) errors.push(error);
+  return dedupe(errors);
+}
+
 /** Unknown keys and keys the client may not write, at the top level of a change. */
 function checkKeys(
   entity: Entity,

@@ -1,13 +1,4 @@
-import {
-  brokenRules as brokenModelRules,
-  checkRecordRules,
-  derivedValues,
-  type FieldError,
-  findEntity,
-  type JsonValue,
-  type Model,
-  validateRecord,
-} from '@ninefold/model';
+import { checkRecordRules, derivedValues, findEntity, type Model, storedRecordErrors } from '@ninefold/model';
 import { readerOf, withNumbers } from '../record-rules';
 import type { Store, StoredRecord } from '../store/store';
 
@@ -92,30 +83,6 @@ function referencedEntities(model: Model): Set<string> {
   return names;
 }
 
-/**
- * What point 5 refuses of a record as stored, checked as a change of nothing (its fields' kinds, values
- * and bounds, and its rules), less the rules only an edit is held to: a rule `on: [update]` locks a
- * departed sailing's edits, not its being there, and a seeded record was created and moved by its
- * transitions, never edited (the ferry line's departed sailings were all left out).
- */
-function asStored(model: Model, entity: string, record: StoredRecord, now: Date): FieldError[] {
-  const old = record as Record<string, JsonValue>;
-  const checked = validateRecord(model, entity, {}, { mode: 'update', old, now });
-  if (checked.ok) return [];
-  const shape = findEntity(model, entity);
-  const editsOnly = new Set(
-    shape === undefined
-      ? []
-      : brokenModelRules(model, shape, old, { mode: 'update', old, now })
-          .filter(({ rule }) => !rule.on.includes('create'))
-          .map(({ error }) => error),
-  );
-  return checked.errors.filter(
-    (error) =>
-      ![...editsOnly].some((edit) => edit.pointer === error.pointer && edit.message === error.message),
-  );
-}
-
 /** The messages of the rules a record about to be seeded breaks, as a create would be checked. */
 async function ruleErrors(
   model: Model,
@@ -124,7 +91,7 @@ async function ruleErrors(
   record: StoredRecord,
   now: Date,
 ): Promise<string[]> {
-  const refused = asStored(model, entity, record, now);
+  const refused = storedRecordErrors(model, entity, record, { now });
   if (refused.length > 0) return refused.map((error) => error.message);
   const errors = await checkRecordRules(model, entity, record, { mode: 'create', now, reader: readerOf(tx) });
   return errors.map((error) => error.message);
@@ -142,7 +109,7 @@ async function brokenRules(model: Model, tx: Store, entities: string[], now: Dat
     }
     const broken = new Map<string, number>();
     for (const record of all) {
-      const errors = asStored(model, entity, record, now);
+      const errors = storedRecordErrors(model, entity, record, { now });
       if (errors.length === 0) {
         errors.push(
           ...(await checkRecordRules(model, entity, record, {
