@@ -55,7 +55,12 @@ describe('the browser benchmarks, one round each', () => {
       // This checkout as its own baseline: the side that measures another version runs too.
       BENCH_LIST_BASELINE: ROOT,
     });
-    for (const name of ['client-initial-js', 'client-list-first-render', 'client-form-typing']) {
+    for (const name of [
+      'client-initial-js',
+      'client-list-first-render',
+      'client-list-react-admin',
+      'client-form-typing',
+    ]) {
       const figure = result(dir, name);
       expect(figure.ours, name).toBeGreaterThan(0);
       expect(figure.peer, name).toBeGreaterThan(0);

@@ -50,8 +50,11 @@ function listProbe(expected: string[]): string {
     }`);
 }
 
-/** The pages the list benchmark loads: ours, the peer, the peer on our libraries, and a baseline checkout. */
-export type Side = 'ours' | 'peer' | 'stack' | 'baseline';
+/**
+ * The pages the list benchmark loads: ours, the peer (the minimal page), the peer on our libraries,
+ * react-admin, and a baseline checkout.
+ */
+export type Side = 'ours' | 'peer' | 'stack' | 'reactAdmin' | 'baseline';
 
 export interface ListRun {
   rowsAt: number;
