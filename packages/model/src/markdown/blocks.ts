@@ -13,7 +13,8 @@ import { gfmTable } from 'micromark-extension-gfm-table';
  * line, after a blank line, outside a fenced code block and an HTML comment. A document with what could
  * reach across such a line (a link reference definition, a fence inside a list or a quotation, an HTML
  * block that a blank line does not end) is parsed whole. `blocks.test.ts` holds the two parses equal,
- * positions included, on every document of the repository and on mutations of them.
+ * positions included, on every document of the repository and on mutations of them. `parse` reads one
+ * section; a test passes one that counts them.
  *
  * @example
  * ```ts
@@ -21,7 +22,10 @@ import { gfmTable } from 'micromark-extension-gfm-table';
  * blocks.map((block) => block.type); // ['heading', 'heading', 'paragraph']
  * ```
  */
-export function markdownBlocks(source: string): RootContent[] {
+export function markdownBlocks(
+  source: string,
+  parse: (text: string) => RootContent[] = parseWhole,
+): RootContent[] {
   const sections = sectionsOf(source);
   const parsed = new Map<string, RootContent[]>();
   const blocks: RootContent[] = [];
@@ -39,7 +43,8 @@ export function markdownBlocks(source: string): RootContent[] {
 
 let lastRead = new Map<string, RootContent[]>();
 
-function parse(text: string): RootContent[] {
+/** `fromMarkdown` with GFM tables, of one section or of a whole document. */
+export function parseWhole(text: string): RootContent[] {
   // Only GFM tables: the convention needs nothing else from GFM, and autolink literals alone cost about a
   // third of the parse time while changing no text that the reader takes.
   return fromMarkdown(text, { extensions: [gfmTable()], mdastExtensions: [gfmTableFromMarkdown()] }).children;
