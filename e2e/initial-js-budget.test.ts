@@ -4,7 +4,7 @@ import { gzipSync } from 'node:zlib';
 import { ensureRuntime } from '@ninefold/web/runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Browser, launchBrowser } from './support/browser';
-import { type Fetched, filesOnlyFor, scriptsOf } from './support/first-load';
+import { type Fetched, filesOnlyFor, scriptsOf, withoutHashes } from './support/first-load';
 import { type NinefoldProcess, startNinefold } from './support/ninefold';
 import { signInAs } from './support/sign-in';
 
@@ -68,10 +68,15 @@ const LIVE_BUDGET_KIB = 3;
 // in the navigation, which leaves the product's name whole where it was cut to its first letter. The
 // home's other 0.1 kB: a list's search parameters are written only on the page they were made for. The
 // orders list's other 0.1 kB folds a phone's filters under one line; it is 149.4 kB, 0.6 under the goal.
+// From November 30, the chunks are measured with the names of the chunks they load made alike
+// (`withoutHashes`): those names changed with any change to another chunk, and moved a first load by up
+// to 30 bytes for the same code, which failed the empty shell's budget (125.6 against 125.5) on a change
+// to a chunk it never loads. The budgets were set again to the same code measured so: 125.5 -> 124.7,
+// 132.9 -> 131.8 and 149.4 -> 148.0 kB. The goal of 150 kB is now of the code; the names add about 1 kB.
 const BUDGET_KIB = {
-  'examples/empty.md at /': 125.5,
-  'the demo at /, signed in as the owner': 132.9,
-  'the demo at /orders, signed in as the owner': 149.4,
+  'examples/empty.md at /': 124.7,
+  'the demo at /, signed in as the owner': 131.8,
+  'the demo at /orders, signed in as the owner': 148.0,
 } as const;
 /** The code of the home's figures and charts, on top of its first load: not a first load, so no goal. */
 const FIGURES_BUDGET_KIB = 200;
@@ -117,7 +122,8 @@ describe('the JavaScript of a first visit, in bytes', () => {
     ];
     expect(files.length).toBeGreaterThan(0);
     const bytes = files.reduce(
-      (sum, file) => sum + gzipSync(readFileSync(join(runtime, file)), { level: 9 }).length,
+      (sum, file) =>
+        sum + gzipSync(withoutHashes(readFileSync(join(runtime, file), 'utf8')), { level: 9 }).length,
       0,
     );
     const kib = Math.round((bytes / 1024) * 10) / 10;
