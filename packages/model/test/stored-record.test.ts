@@ -1,11 +1,12 @@
 // A record at rest (seeded, or read back as stored) is held to what it must always be: its fields'
 // checks and the rules on both create and update, not a rule only its edits or its creation are held to.
 import { describe, expect, it } from 'vitest';
-import { loadSpec, type Model, storedRecordErrors } from '../src';
+import { loadSpec, type Model, type RecordReader, storedRecordErrors, storedRecordRuleErrors } from '../src';
 
 // A ferry line of our own: a sailing's fare is never negative (a field bound); its crossing takes at
 // least 10 minutes (a rule on create and update); a departed sailing can no longer be changed (edits
-// only); a new sailing is scheduled (creation only).
+// only); a new sailing is scheduled (creation only). Of the rules that read the other sailings: at most
+// 3 are scheduled at once (always), and sailings are edited only before the first departs (edits only).
 const FERRY = `title: Fjord Ferries
 product: not shown
 screens: not shown
@@ -44,6 +45,15 @@ validation:
       on: [create]
       check: record.status == "scheduled"
       message: A new sailing is scheduled.
+    - name: few-scheduled
+      entity: Sailing
+      check: count(Sailing, s, s.status == "scheduled") <= 3
+      message: At most 3 sailings are scheduled at once.
+    - name: edits-while-quiet
+      entity: Sailing
+      on: [update]
+      check: count(Sailing, s, s.status == "departed") == 0
+      message: Sailings are edited only before the first departs.
 `;
 
 function ferry(): Model {
@@ -79,5 +89,23 @@ describe('a record at rest', () => {
     expect(storedRecordErrors(ferry(), 'Harbour', {})).toEqual([
       { pointer: '', code: 'type', message: 'Unknown kind of record.' },
     ]);
+  });
+
+  it('is held to the rules that read other records on create and on update, not to those on edits only', async () => {
+    // Five sailings of each state, as far as the rules can tell.
+    const asked: string[] = [];
+    const reader: RecordReader = {
+      aggregate: (query) => {
+        asked.push(query.entity);
+        return 5;
+      },
+      lookup: () => undefined,
+    };
+    const sailing = { id: 4, fare: 12, minutes: 25, status: 'departed' };
+    const errors = await storedRecordRuleErrors(ferry(), 'Sailing', sailing, { reader });
+    expect(errors.map((error) => error.message)).toEqual(['At most 3 sailings are scheduled at once.']);
+    expect(asked.length).toBeGreaterThan(0);
+    // The rules the record's fields break are storedRecordErrors', not these.
+    expect(storedRecordErrors(ferry(), 'Sailing', sailing)).toEqual([]);
   });
 });

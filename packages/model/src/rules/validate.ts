@@ -118,7 +118,8 @@ export function validateRecord(
 
 /**
  * What points 3, 5 and 9 refuse of a record at rest (seeded, or read back as stored): its fields' kinds,
- * values and bounds, and the rules held both on create and on update. A rule only edits are held to
+ * values and bounds, and the rules held both on create and on update (those that read other records
+ * are `storedRecordRuleErrors`'). A rule only edits are held to
  * (`on: [update]`) locks a record's edits, not its being there (a departed sailing exists); one only a
  * creation is held to was met in the record's first state. Read-only fields are no refusal.
  *
@@ -140,14 +141,18 @@ export function storedRecordErrors(
   const errors: FieldError[] = [];
   checkRequired(model, entity, entity.name, [], stored, '', errors);
   checkValues(model, entity, stored, errors);
-  const atRest: ValidateOptions = {
-    mode: 'update',
-    old: stored,
-    ...(options.now ? { now: options.now } : {}),
-  };
-  for (const { rule, error } of brokenRules(model, entity, stored, atRest))
-    if (rule.on.includes('create')) errors.push(error);
+  for (const { rule, error } of brokenRules(model, entity, stored, atRest(stored, options.now)))
+    if (heldAtRest(rule)) errors.push(error);
   return dedupe(errors);
+}
+
+/** A record at rest is checked as an edit that changes nothing, by the rules also held on create. */
+function atRest(stored: Record<string, JsonValue>, now: Date | undefined): ValidateOptions {
+  return { mode: 'update', old: stored, ...(now ? { now } : {}) };
+}
+
+function heldAtRest(rule: Rule): boolean {
+  return rule.on.includes('create') && rule.on.includes('update');
 }
 
 /** Unknown keys and keys the client may not write, at the top level of a change. */
@@ -490,8 +495,37 @@ export async function checkRecordRules(
 ): Promise<FieldError[]> {
   const entity = findEntity(model, entityName);
   if (!entity) return [];
+  return dedupe((await brokenRecordRules(model, entity, record, options)).map(({ error }) => error));
+}
+
+/**
+ * The rules of point 5 that read other records and that a record at rest breaks: those held both on
+ * create and on update, as `storedRecordErrors` takes the others.
+ */
+export async function storedRecordRuleErrors(
+  model: Model,
+  entityName: string,
+  record: Record<string, JsonValue>,
+  options: { now?: Date; reader: RecordReader },
+): Promise<FieldError[]> {
+  const entity = findEntity(model, entityName);
+  if (!entity) return [];
+  const stored = withoutNulls(record);
+  const broken = await brokenRecordRules(model, entity, stored, {
+    ...atRest(stored, options.now),
+    reader: options.reader,
+  });
+  return dedupe(broken.filter(({ rule }) => heldAtRest(rule)).map(({ error }) => error));
+}
+
+async function brokenRecordRules(
+  model: Model,
+  entity: Entity,
+  record: Record<string, JsonValue>,
+  options: ValidateOptions & { reader: RecordReader },
+): Promise<Array<{ rule: Rule; error: FieldError }>> {
   const env = rulesEnvironment(model, entity);
-  const errors: FieldError[] = [];
+  const broken: Array<{ rule: Rule; error: FieldError }> = [];
   for (const rule of applicableRules(model, entity, options.mode, options.transition)) {
     if (!expressionReadsRecords(rule.check, env)) continue;
     for (const part of ruleParts(env, rule, record)) {
@@ -509,11 +543,11 @@ export async function checkRecordRules(
           const value = await evaluateWithRecords(binding.expression, env, context, options.reader);
           if (value.ok) bound[binding.name] = value.value;
         }
-        errors.push(ruleError(model, rule, part.pointer, record, options, bound));
+        broken.push({ rule, error: ruleError(model, rule, part.pointer, record, options, bound) });
       }
     }
   }
-  return dedupe(errors);
+  return broken;
 }
 
 /** Whether any rule of point 5 for this entity reads other records (then the API needs a transaction). */

@@ -1,4 +1,10 @@
-import { checkRecordRules, derivedValues, findEntity, type Model, storedRecordErrors } from '@ninefold/model';
+import {
+  derivedValues,
+  findEntity,
+  type Model,
+  storedRecordErrors,
+  storedRecordRuleErrors,
+} from '@ninefold/model';
 import { readerOf, withNumbers } from '../record-rules';
 import type { Store, StoredRecord } from '../store/store';
 
@@ -93,7 +99,7 @@ async function ruleErrors(
 ): Promise<string[]> {
   const refused = storedRecordErrors(model, entity, record, { now });
   if (refused.length > 0) return refused.map((error) => error.message);
-  const errors = await checkRecordRules(model, entity, record, { mode: 'create', now, reader: readerOf(tx) });
+  const errors = await storedRecordRuleErrors(model, entity, record, { now, reader: readerOf(tx) });
   return errors.map((error) => error.message);
 }
 
@@ -111,14 +117,7 @@ async function brokenRules(model: Model, tx: Store, entities: string[], now: Dat
     for (const record of all) {
       const errors = storedRecordErrors(model, entity, record, { now });
       if (errors.length === 0) {
-        errors.push(
-          ...(await checkRecordRules(model, entity, record, {
-            mode: 'update',
-            old: record,
-            now,
-            reader: readerOf(tx),
-          })),
-        );
+        errors.push(...(await storedRecordRuleErrors(model, entity, record, { now, reader: readerOf(tx) })));
       }
       for (const message of new Set(errors.map((error) => error.message))) {
         broken.set(message, (broken.get(message) ?? 0) + 1);
