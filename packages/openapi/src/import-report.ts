@@ -96,15 +96,14 @@ export interface ReportFormat {
  * ```
  */
 export function formatImportReport(report: ImportReport, options: ReportFormat = {}): string {
-  return reportLines(report, options).lines.join('\n');
+  return importReportText(report, options).text;
 }
 
-/** How many entries `formatImportReport` would leave out with these options. */
-export function unlistedEntries(report: ImportReport, options: ReportFormat): number {
-  return reportLines(report, options).unlisted;
-}
-
-function reportLines(report: ImportReport, options: ReportFormat): { lines: string[]; unlisted: number } {
+/** The report's text as `formatImportReport` writes it, and how many entries `limit` left out of it. */
+export function importReportText(
+  report: ImportReport,
+  options: ReportFormat,
+): { text: string; unlisted: number } {
   const { counts } = report;
   const lines = [
     `Import report for ${report.file}: ${counts.mapped} mapped, ${counts.inferred} inferred, ` +
@@ -128,7 +127,7 @@ function reportLines(report: ImportReport, options: ReportFormat): { lines: stri
     if (left.length > 0) lines.push(`   … and ${left.length} more: ${tallyOf(left).join(', ')}`);
     unlisted += left.length;
   });
-  return { lines, unlisted };
+  return { text: lines.join('\n'), unlisted };
 }
 
 /** "3 mapped, 1 not shown": how many entries of each kind, in the kinds' order, leaving out the nones. */

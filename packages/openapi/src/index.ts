@@ -12,11 +12,11 @@ export {
   createReportBuilder,
   formatImportReport,
   type ImportReport,
+  importReportText,
   REPORT_KINDS,
   type ReportEntry,
   type ReportFormat,
   type ReportKind,
-  unlistedEntries,
 } from './import-report';
 export { MAX_DEPTH as MAX_OPENAPI_DEPTH, MAX_OPENAPI_BYTES } from './read/limits';
 export { readOpenApi } from './read/read-openapi';

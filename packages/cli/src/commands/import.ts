@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { importDatabase, isDatabaseSource, withoutPassword } from '@ninefold/database';
 import { toDocument, toMarkdown } from '@ninefold/model';
-import { formatImportReport, type ImportReport, looksLikeOpenApi, unlistedEntries } from '@ninefold/openapi';
+import { formatImportReport, type ImportReport, importReportText, looksLikeOpenApi } from '@ninefold/openapi';
 import { stringify } from 'yaml';
 import { parseCommandArgs } from '../args';
 import { type AnySpecResult, loadAnySpec } from '../load-any-spec';
@@ -65,6 +65,7 @@ export async function importCommand(args: string[], terminal: Terminal): Promise
   }
   if (
     reportFile !== undefined &&
+    reportFile !== 'all' &&
     parsed.values.out !== undefined &&
     resolve(reportFile) === resolve(parsed.values.out)
   ) {
@@ -178,11 +179,13 @@ async function writeReport(
   }
   const whole = formatImportReport(report);
   // A small document's report is read whole; a large one's would scroll away everything before it.
-  const summary = { limit: TERMINAL_ENTRIES };
-  const summed = whole.split('\n').length > SUMMED_UP_PAST_LINES;
-  terminal.err(`${summed ? formatImportReport(report, summary) : whole}\n`);
+  const shown =
+    whole.split('\n').length > SUMMED_UP_PAST_LINES
+      ? importReportText(report, { limit: TERMINAL_ENTRIES })
+      : { text: whole, unlisted: 0 };
+  terminal.err(`${shown.text}\n`);
   if (where === undefined) {
-    const unlisted = summed ? unlistedEntries(report, summary) : 0;
+    const { unlisted } = shown;
     if (unlisted > 0)
       terminal.err(`${unlisted} entries are left out above: --report FILE writes them all.\n`);
     return 0;
