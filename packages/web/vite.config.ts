@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { SHARED } from './runtime/extension-module';
+import { savedModulesPlugin } from './runtime/saved-file';
 import { extensionPlugin, themeStylesheetPlugin } from './runtime/vite-plugins';
 
 /** Resolves as Node does (the `default` condition), for the worker build. */
@@ -17,7 +18,12 @@ const extensionFile = process.env.NINEFOLD_EXTENSION || undefined;
 export default defineConfig(({ mode }) => ({
   root: import.meta.dirname,
   base: './',
-  plugins: [react(), themeStylesheetPlugin(extensionFile), extensionPlugin(extensionFile)],
+  plugins: [
+    react(),
+    themeStylesheetPlugin(extensionFile),
+    extensionPlugin(extensionFile),
+    savedModulesPlugin(extensionFile),
+  ],
   define: { __NINEFOLD_EXTENSION__: JSON.stringify(extensionFile !== undefined) },
   // Workers have no DOM: the Markdown reader's entity decoder is then its table, not the page's parser.
   worker: {
