@@ -738,7 +738,8 @@ describe('no lost work', () => {
     await page.context().setOffline(true);
     await banner.getByText('This device has no network connection.', { exact: false }).waitFor();
     expect.soft(await seriousViolations(page)).toEqual([]);
-    await screenshot(page, 'resilience-offline');
+    // The window only: a whole page is taken by resizing the window, whose phone layout would fetch its code.
+    await screenshot(page, 'resilience-offline', { fullPage: false });
     await page.context().setOffline(false);
     await banner.waitFor({ state: 'detached' });
     await page.getByRole('status').getByText('The connection is back.').waitFor({ state: 'attached' });

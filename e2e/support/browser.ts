@@ -50,7 +50,11 @@ export async function launchBrowser(): Promise<Browser> {
       page.on('console', (message) => {
         // Chromium logs every 4xx answer; refusals a test provokes (422, 409, 412) are the API working.
         if (message.type() === 'error' && !EXPECTED_REFUSAL.test(message.text())) {
-          problems.push(`console: ${message.text()}`);
+          // Chromium's "Failed to load resource" names no address; the message's location does.
+          const where = message.location().url;
+          problems.push(
+            `console: ${message.text()}${where && /^Failed to load resource/.test(message.text()) ? ` (${where})` : ''}`,
+          );
         }
       });
       page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
