@@ -151,6 +151,41 @@ describe('the shell of the rich example', () => {
     await page.close();
   });
 
+  it('keeps still for a person whose system asks for less motion: nothing moves as the search opens', async () => {
+    const opened = async (reducedMotion: 'reduce' | 'no-preference') => {
+      const { page, problems } = await browser.newPage({ width: 360, height: 740, reducedMotion });
+      await signInAs(page, server, 'warehouse');
+      await page.goto(`${server.url}_/about`);
+      // Every frame for two seconds, what moves and for how long (without the preference: the search
+      // field's border as it takes the focus, 100 ms).
+      await page.evaluate(() => {
+        const seen = new Set<string>();
+        Object.assign(window, { moving: seen });
+        const until = performance.now() + 2000;
+        const frame = () => {
+          for (const animation of document.getAnimations()) {
+            const duration = Number(animation.effect?.getComputedTiming().duration ?? 0);
+            const what =
+              animation instanceof CSSTransition ? animation.transitionProperty : animation.constructor.name;
+            if (duration > 1) seen.add(`${what} ${duration} ms`);
+          }
+          if (performance.now() < until) requestAnimationFrame(frame);
+        };
+        requestAnimationFrame(frame);
+      });
+      await page.getByRole('button', { name: 'Search' }).click();
+      await page.getByRole('dialog').waitFor();
+      await page.waitForTimeout(2000);
+      const moving = await page.evaluate(() => [...(window as unknown as { moving: Set<string> }).moving]);
+      expect(problems).toEqual([]);
+      await page.close();
+      return moving;
+    };
+    expect(await opened('reduce')).toEqual([]);
+    // The same steps without the preference: what moved there is what the preference stops.
+    expect((await opened('no-preference')).length).toBeGreaterThan(0);
+  });
+
   it('is usable at 360 px: the navigation opens from its button', async () => {
     const { page, problems } = await browser.newPage({ width: 360, height: 740 });
     await signInAs(page, server, 'warehouse');

@@ -23,7 +23,12 @@ export interface Browser {
    * A new tab in a context of its own (no storage shared with other tabs) that records what went
    * wrong in it: console errors, page errors, CSP violations. Closing the page closes its context.
    */
-  newPage(options?: { width?: number; height?: number }): Promise<WatchedPage>;
+  newPage(options?: {
+    width?: number;
+    height?: number;
+    /** What the person's system says of motion; Chromium's own default is `no-preference`. */
+    reducedMotion?: 'reduce' | 'no-preference';
+  }): Promise<WatchedPage>;
   close(): Promise<void>;
 }
 
@@ -43,6 +48,7 @@ export async function launchBrowser(): Promise<Browser> {
         viewport: { width: options?.width ?? 1280, height: options?.height ?? 800 },
         locale: 'en-GB',
         timezoneId: 'UTC',
+        reducedMotion: options?.reducedMotion ?? 'no-preference',
       });
       const page = await context.newPage();
       page.once('close', () => void context.close().catch(() => undefined));

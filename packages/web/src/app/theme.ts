@@ -6,6 +6,9 @@ export const theme = createTheme({
   primaryShade: { light: 8, dark: 8 },
   defaultRadius: 'sm',
   cursorType: 'pointer',
+  // A person who asked their system for less motion gets dialogs, menus and notices without their slide
+  // and fade (app.css stops the skeletons' shimmer and the spinners too).
+  respectReducedMotion: true,
 });
 
 /**
