@@ -91,8 +91,12 @@ describe('ninefold dev with an extension module', () => {
               .locator('body')
               .innerText({ timeout: 2000 })
               .catch((failure: Error) => `(unread: ${failure.message})`);
+            // What dev serves for the module now: a save read half-way shows here (empty, or the old text).
+            const served = await fetch(`${server.url}@fs${extension}`)
+              .then((answer) => answer.text())
+              .catch((failure: Error) => `(unread: ${failure.message})`);
             throw new Error(
-              `${error.message}\nThe page's bundler client said:\n${said.join('\n')}\nThe page shows:\n${shown.slice(0, 2000)}\nThe server said:\n${server.output().slice(-4000)}`,
+              `${error.message}\nThe page's bundler client said:\n${said.join('\n')}\nThe page shows:\n${shown.slice(0, 2000)}\nDev serves the module as:\n${served.slice(0, 600)}\nThe server said:\n${server.output().slice(-4000)}`,
             );
           });
       await header.getByText('Open until 18:00').waitFor();
