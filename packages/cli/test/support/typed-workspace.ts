@@ -10,9 +10,9 @@ const run = promisify(execFile);
 /**
  * A folder for extension modules beside the repository's node_modules (in its cache), so that React,
  * the client and their types resolve as they do for a team's module in a workspace, type-checked with
- * the client's own settings.
+ * the client's own settings. `include` names the modules checked, the folder's own by default.
  */
-export function typedWorkspace(): string {
+export function typedWorkspace(include: readonly string[] = ['*.ts', '*.tsx']): string {
   const base = join(root, 'node_modules/.cache/ninefold-types-test');
   mkdirSync(base, { recursive: true });
   const dir = mkdtempSync(join(base, 'module-'));
@@ -21,7 +21,7 @@ export function typedWorkspace(): string {
     JSON.stringify({
       extends: relative(dir, join(root, 'packages/web/tsconfig.json')),
       compilerOptions: { noEmit: true },
-      include: ['*.ts', '*.tsx'],
+      include,
     }),
   );
   return dir;
