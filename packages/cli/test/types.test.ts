@@ -58,8 +58,8 @@ function workspace(): string {
   return dir;
 }
 
-/** The module type-checked with its names written from `spec`: TypeScript's errors, one per line. */
-async function compile(dir: string, spec: string): Promise<string[]> {
+/** `spec` written into `dir`, and the names `ninefold types` writes from it beside it. */
+async function writeNames(dir: string, spec: string): Promise<void> {
   writeFileSync(join(dir, 'tool-library.yaml'), spec);
   const written = await ninefold(
     'types',
@@ -68,6 +68,11 @@ async function compile(dir: string, spec: string): Promise<string[]> {
     join(dir, 'tool-library.types.ts'),
   );
   expect(written.code, written.stderr).toBe(0);
+}
+
+/** The module type-checked with its names written from `spec`: TypeScript's errors, one per line. */
+async function compile(dir: string, spec: string): Promise<string[]> {
+  await writeNames(dir, spec);
   return typeErrors(dir);
 }
 
@@ -82,14 +87,7 @@ async function compileEach(specs: Record<string, string>): Promise<Record<string
     const folder = join(dir, name);
     mkdirSync(folder);
     writeFileSync(join(folder, 'tool-library.ui.tsx'), MODULE);
-    writeFileSync(join(folder, 'tool-library.yaml'), spec);
-    const written = await ninefold(
-      'types',
-      join(folder, 'tool-library.yaml'),
-      '-o',
-      join(folder, 'tool-library.types.ts'),
-    );
-    expect(written.code, written.stderr).toBe(0);
+    await writeNames(folder, spec);
   }
   const errors = Object.fromEntries(Object.keys(specs).map((name): [string, string[]] => [name, []]));
   for (const line of await typeErrors(dir)) {
