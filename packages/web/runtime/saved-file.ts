@@ -1,6 +1,6 @@
-import { readFile, stat } from 'node:fs/promises';
-import { dirname, relative, sep } from 'node:path';
+import { stat } from 'node:fs/promises';
 import type { Plugin } from 'vite';
+import { isTeamFile } from './extension-module';
 
 export interface SavedFileOptions {
   /** How long an empty file is given for its write to land; a file still empty then is empty. */
@@ -30,30 +30,23 @@ export async function savedFileReady(file: string, options: SavedFileOptions = {
   }
 }
 
-/** The file's text once `savedFileReady` says it is saved. */
-export async function readSavedFile(file: string, options: SavedFileOptions = {}): Promise<string> {
-  await savedFileReady(file, options);
-  return readFile(file, 'utf8');
-}
-
-/** The scripts of a team's folder, which `dev` serves from their source as they are edited. */
+/** The team's scripts, which `dev` serves from their source as they are edited. */
 const SCRIPT = /\.[cm]?[jt]sx?$/;
 
 /**
- * In `dev`, a module of the team's folder (the extension and what it imports) is read only once its save
- * has landed (`savedFileReady`): the bundler's own read of a file caught between an editor's truncation
- * and its write would serve the page an empty module, and no later change would replace it. The file is
- * still read by the bundler itself, under its checks of what may be served.
+ * In `dev` with an extension, a module of the team's (the extension and what it imports: `isTeamFile`, as
+ * dev's watcher tells them) is read only once its save has landed (`savedFileReady`): the bundler's own
+ * read of a file caught between an editor's truncation and its write would serve the page an empty module,
+ * and no later change would replace it. The file is still read by the bundler itself, under its checks of
+ * what may be served.
  */
 export function savedModulesPlugin(extensionFile: string | undefined): Plugin {
-  const folder = extensionFile === undefined ? undefined : dirname(extensionFile);
   return {
     name: 'ninefold-saved-modules',
     apply: 'serve',
     async load(id) {
-      if (folder === undefined || id.includes('?') || !SCRIPT.test(id)) return undefined;
-      const path = relative(folder, id);
-      if (path.startsWith('..') || path.split(sep).includes('node_modules')) return undefined;
+      if (extensionFile === undefined || id.includes('?') || !SCRIPT.test(id) || !isTeamFile(id))
+        return undefined;
       await savedFileReady(id);
       return undefined;
     },
