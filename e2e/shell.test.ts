@@ -170,12 +170,13 @@ describe('the shell of the rich example', () => {
             if (duration > 1) seen.add(`${what} ${duration} ms`);
           }
           if (performance.now() < until) requestAnimationFrame(frame);
+          else Object.assign(window, { sampled: true });
         };
         requestAnimationFrame(frame);
       });
       await page.getByRole('button', { name: 'Search' }).click();
       await page.getByRole('dialog').waitFor();
-      await page.waitForTimeout(2000);
+      await page.waitForFunction(() => (window as { sampled?: boolean }).sampled === true);
       const moving = await page.evaluate(() => [...(window as unknown as { moving: Set<string> }).moving]);
       expect(problems).toEqual([]);
       await page.close();
