@@ -8,6 +8,7 @@ import LongestFirstSequencer from './test/sequencer.ts';
 const WHOLE_PROCESSES = [
   'packages/cli/test/**/*.test.ts',
   'test/bench-smoke*.test.ts',
+  'test/run-ts.test.ts',
   'test/fuzz/**/*.test.ts',
 ];
 

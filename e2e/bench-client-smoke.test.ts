@@ -16,7 +16,7 @@ const run = promisify(execFile);
 
 async function bench(args: string[], env: Record<string, string>): Promise<string> {
   const results = mkdtempSync(join(tmpdir(), 'ninefold-bench-smoke-'));
-  await run(process.execPath, ['--import', 'tsx', ...args], {
+  await run(process.execPath, [join(ROOT, 'scripts/run-ts.mjs'), ...args], {
     cwd: ROOT,
     env: { ...process.env, BENCH_RESULTS: results, NO_COLOR: '1', ...env },
     maxBuffer: 16 * 1024 * 1024,

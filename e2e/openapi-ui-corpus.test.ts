@@ -86,7 +86,7 @@ describe.skipIf(CORPUS === undefined)('the OpenAPI UI corpus', () => {
       const folder = mkdtempSync(join(tmpdir(), 'ninefold-bench-'));
       try {
         const out = join(folder, 'result.json');
-        const run = spawnSync(process.execPath, ['--import', 'tsx', 'bench/openapi-ui-corpus.ts', '1'], {
+        const run = spawnSync(process.execPath, ['scripts/run-ts.mjs', 'bench/openapi-ui-corpus.ts', '1'], {
           cwd: ROOT,
           env: {
             ...process.env,

@@ -14,10 +14,12 @@ import { postgresUnavailable } from '../packages/server/test/support/databases';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const run = promisify(execFile);
+/** Each benchmark as a bundled script, not through tsx (3 s of CPU saved at each start). */
+const RUN_TS = join(ROOT, 'scripts/run-ts.mjs');
 
 async function bench(script: string, env: Record<string, string>): Promise<string> {
   const results = mkdtempSync(join(tmpdir(), 'ninefold-bench-smoke-'));
-  await run(process.execPath, ['--expose-gc', '--import', 'tsx', join(ROOT, 'bench', script)], {
+  await run(process.execPath, ['--expose-gc', RUN_TS, join(ROOT, 'bench', script)], {
     cwd: ROOT,
     env: { ...process.env, BENCH_RESULTS: results, NO_COLOR: '1', ...env },
     maxBuffer: 16 * 1024 * 1024,
