@@ -1,6 +1,6 @@
 // Runs a TypeScript script (a benchmark, a test's helper process) as `node --import tsx FILE` would, but
 // bundled first. tsx transpiles each module in a loader thread as Node asks for it: importing the server
-// and the model that way cost 3.3 s of CPU per process, and the suite starts dozens of such processes.
+// and the model that way cost 3.3 s of CPU per process, and the suite's smoke runs start 23 such processes.
 // esbuild bundles our sources (npm's packages stay where they are) in a fraction of that, and Node then
 // loads one file.
 //
@@ -56,33 +56,27 @@ const sourceMeta = {
 
 const esbuild = await import('esbuild');
 const folder = mkdtempSync(join(tmpdir(), 'ninefold-run-ts-'));
+// On exit, not after the import: a script may end by process.exit (bench/support/clean-up.ts does on a
+// signal) while its top level is still running.
+process.on('exit', () => rmSync(folder, { recursive: true, force: true }));
 const outfile = join(folder, 'script.mjs');
-try {
-  const result = await esbuild.build({
-    entryPoints: [entry],
-    outfile,
-    bundle: true,
-    write: false,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    // A stack trace names the sources' lines, as under tsx.
-    sourcemap: 'inline',
-    // Node's own choice among a package's files: no `module` condition, `main` before `module`.
-    conditions: ['node'],
-    mainFields: ['main', 'module'],
-    logLevel: 'silent',
-    plugins: [sourceMeta],
-  });
-  writeFileSync(outfile, result.outputFiles[0].contents);
-} catch (error) {
-  rmSync(folder, { recursive: true, force: true });
-  throw error;
-}
+const result = await esbuild.build({
+  entryPoints: [entry],
+  outfile,
+  bundle: true,
+  write: false,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  // A stack trace names the sources' lines, as under tsx.
+  sourcemap: 'inline',
+  // Node's own choice among a package's files: no `module` condition, `main` before `module`.
+  conditions: ['node'],
+  mainFields: ['main', 'module'],
+  logLevel: 'silent',
+  plugins: [sourceMeta],
+});
+writeFileSync(outfile, result.outputFiles[0].contents);
 process.argv = [process.argv[0], entry, ...rest];
 process.setSourceMapsEnabled(true);
-try {
-  await import(pathToFileURL(outfile).href);
-} finally {
-  rmSync(folder, { recursive: true, force: true });
-}
+await import(pathToFileURL(outfile).href);

@@ -14,7 +14,7 @@ import { postgresUnavailable } from '../packages/server/test/support/databases';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const run = promisify(execFile);
-/** Each benchmark as a bundled script, not through tsx (3 s of CPU saved at each start). */
+/** Each benchmark as a bundled script, not through tsx (about 2 s of CPU saved at each start). */
 const RUN_TS = join(ROOT, 'scripts/run-ts.mjs');
 
 async function bench(script: string, env: Record<string, string>): Promise<string> {

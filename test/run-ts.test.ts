@@ -33,7 +33,8 @@ describe('scripts/run-ts.mjs', () => {
     expect(leftovers()).toEqual(before);
   });
 
-  it('fails as the script fails, naming the source’s line', async () => {
+  it('fails as the script fails, naming the source’s line, and leaves no bundle behind', async () => {
+    const before = leftovers();
     const failed = await run(process.execPath, ['scripts/run-ts.mjs', SCRIPT, '--fail'], { cwd: ROOT }).then(
       () => undefined,
       (error: { code: number; stderr: string }) => error,
@@ -41,6 +42,17 @@ describe('scripts/run-ts.mjs', () => {
     expect(failed?.code).toBe(1);
     expect(failed?.stderr).toContain(`${SCRIPT}:6`);
     expect(failed?.stderr).toContain('failed on purpose');
+    expect(leftovers()).toEqual(before);
+  });
+
+  it('leaves no bundle behind when the script ends the process itself', async () => {
+    const before = leftovers();
+    const exited = await run(process.execPath, ['scripts/run-ts.mjs', SCRIPT, '--exit'], { cwd: ROOT }).then(
+      () => undefined,
+      (error: { code: number }) => error,
+    );
+    expect(exited?.code).toBe(3);
+    expect(leftovers()).toEqual(before);
   });
 
   it('says how to use it when no script is named', async () => {
