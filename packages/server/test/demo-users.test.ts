@@ -5,6 +5,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { verifyPassword } from '../src/auth/passwords';
 import { provisionUsers } from '../src/auth/provision';
 import { openStore } from '../src/store/open-store';
 import type { Store } from '../src/store/store';
@@ -69,6 +70,12 @@ it('never changes demo users that exist: their password is learnt from the envir
     expect(readFileSync(file, 'utf8').trim()).toBe(password);
     expect(statSync(file).mode & 0o777).toBe(0o600);
     const hash = (await fresh.findUser({ email: 'owner@demo.test' }))?.passwordHash;
+    // One password for all, hashed once: every demo user signs in with it.
+    expect(first.users.length).toBeGreaterThan(1);
+    for (const user of first.users) {
+      const stored = (await fresh.findUser({ email: user.email }))?.passwordHash ?? '';
+      expect(await verifyPassword(password, stored), user.email).toBe(true);
+    }
 
     // A restart, or a second node: nothing is changed, the password is read from the file.
     const again = await provisionUsers(fresh, model, { users: [], demo: true, demoPasswordFile: file });

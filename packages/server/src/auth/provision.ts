@@ -2,7 +2,7 @@ import { demoLinks, type JsonValue, type Model, mostReferenced, signInRoles } fr
 import type { Store, StoredUser } from '../store/store';
 import { USERS_TABLE } from '../store/table-plan';
 import { type DemoPasswordFile, readDemoPassword, writeDemoPassword } from './demo-password';
-import { verifyPassword } from './passwords';
+import { hashPassword, verifyPassword } from './passwords';
 import { addUser, apiKeyHash, generateSecret, type UserRequest } from './users';
 
 export interface ProvisionOptions {
@@ -131,6 +131,9 @@ async function provisionDemo(
     secret !== undefined && from === 'new' && options.demoPasswordFile
       ? await writeDemoPassword(options.demoPasswordFile, secret)
       : undefined;
+  // The demo users share one password, so one hash serves them all: a salt per user would protect
+  // nothing here (knowing one password is knowing them all), and scrypt is most of a seeded start's work.
+  let sharedHash: string | undefined;
   const users: ProvisionedUser[] = [];
   for (const role of roles) {
     const email = `${role}@${DEMO_DOMAIN}`;
@@ -140,7 +143,14 @@ async function provisionDemo(
       // A role added to the specification since the others were made: it gets their password if known.
       const password = secret ?? generateSecret();
       const attributes = await demoAttributes(store, model, role);
-      const added = await addUser(store, { email, role, attributes }, { password, apiKey: apiKey(password) });
+      if (secret !== undefined) sharedHash ??= await hashPassword(secret);
+      const added = await addUser(
+        store,
+        { email, role, attributes },
+        sharedHash === undefined
+          ? { password, apiKey: apiKey(password) }
+          : { password, passwordHash: sharedHash, apiKey: apiKey(password) },
+      );
       if (!added.ok) continue;
       made = true;
       if (secret === undefined) {
