@@ -25,6 +25,7 @@ import {
 import { cleanUp, cleanups } from './support/clean-up';
 import { median, RESULTS_DIR } from './support/figures';
 import { fillProducts } from './support/fill-products';
+import { type LoadLength, loadLength } from './support/load-length';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const RESULTS = RESULTS_DIR;
@@ -85,12 +86,13 @@ interface AutocannonResult {
   statusCodeStats: Record<string, { count: number }>;
 }
 
-type Autocannon = (options: {
-  url: string;
-  connections: number;
-  duration: number;
-  requests: AutocannonRequest[];
-}) => PromiseLike<AutocannonResult>;
+type Autocannon = (
+  options: LoadLength & {
+    url: string;
+    connections: number;
+    requests: AutocannonRequest[];
+  },
+) => PromiseLike<AutocannonResult>;
 
 const autocannon = require('autocannon') as Autocannon;
 
@@ -215,7 +217,7 @@ async function cannon(
   duration: number,
   connections = CONNECTIONS,
 ): Promise<Run> {
-  const result = await autocannon({ url, connections, duration, requests: [request] });
+  const result = await autocannon({ url, connections, ...loadLength(duration), requests: [request] });
   const statusCodes: Record<string, number> = {};
   for (const [code, { count }] of Object.entries(result.statusCodeStats ?? {})) statusCodes[code] = count;
   return {

@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { signInAsOwner, startServe } from './support/child-servers';
 import { cleanUp, cleanups } from './support/clean-up';
 import { median, RESULTS_DIR } from './support/figures';
+import { type LoadLength, loadLength } from './support/load-length';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const SPEC = join(ROOT, 'examples/shop.yaml');
@@ -29,12 +30,13 @@ interface AutocannonResult {
   timeouts: number;
   non2xx: number;
 }
-type Autocannon = (options: {
-  url: string;
-  connections: number;
-  duration: number;
-  requests: Array<{ method: 'GET'; path: string; headers: Record<string, string> }>;
-}) => PromiseLike<AutocannonResult>;
+type Autocannon = (
+  options: LoadLength & {
+    url: string;
+    connections: number;
+    requests: Array<{ method: 'GET'; path: string; headers: Record<string, string> }>;
+  },
+) => PromiseLike<AutocannonResult>;
 const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
 interface Side {
@@ -61,7 +63,7 @@ async function run(side: Side, seconds: number): Promise<AutocannonResult> {
   const result = await autocannon({
     url: side.url,
     connections: CONNECTIONS,
-    duration: seconds,
+    ...loadLength(seconds),
     requests: [{ method: 'GET', path: LIST, headers: side.headers }],
   });
   if (result.non2xx > 0 || result.errors + result.timeouts > 0) {

@@ -22,6 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { freshPostgres, signInAsOwner, startServe } from './support/child-servers';
 import { cleanUp } from './support/clean-up';
 import { median, RESULTS_DIR } from './support/figures';
+import { loadLength } from './support/load-length';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const SPEC = join(ROOT, 'examples/shop.yaml');
@@ -79,7 +80,7 @@ async function throughput(nodes: Node[], request: Record<string, unknown>, secon
       autocannon({
         url: node.url,
         connections: CONNECTIONS / nodes.length,
-        duration: seconds,
+        ...loadLength(seconds),
         requests: [request],
       }),
     ),
