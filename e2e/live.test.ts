@@ -12,10 +12,6 @@ import { apiAs, signInAs } from './support/sign-in';
 const pgReason = await postgresUnavailable();
 if (pgReason && process.env.CI === 'true') throw new Error(`CI must run the two-node e2e test: ${pgReason}`);
 
-// Both nodes make (or find) the same demo users: the password comes from the environment, as on a
-// deployment of several machines.
-process.env.NINEFOLD_DEMO_PASSWORD = 'live-updates-e2e';
-
 let browser: Browser;
 let nodes: NinefoldProcess[] = [];
 let finish: (() => void) | undefined;
@@ -28,7 +24,9 @@ beforeAll(async () => {
   const ready = new Promise<void>((resolve, reject) => {
     done = withTemporaryDatabase('live_e2e', async (url) => {
       try {
-        const live = { live: true };
+        // Both nodes make (or find) the same demo users: the password comes from the environment, as on
+        // a deployment of several machines.
+        const live = { live: true, env: { NINEFOLD_DEMO_PASSWORD: 'live-updates-e2e' } };
         const a = await startNinefold('serve', 'examples/shop.md', ['--db', url, '--seed', '8'], live);
         const b = await startNinefold('serve', 'examples/shop.md', ['--db', url, '--seed', '8'], live);
         nodes = [a, b];

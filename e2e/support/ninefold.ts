@@ -24,7 +24,11 @@ export async function startNinefold(
   command: 'serve' | 'dev',
   spec: string,
   extra: string[] = [],
-  { timeoutMs = 240_000, live = false }: { timeoutMs?: number; live?: boolean } = {},
+  {
+    timeoutMs = 240_000,
+    live = false,
+    env = {},
+  }: { timeoutMs?: number; live?: boolean; env?: Record<string, string> } = {},
 ): Promise<NinefoldProcess> {
   const dir = mkdtempSync(join(tmpdir(), 'ninefold-e2e-'));
   const args = [join(ROOT, 'bin/ninefold.js'), command, resolve(ROOT, spec), '--port', '0'];
@@ -36,7 +40,7 @@ export async function startNinefold(
     cwd: ROOT,
     // The events stream is a request that never ends, so Playwright's network idle, which many tests
     // wait for, would never come: live updates are off unless a test follows them.
-    env: { ...process.env, NO_COLOR: '1', NINEFOLD_LIVE_UPDATES: live ? 'on' : 'off' },
+    env: { ...process.env, NO_COLOR: '1', NINEFOLD_LIVE_UPDATES: live ? 'on' : 'off', ...env },
     ready: /http:\/\/127\.0\.0\.1:\d+\//,
     name: `ninefold ${command}`,
     timeoutMs,
