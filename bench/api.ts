@@ -10,10 +10,10 @@
 // BENCH_CPU_PROF=DIR (our servers write V8 CPU profiles there when they stop).
 import type { ChildProcess } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type AutocannonRequest, autocannon, loadLength } from './support/autocannon';
 import {
   freePort,
   freshPostgres,
@@ -25,7 +25,6 @@ import {
 import { cleanUp, cleanups } from './support/clean-up';
 import { median, RESULTS_DIR } from './support/figures';
 import { fillProducts } from './support/fill-products';
-import { type LoadLength, loadLength } from './support/load-length';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const RESULTS = RESULTS_DIR;
@@ -51,52 +50,7 @@ const CREATE_OURS = '/api/products';
 const CREATE_PEER = '/products';
 const BIG_LIST = '/api/products?category=engine&sort=-price&limit=50';
 
-const require = createRequire(import.meta.url);
 const LOAD_AT_START = loadavg().map((value) => Math.round(value * 100) / 100);
-
-// ------------------------------------------------------------------------------ typed parts of untyped modules
-
-interface Histogram {
-  average: number;
-  mean: number;
-  stddev: number;
-  min: number;
-  max: number;
-  total: number;
-  p50: number;
-  p90: number;
-  p99: number;
-}
-
-interface AutocannonRequest {
-  method: 'GET' | 'POST';
-  path: string;
-  headers?: Record<string, string>;
-  body?: string;
-  setupRequest?: (request: AutocannonRequest) => AutocannonRequest;
-}
-
-interface AutocannonResult {
-  requests: Histogram;
-  latency: Histogram;
-  duration: number;
-  errors: number;
-  timeouts: number;
-  non2xx: number;
-  statusCodeStats: Record<string, { count: number }>;
-}
-
-type Autocannon = (
-  options: LoadLength & {
-    url: string;
-    connections: number;
-    requests: AutocannonRequest[];
-  },
-) => PromiseLike<AutocannonResult>;
-
-const autocannon = require('autocannon') as Autocannon;
-
-// ------------------------------------------------------------------------------------------ clean-up
 
 // ------------------------------------------------------------------------------------------ processes
 

@@ -5,14 +5,13 @@
 // Run with `node --import tsx bench/audit.ts`. Environment: BENCH_ROUNDS (default 5), BENCH_SECONDS (the
 // measured seconds of each run, default 8; the suite's smoke run: 1), BENCH_SKIP_POSTGRES=1, BENCH_PG_URL.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type AutocannonResult, autocannon, loadLength } from './support/autocannon';
 import { freshPostgres, signInAsOwner, startServe } from './support/child-servers';
 import { cleanUp, cleanups } from './support/clean-up';
 import { median, RESULTS_DIR } from './support/figures';
-import { type LoadLength, loadLength } from './support/load-length';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const SPEC = join(ROOT, 'examples/shop.yaml');
@@ -21,29 +20,6 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const PG_ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const CONNECTIONS = 10;
 const GOAL = 1.2;
-
-interface AutocannonRequest {
-  method: 'POST';
-  path: string;
-  headers: Record<string, string>;
-  body?: string;
-  setupRequest?: (request: AutocannonRequest) => AutocannonRequest;
-}
-interface AutocannonResult {
-  requests: { average: number };
-  latency: { p99: number };
-  errors: number;
-  timeouts: number;
-  non2xx: number;
-}
-type Autocannon = (
-  options: LoadLength & {
-    url: string;
-    connections: number;
-    requests: AutocannonRequest[];
-  },
-) => PromiseLike<AutocannonResult>;
-const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
 interface Side {
   name: 'on' | 'off';

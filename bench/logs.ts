@@ -5,14 +5,13 @@
 // Run with `node --import tsx bench/logs.ts`. Environment: BENCH_ROUNDS (default 5), BENCH_SECONDS (the
 // measured seconds of each run, default 8; the suite's smoke run: 1), BENCH_SEED (records, default 1000).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type AutocannonResult, autocannon, loadLength } from './support/autocannon';
 import { signInAsOwner, startServe } from './support/child-servers';
 import { cleanUp, cleanups } from './support/clean-up';
 import { median, RESULTS_DIR } from './support/figures';
-import { type LoadLength, loadLength } from './support/load-length';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const SPEC = join(ROOT, 'examples/shop.yaml');
@@ -22,22 +21,6 @@ const SEED = Number(process.env.BENCH_SEED ?? 1000);
 const CONNECTIONS = 10;
 const LIST = '/api/products?page=2&limit=50';
 const GOAL = 1.1;
-
-interface AutocannonResult {
-  requests: { average: number; total: number };
-  latency: { p99: number };
-  errors: number;
-  timeouts: number;
-  non2xx: number;
-}
-type Autocannon = (
-  options: LoadLength & {
-    url: string;
-    connections: number;
-    requests: Array<{ method: 'GET'; path: string; headers: Record<string, string> }>;
-  },
-) => PromiseLike<AutocannonResult>;
-const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
 interface Side {
   level: 'info' | 'silent';

@@ -19,10 +19,10 @@ import { createRequire } from 'node:module';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { loadLength } from './support/autocannon';
 import { freshPostgres, signInAsOwner, startServe } from './support/child-servers';
 import { cleanUp } from './support/clean-up';
 import { median, RESULTS_DIR } from './support/figures';
-import { loadLength } from './support/load-length';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const SPEC = join(ROOT, 'examples/shop.yaml');
