@@ -15,11 +15,10 @@
 // Environment: BENCH_ROUNDS (3), BENCH_SECONDS (10; warm-up 2), BENCH_STREAMS, BENCH_EVENTS,
 // BENCH_PG_URL (an admin database, default postgres://postgres@127.0.0.1:5432/postgres).
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadLength } from './support/autocannon';
+import { type AutocannonRequest, autocannon, loadLength } from './support/autocannon';
 import { freshPostgres, signInAsOwner, startServe } from './support/child-servers';
 import { cleanUp } from './support/clean-up';
 import { median, RESULTS_DIR } from './support/figures';
@@ -34,14 +33,6 @@ const STREAMS = Number(process.env.BENCH_STREAMS ?? 1000);
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 50);
 const PG_ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const LIST = '/api/products?page=2&limit=50';
-const require = createRequire(import.meta.url);
-const autocannon = require('autocannon') as (options: Record<string, unknown>) => Promise<{
-  requests: { average: number; total: number };
-  latency: { p50: number; p99: number };
-  non2xx: number;
-  errors: number;
-}>;
-
 interface Node {
   url: string;
   output: () => string;
@@ -52,12 +43,12 @@ function startNode(db: string, seed: boolean): Promise<Node> {
 }
 
 let sku = 0;
-function createRequest(headers: Record<string, string>) {
+function createRequest(headers: Record<string, string>): AutocannonRequest {
   return {
     method: 'POST',
     path: '/api/products',
     headers: { ...headers, 'content-type': 'application/json' },
-    setupRequest: (request: Record<string, unknown>) => {
+    setupRequest: (request) => {
       sku++;
       return {
         ...request,
@@ -74,7 +65,7 @@ function createRequest(headers: Record<string, string>) {
 }
 
 /** req/s over the given nodes at once, the connections split between them; any failure throws. */
-async function throughput(nodes: Node[], request: Record<string, unknown>, seconds: number): Promise<number> {
+async function throughput(nodes: Node[], request: AutocannonRequest, seconds: number): Promise<number> {
   const runs = await Promise.all(
     nodes.map((node) =>
       autocannon({
