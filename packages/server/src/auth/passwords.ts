@@ -1,16 +1,16 @@
 import { randomBytes, type ScryptOptions, scrypt, timingSafeEqual } from 'node:crypto';
 
-/**
- * scrypt's cost: 2^15 blocks of 8 × 128 bytes (32 MB, about 50 ms here), the OWASP recommendation for
- * scrypt. Stored with each hash, so that a later change leaves existing passwords readable.
- */
-export const PASSWORD_COST: ScryptCost = { N: 2 ** 15, r: 8, p: 1 };
-
 export interface ScryptCost {
   N: number;
   r: number;
   p: number;
 }
+
+/**
+ * scrypt's cost: 2^15 blocks of 8 × 128 bytes (32 MB, about 50 ms here), the OWASP recommendation for
+ * scrypt. Stored with each hash, so that a later change leaves existing passwords readable.
+ */
+export const PASSWORD_COST: ScryptCost = { N: 2 ** 15, r: 8, p: 1 };
 const KEY_BYTES = 32;
 const SALT_BYTES = 16;
 /** scrypt refuses to use more memory than this; 2^15 × 8 × 128 needs 32 MB. */
