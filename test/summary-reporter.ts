@@ -10,6 +10,14 @@ const SLOWEST = 15;
  * reads to tell a run that tested something from one that ran nothing.
  */
 export default class SummaryReporter implements Reporter {
+  /** When each file started, from the run's start: with its time, the run's schedule (what ran beside what). */
+  private readonly startedAt = new Map<string, number>();
+  private readonly runStart = Date.now();
+
+  onTestModuleStart(module: TestModule): void {
+    this.startedAt.set(module.moduleId, Date.now() - this.runStart);
+  }
+
   onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
     let passed = 0;
     let failed = 0;
@@ -28,6 +36,7 @@ export default class SummaryReporter implements Reporter {
       .map((module) => ({
         file: module.moduleId.replace(`${process.cwd()}/`, ''),
         ms: module.diagnostic().duration,
+        startMs: this.startedAt.get(module.moduleId),
       }))
       .sort((a, b) => b.ms - a.ms);
     // Every file's time, for whoever trims the suite next (the summary names only the slowest).
