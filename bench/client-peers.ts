@@ -122,10 +122,31 @@ export function versionIn(dir: string, pkg: string): string {
 }
 
 /**
- * Installs (when needed) and builds a peer with its own Vite in production mode. `extraFiles` are
- * written into the app before building (generated inputs such as a schema).
+ * The last build of each peer in this process, with the extra files it was made with: a build writes
+ * over the peer's one output folder, so only the last is still there to serve.
  */
-export async function buildPeer(name: PeerName, extraFiles: Record<string, string> = {}): Promise<BuiltPeer> {
+const builds = new Map<PeerName, { files: string; build: Promise<BuiltPeer> }>();
+
+/**
+ * Installs (when needed) and builds a peer with its own Vite in production mode. `extraFiles` are
+ * written into the app before building (generated inputs such as a schema). A second ask for the same
+ * build in one process gets the first's: bench/client.ts asks for react-admin in two of its parts, and
+ * its build is the longest of the peers'.
+ */
+export function buildPeer(name: PeerName, extraFiles: Record<string, string> = {}): Promise<BuiltPeer> {
+  const files = JSON.stringify(extraFiles);
+  const last = builds.get(name);
+  if (last?.files === files) return last.build;
+  const build = buildPeerNow(name, extraFiles);
+  builds.set(name, { files, build });
+  // A failed build is not kept: the next ask tries again.
+  build.catch(() => {
+    if (builds.get(name)?.build === build) builds.delete(name);
+  });
+  return build;
+}
+
+async function buildPeerNow(name: PeerName, extraFiles: Record<string, string>): Promise<BuiltPeer> {
   const dir = await installPeer(name);
   const app = join(dir, 'app');
   rmSync(app, { recursive: true, force: true });

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { screenshot } from './support/artifacts';
 import { seriousViolations } from './support/axe';
 import { type Browser, launchBrowser, type WatchedPage } from './support/browser';
+import { deleteNow } from './support/delete';
 import { type NinefoldProcess, startNinefold } from './support/ninefold';
 import { apiAs, signInAs } from './support/sign-in';
 
@@ -138,10 +139,9 @@ describe('records of the rich example, used as a person uses them', () => {
       return shown !== null && getComputedStyle(shown).opacity === '1';
     });
     await screenshot(page, 'delete-confirm');
-    await dialog.getByRole('button', { name: 'Delete' }).click();
-    await page.waitForURL(/\/customers(\?.*)?$/);
     // Sent once the few seconds for Undo have passed.
-    await page.getByText('will be deleted in 5 seconds').waitFor();
+    await deleteNow(page);
+    await page.waitForURL(/\/customers(\?.*)?$/);
     await expect.poll(async () => (await api(`/customers/${id}`)).status, { timeout: 15_000 }).toBe(404);
   });
 

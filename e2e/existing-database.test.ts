@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { screenshot } from './support/artifacts';
 import { seriousViolations } from './support/axe';
 import { type Browser, launchBrowser, type WatchedPage } from './support/browser';
+import { deleteNow } from './support/delete';
 import { listRecords } from './support/list-records';
 import { type NinefoldProcess, ROOT, startNinefold } from './support/ninefold';
 
@@ -215,7 +216,7 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
         { full_name: 'Grace Brewster Hopper' },
       ]);
       await page.getByRole('button', { name: 'Delete' }).click();
-      await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+      await deleteNow(page);
       await expect
         .poll(async () => (await database.rows('select id from members where id = $1', [grace?.id])).length, {
           timeout: 20_000,
@@ -339,7 +340,7 @@ for (const other of OTHERS) {
         await page.waitForURL((url) => !url.pathname.endsWith('/edit'));
         expect(await database.rows(other.create.edited)).toHaveLength(1);
         await page.getByRole('button', { name: 'Delete' }).click();
-        await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+        await deleteNow(page);
         await expect
           .poll(async () => (await database.rows(other.create.edited)).length, { timeout: 20_000 })
           .toBe(0);

@@ -114,7 +114,7 @@ describe('ninefold dev with an extension module', () => {
       save(module('18:00', '✪'));
       await page.getByText('✪✪', { exact: false }).first().waitFor({ timeout: REPLACED_MS });
       expect(await page.getByText('★', { exact: false }).count()).toBe(0);
-      expect(await samePage()).toBe(true);
+      expect(await samePage(), `the page reloaded; its bundler client said:\n${said.join('\n')}`).toBe(true);
 
       // In an open form, what was typed survives the edit.
       // Navigated inside the page, as a person does: a tool, then its edit form.
@@ -125,7 +125,7 @@ describe('ninefold dev with an extension module', () => {
       save(module('20:00', '✪'));
       await replaced('20:00');
       expect(await name.inputValue()).toBe('Hammer drill');
-      expect(await samePage()).toBe(true);
+      expect(await samePage(), `the page reloaded; its bundler client said:\n${said.join('\n')}`).toBe(true);
       const formPath = new URL(page.url()).pathname;
 
       // A syntax error: the page says where, under the module's own title, and the last good module keeps
@@ -146,7 +146,7 @@ describe('ninefold dev with an extension module', () => {
       save(module('22:00'));
       await replaced('22:00');
       await alert.waitFor({ state: 'detached', timeout: REPLACED_MS });
-      expect(await samePage()).toBe(true);
+      expect(await samePage(), `the page reloaded; its bundler client said:\n${said.join('\n')}`).toBe(true);
       expect(new URL(page.url()).pathname).toBe(formPath);
 
       // A type error runs (the bundler strips types) and is said in the page and the terminal, at its line.

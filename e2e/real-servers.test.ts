@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { screenshot } from './support/artifacts';
 import { seriousViolations } from './support/axe';
 import { type Browser, launchBrowser, type WatchedPage } from './support/browser';
+import { deleteNow } from './support/delete';
 import { type NinefoldProcess, startNinefold } from './support/ninefold';
 import {
   api,
@@ -164,8 +165,7 @@ describe('Platformatic DB, as imported from its own description', () => {
     ).toEqual(before);
 
     await page.getByRole('button', { name: 'Delete' }).click();
-    await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
-    await page.getByText('will be deleted in 5 seconds').waitFor();
+    await deleteNow(page);
     await expect
       .poll(async () => (await api<Supplier[]>(platformatic, 'GET', '/suppliers/?limit=100')).length, {
         timeout: 15_000,
@@ -453,7 +453,7 @@ describe('Directus, as imported from its own description', () => {
     await page.getByRole('link', { name: 'Events' }).click();
     await page.getByRole('link', { name: 'Winter market' }).click();
     await page.getByRole('button', { name: 'Delete' }).click();
-    await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+    await deleteNow(page);
     await expect
       .poll(async () => (await api<{ data: EventRecord[] }>(directus, 'GET', '/items/events')).data.length, {
         timeout: 15_000,
