@@ -1,4 +1,4 @@
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -109,6 +109,19 @@ describe('ninefold dev with an extension module', () => {
       // A page that reloads loses this.
       await page.evaluate(() => Object.assign(window, { stillTheSamePage: true }));
       const samePage = () => page.evaluate(() => (window as { stillTheSamePage?: boolean }).stillTheSamePage);
+
+      // A build of the client beside dev (`serve --ui` in another terminal, or another test) writes its
+      // pages below the client's sources: that is no edit, and the open page stays as it is.
+      const beside = join(ROOT, 'packages/web/.ninefold-clients', `e2e-beside-${process.pid}`);
+      mkdirSync(beside, { recursive: true });
+      try {
+        writeFileSync(join(beside, 'index.html'), '<!doctype html><title>built beside</title>');
+        // The bundler's watcher hears of a file within a few hundred milliseconds.
+        await page.waitForTimeout(1500);
+      } finally {
+        rmSync(beside, { recursive: true, force: true });
+      }
+      expect(await samePage(), `the page reloaded; its bundler client said:\n${said.join('\n')}`).toBe(true);
 
       // A field's display changes in the open list.
       save(module('18:00', '✪'));

@@ -39,6 +39,13 @@ const POLL_MS = 200;
 /** A lock directory without an owner file is a build that crashed before writing it, once this old. */
 const OWNERLESS_STALE_MS = 60_000;
 
+/**
+ * Every folder a build of the client writes, below the client's own sources: a dev server watching those
+ * sources must not take a build's new pages there for an edit (its bundler reloads every open page when
+ * an HTML file under its root changes).
+ */
+export const BUILD_OUTPUTS = [join(WEB_DIR, 'dist'), WORK_PARENT, EXTENSION_CLIENTS];
+
 export interface EnsureRuntimeOptions {
   /** One line of progress at a time; quiet when the runtime is already built. */
   log?: (line: string) => void;

@@ -6,7 +6,9 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ViteDevServer } from 'vite';
 import { RUNTIME_ERROR_EVENT } from '../src/extension/runtime-error-event';
+import { claimDevCache } from './dev-cache';
 import { type ExtensionProblem, isTeamFile, problemOf } from './extension-module';
+import { BUILD_OUTPUTS } from './index';
 import { mapStack, type ServedModule, type StackFrame } from './runtime-stack';
 
 const WEB_DIR = fileURLToPath(new URL('..', import.meta.url));
@@ -69,6 +71,7 @@ export async function startModuleClient(options: ModuleClientOptions): Promise<M
   const { createServer, searchForWorkspaceRoot } = await import('vite');
   // vite.config.ts names the module by this variable, as a build's process does.
   process.env.NINEFOLD_EXTENSION = extension;
+  const cache = await claimDevCache(join(WEB_DIR, 'node_modules/.vite-dev'));
   const vite: ViteDevServer = await createServer({
     configFile: join(WEB_DIR, 'vite.config.ts'),
     // Bundled, as a build loads it: the config's plugins read the module's brand later, from a page's
@@ -79,13 +82,19 @@ export async function startModuleClient(options: ModuleClientOptions): Promise<M
     appType: 'custom',
     // Its own prepared packages: `check`'s reading of the module (extension-module.ts) prepares only React
     // in the default folder, and a page whose prepared packages vanish under it fails to load a screen.
-    cacheDir: join(WEB_DIR, 'node_modules/.vite-dev'),
+    cacheDir: cache.dir,
     server: {
       middlewareMode: true,
       hmr: { server: options.server, overlay: false },
+      // A build of the client beside it (`serve --ui` or `build`, in another terminal) writes its pages
+      // under this root: seen as edits, they reloaded the open page and lost what was typed in it.
+      watch: { ignored: BUILD_OUTPUTS.map((dir) => `${dir.replaceAll('\\', '/')}/**`) },
       // The team's folder is outside the client's: its files are served under /@fs/.
       fs: { allow: [searchForWorkspaceRoot(WEB_DIR), dirname(extension)] },
     },
+  }).catch(async (error: unknown) => {
+    await cache.release();
+    throw error;
   });
   const moduleUrl = `/@fs${extension.startsWith('/') ? '' : '/'}${extension.replaceAll('\\', '/')}`;
   listenForRuntimeErrors(vite, options.onRuntimeError);
@@ -163,7 +172,13 @@ export async function startModuleClient(options: ModuleClientOptions): Promise<M
       });
     },
     state: () => transformed(extension, moduleUrl),
-    close: () => vite.close(),
+    close: async () => {
+      try {
+        await vite.close();
+      } finally {
+        await cache.release();
+      }
+    },
   };
 }
 
