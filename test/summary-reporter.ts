@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs';
-import type { Reporter, TestModule } from 'vitest/node';
+import type { Reporter, TestModule, Vitest } from 'vitest/node';
 
 /** How many of the slowest files the summary names. */
 const SLOWEST = 15;
@@ -13,6 +13,13 @@ export default class SummaryReporter implements Reporter {
   /** When each file started, from the run's start: with its time, the run's schedule (what ran beside what). */
   private readonly startedAt = new Map<string, number>();
   private readonly runStart = Date.now();
+
+  /** How many files run at a time, for the summary's line. */
+  private workers: number | string | undefined;
+
+  onInit(vitest: Vitest): void {
+    this.workers = vitest.config.maxWorkers;
+  }
 
   onTestModuleStart(module: TestModule): void {
     this.startedAt.set(module.moduleId, Date.now() - this.runStart);
@@ -47,7 +54,7 @@ export default class SummaryReporter implements Reporter {
       .slice(0, SLOWEST)
       .map((entry) => `  ${(entry.ms / 1000).toFixed(1).padStart(6)} s  ${entry.file}`);
     process.stdout.write(
-      `\nThe ${Math.min(SLOWEST, durations.length)} slowest of ${durations.length} files (${(total / 1000).toFixed(0)} s in all, two at a time):\n${lines.join('\n')}\n`,
+      `\nThe ${Math.min(SLOWEST, durations.length)} slowest of ${durations.length} files (${(total / 1000).toFixed(0)} s in all, up to ${this.workers ?? 'several'} at a time):\n${lines.join('\n')}\n`,
     );
     process.stdout.write(`\n${passed} passed, ${failed} failed, ${skipped} skipped\n`);
   }
