@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 /** A folder for the bundler's prepared packages, held until `release`. */
 export interface DevCache {
@@ -30,7 +30,7 @@ export async function claimDevCache(shared: string): Promise<DevCache> {
 
 function takeLock(lock: string): boolean {
   try {
-    mkdirSync(join(lock, '..'), { recursive: true });
+    mkdirSync(dirname(lock), { recursive: true });
     writeFileSync(lock, String(process.pid), { flag: 'wx' });
     return true;
   } catch {
