@@ -3,8 +3,8 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 /**
  * The files that take longest, longest first, as the suite's summary printed them on a fresh clone. A
  * fresh clone has no timings of a last run for Vitest to sort by, so it ordered files by size, and a
- * slow file that started late ran alone on one worker while the other had finished: the longest first
- * and the many short ones after keep both workers busy to the end.
+ * slow file that started late ran alone on one worker while the others had finished: the longest first
+ * and the many short ones after keep every worker busy to the end.
  */
 const LONGEST_FIRST = [
   /e2e[\\/]bench-client-smoke\.test\.ts$/,
