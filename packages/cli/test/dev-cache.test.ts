@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { claimDevCache } from '../../web/runtime/dev-cache';
@@ -9,6 +9,11 @@ const folders: string[] = [];
 afterEach(() => {
   for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
 });
+
+/** Who holds the shared folder's lock, as the lock says. */
+function owner(shared: string): { pid: number } {
+  return JSON.parse(readFileSync(join(`${shared}.lock`, 'owner.json'), 'utf8'));
+}
 
 function sharedFolder(): string {
   const parent = mkdtempSync(join(tmpdir(), 'ninefold-dev-cache-test-'));
@@ -21,7 +26,7 @@ describe("the dev server's folder of prepared packages", () => {
     const shared = sharedFolder();
     const first = await claimDevCache(shared);
     expect(first.dir).toBe(shared);
-    expect(readFileSync(`${shared}.lock`, 'utf8')).toBe(String(process.pid));
+    expect(owner(shared).pid).toBe(process.pid);
 
     const second = await claimDevCache(shared);
     expect(second.dir).not.toBe(shared);
@@ -43,10 +48,14 @@ describe("the dev server's folder of prepared packages", () => {
     const ended = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], {
       encoding: 'utf8',
     });
-    writeFileSync(`${shared}.lock`, ended.stdout);
+    mkdirSync(`${shared}.lock`, { recursive: true });
+    writeFileSync(
+      join(`${shared}.lock`, 'owner.json'),
+      JSON.stringify({ pid: Number(ended.stdout), host: hostname(), started: new Date().toISOString() }),
+    );
     const claim = await claimDevCache(shared);
     expect(claim.dir).toBe(shared);
-    expect(readFileSync(`${shared}.lock`, 'utf8')).toBe(String(process.pid));
+    expect(owner(shared).pid).toBe(process.pid);
     await claim.release();
   });
 });

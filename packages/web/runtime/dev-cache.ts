@@ -1,7 +1,7 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
+import { takeFolderLock } from './folder-lock';
 
 /** A folder for the bundler's prepared packages, held until `release`. */
 export interface DevCache {
@@ -11,48 +11,20 @@ export interface DevCache {
 
 /**
  * The folder where the bundler keeps the packages it prepares for `ninefold dev`: the shared one, kept
- * between runs so that the next start is quick, for one dev server at a time. A second server at the
- * same time gets a folder of its own for its life. Two servers sharing one folder prepare each their own
- * set of packages (each team module imports its own) and write over each other's: the other's page then
- * asks for a package that is no longer there, and the bundler reloads it, losing what was typed.
+ * between runs so that the next start is quick, for one dev server at a time (the lock of the builds,
+ * beside it). A second server at the same time gets a folder of its own for its life. Two servers
+ * sharing one folder prepare each their own set of packages (each team module imports its own) and
+ * write over each other's: the other's page then asks for a package that is no longer there, and the
+ * bundler reloads it, losing what was typed.
  */
 export async function claimDevCache(shared: string): Promise<DevCache> {
   const lock = `${shared}.lock`;
+  // `cleared`: a lock left by a dev server that was killed, removed; tried once more.
   for (let attempt = 0; attempt < 2; attempt++) {
-    if (takeLock(lock)) return { dir: shared, release: async () => rmSync(lock, { force: true }) };
-    // A lock whose process has gone (a dev server that was killed) is taken over.
-    if (holderIsAlive(lock)) break;
-    rmSync(lock, { force: true });
+    const taken = await takeFolderLock(lock);
+    if (taken === 'taken') return { dir: shared, release: () => rm(lock, { recursive: true, force: true }) };
+    if (taken === 'busy') break;
   }
   const own = await mkdtemp(join(tmpdir(), 'ninefold-dev-packages-'));
   return { dir: own, release: () => rm(own, { recursive: true, force: true }) };
-}
-
-function takeLock(lock: string): boolean {
-  try {
-    mkdirSync(dirname(lock), { recursive: true });
-    writeFileSync(lock, String(process.pid), { flag: 'wx' });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function holderIsAlive(lock: string): boolean {
-  let holder: number;
-  try {
-    holder = Number(readFileSync(lock, 'utf8'));
-  } catch {
-    // Gone between the two reads: free again.
-    return false;
-  }
-  // An empty file is a lock being written this instant.
-  if (!Number.isInteger(holder) || holder <= 0) return true;
-  try {
-    process.kill(holder, 0);
-    return true;
-  } catch (error) {
-    // EPERM: a process of another user holds it, alive.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }

@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { hostname } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { takeFolderLock } from './folder-lock';
 
 /** `packages/web/`. */
 const WEB_DIR = fileURLToPath(new URL('..', import.meta.url));
@@ -36,8 +36,6 @@ export const EXTENSION_FILES = '.ninefold-extension-files';
 const EXTENSION_SOURCE = '.ninefold-extension';
 const WAIT_LIMIT_MS = 10 * 60_000;
 const POLL_MS = 200;
-/** A lock directory without an owner file is a build that crashed before writing it, once this old. */
-const OWNERLESS_STALE_MS = 60_000;
 
 /**
  * Every folder a build of the client writes, below the client's own sources: a dev server watching those
@@ -116,7 +114,7 @@ export async function ensureRuntime(options: EnsureRuntimeOptions = {}): Promise
   for (;;) {
     options.signal?.throwIfAborted();
     if (await isCurrent(dir, await stampNow())) return dir;
-    const lock = await takeLock(work);
+    const lock = await takeFolderLock(work);
     if (lock === 'cleared') {
       log('cleared the lock of a build of the web client that did not finish');
       continue;
@@ -295,45 +293,6 @@ function runBuildScript(
         );
     });
   });
-}
-
-/**
- * Takes the build lock: `taken`, `busy` when another build holds it, or `cleared` when it removed a lock
- * left by a build that died (try again).
- */
-async function takeLock(work: string): Promise<'taken' | 'busy' | 'cleared'> {
-  await mkdir(WORK_PARENT, { recursive: true });
-  try {
-    await mkdir(work);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    if (!(await lockIsStale(work))) return 'busy';
-    // Renamed away before removal, so that a waiter that judged the same lock stale removes only that one.
-    const stale = join(WORK_PARENT, `stale-${process.pid}-${Date.now()}`);
-    await rename(work, stale).catch(() => undefined);
-    await rm(stale, { recursive: true, force: true });
-    return 'cleared';
-  }
-  const owner = { pid: process.pid, host: hostname(), started: new Date().toISOString() };
-  await writeFile(join(work, 'owner.json'), JSON.stringify(owner));
-  return 'taken';
-}
-
-async function lockIsStale(work: string): Promise<boolean> {
-  let owner: { pid?: unknown; host?: unknown };
-  try {
-    owner = JSON.parse(await readFile(join(work, 'owner.json'), 'utf8'));
-  } catch {
-    const info = await stat(work).catch(() => undefined);
-    return info !== undefined && Date.now() - info.mtimeMs > OWNERLESS_STALE_MS;
-  }
-  if (owner.host !== hostname() || typeof owner.pid !== 'number') return false;
-  try {
-    process.kill(owner.pid, 0);
-    return false;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ESRCH';
-  }
 }
 
 /**
