@@ -81,6 +81,21 @@ describe('the benchmarks, at tiny sizes', () => {
     60_000,
   );
 
+  it.skipIf(noCorpus !== undefined)(
+    'bench/openapi-import-process.ts: ninefold import of GitHub’s description as a process against JSON.parse',
+    async () => {
+      const dir = await bench('openapi-import-process.ts', {
+        BENCH_IMPORT_PROCESS_RUNS: '1',
+        BENCH_OCTOKIT: '0',
+      });
+      const figure = JSON.parse(readFileSync(join(dir, 'openapi-import-process.json'), 'utf8'));
+      expect(figure.documents).toHaveLength(1);
+      expect(figure.documents[0].oursPeakMb).toBeGreaterThan(0);
+      expect(figure.peer).toBeGreaterThan(0);
+    },
+    60_000,
+  );
+
   it('bench/command-start.ts: the command as a whole process against vite --help and tsc --version', async () => {
     const dir = await bench('command-start.ts', { BENCH_START_RUNS: '1' });
     const figure = JSON.parse(readFileSync(join(dir, 'command-start.json'), 'utf8'));

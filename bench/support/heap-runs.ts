@@ -22,7 +22,6 @@ export function readGithub(): string {
 }
 
 const gc = (globalThis as { gc?: () => void }).gc;
-if (!gc) console.warn('run with --expose-gc for the memory figures');
 
 interface Run {
   ms: number;
@@ -51,6 +50,7 @@ function measure(run: () => unknown): Run {
  * it is measured.
  */
 export function againstJsonParse(text: string, ours: () => unknown, runs: number, warmUp: number) {
+  if (!gc) console.warn('run with --expose-gc for the memory figures');
   const oursRuns: Run[] = [];
   const peerRuns: Run[] = [];
   for (let i = 0; i < runs + warmUp; i++) {
