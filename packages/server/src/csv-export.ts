@@ -1,6 +1,5 @@
 import { Readable } from 'node:stream';
-import { csvCell, type Field } from '@ninefold/model';
-import { stringify } from 'csv-stringify/sync';
+import { csvCell, csvLines, type Field } from '@ninefold/model';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Presenter } from './present';
 import type { ListQuery, ListResult, StoredRecord } from './store/store';
@@ -47,9 +46,9 @@ export function sendCsv(
     do {
       const page: ListResult = await read({ limit: EXPORT_BATCH, ...(cursor ? { cursor } : {}) });
       const rows = page.items.map((record) => csvRow(present(record), names, kinds));
-      // Rows as arrays in the header's order: the stringifier looks no names up, a third faster.
+      if (first) rows.unshift(names);
       // A spreadsheet reads the file as UTF-8 by its byte order mark.
-      yield stringify(first ? [names, ...rows] : rows, { bom: first });
+      yield first ? `\uFEFF${csvLines(rows)}` : csvLines(rows);
       first = false;
       cursor = page.nextCursor;
     } while (cursor !== undefined);

@@ -132,3 +132,15 @@ export function faultyRowsCsv(
     { delimiter, newline: '\r\n' },
   );
 }
+
+/**
+ * Rows of cells as CSV lines, each ended by a newline: an export writes its records a batch at a time
+ * with it. The same library reads the file back (`parseCsv`), so what one quotes the other unquotes; a
+ * cell is quoted only where it must be (a comma, a quote, a line break, a space at either end).
+ *
+ * @example
+ * csvLines([['id', 'name'], ['1', 'Tea, green']]); // 'id,name\n1,"Tea, green"\n'
+ */
+export function csvLines(rows: ReadonlyArray<readonly string[]>): string {
+  return rows.length === 0 ? '' : `${Papa.unparse(rows as string[][], { newline: '\n' })}\n`;
+}
