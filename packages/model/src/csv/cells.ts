@@ -5,6 +5,9 @@ import { type CsvFormat, PLAIN_FORMAT, readDate, readNumber } from './format';
 // How a record's values are written as the cells of a CSV file. Here, in the shared core, because a file
 // exported by the API is read again by an import, which must read each cell as this wrote it.
 
+/** The first characters that make a spreadsheet run a cell (`=`, `+`, `-`, `@`, tab, carriage return), and `'`. */
+const FORMULA_START = new Set([..."=+-@\t\r'"].map((character) => character.charCodeAt(0)));
+
 /**
  * A value as a cell. Text that a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, a tab or a
  * carriage return first: OWASP's CSV injection), or that starts with `'` itself, gets a `'` before it, which spreadsheets show as text;
@@ -17,11 +20,16 @@ import { type CsvFormat, PLAIN_FORMAT, readDate, readNumber } from './format';
 export function csvCell(value: JsonValue | undefined, kind: Field['kind'] | undefined): string {
   if (value === undefined || value === null) return '';
   if (typeof value === 'object') return JSON.stringify(value);
-  const text = String(value);
+  if (typeof value !== 'string') return String(value);
   // A text that starts with ' gets one more, so that reading it back takes off exactly the one added.
-  return (kind === 'text' || kind === 'markdown') && typeof value === 'string' && /^[=+\-@\t\r']/.test(text)
-    ? `'${text}`
-    : text;
+  return (kind === 'text' || kind === 'markdown') && FORMULA_START.has(value.charCodeAt(0))
+    ? `'${value}`
+    : value;
+}
+
+/** Whether a cell is text that `csvCell` guarded: a `'` before what a spreadsheet would run. */
+function isGuarded(text: string): boolean {
+  return text.charCodeAt(0) === 39 && FORMULA_START.has(text.charCodeAt(1));
 }
 
 /** A cell read back as a field's value, or why it cannot be one. */
@@ -50,7 +58,7 @@ export function csvValue(
   switch (field.kind) {
     case 'text':
     case 'markdown':
-      return { ok: true, value: /^'[=+\-@\t\r']/.test(text) ? text.slice(1) : text };
+      return { ok: true, value: isGuarded(text) ? text.slice(1) : text };
     case 'number':
     case 'money':
       return readNumber(text, format.decimal);

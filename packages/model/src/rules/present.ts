@@ -41,15 +41,15 @@ export function presentation(model: Model, principal: Principal, entity: Entity)
     storeId,
     present(record) {
       const shown = hiddenWhile ? conditionallyShown(model, principal, entity.name, record) : undefined;
-      const sees = (name: string) => !hidden.has(name) || shown?.has(name) === true;
+      // No closure for "sees": an export presents a million records, and each would make one.
       const out: Record<string, JsonValue> = {};
       for (const name of stored) {
         const value = record[name];
-        if (value !== undefined && sees(name)) out[name] = value;
+        if (value !== undefined && (!hidden.has(name) || shown?.has(name) === true)) out[name] = value;
       }
       if (derived) {
         for (const [name, value] of Object.entries(derivedValues(model, entity.name, record)))
-          if (sees(name)) out[name] = value;
+          if (!hidden.has(name) || shown?.has(name) === true) out[name] = value;
       }
       if (storeId && record.id !== undefined) out.id = record.id;
       return out;
