@@ -56,6 +56,17 @@ export class ImportMemory {
     this.made.push({ hash, key });
   }
 
+  /** Where the memory of this import's rows stands: `forgetSince` takes back what came after. */
+  mark(): number {
+    return this.made.length;
+  }
+
+  /** Forgets the rows remembered since `mark`: their writes were taken back. */
+  forgetSince(mark: number): void {
+    // A hash is remembered at most once (a row whose hash is here already is skipped), so each goes alone.
+    for (const { hash } of this.made.splice(mark)) this.madeNow.delete(hash);
+  }
+
   /** Writes what this import made, in the import's transaction. */
   save(tx: Store): Promise<void> {
     // Once per hash (the latest record wins): one statement may not write a row twice.

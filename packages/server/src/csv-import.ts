@@ -1,8 +1,9 @@
 // A CSV import (`POST {base}/_import/{Entity}`, docs/prototype-api.md): rows made into records by the
-// very checks of the create and update calls, each row under a savepoint so that a refused one is left
-// out alone. A dry run does all of it in one transaction and takes it back, so that it sees the database
-// and the file's earlier rows as the import would; a real one commits, keyed like any POST. Every
-// refused row is reported, with every fault it has; `Accept: text/csv` answers those rows as a file.
+// very checks of the create and update calls, under savepoints (a chunk of rows, or each row) so that a
+// refused one is left out alone. A dry run does all of it in one transaction and takes it back, so that
+// it sees the database and the file's earlier rows as the import would; a real one commits, keyed like
+// any POST. Every refused row is reported, with every fault it has; `Accept: text/csv` answers those
+// rows as a file.
 
 import {
   addRepeats,
@@ -51,6 +52,16 @@ const giveWay = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Rows read between two turns of the event loop. */
 const READ_PART = 2_000;
+
+/**
+ * Rows written under one savepoint, at most, by database. On PostgreSQL a savepoint for each row was two
+ * of its four round trips: chunks of 32 rows imported a fifth faster (10,000 products: 812 -> 631 ms a
+ * batch of 1,000). On SQLite a savepoint costs no round trip, and an insert cost more the more rows its
+ * savepoint held (the shop's products: 26 µs alone, 60 µs among 32), so each row keeps its own. A chunk
+ * with a refused row is taken back and written again row by row, so that a refusal still leaves out its
+ * own row alone; the chunk after it starts smaller.
+ */
+const CHUNK_MAX = { postgres: 32, sqlite: 1 } as const;
 
 /** The rows read as values, in parts that leave other requests their turn; repeats found over all. */
 async function readInParts(
@@ -110,25 +121,21 @@ export async function importRows(
     for (const fault of table.faults)
       refusedRows.set(fault.row, [{ row: fault.row, message: fault.message }]);
     for (const [row, errors] of read.errors) refusedRows.set(row, errors);
+    const rows = read.rows.filter((row) => !refusedRows.has(row.row));
     const memory =
       options.match === undefined
-        ? await ImportMemory.of(
-            tx,
-            entity,
-            principalOf(request).user?.id,
-            read.rows.filter((row) => !refusedRows.has(row.row)),
-            options.again,
-          )
+        ? await ImportMemory.of(tx, entity, principalOf(request).user?.id, rows, options.again)
         : undefined;
-    let slice = performance.now();
-    for (const row of read.rows) {
-      if (refusedRows.has(row.row)) continue;
-      const errors = await writeRow(context, request, entity, tx, row, options, report, memory);
-      if (errors.length > 0) refusedRows.set(row.row, errors);
-      if (performance.now() - slice > SLICE_MS) {
-        await giveWay();
-        slice = performance.now();
-      }
+    const writing = { context, request, entity, tx, options, report, memory, slice: performance.now() };
+    const most = CHUNK_MAX[tx.dialect];
+    let size = most;
+    for (let start = 0; start < rows.length; ) {
+      const chunk = rows.slice(start, start + size);
+      start += chunk.length;
+      const refused = await writeChunk(writing, chunk);
+      for (const [row, errors] of refused) refusedRows.set(row, errors);
+      // A refusal in the chunk cost it a second pass: the next is smaller, and grows again while none is.
+      size = refused.size > 0 ? Math.max(1, size >> 2) : Math.min(most, size * 2);
     }
     report.refused = refusedRows.size;
     report.errors = [...refusedRows.keys()]
@@ -175,94 +182,132 @@ function answerOf(request: FastifyRequest, reply: FastifyReply, table: ImportTab
     );
 }
 
-/** One row: matched, checked and written under its own savepoint; its errors, or none. */
-async function writeRow(
-  context: Context,
-  request: FastifyRequest,
-  entity: Entity,
-  tx: Store,
-  { row, values }: ReadRow,
-  options: ImportOptions,
-  report: ImportReport,
-  memory: ImportMemory | undefined,
-): Promise<ImportRowError[]> {
+/** What a chunk's rows are written with, and the report and memory they count in. */
+interface Writing {
+  context: Context;
+  request: FastifyRequest;
+  entity: Entity;
+  tx: Store;
+  options: ImportOptions;
+  report: ImportReport;
+  memory: ImportMemory | undefined;
+  /** When the event loop was last given a turn. */
+  slice: number;
+}
+
+/** What became of a row that was not refused. */
+type Outcome = 'created' | 'updated' | 'unchanged' | 'skipped' | 'alreadyImported';
+
+const COUNTS = ['created', 'updated', 'unchanged', 'skipped', 'alreadyImported'] as const;
+
+/**
+ * A chunk of rows, written under one savepoint. When one of them is refused, the chunk's writes, counts
+ * and memory are taken back, and its rows written again one by one, each under a savepoint of its own, so
+ * that only the refused rows are left out. The refused rows' errors, by row.
+ */
+async function writeChunk(
+  writing: Writing,
+  chunk: readonly ReadRow[],
+): Promise<Map<number, ImportRowError[]>> {
+  const { tx, report, memory } = writing;
+  const counted = COUNTS.map((name) => report[name]);
+  const remembered = memory?.mark();
+  try {
+    await tx.savepoint(async () => {
+      for (const row of chunk) count(report, await writeOne(writing, row));
+    });
+    return new Map();
+  } catch (error) {
+    if (!(error instanceof ProblemError)) throw error;
+    COUNTS.forEach((name, index) => {
+      report[name] = counted[index] as number;
+    });
+    if (remembered !== undefined) memory?.forgetSince(remembered);
+    const [alone] = chunk;
+    if (chunk.length === 1 && alone) return new Map([[alone.row, rowErrors(error, alone.row)]]);
+  }
+  const refused = new Map<number, ImportRowError[]>();
+  for (const row of chunk) {
+    try {
+      count(report, await tx.savepoint(() => writeOne(writing, row)));
+    } catch (error) {
+      if (!(error instanceof ProblemError)) throw error;
+      refused.set(row.row, rowErrors(error, row.row));
+    }
+  }
+  return refused;
+}
+
+function count(report: ImportReport, outcome: Outcome): void {
+  if (outcome === 'alreadyImported') report.skipped++;
+  report[outcome]++;
+}
+
+/** One row: matched, checked and written; a refusal is thrown as a ProblemError. */
+async function writeOne(writing: Writing, { row, values }: ReadRow): Promise<Outcome> {
+  const { context, request, entity, tx, options, memory } = writing;
+  if (performance.now() - writing.slice > SLICE_MS) {
+    await giveWay();
+    writing.slice = performance.now();
+  }
   const { model } = context;
   const existing =
     options.match === undefined
       ? undefined
       : await findExisting(tx, entity, options.match, values[options.match]);
-  if (existing && options.existing === 'skip') {
-    report.skipped++;
-    return [];
-  }
+  if (existing && options.existing === 'skip') return 'skipped';
   // Matched on nothing: the row's content tells a file imported twice from new rows.
-  if (memory?.madeAlready(row)) {
-    report.skipped++;
-    report.alreadyImported++;
-    return [];
+  if (memory?.madeAlready(row)) return 'alreadyImported';
+  if (existing) {
+    const { [options.match as string]: _match, ...change } = values;
+    if (holdsAlready(existing.record, change)) return 'unchanged';
+    const { stored, record } = await changeForUpdate(
+      context,
+      request,
+      entity,
+      existing.record,
+      change as StoredRecord,
+      [],
+      tx,
+    );
+    if (needsTransaction(model, entity, 'update')) {
+      const user = principalOf(request).user;
+      await beforeWrite(model, tx, entity, {
+        mode: 'update',
+        record,
+        old: existing.record,
+        now: context.now(),
+        ...(user ? { user } : {}),
+      });
+    }
+    const updated = await tx.update(
+      entity.name,
+      coerceKey(entity, String(existing.key)),
+      stored,
+      existing.version,
+    );
+    if (!updated.ok)
+      throw new ProblemError(writeProblem(model, updated.failure, entity, String(existing.key)));
+    return 'updated';
   }
-  try {
-    await tx.savepoint(async () => {
-      if (existing) {
-        const { [options.match as string]: _match, ...change } = values;
-        if (holdsAlready(existing.record, change)) {
-          report.unchanged++;
-          return;
-        }
-        const { stored, record } = await changeForUpdate(
-          context,
-          request,
-          entity,
-          existing.record,
-          change as StoredRecord,
-          [],
-          tx,
-        );
-        if (needsTransaction(model, entity, 'update')) {
-          const user = principalOf(request).user;
-          await beforeWrite(model, tx, entity, {
-            mode: 'update',
-            record,
-            old: existing.record,
-            now: context.now(),
-            ...(user ? { user } : {}),
-          });
-        }
-        const updated = await tx.update(
-          entity.name,
-          coerceKey(entity, String(existing.key)),
-          stored,
-          existing.version,
-        );
-        if (!updated.ok)
-          throw new ProblemError(writeProblem(model, updated.failure, entity, String(existing.key)));
-        report.updated++;
-      } else {
-        const body =
-          options.match !== undefined && readOnlyMatch(entity, options.match)
-            ? withoutKey(values as StoredRecord, options.match)
-            : (values as StoredRecord);
-        const prepared = await recordForCreate(context, request, entity, body, [], tx);
-        const user = principalOf(request).user;
-        const record = needsTransaction(model, entity, 'create')
-          ? await beforeWrite(model, tx, entity, {
-              mode: 'create',
-              record: prepared,
-              now: context.now(),
-              ...(user ? { user } : {}),
-            })
-          : prepared;
-        const created = await tx.create(entity.name, record);
-        if (!created.ok) throw new ProblemError(writeProblem(model, created.failure, entity, ''));
-        memory?.remember(row, String(keyValue(entity, created.value)));
-        report.created++;
-      }
-    });
-  } catch (error) {
-    if (!(error instanceof ProblemError)) throw error;
-    return rowErrors(error, row);
-  }
-  return [];
+  const body =
+    options.match !== undefined && readOnlyMatch(entity, options.match)
+      ? withoutKey(values as StoredRecord, options.match)
+      : (values as StoredRecord);
+  const prepared = await recordForCreate(context, request, entity, body, [], tx);
+  const user = principalOf(request).user;
+  const record = needsTransaction(model, entity, 'create')
+    ? await beforeWrite(model, tx, entity, {
+        mode: 'create',
+        record: prepared,
+        now: context.now(),
+        ...(user ? { user } : {}),
+      })
+    : prepared;
+  const created = await tx.create(entity.name, record);
+  if (!created.ok) throw new ProblemError(writeProblem(model, created.failure, entity, ''));
+  memory?.remember(row, String(keyValue(entity, created.value)));
+  return 'created';
 }
 
 /** Whether a record holds every value a row gives it already: then an update writes nothing. */
