@@ -6,8 +6,8 @@
 //   preview; a field row is typed into the Customer table, then its label one character at a time. Per
 //   keystroke: from a capture-phase keydown listener to the frame after the form shows the label as
 //   typed so far (a MutationObserver on the preview, then requestAnimationFrame and a task). The next key
-//   is sent after that and a pause. Goal: p50 and p95 <= 100 ms. No peer previews a client while its
-//   text is typed (Swagger Editor renders documentation, react-admin and Refine need a build), so the
+//   is sent after that and a pause. Goal: p50 and p95 <= 50 ms (issue 48). No peer previews a client while its text
+//   is typed (Swagger Editor renders documentation, react-admin and Refine need a build), so the
 //   ratio is to the goal.
 // - github: GitHub's 13 MB description opened in the playground (imported in its worker into nine-point
 //   YAML, which the editor then holds) and edited: one character typed into its title. The longest
@@ -42,13 +42,28 @@ const ROUNDS = Number(process.env.BENCH_PLAYGROUND_ROUNDS ?? 5);
 const KEYS = Number(process.env.BENCH_PLAYGROUND_KEYS ?? 20);
 const GITHUB_RUNS = Number(process.env.BENCH_PLAYGROUND_GITHUB_RUNS ?? 3);
 const GOAL_MS = 100;
+/** Issue 48: a keystroke shown within 50 ms, 19 times in 20 (an earlier issue's goal was 100 ms). */
+const TYPING_GOAL_MS = 50;
+
+function percentile95(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.95))] ?? Number.NaN;
+}
 
 const PAUSE_MS = 150;
 const SETTLE_MS = 1_000;
 
 /** What the page's probe keeps on its window. */
 interface Probe {
-  __typing?: { expected?: string; keyAt?: number; shownAt?: number; frameAt?: number };
+  __typing?: {
+    expected?: string;
+    keyAt?: number;
+    /** The check's answer of the text typed, on the page (its mark), and the worker's own time. */
+    checkedAt?: number;
+    workerMs?: number;
+    shownAt?: number;
+    frameAt?: number;
+  };
   /** Long tasks: start (ms since navigation) and duration. */
   __tasks?: Array<[number, number]>;
 }
@@ -59,7 +74,15 @@ const PROBE = `(() => {
   new PerformanceObserver((list) => { for (const entry of list.getEntries()) window.__tasks.push([entry.startTime, entry.duration]); })
     .observe({ type: 'longtask', buffered: true });
   const typing = (window.__typing = {});
-  addEventListener('keydown', () => { typing.keyAt = performance.now(); typing.shownAt = undefined; typing.frameAt = undefined; }, true);
+  addEventListener('keydown', () => { typing.keyAt = performance.now(); typing.checkedAt = undefined; typing.workerMs = undefined; typing.shownAt = undefined; typing.frameAt = undefined; }, true);
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      // The last answer before the label shows is the one that shows it.
+      if (entry.name !== 'ninefold:playground-checked' || typing.keyAt === undefined || typing.shownAt !== undefined) continue;
+      typing.checkedAt = entry.startTime;
+      typing.workerMs = entry.detail?.workerMs;
+    }
+  }).observe({ type: 'mark' });
   const check = () => {
     if (typing.expected === undefined || typing.keyAt === undefined || typing.shownAt !== undefined) return;
     const region = document.querySelector('[aria-label="Client preview"]');
@@ -95,7 +118,7 @@ async function cursorAfter(page: Page, text: string): Promise<void> {
 }
 
 /** Sends one key and waits for the frame in which the preview shows `expected`. */
-async function keystroke(page: Page, key: string, expected: string): Promise<{ ms: number }> {
+async function keystroke(page: Page, key: string, expected: string): Promise<{ ms: number; phases: Phases }> {
   await page.evaluate((text) => {
     // In place: the probe's listeners hold this very object.
     const typing = (globalThis as Probe).__typing;
@@ -107,11 +130,23 @@ async function keystroke(page: Page, key: string, expected: string): Promise<{ m
     polling: 10,
   });
   const typing = await page.evaluate(() => (globalThis as Probe).__typing);
-  return { ms: (typing?.frameAt ?? 0) - (typing?.keyAt ?? 0) };
+  const keyAt = typing?.keyAt ?? 0;
+  const checkedAt = typing?.checkedAt ?? Number.NaN;
+  return {
+    ms: (typing?.frameAt ?? 0) - keyAt,
+    phases: {
+      toAnswer: checkedAt - keyAt,
+      worker: typing?.workerMs ?? Number.NaN,
+      toFrame: (typing?.frameAt ?? 0) - checkedAt,
+    },
+  };
 }
+
+type Phases = { toAnswer: number; worker: number; toFrame: number };
 
 async function benchTyping(browser: Browser, url: string) {
   const times: number[] = [];
+  const phases: Phases[] = [];
   const label = 'Loyalty tier of the customer'.slice(0, KEYS);
   // Rounds before the first (0 and below) are warm-ups, not measured.
   for (let round = 1 - warmUps(1); round <= ROUNDS; round++) {
@@ -130,9 +165,12 @@ async function benchTyping(browser: Browser, url: string) {
     await page.keyboard.press('Home');
     for (let i = 0; i < start.length; i++) await page.keyboard.press('ArrowRight');
     for (let index = 0; index < label.length; index++) {
-      const { ms } = await keystroke(page, label[index] as string, label.slice(0, index + 1).trim());
+      const stroke = await keystroke(page, label[index] as string, label.slice(0, index + 1).trim());
       // A space typed at the end changes nothing the form shows until the next letter: not a figure.
-      if (round > 0 && label[index] !== ' ') times.push(ms);
+      if (round > 0 && label[index] !== ' ') {
+        times.push(stroke.ms);
+        phases.push(stroke.phases);
+      }
       await sleep(PAUSE_MS);
     }
     if (errors.length > 0) throw new Error(`typing: ${errors.join(' | ')}`);
@@ -141,21 +179,29 @@ async function benchTyping(browser: Browser, url: string) {
   }
   console.log();
   const sorted = [...times].sort((a, b) => a - b);
-  const p95 = sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.95))] ?? Number.NaN;
+  const p95 = percentile95(times);
   const p50 = median(times);
+  const phase = (name: keyof Phases) => {
+    const values = phases.map((entry) => entry[name]).filter((value) => Number.isFinite(value));
+    return { p50: round1(median(values)), p95: round1(percentile95(values)), measured: values.length };
+  };
   write(
     'playground-typing',
     {
       metric: 'keystroke to the frame showing it in the preview, the rich example in the playground',
       ours: round1(p50),
-      peer: GOAL_MS,
+      peer: TYPING_GOAL_MS,
       peerName: 'the goal (no peer previews a client while its text is typed)',
-      ratio: p50 / GOAL_MS,
+      ratio: p50 / TYPING_GOAL_MS,
       unit: 'ms',
       oursP95: round1(p95),
-      ratioP95: p95 / GOAL_MS,
+      ratioP95: p95 / TYPING_GOAL_MS,
       maxMs: round1(sorted.at(-1) ?? Number.NaN),
       keystrokes: times.length,
+      // Where a keystroke's time goes: to the check's answer on the page (the editor, the message, the
+      // worker's check, the way back), of which the worker's own check; and from the answer to the frame
+      // (the model read, the preview's render, the paint).
+      phases: { toAnswer: phase('toAnswer'), worker: phase('worker'), toFrame: phase('toFrame') },
       notes:
         `${ROUNDS} page loads after ${warmUps(1)} warm-up, each in a fresh context (1280x800), each typing a field row into ` +
         `examples/shop.md's Customer table and then its label, "${label}", one key at a time with the New customer ` +
@@ -163,8 +209,8 @@ async function benchTyping(browser: Browser, url: string) {
         'form shows the label as typed so far (MutationObserver, then requestAnimationFrame and a task): the ' +
         `check in the worker, the model's way back, and the preview's render. Keys ${PAUSE_MS} ms apart after each ` +
         'frame. Spaces are typed but not counted (the label shown is the same until the next letter).',
-      goal: `p50 and p95 <= ${GOAL_MS} ms`,
-      goalMet: p50 <= GOAL_MS && p95 <= GOAL_MS,
+      goal: `p50 and p95 <= ${TYPING_GOAL_MS} ms`,
+      goalMet: p50 <= TYPING_GOAL_MS && p95 <= TYPING_GOAL_MS,
     },
     browser,
   );

@@ -103,6 +103,10 @@ describe('the browser benchmarks, one round each', () => {
     const typing = result(dir, 'playground-typing');
     expect(typing.ours).toBeGreaterThan(0);
     expect(typing.keystrokes).toBe(3);
+    // Each keystroke's time is split at the check's answer: both parts measured for every key.
+    expect(typing.phases.toAnswer.measured).toBe(3);
+    expect(typing.phases.toFrame.measured).toBe(3);
+    expect(typing.phases.worker.p50).toBeGreaterThanOrEqual(0);
     const opened = result(dir, 'playground-github-longest-task');
     expect(opened.editShownMedianMs).toBeGreaterThan(0);
     expect(opened.peer).toBeGreaterThanOrEqual(0);
