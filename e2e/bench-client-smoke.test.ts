@@ -104,9 +104,13 @@ describe('the browser benchmarks, one round each', () => {
     expect(typing.ours).toBeGreaterThan(0);
     expect(typing.keystrokes).toBe(3);
     // Each keystroke's time is split at the check's answer: both parts measured for every key.
-    expect(typing.phases.toAnswer.measured).toBe(3);
-    expect(typing.phases.toFrame.measured).toBe(3);
-    expect(typing.phases.worker.p50).toBeGreaterThanOrEqual(0);
+    const phases = typing.phases as Record<
+      'toAnswer' | 'worker' | 'toFrame',
+      { p50: number; measured: number }
+    >;
+    expect(phases.toAnswer.measured).toBe(3);
+    expect(phases.toFrame.measured).toBe(3);
+    expect(phases.worker.p50).toBeGreaterThanOrEqual(0);
     const opened = result(dir, 'playground-github-longest-task');
     expect(opened.editShownMedianMs).toBeGreaterThan(0);
     expect(opened.peer).toBeGreaterThanOrEqual(0);

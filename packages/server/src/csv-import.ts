@@ -61,7 +61,7 @@ const READ_PART = 2_000;
  * with a refused row is taken back and written again row by row, so that a refusal still leaves out its
  * own row alone; the chunk after it starts smaller.
  */
-const CHUNK_MAX = { postgres: 32, sqlite: 1 } as const;
+const CHUNK_MAX: Record<Store['dialect'], number> = { postgres: 32, sqlite: 1 };
 
 /** The rows read as values, in parts that leave other requests their turn; repeats found over all. */
 async function readInParts(
