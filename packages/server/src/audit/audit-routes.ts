@@ -1,6 +1,5 @@
 import { Readable } from 'node:stream';
-import { csvCell, findEntity, permissionsApply, planRead } from '@ninefold/model';
-import { stringify } from 'csv-stringify';
+import { csvCell, csvLines, findEntity, permissionsApply, planRead } from '@ninefold/model';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { principalOf, requireAction } from '../access';
 import { wantsCsv } from '../csv-export';
@@ -98,7 +97,10 @@ function sendAuditCsv(
   scope: Pick<AuditQuery, 'entity' | 'key'>,
   shown: (entry: Parameters<typeof auditEntryFor>[2]) => ShownAuditEntry | undefined,
 ) {
-  async function* rows() {
+  // A batch of entries is written as one piece of text, as the list's export writes its records.
+  async function* batches() {
+    // A spreadsheet reads the file as UTF-8 by its byte order mark.
+    yield `\uFEFF${csvLines([CSV_COLUMNS])}`;
     let before: number | undefined;
     for (;;) {
       const batch = await context.store.auditEntries({
@@ -106,37 +108,34 @@ function sendAuditCsv(
         ...(before === undefined ? {} : { before }),
         limit: 1000,
       });
+      const rows: string[][] = [];
       for (const entry of batch) {
         before = entry.seq;
         const seen = shown(entry);
         if (!seen) continue;
         const by = seen.by === undefined ? '' : (seen.by?.name ?? seen.by?.id ?? '');
         for (const change of seen.changes.length > 0 ? seen.changes : [undefined]) {
-          yield {
-            at: seen.at,
-            entity: seen.entity,
-            key: seen.key,
-            action: seen.action,
-            transition: seen.transition ?? '',
-            call: seen.call,
+          rows.push([
+            seen.at,
+            seen.entity,
+            seen.key,
+            seen.action,
+            seen.transition ?? '',
+            seen.call,
             // Names and values are the people's and the records' own: guarded against formulas.
-            by: csvCell(by, 'text'),
-            field: change?.field ?? '',
-            before: csvCell(change?.before, 'text'),
-            after: csvCell(change?.after, 'text'),
-          };
+            csvCell(by, 'text'),
+            change?.field ?? '',
+            csvCell(change?.before, 'text'),
+            csvCell(change?.after, 'text'),
+          ]);
         }
       }
+      yield csvLines(rows);
       if (batch.length < 1000) return;
     }
   }
-  const csv = stringify({ header: true, columns: CSV_COLUMNS, bom: true });
-  const source = Readable.from(rows());
-  source.on('error', (error) => {
-    context.onServerError?.('audit-export', error);
-    csv.destroy(error);
-  });
-  source.pipe(csv);
+  const csv = Readable.from(batches(), { objectMode: false });
+  csv.on('error', (error) => context.onServerError?.('audit-export', error));
   return reply
     .type('text/csv; charset=utf-8')
     .header(
