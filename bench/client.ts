@@ -49,6 +49,7 @@ import {
   COUNT_DATA_ROWS,
   discoverListCall,
   type ListRun,
+  PHONE_VIEWPORT,
   type Side,
   TALL_VIEWPORT,
   timeList,
@@ -362,6 +363,7 @@ async function benchList(browser: Browser): Promise<void> {
     },
     browser,
   );
+  await benchPhoneList(browser, urls, call.numbers, summary);
   const reactAdminSummary = summary(runs.reactAdmin);
   const fasterBy = reactAdminSummary.medianFrameMs / oursSummary.medianFrameMs;
   write(
@@ -385,6 +387,55 @@ async function benchList(browser: Browser): Promise<void> {
       goalMet: fasterBy >= 1.5,
       oursDetail: oursSummary,
       peerDetail: reactAdminSummary,
+      runsPerSide: LIST_RUNS,
+    },
+    browser,
+  );
+}
+
+/**
+ * The same list at a phone's width, where ours shows cards, against the minimal page at the same width (a
+ * table still): its own rotation after the wide one, with its own warm-up loads.
+ */
+async function benchPhoneList(
+  browser: Browser,
+  urls: Record<Side, string>,
+  expected: string[],
+  summary: (runs: ListRun[]) => { medianFrameMs: number },
+): Promise<void> {
+  const sides = ['ours', 'peer'] as const;
+  for (let i = 0; i < warmUps(2); i++)
+    for (const side of sides) await timeList(browser, urls[side], expected, PHONE_VIEWPORT);
+  const runs: Record<(typeof sides)[number], ListRun[]> = { ours: [], peer: [] };
+  for (let round = 0; round < LIST_RUNS; round++) {
+    for (const side of round % 2 === 0 ? sides : ([...sides].reverse() as Array<(typeof sides)[number]>))
+      runs[side].push(await timeList(browser, urls[side], expected, PHONE_VIEWPORT));
+  }
+  const ours = summary(runs.ours);
+  const peer = summary(runs.peer);
+  const ratio = ours.medianFrameMs / peer.medianFrameMs;
+  console.log(
+    `  at ${PHONE_VIEWPORT.width} px: ours ${ours.medianFrameMs} ms (cards), minimal ${peer.medianFrameMs} ms`,
+  );
+  write(
+    'client-list-phone',
+    {
+      metric: `navigation start to ${LIST_PAGE_SIZE} records on screen, the orders list at ${PHONE_VIEWPORT.width} px`,
+      ours: ours.medianFrameMs,
+      peer: peer.medianFrameMs,
+      peerName: 'the minimal React page of client-list-first-render, at the same width',
+      ratio,
+      unit: 'ms',
+      notes:
+        `As client-list-first-render, in a ${PHONE_VIEWPORT.width}x${PHONE_VIEWPORT.height} window: ours shows the ` +
+        `records as cards (one li.nf-card each), done when all ${LIST_PAGE_SIZE} are in the DOM with their order ` +
+        "numbers and the next frame has ended; cards off-screen are not laid out (content-visibility). The peer's " +
+        `table is done the same way. ${warmUps(2)} warm-up loads each, then ${LIST_RUNS} runs each, alternating, median. ` +
+        'Goal: ratio <= 1.5.',
+      goal: 'ratio <= 1.5',
+      goalMet: ratio <= 1.5,
+      oursDetail: ours,
+      peerDetail: peer,
       runsPerSide: LIST_RUNS,
     },
     browser,

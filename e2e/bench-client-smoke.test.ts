@@ -59,6 +59,7 @@ describe('the browser benchmarks, one round each', () => {
       'client-initial-js',
       'client-list-first-render',
       'client-list-react-admin',
+      'client-list-phone',
       'client-form-typing',
     ]) {
       const figure = result(dir, name);

@@ -6,6 +6,8 @@ import { freshPage, type ProbeGlobals } from './client-harness';
 
 /** Tall enough that a page of 50 rows is all in view: every row is drawn in the first frame. */
 export const TALL_VIEWPORT = { width: 1280, height: 3000 };
+/** A phone's width (our list shows cards there), as tall: the same rows, the same definition of done. */
+export const PHONE_VIEWPORT = { width: 360, height: 3000 };
 
 /** Rows in table bodies, or grid rows outside a header: how both a table and a grid show data. */
 export const COUNT_DATA_ROWS = `(() => {
@@ -43,7 +45,9 @@ function listProbe(expected: string[]): string {
       const gridRows = [...document.querySelectorAll('[role="row"]')].filter(
         (row) => !row.closest('thead') && !row.querySelector('[role="columnheader"]'),
       );
-      const shown = rows.length >= gridRows.length ? rows : gridRows;
+      // A phone's list: one card per record.
+      const cards = [...document.querySelectorAll('li.nf-card')];
+      const shown = [rows, gridRows, cards].reduce((most, found) => (found.length > most.length ? found : most));
       if (shown.length < expected.length) return false;
       const text = shown.map((row) => row.textContent).join('\\n');
       return expected.every((value) => text.includes(value));
@@ -89,8 +93,13 @@ const MILESTONES = `(() => {
   };
 })()`;
 
-export async function timeList(browser: Browser, url: string, expected: string[]): Promise<ListRun> {
-  const { context, page, errors } = await freshPage(browser, TALL_VIEWPORT);
+export async function timeList(
+  browser: Browser,
+  url: string,
+  expected: string[],
+  viewport = TALL_VIEWPORT,
+): Promise<ListRun> {
+  const { context, page, errors } = await freshPage(browser, viewport);
   // Requests made until the rows were shown (and the few milliseconds it takes to notice).
   let requests = 0;
   page.on('request', () => {
