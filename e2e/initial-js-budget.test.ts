@@ -73,10 +73,13 @@ const LIVE_BUDGET_KIB = 3;
 // to 30 bytes for the same code, which failed the empty shell's budget (125.6 against 125.5) on a change
 // to a chunk it never loads. The budgets were set again to the same code measured so: 125.5 -> 124.7,
 // 132.9 -> 131.8 and 149.4 -> 148.0 kB. The goal of 150 kB is now of the code; the names add about 1 kB.
+// Issue 48 added 0.2 kB to the orders list: its first answer is waited for together with a phone's cards,
+// which are then drawn at once rather than through a lazy boundary that held a skeleton for 300 ms. The
+// cards themselves still load on a phone only. 148.0 -> 148.3 kB.
 const BUDGET_KIB = {
   'examples/empty.md at /': 124.7,
   'the demo at /, signed in as the owner': 131.8,
-  'the demo at /orders, signed in as the owner': 148.0,
+  'the demo at /orders, signed in as the owner': 148.3,
 } as const;
 /** The code of the home's figures and charts, on top of its first load: not a first load, so no goal. */
 const FIGURES_BUDGET_KIB = 200;
