@@ -1,4 +1,4 @@
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { App } from '../src/app/App';
@@ -114,6 +114,28 @@ describe('order form', () => {
     // Another product chosen: its price is the line's now.
     await choose(user, within(line).getByRole('combobox', { name: /^Product/ }), 'Eng', 'Engine oil');
     await waitFor(() => expect(price.value).toBe('10'));
+  });
+
+  it('keeps a unit price typed at once after the choice, before the page has drawn it (a busy page)', async () => {
+    const { user } = renderAt('/orders/new');
+    await user.click(await screen.findByRole('button', { name: 'Add order line' }));
+    const line = screen.getByRole('group', { name: 'Order line 1' });
+    const price = within(line).getByLabelText(/^Unit price/) as HTMLInputElement;
+    const product = within(line).getByRole('combobox', { name: /^Product/ });
+    await user.click(product);
+    await user.type(product, 'Rop');
+    const rope = await option('Rope');
+    // The choice and the typing in one batch: no render, and no effect, runs between the two.
+    act(() => {
+      fireEvent.click(rope);
+      fireEvent.change(price, { target: { value: '1500' } });
+    });
+    await waitFor(() =>
+      expect(within(line).getByRole('combobox', { name: /^Product/ })).toHaveProperty('value', 'Rope'),
+    );
+    // Long enough for the product's read (the memory provider answers at once) to have come back.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(price.value).toBe('1500');
   });
 
   it('moves a line up and down with the keyboard-operable buttons', async () => {
