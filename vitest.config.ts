@@ -20,10 +20,11 @@ export default defineConfig({
     // Vitest's default is one worker fewer than the cores: on two cores, one, and the whole suite ran in
     // series. Any files run side by side, e2e ones too: each PostgreSQL suite has its own schema, each
     // server and browser its own port and profile, and one build of the web runtime at a time is made
-    // under a lock. Three on two cores, because a browser test waits on its servers and its page a fifth
-    // of its time: with two, the cores sat idle 17% of the run (vmstat), with three about 2%, and the run
-    // fell from 609-632 to 564 s on one machine.
-    maxWorkers: 3,
+    // under a lock. Three on two cores filled a fast machine's idle fifth (609-632 -> 564 s). On a machine
+    // whose Chromium ran twice as slowly they oversubscribed it: 9 to 13 processes waiting on two cores,
+    // a third of the time in the kernel, 1,358 to 1,400 s, and in each of two runs a browser test's
+    // 30 s wait ran out (each passed alone). Two, so that a slow machine's run is slow, not flaky.
+    maxWorkers: 2,
     sequence: { sequencer: LongestFirstSequencer },
     projects: [
       {
