@@ -10,6 +10,7 @@ import { createMemoryDataProvider } from '../src/data/memory-data-provider';
 import { PHONE_QUERY } from '../src/list/phone-list';
 import { loadScreen } from '../src/screens/registry';
 import { apiOf, loadExample } from './support/load-example';
+import { mediaQueryList } from './support/media-query';
 
 const shop = loadExample('shop.yaml');
 
@@ -28,17 +29,7 @@ function orders(count: number): ApiRecord[] {
 let restore: () => void = () => {};
 beforeEach(() => {
   const original = window.matchMedia;
-  window.matchMedia = (query: string) =>
-    ({
-      matches: query === PHONE_QUERY,
-      media: query,
-      onchange: null,
-      addListener: () => {},
-      removeListener: () => {},
-      addEventListener: () => {},
-      removeEventListener: () => {},
-      dispatchEvent: () => false,
-    }) as MediaQueryList;
+  window.matchMedia = (query: string) => mediaQueryList(query, query === PHONE_QUERY);
   restore = () => {
     window.matchMedia = original;
   };

@@ -3,6 +3,7 @@ import { afterEach } from 'vitest';
 import { skipLaterStyles } from '../src/app/later-styles';
 import { dismissAll } from '../src/feedback/feedback-store';
 import { loadLocale } from '../src/i18n/catalogue';
+import { mediaQueryList } from './support/media-query';
 
 // findBy and waitFor wait up to 5 s, not 1: the suite runs beside browsers on two shared cores, where a
 // list screen once took past a second to render its table in happy-dom. A failure still fails, later.
@@ -16,17 +17,7 @@ await loadLocale('fr');
 
 // Mantine reads these browser APIs, which happy-dom leaves out.
 if (!window.matchMedia) {
-  window.matchMedia = (query: string) =>
-    ({
-      matches: false,
-      media: query,
-      onchange: null,
-      addListener: () => {},
-      removeListener: () => {},
-      addEventListener: () => {},
-      removeEventListener: () => {},
-      dispatchEvent: () => false,
-    }) as MediaQueryList;
+  window.matchMedia = (query: string) => mediaQueryList(query, false);
 }
 // Mantine's focus trap finds nothing focusable where happy-dom computes no layout, and says so with the
 // whole React fiber attached: thousands of lines per dialog in the log, about the test DOM, not the client
