@@ -2,7 +2,6 @@ import { Readable } from 'node:stream';
 import { csvCell, csvLines, type Field } from '@ninefold/model';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Presenter } from './present';
-import { readAhead } from './read-ahead';
 import type { ListQuery, ListResult, StoredRecord } from './store/store';
 
 /** Records read from the database at a time: memory stays the same for ten rows or a million. */
@@ -42,17 +41,17 @@ export function sendCsv(
   async function* batches() {
     // Each batch goes on after the last record of the one before (the store's cursor, by the list's
     // sort and key): an offset would have the database skip over every earlier row again each time.
-    const pages = readAhead(read({ limit: EXPORT_BATCH }), (page) =>
-      page.nextCursor === undefined ? undefined : read({ limit: EXPORT_BATCH, cursor: page.nextCursor }),
-    );
+    let cursor: string | undefined;
     let first = true;
-    for await (const page of pages) {
+    do {
+      const page: ListResult = await read({ limit: EXPORT_BATCH, ...(cursor ? { cursor } : {}) });
       const rows = page.items.map((record) => csvRow(present(record), names, kinds));
       if (first) rows.unshift(names);
       // A spreadsheet reads the file as UTF-8 by its byte order mark.
       yield first ? `\uFEFF${csvLines(rows)}` : csvLines(rows);
       first = false;
-    }
+      cursor = page.nextCursor;
+    } while (cursor !== undefined);
   }
   const csv = Readable.from(batches(), { objectMode: false });
   csv.on('error', (error) => options.onError(error));

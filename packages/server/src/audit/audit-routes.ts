@@ -4,7 +4,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { principalOf, requireAction } from '../access';
 import { wantsCsv } from '../csv-export';
 import { applied, clip, ProblemError, problem } from '../problem';
-import { readAhead } from '../read-ahead';
 import type { Context } from '../record-context';
 import { keyValue, load } from '../record-helpers';
 import { actorOf } from '../record-writes';
@@ -89,9 +88,6 @@ async function answer(
   return { items, ...(more && cursor !== undefined ? { next: String(cursor) } : {}) };
 }
 
-/** Entries read from the database at a time, as the list's export reads its records. */
-const AUDIT_BATCH = 1000;
-
 const CSV_COLUMNS = ['at', 'entity', 'key', 'action', 'transition', 'call', 'by', 'field', 'before', 'after'];
 
 /** Every entry the reader may see, one row per changed field, read in batches: memory stays flat. */
@@ -105,18 +101,16 @@ function sendAuditCsv(
   async function* batches() {
     // A spreadsheet reads the file as UTF-8 by its byte order mark.
     yield `\uFEFF${csvLines([CSV_COLUMNS])}`;
-    const read = (before: number | undefined) =>
-      context.store.auditEntries({
+    let before: number | undefined;
+    for (;;) {
+      const batch = await context.store.auditEntries({
         ...scope,
         ...(before === undefined ? {} : { before }),
-        limit: AUDIT_BATCH,
+        limit: 1000,
       });
-    const entries = readAhead(read(undefined), (batch) =>
-      batch.length < AUDIT_BATCH ? undefined : read(batch.at(-1)?.seq),
-    );
-    for await (const batch of entries) {
       const rows: string[][] = [];
       for (const entry of batch) {
+        before = entry.seq;
         const seen = shown(entry);
         if (!seen) continue;
         const by = seen.by === undefined ? '' : (seen.by?.name ?? seen.by?.id ?? '');
@@ -137,6 +131,7 @@ function sendAuditCsv(
         }
       }
       yield csvLines(rows);
+      if (batch.length < 1000) return;
     }
   }
   const csv = Readable.from(batches(), { objectMode: false });
