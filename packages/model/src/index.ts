@@ -26,6 +26,7 @@ export {
 } from './document/schema';
 export type { SourceDocument, SpecFormat } from './document/source';
 export { toDocument } from './document/write';
+export { yamlText } from './document/write-yaml';
 export * from './exhaustive';
 export * from './issues';
 export * from './load';

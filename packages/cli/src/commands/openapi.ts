@@ -1,5 +1,4 @@
-import { prototypeApi } from '@ninefold/model';
-import { stringify } from 'yaml';
+import { prototypeApi, yamlText } from '@ninefold/model';
 import { parseCommandArgs } from '../args';
 import { loadAnySpec } from '../load-any-spec';
 import { readSpecFile } from '../read-spec-file';
@@ -63,10 +62,7 @@ export async function openapiCommand(args: string[], terminal: Terminal): Promis
   // The server package holds the seed that makes the examples; loaded only for this command.
   const { contractDocument } = await import('@ninefold/server');
   const document = contractDocument(result.model, prototypeApi(result.model));
-  const text =
-    format === 'yaml'
-      ? stringify(document, { lineWidth: 0, aliasDuplicateObjects: false })
-      : `${JSON.stringify(document, null, 2)}\n`;
+  const text = format === 'yaml' ? yamlText(document) : `${JSON.stringify(document, null, 2)}\n`;
   return writeOutput('openapi', terminal, out, text);
 }
 

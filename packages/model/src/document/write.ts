@@ -39,7 +39,7 @@ import type {
  *
  * @example
  * ```ts
- * const text = stringify(toDocument(model)); // with `yaml`'s stringify
+ * const text = yamlText(toDocument(model));
  * normalize(toDocument(model)).model; // deep-equals `model`
  * ```
  */

@@ -5,9 +5,9 @@ import {
   POINT_KEYS,
   toDocument,
   toMarkdown,
+  yamlText,
 } from '@ninefold/model';
 import { type ImportReport, importOpenApi } from '@ninefold/openapi';
-import { stringify } from 'yaml';
 import { MAX_IMPORT_BYTES } from '../import/run-import';
 import { type CheckAnswer, type CheckRequest, MAX_REPORTED, type ReportedEntry } from './check-protocol';
 import { seedRecords } from './seed-records';
@@ -52,7 +52,7 @@ export async function runCheck(request: CheckRequest): Promise<CheckAnswer> {
         return {
           kind: 'imported',
           id: request.id,
-          ...(result.model ? { text: header + stringify(toDocument(result.model), { lineWidth: 0 }) } : {}),
+          ...(result.model ? { text: header + yamlText(toDocument(result.model)) } : {}),
           file: request.name,
           version: result.version,
           issues: result.issues,
@@ -83,7 +83,7 @@ export async function runCheck(request: CheckRequest): Promise<CheckAnswer> {
         return {
           kind: 'converted',
           id: request.id,
-          text: stringify(toDocument(result.model), { lineWidth: 0 }),
+          text: yamlText(toDocument(result.model)),
           lost: [],
         };
       }
