@@ -1,6 +1,9 @@
+import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 import { loadSpec, type Model, toMarkdown } from '@ninefold/model';
 import { importOpenApi } from '@ninefold/openapi';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -248,5 +251,31 @@ describe.skipIf(CORPUS === undefined)('ninefold import', () => {
       expect(entryLines(terminal.stderr)).toHaveLength(inferred + notShown + skipped);
       expect(terminal.stderr).not.toContain('… and');
     });
+  });
+
+  it('of an OpenAPI document, as a process, loads no database driver', async () => {
+    // Loaded modules of CommonJS (pg and better-sqlite3 are) are in require's cache, listed at exit.
+    const preload = join(dir, 'drivers.mjs');
+    writeFileSync(
+      preload,
+      `import { createRequire } from 'node:module';
+process.on('exit', () => {
+  const cache = createRequire(import.meta.url).cache;
+  const drivers = Object.keys(cache).filter((path) => /node_modules[\\\\/](pg|better-sqlite3)[\\\\/]/.test(path));
+  process.stderr.write('drivers: ' + JSON.stringify(drivers) + '\\n');
+});
+`,
+    );
+    const { stderr } = await promisify(execFile)(process.execPath, [
+      '--import',
+      pathToFileURL(preload).href,
+      join(root, 'bin/ninefold.js'),
+      'import',
+      conduit,
+      '-o',
+      join(dir, 'conduit-process.yaml'),
+    ]);
+    expect(stderr).toContain(`wrote ${join(dir, 'conduit-process.yaml')}`);
+    expect(stderr).toContain('drivers: []');
   });
 });

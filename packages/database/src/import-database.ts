@@ -1,12 +1,12 @@
 // An existing database to a nine-point specification: read its catalog (never writing), map it, and load
 // the result as any specification is loaded, so that it is checked the same way.
-import { closeSync, openSync, readSync } from 'node:fs';
 import { basename, extname } from 'node:path';
 import { type LoadResult, loadSpec } from '@ninefold/model';
 import type { ImportReport } from '@ninefold/openapi';
 import { catalogToDocument } from './map/to-document';
-import { readPostgres, withoutPassword } from './read/postgres';
-import { isSqliteHeader, readSqlite } from './read/sqlite';
+import { readPostgres } from './read/postgres';
+import { readSqlite } from './read/sqlite';
+import { isPostgresUrl, withoutPassword } from './source';
 
 export interface DatabaseImport {
   result: LoadResult;
@@ -15,29 +15,12 @@ export interface DatabaseImport {
   document: Record<string, unknown>;
 }
 
-/** Whether SOURCE names a database: a PostgreSQL URL, or a file that starts as SQLite files do. */
-export function isDatabaseSource(source: string): boolean {
-  if (/^postgres(?:ql)?:\/\//i.test(source)) return true;
-  try {
-    const fd = openSync(source, 'r');
-    try {
-      const head = Buffer.alloc(16);
-      readSync(fd, head, 0, 16, 0);
-      return isSqliteHeader(head);
-    } finally {
-      closeSync(fd);
-    }
-  } catch {
-    return false;
-  }
-}
-
 /** Reads the database at SOURCE (a PostgreSQL URL or a SQLite file) and imports it. */
 export async function importDatabase(
   source: string,
   options: { schemas?: string[] } = {},
 ): Promise<DatabaseImport> {
-  const postgres = /^postgres(?:ql)?:\/\//i.test(source);
+  const postgres = isPostgresUrl(source);
   const catalog = postgres ? await readPostgres(source, options.schemas) : readSqlite(source);
   const title = postgres
     ? decodeURIComponent(new URL(source).pathname.replace(/^\//, '')) || 'Database'

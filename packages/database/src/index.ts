@@ -1,6 +1,7 @@
 export type { Catalog, Check, Column, ColumnType, ForeignKey, Table } from './catalog';
-export { type DatabaseImport, importDatabase, isDatabaseSource } from './import-database';
+export { type DatabaseImport, importDatabase } from './import-database';
 export { checkMeaning, readableCondition } from './map/checks';
 export { catalogToDocument } from './map/to-document';
-export { readPostgres, withoutPassword } from './read/postgres';
-export { isSqliteHeader, readSqlite } from './read/sqlite';
+export { readPostgres } from './read/postgres';
+export { readSqlite } from './read/sqlite';
+export { isDatabaseSource, isPostgresUrl, isSqliteHeader, withoutPassword } from './source';

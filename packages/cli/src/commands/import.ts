@@ -1,9 +1,8 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { importDatabase, isDatabaseSource, withoutPassword } from '@ninefold/database';
-import { toDocument, toMarkdown } from '@ninefold/model';
+import { isDatabaseSource, isPostgresUrl, withoutPassword } from '@ninefold/database/source';
+import { toDocument, toMarkdown, yamlText } from '@ninefold/model';
 import { formatImportReport, type ImportReport, importReportText, looksLikeOpenApi } from '@ninefold/openapi';
-import { stringify } from 'yaml';
 import { parseCommandArgs } from '../args';
 import { type AnySpecResult, loadAnySpec } from '../load-any-spec';
 import { readSpecFile } from '../read-spec-file';
@@ -88,6 +87,8 @@ export async function importCommand(args: string[], terminal: Terminal): Promise
   if (isDatabaseSource(file)) {
     try {
       const schemas = parsed.values.schema;
+      // The drivers load only for a database: an OpenAPI import does without them (pg alone took 30 ms).
+      const { importDatabase } = await import('@ninefold/database');
       const imported = await importDatabase(file, schemas ? { schemas } : {});
       result = { ...imported.result, report: imported.report };
     } catch (error) {
@@ -158,7 +159,7 @@ async function writeImport(
     text = `<!-- Imported by ninefold from ${from}. What the import inferred rather than read is listed in its report; check those parts before relying on them. -->\n\n${markdown.text}`;
   } else {
     const header = `# Imported by ninefold from ${source}. What the import inferred rather than read is listed in its\n# report; check those parts before relying on them.\n`;
-    text = header + stringify(toDocument(result.model), { lineWidth: 0 });
+    text = header + yamlText(toDocument(result.model));
   }
   const out = values.out;
   return writeOutput('import', terminal, out, text);
@@ -222,5 +223,5 @@ function parseImportArgs(args: string[]) {
 
 /** How the report and the header name the source: a database URL never with its password. */
 function databaseName(file: string): string {
-  return /^postgres(?:ql)?:\/\//i.test(file) ? withoutPassword(file) : file;
+  return isPostgresUrl(file) ? withoutPassword(file) : file;
 }

@@ -1,6 +1,7 @@
 // PostgreSQL's catalog read into a `Catalog`, in one read-only transaction: the import never writes.
 import pg from 'pg';
 import type { Catalog, Check, Column, ColumnType, ForeignKey, Table } from '../catalog';
+import { withoutPassword } from '../source';
 
 /** Schemas that are PostgreSQL's own, or Ninefold's: never a team's tables. */
 const SYSTEM_SCHEMAS = ['pg_catalog', 'information_schema', 'ninefold'];
@@ -251,15 +252,4 @@ function dedupe(lists: string[][]): string[][] {
     seen.add(key);
     return true;
   });
-}
-
-/** The URL as the report may print it: never its password. */
-export function withoutPassword(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return 'the database';
-  }
 }

@@ -21,11 +21,6 @@ const ON_DELETE: Record<string, ForeignKey['onDelete']> = {
   'SET DEFAULT': 'set default',
 };
 
-/** Whether a file starts as every SQLite database does. */
-export function isSqliteHeader(bytes: Uint8Array): boolean {
-  return Buffer.from(bytes.subarray(0, 16)).toString('latin1') === 'SQLite format 3\u0000';
-}
-
 export function readSqlite(file: string): Catalog {
   const Database = createRequire(import.meta.url)('better-sqlite3') as BetterSqlite3;
   const db = new Database(file, { readonly: true, fileMustExist: true });
