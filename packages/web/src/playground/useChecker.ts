@@ -127,12 +127,27 @@ export function useChecker(text: string, format: SpecFormat) {
     };
   }, [send]);
 
+  /** The text last sent to be checked: the page's state catching up with a text already sent sends nothing. */
+  const sentText = useRef<{ text: string; format: SpecFormat } | undefined>(undefined);
+  /**
+   * Asks for a check of this text now. The editor calls it on each key, before the page's own state has
+   * the text (that follows as a transition), so that the preview does not wait on the page's render.
+   */
+  const check = useCallback(
+    (text: string, format: SpecFormat) => {
+      if (sentText.current?.text === text && sentText.current.format === format) return;
+      sentText.current = { text, format };
+      next.current += 1;
+      latest.current = next.current;
+      startTransition(() => setState((old) => (old.busy ? old : { ...old, busy: true })));
+      send({ kind: 'check', id: next.current, text, format, held: held.current });
+    },
+    [send],
+  );
+
   useEffect(() => {
-    next.current += 1;
-    latest.current = next.current;
-    setState((old) => (old.busy ? old : { ...old, busy: true }));
-    send({ kind: 'check', id: next.current, text, format, held: held.current });
-  }, [text, format, send]);
+    check(text, format);
+  }, [text, format, check]);
 
   /** The text in the other format, written in the worker from its model. */
   const convert = useCallback(
@@ -160,7 +175,7 @@ export function useChecker(text: string, format: SpecFormat) {
     [send],
   );
 
-  return { ...state, importOpenApi, convert };
+  return { ...state, check, importOpenApi, convert };
 }
 
 function answerMessage(answer: CheckAnswer): string {
