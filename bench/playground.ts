@@ -75,14 +75,6 @@ const PROBE = `(() => {
     .observe({ type: 'longtask', buffered: true });
   const typing = (window.__typing = {});
   addEventListener('keydown', () => { typing.keyAt = performance.now(); typing.checkedAt = undefined; typing.workerMs = undefined; typing.shownAt = undefined; typing.frameAt = undefined; }, true);
-  new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) {
-      // The last answer before the label shows is the one that shows it.
-      if (entry.name !== 'ninefold:playground-checked' || typing.keyAt === undefined || typing.shownAt !== undefined) continue;
-      typing.checkedAt = entry.startTime;
-      typing.workerMs = entry.detail?.workerMs;
-    }
-  }).observe({ type: 'mark' });
   const check = () => {
     if (typing.expected === undefined || typing.keyAt === undefined || typing.shownAt !== undefined) return;
     const region = document.querySelector('[aria-label="Client preview"]');
@@ -90,6 +82,11 @@ const PROBE = `(() => {
     for (const label of labels) {
       if (label.textContent && label.textContent.trim() === typing.expected) {
         typing.shownAt = performance.now();
+        // The last answer since the key is the one that shows it. Read from the timeline when the label
+        // shows, not from an observer, whose callback may come after the render it led to.
+        const answers = performance.getEntriesByName('ninefold:playground-checked').filter((mark) => mark.startTime >= typing.keyAt);
+        const answer = answers[answers.length - 1];
+        if (answer) { typing.checkedAt = answer.startTime; typing.workerMs = answer.detail?.workerMs; }
         requestAnimationFrame(() => setTimeout(() => { typing.frameAt = performance.now(); }, 0));
         return;
       }
