@@ -34,6 +34,10 @@ describe('ninefold openapi', () => {
     const out = join(dir, 'shop.yaml');
     expect(await main(['openapi', shop, '-o', out], bufferTerminal())).toBe(0);
     expect(parse(readFileSync(out, 'utf8')).openapi).toBe('3.1.0');
+    // The same contract as the JSON one, value for value.
+    const json = join(dir, 'shop-beside.json');
+    expect(await main(['openapi', shop, '-o', json], bufferTerminal())).toBe(0);
+    expect(parse(readFileSync(out, 'utf8'))).toEqual(JSON.parse(readFileSync(json, 'utf8')));
     const terminal = bufferTerminal();
     expect(await main(['openapi', shop, '--format', 'yaml'], terminal)).toBe(0);
     expect(terminal.stdout).toMatch(/^openapi: 3\.1\.0\n/);
